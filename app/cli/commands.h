@@ -1,0 +1,45 @@
+#pragma once
+#include <CLI/CLI.hpp>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace dpsynth::cli {
+
+struct FitOptions {
+  std::string data, outcome, family, mechanism = "unweighted";
+  std::vector<std::string> covariates;
+  double c = 1.0, g = 0.0;
+  std::optional<double> radius;
+  bool radiusRelative = false;
+  std::string k = "auto";
+  std::optional<double> epsilon;
+  std::string downscale = "1";
+  int bins = 0;
+  std::optional<double> lower, upper;
+  int chains = 4, warmup = 1000, draws = 1000, threads = 0, datasets = 1;
+  std::uint64_t seed = 1;
+  double sdScale = 1.0;
+  bool reproducibleNoise = false, dropMissing = false, quiet = false;
+  std::string syntheticOut, report;
+};
+void addFitCommand(CLI::App& app, FitOptions& options);
+int runFit(const FitOptions& options);
+
+struct GenerateOptions {
+  std::string kind, out;
+  std::optional<std::size_t> n;
+  std::optional<std::uint64_t> seed;
+};
+void addGenerateCommand(CLI::App& app, GenerateOptions& options);
+int runGenerate(const GenerateOptions& options);
+
+struct BenchOptions {
+  bool quick = false;
+  std::string out = "dpsynth-bench.json";
+};
+void addBenchCommand(CLI::App& app, BenchOptions& options);
+int runBench(const BenchOptions& options);
+
+}  // namespace dpsynth::cli

@@ -1,0 +1,28 @@
+#pragma once
+/// Raw CSV text as a table of strings, before any typing. Parsing is done by libcsv (Debian
+/// package libcsv-dev): RFC 4180 quoting, embedded delimiters and newlines in quoted fields.
+#include <cstddef>
+#include <string>
+#include <vector>
+
+namespace dpsynth::core::data {
+
+struct CsvTable {
+  std::string file;                ///< path as given (for messages)
+  char delimiter = ',';            ///< detected: ',' ';' or '\t'
+  std::vector<std::string> header; ///< column names, BOM and surrounding blanks removed
+  std::vector<std::vector<std::string>> rows;  ///< every data row has header.size() fields
+  std::vector<std::size_t> lineOfRow;          ///< 1-based file line where each row starts
+
+  std::size_t columnIndex(const std::string& name) const;  ///< throws DataError if absent
+};
+
+/// Reads a CSV file: UTF-8 with or without BOM, LF or CRLF, delimiter detected from the header
+/// line among ',', ';' and tab. Throws DataError for a missing/unreadable file, a file that is not
+/// text (NUL bytes or invalid UTF-8), an empty file, duplicate or empty column names, and rows
+/// whose field count differs from the header's.
+CsvTable readCsv(const std::string& path);
+/// The same from text already in memory; `file` is used only in messages.
+CsvTable parseCsv(const std::string& text, const std::string& file);
+
+}  // namespace dpsynth::core::data

@@ -1,0 +1,50 @@
+#pragma once
+/// A typed, validated dataset ready for a model: outcome vector y and design matrix X (with an
+/// intercept column first). Built from a CsvTable by choosing columns by name.
+#include <Eigen/Dense>
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "core/data/csv_table.h"
+#include "core/models/family.h"
+
+namespace dpsynth::core::data {
+
+struct DatasetSpec {
+  std::string outcome;                  ///< outcome column name
+  std::vector<std::string> covariates;  ///< public covariate column names (may be empty)
+  models::Family family = models::Family::normal;
+  bool dropMissing = false;             ///< drop rows with an empty/NA field in a used column
+};
+
+struct Dataset {
+  std::string file;
+  std::string outcomeName;
+  models::Family family = models::Family::normal;
+  Eigen::VectorXd y;                     ///< n outcomes
+  Eigen::MatrixXd X;                     ///< n × K design, column 0 is the intercept (all 1)
+  std::vector<std::string> designNames;  ///< K names: "(Intercept)", "age", "gender=F", ...
+  std::vector<std::size_t> fileLines;    ///< 1-based file line of each kept record
+  std::size_t droppedRows = 0;           ///< rows removed by dropMissing
+  /// The kept rows of the original table (all columns, as text) so that synthetic data can be
+  /// written with the input's header, covariates copied and the outcome replaced.
+  CsvTable source;
+
+  std::size_t size() const { return static_cast<std::size_t>(y.size()); }
+  bool interceptOnly() const { return X.cols() == 1; }
+};
+
+/// Validates and types the chosen columns. Throws DataError (file, line, column, problem, hint)
+/// for: unknown columns; non-numeric outcome; missing values (unless dropMissing); negative or
+/// non-integer counts for poisson/negbin; values outside (0,1) for beta (with the count of
+/// offending values and a suggested transform); fewer than 2 records; constant outcome.
+/// Text covariates become dummy columns with the first level (in order of appearance) as the
+/// reference; numeric covariates are used as they are.
+Dataset buildDataset(const CsvTable& table, const DatasetSpec& spec);
+
+/// Suggests a family from the outcome column: non-negative integers → negbin, all values in
+/// (0,1) → beta, otherwise normal. Non-numeric values are ignored.
+models::Family suggestFamily(const CsvTable& table, const std::string& outcome);
+
+}  // namespace dpsynth::core::data

@@ -1,0 +1,74 @@
+#pragma once
+/// The model interface the sampler sees, and the richer synthesizer interface the privacy
+/// mechanisms use. Parameters live on the unconstrained scale; log densities include the
+/// log-Jacobian of the constraining transform (as Stan does).
+#include <Eigen/Dense>
+#include <limits>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/models/family.h"
+#include "core/random/rng.h"
+
+namespace dpsynth::core::data {
+struct Dataset;
+}
+
+namespace dpsynth::core::models {
+
+/// What the sampler needs: a differentiable log density on R^dim.
+class Model {
+ public:
+  virtual ~Model() = default;
+  virtual int dim() const = 0;
+  /// Names of the constrained parameters, e.g. "beta[0]", "sigma[0]", "phi"; size() == dim().
+  virtual std::vector<std::string> parameterNames() const = 0;
+  /// Log density (up to a constant) at unconstrained u and its gradient. Returns -infinity (and
+  /// leaves grad unspecified) where the density is zero or not finite; never throws for
+  /// numerical trouble, so the sampler can treat it as a rejected/divergent proposal.
+  virtual double logDensity(const Eigen::VectorXd& u, Eigen::VectorXd& grad) const = 0;
+  double logDensity(const Eigen::VectorXd& u) const {
+    Eigen::VectorXd g(dim());
+    return logDensity(u, g);
+  }
+  virtual Eigen::VectorXd constrain(const Eigen::VectorXd& u) const = 0;
+  virtual Eigen::VectorXd unconstrain(const Eigen::VectorXd& theta) const = 0;
+  /// A sensible unconstrained starting point (the sampler jitters around it).
+  virtual Eigen::VectorXd initialPoint() const { return Eigen::VectorXd::Zero(dim()); }
+};
+
+/// Public, user-set model settings.
+struct ModelSpec {
+  Family family = Family::normal;
+  double sdScale = 1.0;  ///< normal family: public scale for the priors of beta and sigma
+};
+
+/// SPEC §4: record i contributes clamp(alpha_i * f_theta(x_i), -clamp, clamp) to the log
+/// pseudo-likelihood. alpha empty means all ones; clamp = +inf means no censoring.
+struct LikelihoodWeights {
+  std::vector<double> alpha;
+  double clamp = std::numeric_limits<double>::infinity();
+};
+
+/// A Bayesian synthesizer: the pseudo posterior of SPEC §1 for one dataset, one family, one set
+/// of weights, plus the per-record log-likelihood and the posterior predictive.
+class SynthesisModel : public Model {
+ public:
+  virtual std::size_t records() const = 0;
+  virtual Family family() const = 0;
+  /// out[i] = f_theta(x_i) = log p(y_i | theta, X_i): unweighted and unclamped, for all n
+  /// records, at unconstrained u. out must have size records().
+  virtual void recordLogLik(const Eigen::VectorXd& u, Eigen::Ref<Eigen::VectorXd> out) const = 0;
+  /// One synthetic outcome per record: y*_i ~ p(y | theta(u), X_i). out has size records().
+  virtual void simulate(const Eigen::VectorXd& u, random::Rng& rng,
+                        Eigen::Ref<Eigen::VectorXd> out) const = 0;
+  virtual const LikelihoodWeights& weights() const = 0;
+};
+
+/// Builds the synthesizer for a dataset (its family is dataset.family). Throws
+/// std::invalid_argument if alpha has the wrong size or values outside [0,1], or clamp <= 0.
+std::unique_ptr<SynthesisModel> makeModel(const data::Dataset& dataset, const ModelSpec& spec,
+                                          LikelihoodWeights weights = {});
+
+}  // namespace dpsynth::core::models

@@ -1,0 +1,47 @@
+#pragma once
+/// The privacy mechanisms of SPEC §4 and their settings.
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace dpsynth::core::pipeline {
+
+enum class Mechanism { unweighted, sw, lw, cw, lwFinal, cwFinal, weightedE, censorUw, censorW, ph };
+
+/// "unweighted" | "sw" | "lw" | "cw" | "lw-final" | "cw-final" | "weighted-e" | "censor-uw" |
+/// "censor-w" | "ph"; throws std::invalid_argument listing the valid names otherwise.
+Mechanism parseMechanism(std::string_view name);
+std::string mechanismName(Mechanism mechanism);
+/// All mechanisms in the order of SPEC §4.
+const std::vector<Mechanism>& allMechanisms();
+/// One line for tooltips and help: what the mechanism does.
+std::string mechanismDescription(Mechanism mechanism);
+
+enum class Guarantee { none, aDP, DP };
+/// "none" | "aDP" | "DP" (the report's spelling).
+std::string guaranteeName(Guarantee guarantee);
+Guarantee guaranteeOf(Mechanism mechanism);
+/// True if the mechanism needs an ε (weighted-e, censor-uw, censor-w, ph).
+bool requiresEpsilon(Mechanism mechanism);
+
+/// Tuning of one mechanism. Fields that a mechanism does not use are ignored by it.
+struct MechanismConfig {
+  Mechanism mechanism = Mechanism::unweighted;
+  double c = 1.0;                   ///< weight scale (lw, cw and everything built on them)
+  double g = 0.0;                   ///< weight shift
+  double radius = 0.2;              ///< CW ball radius
+  bool radiusRelative = true;       ///< radius is r·|y_i| (true) or absolute r (false)
+  std::optional<double> k;          ///< re-weighting k in (0,1]; nullopt = auto search
+  std::optional<double> epsilon;    ///< target ε (required by weighted-e, censor-*, ph)
+  std::optional<double> downscale = 1.0;  ///< d in (0,1]; nullopt = auto (weighted-e, censor-w)
+  std::optional<double> lower;      ///< PH public lower bound
+  std::optional<double> upper;      ///< PH public upper bound
+  int bins = 0;                     ///< PH bins; 0 = ceil(sqrt(n))
+  bool reproducibleNoise = false;   ///< PH noise from the seed (studies, tests): not for release
+
+  /// Empty when usable; otherwise one plain-language message per problem.
+  std::vector<std::string> validate() const;
+};
+
+}  // namespace dpsynth::core::pipeline

@@ -1,0 +1,277 @@
+#include "core/pipeline/pipeline.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <iomanip>
+#include <limits>
+#include <numeric>
+#include <sstream>
+#include <stdexcept>
+
+#include "core/pipeline/reweight_search.h"
+#include "core/pipeline/stage_runner.h"
+#include "core/privacy/weights.h"
+#include "core/utility/utility.h"
+
+namespace dpsynth::core::pipeline {
+
+WeightSummary summarizeWeights(const std::vector<double>& alpha, std::size_t n) {
+  Eigen::VectorXd a = Eigen::VectorXd::Ones(static_cast<Eigen::Index>(n));
+  if (!alpha.empty())
+    a = Eigen::Map<const Eigen::VectorXd>(alpha.data(), static_cast<Eigen::Index>(alpha.size()));
+  WeightSummary s;
+  if (a.size() == 0) return s;
+  s.min = a.minCoeff();
+  s.max = a.maxCoeff();
+  s.mean = a.mean();
+  s.q25 = utility::quantile(a, 0.25);
+  s.median = utility::quantile(a, 0.5);
+  s.q75 = utility::quantile(a, 0.75);
+  return s;
+}
+
+namespace {
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+std::string fixed(double v, int digits) {
+  std::ostringstream out;
+  out << std::fixed << std::setprecision(digits) << v;
+  return out.str();
+}
+
+/// Runs the stages of one mechanism. Every method returns null/nullopt when cancelled.
+class MechanismRun {
+ public:
+  MechanismRun(detail::StageRunner& runner, const MechanismConfig& config)
+      : runner_(runner), config_(config), name_(mechanismName(config.mechanism)) {
+    result_.config = config;
+    result_.guarantee = guaranteeOf(config.mechanism);
+  }
+
+  std::optional<MechanismResult> run() {
+    const auto start = std::chrono::steady_clock::now();
+    if (!dispatch()) return std::nullopt;
+    finish();
+    result_.seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    return std::move(result_);
+  }
+
+ private:
+  std::size_t n() const { return runner_.dataset().size(); }
+  std::vector<double> ones() const { return std::vector<double>(n(), 1.0); }
+  double halfEpsilon() const { return *config_.epsilon / 2.0; }
+
+  StagePtr stage(const std::string& kind, const std::string& label,
+                 const std::vector<double>& alpha, double clamp, const StagePtr& previous,
+                 std::optional<double> k = std::nullopt) {
+    StagePtr s = runner_.run(name_, kind, label, alpha, clamp, previous, k);
+    if (s) result_.stages.push_back(s);
+    return s;
+  }
+
+  StagePtr unweighted() { return stage("unweighted", "unweighted", ones(), kInf, nullptr); }
+
+  /// LW or CW weighted fit (with its prerequisites).
+  StagePtr weightedBase(bool lw) {
+    StagePtr base = unweighted();
+    if (!base) return nullptr;
+    std::vector<double> alpha;
+    if (lw) {
+      alpha = privacy::lwWeights(base->lipschitz.perRecordRaw, config_.c, config_.g);
+    } else {
+      alpha = privacy::cwWeights(runner_.dataset().y, config_.radius, config_.radiusRelative,
+                                 config_.c, config_.g);
+    }
+    return stage(lw ? "lw" : "cw", lw ? "lw" : "cw", alpha, kInf, base);
+  }
+
+  /// The downscale factor d: given, or auto = min(1, (eps/2)/Delta) from the LW fit.
+  double downscaleFactor(const StageResult& lw) {
+    double d = config_.downscale
+                   ? *config_.downscale
+                   : std::min(1.0, lw.lipschitz.max > 0 ? halfEpsilon() / lw.lipschitz.max : 1.0);
+    result_.downscale = d;
+    return d;
+  }
+
+  bool dispatch() {
+    switch (config_.mechanism) {
+      case Mechanism::unweighted: return unweighted() != nullptr;
+      case Mechanism::lw: return weightedBase(true) != nullptr;
+      case Mechanism::cw: return weightedBase(false) != nullptr;
+      case Mechanism::sw: return runSw();
+      case Mechanism::lwFinal: return runFinal(true);
+      case Mechanism::cwFinal: return runFinal(false);
+      case Mechanism::weightedE: return runWeightedE();
+      case Mechanism::censorUw: return runCensorUw();
+      case Mechanism::censorW: return runCensorW();
+      case Mechanism::ph: return runPh();
+    }
+    return false;
+  }
+
+  bool runSw() {
+    StagePtr base = unweighted();
+    if (!base) return false;
+    const double deltaX = base->lipschitz.max;
+    double a = 1.0;
+    if (config_.epsilon) {
+      a = deltaX > 0 ? std::min(1.0, halfEpsilon() / deltaX) : 1.0;
+    } else {
+      StagePtr lw = weightedBase(true);
+      if (!lw) return false;
+      a = deltaX > 0 ? std::min(1.0, lw->lipschitz.max / deltaX) : 1.0;
+    }
+    return stage("sw", "sw a=" + fixed(a, 4), std::vector<double>(n(), a), kInf, base) !=
+           nullptr;
+  }
+
+  bool runFinal(bool lw) {
+    StagePtr base = weightedBase(lw);
+    if (!base) return false;
+    const std::string kind = lw ? "lw-final" : "cw-final";
+    auto fit = [&](double k) {
+      std::vector<double> alpha = privacy::reweight(base->alpha, base->lipschitz.perRecord, k);
+      return stage(kind, kind + " k=" + fixed(k, 4), alpha, kInf, base, k);
+    };
+    if (config_.k) {
+      result_.k = *config_.k;
+      return fit(*config_.k) != nullptr;
+    }
+    const auto search = detail::searchReweightK(base->lipschitz.max, fit);
+    if (search.cancelled) return false;
+    if (!search.chosen) {
+      // No k kept Delta at or below the target: keep the fit before re-weighting.
+      result_.warnings.push_back(
+          kind + ": no re-weighting k kept the Lipschitz bound at or below the " +
+          (lw ? "LW" : "CW") + " bound in " + std::to_string(search.refits) +
+          " refits; the fit before re-weighting is used");
+      result_.final = base;
+      return true;
+    }
+    result_.k = search.chosen->k;
+    if (search.shortfall > 0.01) {
+      result_.warnings.push_back(
+          kind + ": k=auto could not land within 1% of the target bound in " +
+          std::to_string(search.refits) + " refits; kept k=" + fixed(*search.chosen->k, 4) +
+          " whose bound is " + fixed(100.0 * search.shortfall, 1) + "% below the target");
+    }
+    result_.final = search.chosen;
+    return true;
+  }
+
+  bool runWeightedE() {
+    StagePtr lw = weightedBase(true);
+    if (!lw) return false;
+    const double d = downscaleFactor(*lw);
+    const std::vector<double> scaled = privacy::downscale(lw->alpha, d);
+    const Eigen::VectorXd bound = lw->lipschitz.perRecord * d;  // bounds scale with the weights
+    std::size_t truncated = 0;
+    const auto alpha = privacy::truncateAbove(scaled, bound, halfEpsilon(), &truncated);
+    result_.truncatedRecords = truncated;
+    StagePtr fit = stage("weighted-e", "weighted-e", alpha, kInf, lw);
+    if (!fit) return false;
+    if (2.0 * fit->lipschitz.max > *config_.epsilon) {
+      result_.warnings.push_back(
+          "weighted-e: after dropping " + std::to_string(truncated) +
+          " records the refit's posterior moved and its eps_x = " +
+          fixed(2.0 * fit->lipschitz.max, 3) + " exceeds the target eps = " +
+          fixed(*config_.epsilon, 3) + "; the aDP guarantee refers to the achieved eps_x");
+    }
+    return true;
+  }
+
+  bool runCensorUw() {
+    StagePtr base = unweighted();
+    if (!base) return false;
+    StagePtr fit = stage("censor-uw", "censor-uw", ones(), halfEpsilon(), base);
+    if (!fit) return false;
+    result_.censoredRecords = fit->lipschitz.censoredRecords;
+    return true;
+  }
+
+  bool runCensorW() {
+    StagePtr lw = weightedBase(true);
+    if (!lw) return false;
+    const double d = downscaleFactor(*lw);
+    StagePtr fit =
+        stage("censor-w", "censor-w", privacy::downscale(lw->alpha, d), halfEpsilon(), lw);
+    if (!fit) return false;
+    result_.censoredRecords = fit->lipschitz.censoredRecords;
+    return true;
+  }
+
+  bool runPh() {
+    privacy::PhConfig ph;
+    ph.lower = config_.lower;
+    ph.upper = config_.upper;
+    ph.bins = config_.bins;
+    ph.epsilon = *config_.epsilon;
+    ph.integer = models::isCountFamily(runner_.dataset().family);
+    if (config_.reproducibleNoise)
+      ph.reproducibleSeed = random::splitMix64(runner_.settings().nuts.seed ^ 0x5048ULL);
+    result_.ph = privacy::perturbHistogram(runner_.dataset().y, ph);
+    return !runner_.cancelled();
+  }
+
+  void finish() {
+    if (config_.mechanism != Mechanism::ph && !result_.final) result_.final = result_.stages.back();
+    if (result_.guarantee == Guarantee::DP) {
+      result_.epsilon = *config_.epsilon;
+    } else {
+      result_.epsilon = 2.0 * result_.final->lipschitz.max;
+    }
+    // Stage warnings, each once (a cached stage shared by several mechanisms repeats them).
+    std::vector<std::string> all;
+    for (const auto& s : result_.stages)
+      for (const auto& w : s->warnings)
+        if (std::find(all.begin(), all.end(), w) == all.end()) all.push_back(w);
+    all.insert(all.end(), result_.warnings.begin(), result_.warnings.end());
+    result_.warnings = std::move(all);
+  }
+
+  detail::StageRunner& runner_;
+  const MechanismConfig& config_;
+  std::string name_;
+  MechanismResult result_;
+};
+
+}  // namespace
+
+RunResult runMechanisms(const data::Dataset& dataset, const std::vector<MechanismConfig>& configs,
+                        const RunSettings& settings, StageCache* cache, std::stop_token stop,
+                        PipelineObserver* observer) {
+  std::vector<std::string> problems = settings.nuts.validate();
+  for (const auto& c : configs) {
+    auto p = c.validate();
+    problems.insert(problems.end(), p.begin(), p.end());
+  }
+  if (!(settings.model.sdScale > 0) || !std::isfinite(settings.model.sdScale))
+    problems.push_back("the normal family's sd scale must be a finite number > 0");
+  if (!problems.empty()) {
+    std::string message;
+    for (const auto& p : problems) message += (message.empty() ? "" : "; ") + p;
+    throw std::invalid_argument(message);
+  }
+
+  StageCache local;
+  StageCache* shared = cache ? cache : &local;
+  detail::StageRunner runner(dataset, settings, shared, stop, observer);
+  RunResult out;
+  for (const auto& config : configs) {
+    MechanismRun run(runner, config);
+    auto result = run.run();
+    if (!result) {
+      out.outcome = RunOutcome::cancelled;
+      return out;
+    }
+    if (observer) observer->onMechanismFinished(*result);
+    out.mechanisms.push_back(std::move(*result));
+  }
+  return out;
+}
+
+}  // namespace dpsynth::core::pipeline

@@ -1,0 +1,53 @@
+#pragma once
+/// Runs mechanisms as pipelines of stages (SPEC §4): unweighted fit → weights → weighted fit →
+/// re-weighting → censoring... Stages are cached by their inputs so that several mechanisms
+/// (and the studio's re-runs after a settings change) share work such as the unweighted fit.
+#include <functional>
+#include <stop_token>
+#include <string>
+#include <vector>
+
+#include "core/data/dataset.h"
+#include "core/mcmc/nuts_config.h"
+#include "core/models/model.h"
+#include "core/pipeline/stage.h"
+#include "core/pipeline/stage_cache.h"
+
+namespace dpsynth::core::pipeline {
+
+/// Typed progress from a pipeline run. Calls come from worker threads (sampler chains call
+/// onSamplerProgress/onDraws concurrently): implementations must be thread-safe.
+class PipelineObserver {
+ public:
+  virtual ~PipelineObserver() = default;
+  /// A stage is about to run (or is served from the cache: fromCache).
+  virtual void onStageStarted(const std::string& mechanism, const std::string& stage,
+                              bool fromCache) {}
+  virtual void onSamplerProgress(const std::string& stage, const mcmc::Progress& progress) {}
+  virtual void onDraws(const std::string& stage, int chain, int firstDraw,
+                       const Eigen::MatrixXd& rows) {}
+  virtual void onStageFinished(const std::string& mechanism, const StagePtr& stage) {}
+  virtual void onMechanismFinished(const MechanismResult& result) {}
+};
+
+struct RunSettings {
+  models::ModelSpec model;
+  mcmc::NutsConfig nuts;       ///< seed, chains, warm-up, draws, threads (inits are set per stage)
+  int lipschitzThreads = 0;    ///< 0 = hardware concurrency
+};
+
+enum class RunOutcome { completed, cancelled };
+
+struct RunResult {
+  RunOutcome outcome = RunOutcome::completed;
+  std::vector<MechanismResult> mechanisms;  ///< complete ones only (all of them if completed)
+};
+
+/// Runs each mechanism on the dataset, sharing stages through `cache` (may be null). Throws
+/// std::invalid_argument for invalid settings (every problem in one message) before any work.
+/// A cancelled run returns outcome cancelled and only the mechanisms that finished.
+RunResult runMechanisms(const data::Dataset& dataset, const std::vector<MechanismConfig>& configs,
+                        const RunSettings& settings, StageCache* cache = nullptr,
+                        std::stop_token stop = {}, PipelineObserver* observer = nullptr);
+
+}  // namespace dpsynth::core::pipeline

@@ -1,0 +1,158 @@
+#include "core/pipeline/report.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "core/utility/utility.h"
+#include "core/version.h"
+
+namespace dpsynth::core::pipeline {
+
+using nlohmann::json;
+
+namespace {
+
+json optionalNumber(const std::optional<double>& v) { return v ? json(*v) : json(nullptr); }
+
+json optionalCount(const std::optional<std::size_t>& v) { return v ? json(*v) : json(nullptr); }
+
+json weightsJson(const WeightSummary& w) {
+  return {{"min", w.min}, {"q25", w.q25},   {"median", w.median},
+          {"mean", w.mean}, {"q75", w.q75}, {"max", w.max}};
+}
+
+json posteriorJson(const std::vector<mcmc::ParameterSummary>& posterior) {
+  json out = json::object();
+  for (const auto& p : posterior) {
+    out[p.name] = {{"mean", p.mean}, {"sd", p.sd},     {"q025", p.q025},
+                   {"q50", p.q50},   {"q975", p.q975}, {"rhat", p.rhat},
+                   {"ess_bulk", p.essBulk}, {"ess_tail", p.essTail}};
+  }
+  return out;
+}
+
+double maxRhat(const StageResult& s) {
+  double r = 0;
+  for (const auto& p : s.posterior) r = std::isnan(p.rhat) ? NAN : std::max(r, p.rhat);
+  return r;
+}
+
+double minEssBulk(const StageResult& s) {
+  double e = INFINITY;
+  for (const auto& p : s.posterior) e = std::min(e, p.essBulk);
+  return s.posterior.empty() ? NAN : e;
+}
+
+}  // namespace
+
+json stageJson(const StageResult& s) {
+  json j = {{"name", s.name},
+            {"lipschitz", s.lipschitz.max},
+            {"epsilon_x", 2.0 * s.lipschitz.max},
+            {"lipschitz_q90", s.lipschitz.q90},
+            {"lipschitz_q95", s.lipschitz.q95},
+            {"seconds", s.seconds},
+            {"sampling_seconds", s.sample.seconds},
+            {"divergences", s.sample.divergences()},
+            {"max_rhat", maxRhat(s)},
+            {"min_ess_bulk", minEssBulk(s)},
+            {"gradient_evaluations", s.sample.gradientEvaluations()},
+            {"weights", weightsJson(s.weights)},
+            {"from_cache", s.fromCache},
+            {"k", optionalNumber(s.k)},
+            {"warnings", s.warnings}};
+  if (std::isfinite(s.clamp)) {
+    j["clamp"] = s.clamp;
+    j["lipschitz_uncensored"] = s.lipschitz.maxRaw;
+    j["censored_records"] = s.lipschitz.censoredRecords;
+  }
+  return j;
+}
+
+json buildReport(const data::Dataset& dataset, const MechanismResult& result,
+                 const RunSettings& settings, const Eigen::VectorXd& synthetic) {
+  const auto& config = result.config;
+  json r;
+  r["mechanism"] = mechanismName(config.mechanism);
+  r["family"] = models::familyName(dataset.family);
+  r["n"] = dataset.size();
+  r["guarantee"] = guaranteeName(result.guarantee);
+  r["epsilon"] = result.epsilon;
+  r["epsilon_target"] = optionalNumber(config.epsilon);
+  r["outcome"] = dataset.outcomeName;
+  r["covariates"] = json::array();
+  for (std::size_t j = 1; j < dataset.designNames.size(); ++j)
+    r["covariates"].push_back(dataset.designNames[j]);
+  r["tool_version"] = version();
+
+  const StageResult* fin = result.final.get();
+  if (fin) {
+    r["lipschitz"] = fin->lipschitz.max;
+    r["lipschitz_q90"] = fin->lipschitz.q90;
+    r["lipschitz_q95"] = fin->lipschitz.q95;
+    r["lipschitz_uncensored"] =
+        std::isfinite(fin->clamp) ? json(fin->lipschitz.maxRaw) : json(nullptr);
+    r["weights"] = weightsJson(fin->weights);
+    r["posterior"] = posteriorJson(fin->posterior);
+  } else {
+    r["lipschitz"] = nullptr;
+    r["lipschitz_q90"] = nullptr;
+    r["lipschitz_q95"] = nullptr;
+    r["lipschitz_uncensored"] = nullptr;
+    r["weights"] = nullptr;
+    r["posterior"] = json::object();
+  }
+  r["k"] = optionalNumber(result.k);
+  r["downscale"] = optionalNumber(result.downscale);
+  r["censored_records"] = optionalCount(result.censoredRecords);
+  r["truncated_records"] = optionalCount(result.truncatedRecords);
+  r["tuning"] = {{"c", config.c},
+                 {"g", config.g},
+                 {"radius", config.radius},
+                 {"radius_relative", config.radiusRelative},
+                 {"k", config.k ? json(*config.k) : json("auto")},
+                 {"downscale", config.downscale ? json(*config.downscale) : json("auto")}};
+
+  double seconds = 0;
+  long long gradients = 0;
+  for (const auto& s : result.stages) {
+    if (s->fromCache) continue;
+    seconds += s->sample.seconds;
+    gradients += s->sample.gradientEvaluations();
+  }
+  r["sampler"] = {{"chains", settings.nuts.chains},
+                  {"warmup", settings.nuts.warmup},
+                  {"draws", settings.nuts.draws},
+                  {"divergences", fin ? fin->sample.divergences() : 0},
+                  {"tree_depth_saturated", fin ? fin->sample.treeDepthSaturated() : 0},
+                  {"seconds", seconds},
+                  {"gradient_evaluations", gradients},
+                  {"seed", settings.nuts.seed},
+                  {"max_tree_depth", settings.nuts.maxTreeDepth},
+                  {"step_sizes", json::array()}};
+  if (fin)
+    for (const auto& c : fin->sample.chains) r["sampler"]["step_sizes"].push_back(c.stepSize);
+  r["seconds"] = result.seconds;
+
+  r["stages"] = json::array();
+  for (const auto& s : result.stages) r["stages"].push_back(stageJson(*s));
+
+  if (result.ph) {
+    const auto& ph = *result.ph;
+    r["ph"] = {{"bins", ph.noisy.size()},
+               {"lower", ph.edges.front()},
+               {"upper", ph.edges.back()},
+               {"for_release", ph.forRelease},
+               {"noisy_counts", ph.noisy}};
+  }
+
+  const auto u = utility::measureUtility(dataset.y, synthetic);
+  r["utility"] = {{"mean", u.mean},       {"median", u.median},    {"q15", u.q15},
+                  {"q90", u.q90},         {"max_ecdf", u.maxEcdf}, {"avg_ecdf", u.avgEcdf}};
+  const auto c = utility::describe(dataset.y);
+  r["confidential"] = {{"mean", c.mean}, {"median", c.median}, {"q15", c.q15}, {"q90", c.q90}};
+  r["warnings"] = result.warnings;
+  return r;
+}
+
+}  // namespace dpsynth::core::pipeline

@@ -1,0 +1,218 @@
+#include "core/pipeline/stage_runner.h"
+
+#include <chrono>
+#include <cmath>
+#include <cstring>
+#include <iomanip>
+#include <sstream>
+#include <thread>
+
+#include "core/random/rng.h"
+
+namespace dpsynth::core::pipeline::detail {
+
+namespace {
+
+/// Two independent 64-bit FNV-style streams over raw bytes; 128 bits make accidental key
+/// collisions between different stage inputs negligible.
+class Hasher {
+ public:
+  void bytes(const void* data, std::size_t size) {
+    const auto* p = static_cast<const unsigned char*>(data);
+    for (std::size_t i = 0; i < size; ++i) {
+      a_ = (a_ ^ p[i]) * 0x100000001B3ULL;
+      b_ = (b_ ^ p[i]) * 0x00000100000001B3ULL + 0x9E3779B97F4A7C15ULL;
+    }
+  }
+  void text(const std::string& s) {
+    bytes(s.data(), s.size());
+    bytes("\0", 1);
+  }
+  template <typename T>
+  void value(const T& v) {
+    bytes(&v, sizeof v);
+  }
+  void doubles(const double* d, std::size_t n) {
+    value(n);
+    bytes(d, n * sizeof(double));
+  }
+  std::string hex() const {
+    std::ostringstream out;
+    out << std::hex << std::setfill('0') << std::setw(16) << random::splitMix64(a_)
+        << std::setw(16) << random::splitMix64(b_);
+    return out.str();
+  }
+
+ private:
+  std::uint64_t a_ = 0xCBF29CE484222325ULL;
+  std::uint64_t b_ = 0x84222325CBF29CE4ULL;
+};
+
+std::uint64_t kindStream(const std::string& kind) {
+  std::uint64_t h = 0xCBF29CE484222325ULL;
+  for (unsigned char ch : kind) h = (h ^ ch) * 0x100000001B3ULL;
+  return h;
+}
+
+/// Forwards sampler events to the pipeline observer with the stage's label.
+class StageSamplerObserver : public mcmc::SamplerObserver {
+ public:
+  StageSamplerObserver(PipelineObserver* target, std::string label)
+      : target_(target), label_(std::move(label)) {}
+  void onProgress(const mcmc::Progress& progress) override {
+    target_->onSamplerProgress(label_, progress);
+  }
+  void onDraws(int chain, int firstDraw, const Eigen::MatrixXd& rows) override {
+    target_->onDraws(label_, chain, firstDraw, rows);
+  }
+
+ private:
+  PipelineObserver* target_;
+  std::string label_;
+};
+
+std::string fixed(double v, int digits) {
+  std::ostringstream out;
+  out << std::fixed << std::setprecision(digits) << v;
+  return out.str();
+}
+
+}  // namespace
+
+StageRunner::StageRunner(const data::Dataset& dataset, const RunSettings& settings,
+                         StageCache* cache, std::stop_token stop, PipelineObserver* observer)
+    : dataset_(dataset), settings_(settings), cache_(cache), stop_(std::move(stop)),
+      observer_(observer) {
+  Hasher h;
+  h.value(static_cast<int>(dataset.family));
+  h.doubles(dataset.y.data(), static_cast<std::size_t>(dataset.y.size()));
+  h.doubles(dataset.X.data(), static_cast<std::size_t>(dataset.X.size()));
+  h.value(settings.model.sdScale);
+  dataFingerprint_ = h.hex();
+}
+
+std::string StageRunner::cacheKey(const std::string& kind, const std::vector<double>& alpha,
+                                  double clamp, const std::vector<Eigen::VectorXd>& inits) const {
+  const auto& nuts = settings_.nuts;
+  Hasher h;
+  h.text(dataFingerprint_);
+  h.text(kind);
+  h.doubles(alpha.data(), alpha.size());
+  h.value(clamp);
+  h.value(nuts.chains);
+  h.value(nuts.warmup);
+  h.value(nuts.draws);
+  h.value(nuts.seed);
+  h.value(nuts.maxTreeDepth);
+  h.value(nuts.targetAccept);
+  h.value(nuts.initRadius);
+  for (const auto& init : inits) h.doubles(init.data(), static_cast<std::size_t>(init.size()));
+  return kind + ":" + h.hex();
+}
+
+StagePtr StageRunner::run(const std::string& mechanism, const std::string& kind,
+                          const std::string& label, const std::vector<double>& alpha,
+                          double clamp, const StagePtr& previous, std::optional<double> k) {
+  if (stop_.stop_requested()) return nullptr;
+
+  mcmc::NutsConfig nuts = settings_.nuts;
+  // Every stage kind has its own random stream, independent of which mechanism asked for it.
+  nuts.seed = random::splitMix64(settings_.nuts.seed ^ kindStream(kind));
+  nuts.inits.clear();
+  if (previous && !previous->sample.chains.empty()) {
+    // One draw per chain from the previous stage's posterior: each chain starts from the last
+    // draw of a different previous chain, so the starts are dispersed over the posterior.
+    const auto& prevChains = previous->sample.chains;
+    for (int c = 0; c < nuts.chains; ++c) {
+      const auto& draws = prevChains[static_cast<std::size_t>(c) % prevChains.size()].draws;
+      const Eigen::Index row = draws.rows() - 1 - (c / static_cast<int>(prevChains.size()));
+      nuts.inits.push_back(draws.row(std::max<Eigen::Index>(row, 0)).transpose());
+    }
+  }
+
+  const std::string key = cacheKey(kind, alpha, clamp, nuts.inits);
+  if (cache_) {
+    if (StagePtr cached = cache_->find(key)) {
+      auto copy = std::make_shared<StageResult>(*cached);
+      copy->name = label;
+      copy->fromCache = true;
+      if (observer_) observer_->onStageStarted(mechanism, label, true);
+      StagePtr result = copy;
+      if (observer_) observer_->onStageFinished(mechanism, result);
+      return result;
+    }
+  }
+  if (observer_) observer_->onStageStarted(mechanism, label, false);
+
+  const auto start = std::chrono::steady_clock::now();
+  models::LikelihoodWeights weights{alpha, clamp};
+  auto model = models::makeModel(dataset_, settings_.model, weights);
+
+  std::optional<StageSamplerObserver> forward;
+  if (observer_) forward.emplace(observer_, label);
+  mcmc::SampleResult sample =
+      mcmc::sample(*model, nuts, stop_, forward ? &*forward : nullptr);
+  if (sample.status == mcmc::RunStatus::cancelled) return nullptr;
+
+  auto stage = std::make_shared<StageResult>();
+  stage->name = label;
+  stage->alpha = alpha;
+  stage->clamp = clamp;
+  stage->k = k;
+  stage->posterior = mcmc::summarize(*model, sample);
+  const int threads = settings_.lipschitzThreads > 0
+                          ? settings_.lipschitzThreads
+                          : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  stage->lipschitz = privacy::computeLipschitz(*model, sample.pooled(), alpha, clamp, threads);
+  stage->weights = summarizeWeights(alpha, dataset_.size());
+  stage->warnings = diagnosticWarnings(label, stage->posterior, sample, nuts.maxTreeDepth);
+  stage->sample = std::move(sample);
+  stage->seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+
+  StagePtr result = stage;
+  if (cache_) cache_->insert(key, result);
+  if (observer_) observer_->onStageFinished(mechanism, result);
+  return result;
+}
+
+std::vector<std::string> diagnosticWarnings(const std::string& stage,
+                                            const std::vector<mcmc::ParameterSummary>& posterior,
+                                            const mcmc::SampleResult& sample, int maxTreeDepth) {
+  std::vector<std::string> warnings;
+  const auto chains = static_cast<double>(sample.chains.size());
+  const mcmc::ParameterSummary* worstRhat = nullptr;
+  const mcmc::ParameterSummary* worstEss = nullptr;
+  for (const auto& p : posterior) {
+    if (std::isnan(p.rhat) || p.rhat > 1.01)
+      if (!worstRhat || std::isnan(p.rhat) || p.rhat > worstRhat->rhat) worstRhat = &p;
+    if (std::isnan(p.essBulk) || p.essBulk < 100.0 * chains)
+      if (!worstEss || std::isnan(p.essBulk) || p.essBulk < worstEss->essBulk) worstEss = &p;
+  }
+  if (worstRhat) {
+    warnings.push_back("stage " + stage + ": R-hat " + fixed(worstRhat->rhat, 2) + " for " +
+                       worstRhat->name +
+                       ": the chains disagree, so the pseudo-posterior may be multimodal or flat "
+                       "(common with heavy censoring); treat this stage's Lipschitz bound and "
+                       "utility with caution, and try more warm-up or a larger epsilon");
+  }
+  if (worstEss) {
+    warnings.push_back("stage " + stage + ": bulk-ESS " + fixed(worstEss->essBulk, 0) + " for " +
+                       worstEss->name + " is below 100 per chain: too few effective draws for "
+                       "stable estimates; run more draws");
+  }
+  if (int d = sample.divergences(); d > 0) {
+    warnings.push_back("stage " + stage + ": " + std::to_string(d) +
+                       " divergent transitions: the sampler could not explore part of the "
+                       "pseudo-posterior (often a flat, censored region), so the draws may be "
+                       "biased");
+  }
+  if (int t = sample.treeDepthSaturated(); t > 0) {
+    warnings.push_back("stage " + stage + ": " + std::to_string(t) +
+                       " iterations hit the maximum tree depth " + std::to_string(maxTreeDepth) +
+                       ": sampling was inefficient and may not have explored the whole posterior");
+  }
+  return warnings;
+}
+
+}  // namespace dpsynth::core::pipeline::detail

@@ -1,0 +1,49 @@
+#pragma once
+/// Runs one stage (a weighted, possibly censored NUTS fit plus its Lipschitz reductions), serving
+/// it from the cache when the same inputs were fitted before.
+#include <optional>
+#include <stop_token>
+#include <string>
+#include <vector>
+
+#include "core/data/dataset.h"
+#include "core/pipeline/pipeline.h"
+
+namespace dpsynth::core::pipeline::detail {
+
+class StageRunner {
+ public:
+  StageRunner(const data::Dataset& dataset, const RunSettings& settings, StageCache* cache,
+              std::stop_token stop, PipelineObserver* observer);
+
+  /// kind names the stage family ("unweighted", "lw", "censor-w", ...) and fixes its random
+  /// stream, so that the same stage run for different mechanisms gives the same draws. label is
+  /// what reports show (e.g. "lw-final k=0.9500"). previous (may be null) provides one initial
+  /// point per chain. Returns null when cancelled.
+  StagePtr run(const std::string& mechanism, const std::string& kind, const std::string& label,
+               const std::vector<double>& alpha, double clamp, const StagePtr& previous,
+               std::optional<double> k = std::nullopt);
+
+  bool cancelled() const { return stop_.stop_requested(); }
+  const data::Dataset& dataset() const { return dataset_; }
+  const RunSettings& settings() const { return settings_; }
+
+ private:
+  std::string cacheKey(const std::string& kind, const std::vector<double>& alpha, double clamp,
+                       const std::vector<Eigen::VectorXd>& inits) const;
+
+  const data::Dataset& dataset_;
+  const RunSettings& settings_;
+  StageCache* cache_;
+  std::stop_token stop_;
+  PipelineObserver* observer_;
+  std::string dataFingerprint_;
+};
+
+/// Plain-language warnings for R-hat > 1.01, bulk-ESS < 100 per chain, divergences and tree
+/// depth saturation.
+std::vector<std::string> diagnosticWarnings(const std::string& stage,
+                                            const std::vector<mcmc::ParameterSummary>& posterior,
+                                            const mcmc::SampleResult& sample, int maxTreeDepth);
+
+}  // namespace dpsynth::core::pipeline::detail

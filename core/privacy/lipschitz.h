@@ -1,0 +1,35 @@
+#pragma once
+/// Streaming Lipschitz reductions (SPEC §1). For draws theta_1..theta_S and records 1..n the
+/// contribution of record i under draw s is c_is = clamp(alpha_i f_{theta_s}(x_i), -M, M).
+/// Everything here is a running max or count: memory is O(n + S), the S×n matrix never exists.
+#include <Eigen/Dense>
+#include <cstddef>
+#include <limits>
+#include <vector>
+
+#include "core/models/model.h"
+
+namespace dpsynth::core::privacy {
+
+struct LipschitzResult {
+  Eigen::VectorXd perRecord;     ///< Δ_i = max_s |c_is| (clamped when M is finite)
+  Eigen::VectorXd perRecordRaw;  ///< max_s |alpha_i f_{theta_s}(x_i)| (never clamped)
+  Eigen::VectorXd perDrawMax;    ///< S values: max_i |c_is|
+  double max = 0;                ///< Δ_{α,x} = max_i Δ_i; local guarantee ε_x = 2·max
+  double maxRaw = 0;             ///< max_i perRecordRaw (the "uncensored" Lipschitz bound)
+  double q90 = 0;                ///< 0.9-quantile over draws of perDrawMax
+  double q95 = 0;                ///< 0.95-quantile over draws of perDrawMax
+  /// #{i : perRecordRaw_i > M}: records whose contribution hit the clamp in at least one draw
+  /// (0 when M is infinite).
+  std::size_t censoredRecords = 0;
+};
+
+/// draws: S × dim unconstrained draws (all chains pooled). alpha: n weights, empty = all ones.
+/// clamp: M (infinity = no censoring). threads: workers over draws (results do not depend on
+/// it). Quantiles use type 7 (linear interpolation, as R's default).
+LipschitzResult computeLipschitz(const models::SynthesisModel& model, const Eigen::MatrixXd& draws,
+                                 const std::vector<double>& alpha,
+                                 double clamp = std::numeric_limits<double>::infinity(),
+                                 int threads = 1);
+
+}  // namespace dpsynth::core::privacy

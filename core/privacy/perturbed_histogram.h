@@ -1,0 +1,74 @@
+#pragma once
+/// The perturbed histogram (PH) mechanism (SPEC §4): ε-DP bin counts with exact discrete
+/// Laplace noise, then synthetic values drawn from the noisy histogram.
+#include <Eigen/Dense>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/random/rng.h"
+
+namespace dpsynth::core::privacy {
+
+/// A source of uniformly random 64-bit words.
+class BitSource {
+ public:
+  virtual ~BitSource() = default;
+  virtual std::uint64_t next64() = 0;
+};
+
+/// The operating system's CSPRNG (getrandom(2)). This is what releases use.
+std::unique_ptr<BitSource> makeOsRandomSource();
+/// A seeded source for studies and tests: NOT for release.
+std::unique_ptr<BitSource> makeSeededSource(std::uint64_t seed);
+
+/// Exact discrete Laplace sample: P(K = k) ∝ exp(-|k| t) with t = num/den (rational, so that the
+/// sampler is exact in integer arithmetic; Canonne, Kamath & Steinke 2020).
+std::int64_t discreteLaplace(BitSource& bits, std::uint64_t num, std::uint64_t den);
+
+/// The rational t = num/den used for ε-DP with L1 sensitivity 2: t = ε/2 rounded DOWN to a
+/// multiple of 1/den (den = 10^6), so the guarantee never exceeds the ε asked for.
+void phNoiseRate(double epsilon, std::uint64_t& num, std::uint64_t& den);
+
+struct PhConfig {
+  std::optional<double> lower;  ///< public bound a (required)
+  std::optional<double> upper;  ///< public bound b (required, > a)
+  int bins = 0;                 ///< m; 0 = ceil(sqrt(n))
+  double epsilon = 1.0;
+  bool integer = false;         ///< integer-valued family: synthetic values are integers
+  /// Seeded, reproducible noise (studies, tests): not for release. nullopt = OS CSPRNG.
+  std::optional<std::uint64_t> reproducibleSeed;
+
+  /// Empty when usable; e.g. "perturbed histogram needs public bounds: give --lower and --upper".
+  std::vector<std::string> validate() const;
+};
+
+struct PhRelease {
+  std::vector<double> edges;          ///< m + 1 bin edges from lower to upper
+  std::vector<std::int64_t> counts;   ///< confidential counts C_j (never exported)
+  std::vector<std::int64_t> noisy;    ///< D_j = C_j + noise
+  std::vector<double> probabilities;  ///< q_j = max(D_j, 0) / sum (uniform if all zero)
+  bool forRelease = true;             ///< false when reproducibleSeed was used
+  bool integer = false;
+};
+
+/// Post-processing of the noisy counts: q_j = max(D_j, 0) / sum over eligible bins of max(D, 0)
+/// (eligible empty = every bin; ineligible bins get q = 0). When no eligible bin has a positive
+/// noisy count, q is uniform over the eligible bins: the noise has swamped the data and the flat
+/// histogram is the least informative choice. Throws if eligible is given with the wrong size or
+/// no bin is eligible.
+std::vector<double> phProbabilities(const std::vector<std::int64_t>& noisy,
+                                    const std::vector<bool>& eligible = {});
+
+/// Values below lower/above upper are counted in the first/last bin. Throws
+/// std::invalid_argument with validate()'s message when bounds are missing or inverted.
+PhRelease perturbHistogram(const Eigen::VectorXd& y, const PhConfig& config);
+
+/// n synthetic values: bin ~ Categorical(q), value ~ Uniform(bin) (integers in the bin for
+/// integer families; a bin holding no integer is skipped from the categorical).
+Eigen::VectorXd samplePerturbedHistogram(const PhRelease& release, std::size_t n,
+                                         random::Rng& rng);
+
+}  // namespace dpsynth::core::privacy

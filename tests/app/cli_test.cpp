@@ -1,0 +1,211 @@
+/// The command-line contract (SPEC §7): exit codes, one-line messages naming file/row/column,
+/// nothing written on failure, the report keys, and the synthetic bundle.
+#include <QtTest>
+#include <QDir>
+#include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <memory>
+
+namespace {
+
+struct Run {
+  int exitCode = -1;
+  QString out, err;
+};
+
+Run dpsynth(const QStringList& args) {
+  QProcess p;
+  p.start(DPSYNTH_CLI_PATH, args);
+  if (!p.waitForFinished(120000)) qFatal("dpsynth did not finish");
+  return {p.exitCode(), QString::fromUtf8(p.readAllStandardOutput()),
+          QString::fromUtf8(p.readAllStandardError())};
+}
+
+QString sample(const QString& kind) {
+  return QString(DPSYNTH_SOURCE_DIR) + "/resources/samples/" + kind + ".csv";
+}
+
+const QStringList kSmall = {"--chains", "2", "--warmup", "150", "--draws", "150", "--seed", "3"};
+
+}  // namespace
+
+class CliTest : public QObject {
+  Q_OBJECT
+ private slots:
+  void init() {
+    dir_ = std::make_unique<QTemporaryDir>();
+    QVERIFY(dir_->isValid());
+  }
+
+  void badInput_data() {
+    QTest::addColumn<QString>("csv");
+    QTest::addColumn<QString>("family");
+    QTest::addColumn<QString>("expected");
+    QTest::newRow("non-numeric") << "y\n1\n2\nabc\n" << "normal" << "3";
+    QTest::newRow("missing") << "y\n1\n\n2\nNA\n" << "normal" << "missing";
+    QTest::newRow("negative count") << "y\n1\n-2\n3\n" << "poisson" << "negative";
+    QTest::newRow("non-integer count") << "y\n1\n2.5\n3\n" << "negbin" << "integer";
+    QTest::newRow("beta outside (0,1)") << "y\n0.2\n1\n0.3\n" << "beta" << "(0";
+    QTest::newRow("one record") << "y\n1\n" << "normal" << "2 records";
+    QTest::newRow("constant") << "y\n4\n4\n4\n" << "normal" << "constant";
+    QTest::newRow("duplicate columns") << "y,y\n1,2\n3,4\n" << "normal" << "duplicate";
+    QTest::newRow("ragged row") << "y,x\n1,2\n3\n" << "normal" << "3";
+  }
+  void badInput() {
+    QFETCH(QString, csv);
+    QFETCH(QString, family);
+    QFETCH(QString, expected);
+    const QString data = dir_->filePath("bad.csv");
+    QFile f(data);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write(csv.toUtf8());
+    f.close();
+    const QString synth = dir_->filePath("out.csv"), report = dir_->filePath("report.json");
+    Run r = dpsynth(QStringList{"fit", "--data", data, "--outcome", "y", "--family", family,
+                                "--synthetic-out", synth, "--report", report} + kSmall);
+    QCOMPARE(r.exitCode, 2);
+    QVERIFY2(r.err.contains("bad.csv"), qPrintable(r.err));
+    QVERIFY2(r.err.contains(expected, Qt::CaseInsensitive), qPrintable(r.err));
+    QCOMPARE(r.err.trimmed().count('\n'), 0);  // one line
+    QVERIFY(!QFile::exists(synth));
+    QVERIFY(!QFile::exists(report));
+    QCOMPARE(QDir(dir_->path()).entryList(QDir::Files).size(), 1);  // only bad.csv
+  }
+
+  void binaryFileIsRefused() {
+    const QString data = dir_->filePath("sheet.csv");
+    QFile f(data);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write(QByteArray("PK\x03\x04\x00\x00binary", 12));
+    f.close();
+    Run r = dpsynth({"fit", "--data", data, "--outcome", "y"});
+    QCOMPARE(r.exitCode, 2);
+    QVERIFY2(r.err.contains("sheet.csv"), qPrintable(r.err));
+  }
+
+  void badSettingsAreRefused_data() {
+    QTest::addColumn<QStringList>("args");
+    QTest::addColumn<QString>("expected");
+    QTest::newRow("unknown mechanism") << QStringList{"--mechanism", "magic"} << "magic";
+    QTest::newRow("censor without epsilon") << QStringList{"--mechanism", "censor-w"} << "epsilon";
+    QTest::newRow("ph without bounds")
+        << QStringList{"--mechanism", "ph", "--epsilon", "1"} << "public bounds";
+    QTest::newRow("k out of range") << QStringList{"--mechanism", "lw-final", "--k", "2"} << "k";
+    QTest::newRow("unknown column") << QStringList{"--covariates", "nope"} << "nope";
+    QTest::newRow("missing file") << QStringList{"--data", "/nonexistent/x.csv"} << "x.csv";
+  }
+  void badSettingsAreRefused() {
+    QFETCH(QStringList, args);
+    QFETCH(QString, expected);
+    QStringList all{"fit", "--data", sample("nbmix"), "--outcome", "count", "--family", "negbin"};
+    Run r = dpsynth(all + args + kSmall);
+    QCOMPARE(r.exitCode, 2);
+    QVERIFY2(r.err.contains(expected), qPrintable(r.err));
+  }
+
+  void refusesToOverwriteInput() {
+    const QString copy = dir_->filePath("nbmix.csv");
+    QVERIFY(QFile::copy(sample("nbmix"), copy));
+    const QByteArray before = [&] {
+      QFile f(copy);
+      f.open(QIODevice::ReadOnly);
+      return f.readAll();
+    }();
+    Run r = dpsynth(QStringList{"fit", "--data", copy, "--outcome", "count", "--family", "negbin",
+                                "--report", copy} + kSmall);
+    QCOMPARE(r.exitCode, 2);
+    QFile f(copy);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    QCOMPARE(f.readAll(), before);
+  }
+
+  void fitWritesReportAndBundle() {
+    const QString synth = dir_->filePath("synthetic.csv"), report = dir_->filePath("report.json");
+    Run r = dpsynth(QStringList{"fit", "--data", sample("salary"), "--outcome", "salary",
+                                "--covariates", "gender,age_group,weeks_worked", "--family",
+                                "normal", "--sd-scale", "10000", "--mechanism", "lw",
+                                "--synthetic-out", synth, "--report", report} + kSmall);
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+
+    QFile rf(report);
+    QVERIFY(rf.open(QIODevice::ReadOnly));
+    const QJsonObject j = QJsonDocument::fromJson(rf.readAll()).object();
+    for (const char* key : {"mechanism", "family", "n", "guarantee", "epsilon", "lipschitz",
+                            "lipschitz_q90", "lipschitz_q95", "lipschitz_uncensored", "weights",
+                            "k", "downscale", "censored_records", "truncated_records",
+                            "posterior", "sampler", "stages", "utility", "confidential",
+                            "warnings"})
+      QVERIFY2(j.contains(key), key);
+    QCOMPARE(j["mechanism"].toString(), QString("lw"));
+    QCOMPARE(j["guarantee"].toString(), QString("aDP"));
+    QCOMPARE(j["n"].toInt(), 1000);
+    QCOMPARE(j["epsilon"].toDouble(), 2 * j["lipschitz"].toDouble());
+    QVERIFY(j["posterior"].toObject().contains("beta[0]"));
+    QVERIFY(j["posterior"].toObject().contains("sigma"));
+    for (const char* key : {"chains", "warmup", "draws", "divergences", "seconds",
+                            "gradient_evaluations", "seed"})
+      QVERIFY2(j["sampler"].toObject().contains(key), key);
+    for (const char* key : {"mean", "median", "q15", "q90", "max_ecdf", "avg_ecdf"})
+      QVERIFY2(j["utility"].toObject().contains(key), key);
+
+    QFile sf(synth);
+    QVERIFY(sf.open(QIODevice::ReadOnly | QIODevice::Text));
+    const QStringList lines = QString::fromUtf8(sf.readAll()).split('\n', Qt::SkipEmptyParts);
+    QCOMPARE(lines.size(), 1001);
+    QCOMPARE(lines.front(), QString("gender,age_group,weeks_worked,salary"));
+
+    QFile side(synth + ".json");
+    QVERIFY(side.open(QIODevice::ReadOnly));
+    const QByteArray sideText = side.readAll();
+    const QJsonObject s = QJsonDocument::fromJson(sideText).object();
+    for (const char* key : {"mechanism", "family", "epsilon", "guarantee", "composition", "seed",
+                            "tool_version"})
+      QVERIFY2(s.contains(key), key);
+    // Confidential quantities never travel with the release.
+    QVERIFY(!sideText.contains("alpha"));
+    QVERIFY(!sideText.contains("weights"));
+    QVERIFY(!sideText.contains("lipschitz"));
+  }
+
+  void severalDatasetsStateComposition() {
+    const QString synth = dir_->filePath("s.csv");
+    Run r = dpsynth(QStringList{"fit", "--data", sample("poisson"), "--outcome", "count",
+                                "--family", "poisson", "--mechanism", "censor-uw", "--epsilon",
+                                "10", "--datasets", "3", "--synthetic-out", synth} + kSmall);
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    for (int j = 1; j <= 3; ++j) QVERIFY(QFile::exists(dir_->filePath(QString("s_%1.csv").arg(j))));
+    QFile side(synth + ".json");
+    QVERIFY(side.open(QIODevice::ReadOnly));
+    const QJsonObject s = QJsonDocument::fromJson(side.readAll()).object();
+    QCOMPARE(s["composition"].toObject()["epsilon_total"].toDouble(), 30.0);
+    QCOMPARE(s["guarantee"].toString(), QString("DP"));
+  }
+
+  void warningsKeepExitStatusZero() {
+    Run r = dpsynth(QStringList{"fit", "--data", sample("poisson"), "--outcome", "count",
+                                "--family", "poisson", "--mechanism", "censor-uw", "--epsilon",
+                                "0.05", "--chains", "2", "--warmup", "100", "--draws", "100"});
+    QCOMPARE(r.exitCode, 0);
+    QVERIFY2(r.err.contains("warning:"), qPrintable(r.err));
+  }
+
+  void generateReproducesBundledSamples() {
+    for (const QString kind : {"nbmix", "beta", "poisson", "salary"}) {
+      const QString out = dir_->filePath(kind + ".csv");
+      Run r = dpsynth({"generate", "--kind", kind, "--out", out});
+      QCOMPARE(r.exitCode, 0);
+      QFile a(out), b(sample(kind));
+      QVERIFY(a.open(QIODevice::ReadOnly) && b.open(QIODevice::ReadOnly));
+      QVERIFY2(a.readAll() == b.readAll(), qPrintable(kind));
+    }
+  }
+
+ private:
+  std::unique_ptr<QTemporaryDir> dir_;
+};
+
+QTEST_GUILESS_MAIN(CliTest)
+#include "cli_test.moc"

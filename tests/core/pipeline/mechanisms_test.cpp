@@ -1,0 +1,260 @@
+/// The mechanisms of SPEC §4 end to end on the bundled samples, with fixed seeds: the
+/// invariants that must always hold and the qualitative facts of the source papers.
+#include <QtTest>
+#include <algorithm>
+#include <cmath>
+
+#include "core/pipeline/pipeline.h"
+#include "core/pipeline/synthesis.h"
+#include "core/privacy/weights.h"
+#include "support/sample_data.h"
+
+using namespace dpsynth::core;
+using namespace dpsynth::core::pipeline;
+using dpsynth::test::bundledSample;
+
+namespace {
+
+RunSettings smallSettings(models::Family family) {
+  RunSettings s;
+  s.model.family = family;
+  s.nuts.chains = 4;
+  s.nuts.warmup = 400;
+  s.nuts.draws = 400;
+  s.nuts.seed = 20261122;
+  return s;
+}
+
+MechanismConfig config(Mechanism m, std::optional<double> epsilon = std::nullopt) {
+  MechanismConfig c;
+  c.mechanism = m;
+  c.epsilon = epsilon;
+  return c;
+}
+
+double mean(const std::vector<double>& v) {
+  double s = 0;
+  for (double x : v) s += x;
+  return s / static_cast<double>(v.size());
+}
+
+const MechanismResult& find(const RunResult& r, Mechanism m) {
+  for (const auto& x : r.mechanisms)
+    if (x.config.mechanism == m) return x;
+  throw std::logic_error("mechanism missing");
+}
+
+}  // namespace
+
+class MechanismsTest : public QObject {
+  Q_OBJECT
+ private slots:
+  void initTestCase() {
+    nbmix_ = bundledSample("nbmix", models::Family::negbin);
+    beta_ = bundledSample("beta", models::Family::beta);
+  }
+
+  void nbMixtureFacts() {
+    StageCache cache;
+    const auto run = runMechanisms(
+        nbmix_,
+        {config(Mechanism::unweighted), config(Mechanism::lw), config(Mechanism::cw),
+         config(Mechanism::lwFinal), config(Mechanism::cwFinal)},
+        smallSettings(models::Family::negbin), &cache);
+    QVERIFY(run.outcome == RunOutcome::completed);
+    const auto& unw = find(run, Mechanism::unweighted);
+    const auto& lw = find(run, Mechanism::lw);
+    const auto& cw = find(run, Mechanism::cw);
+    const auto& lwFinal = find(run, Mechanism::lwFinal);
+    const auto& cwFinal = find(run, Mechanism::cwFinal);
+
+    // 001 Fig. 1: weighting lowers the bound.
+    QVERIFY(unw.final->lipschitz.max > lw.final->lipschitz.max);
+    QCOMPARE(unw.guarantee, Guarantee::none);
+    QCOMPARE(lw.guarantee, Guarantee::aDP);
+    QCOMPARE(lw.epsilon, 2.0 * lw.final->lipschitz.max);
+
+    // Re-weighting raises the mean weight (001 Fig. 4) for LW and CW.
+    QVERIFY(mean(lwFinal.final->alpha) > mean(lw.final->alpha));
+    QVERIFY(mean(cwFinal.final->alpha) > mean(cw.final->alpha));
+
+    // k = auto: within 1% of the LW bound, never above it.
+    const double target = lw.final->lipschitz.max;
+    QVERIFY2(lwFinal.final->lipschitz.max <= target,
+             qPrintable(QString("%1 > %2").arg(lwFinal.final->lipschitz.max).arg(target)));
+    QVERIFY2(lwFinal.final->lipschitz.max >= 0.99 * target,
+             qPrintable(QString("%1 < 0.99 * %2").arg(lwFinal.final->lipschitz.max).arg(target)));
+    QVERIFY(lwFinal.k && *lwFinal.k > 0 && *lwFinal.k <= 1);
+
+    // No weight falls below k times its old value; records at or under kΔ never lose weight.
+    const double k = *lwFinal.k;
+    const auto& before = lw.final->alpha;
+    const auto& after = lwFinal.final->alpha;
+    for (std::size_t i = 0; i < before.size(); ++i) {
+      QVERIFY(after[i] >= k * before[i] - 1e-12);
+      if (lw.final->lipschitz.perRecord[static_cast<Eigen::Index>(i)] <= k * target)
+        QVERIFY(after[i] >= before[i] - 1e-12);
+    }
+
+    // The shared stages were fitted once.
+    int unweightedRuns = 0;
+    for (const auto& m : run.mechanisms)
+      for (const auto& s : m.stages)
+        if (s->name == "unweighted" && !s->fromCache) ++unweightedRuns;
+    QCOMPARE(unweightedRuns, 1);
+  }
+
+  void censoredFitsStayWithinHalfEpsilon() {
+    StageCache cache;
+    std::vector<std::size_t> uw, w;
+    for (double eps : {5.0, 4.0, 3.0}) {
+      const auto run =
+          runMechanisms(beta_, {config(Mechanism::censorUw, eps), config(Mechanism::censorW, eps)},
+                        smallSettings(models::Family::beta), &cache);
+      for (const auto& r : run.mechanisms) {
+        QCOMPARE(r.guarantee, Guarantee::DP);
+        QCOMPARE(r.epsilon, eps);
+        QVERIFY(r.final->lipschitz.max <= eps / 2);
+        QVERIFY(r.final->lipschitz.perRecord.maxCoeff() <= eps / 2);
+        QVERIFY(r.final->lipschitz.perDrawMax.maxCoeff() <= eps / 2);
+        QVERIFY(r.censoredRecords.has_value());
+      }
+      uw.push_back(*find(run, Mechanism::censorUw).censoredRecords);
+      w.push_back(*find(run, Mechanism::censorW).censoredRecords);
+      // 002 Table 1: weighting first leaves fewer records to censor.
+      QVERIFY2(uw.back() > w.back(), qPrintable(QString("eps %1: uw %2 <= w %3")
+                                                    .arg(eps)
+                                                    .arg(uw.back())
+                                                    .arg(w.back())));
+    }
+    // Smaller epsilon, more censoring.
+    QVERIFY(uw[0] < uw[1] && uw[1] < uw[2]);
+    QVERIFY(w[0] <= w[1] && w[1] <= w[2]);
+  }
+
+  void weightedETruncatesExactlyAboveHalfEpsilon() {
+    StageCache cache;
+    const double eps = 6.0;
+    auto c = config(Mechanism::weightedE, eps);
+    c.downscale = std::nullopt;  // auto
+    const auto run = runMechanisms(nbmix_, {config(Mechanism::lw), c},
+                                   smallSettings(models::Family::negbin), &cache);
+    const auto& lw = find(run, Mechanism::lw);
+    const auto& we = find(run, Mechanism::weightedE);
+    const double d = std::min(1.0, (eps / 2) / lw.final->lipschitz.max);
+    QCOMPARE(*we.downscale, d);
+    std::size_t zeroed = 0;
+    for (std::size_t i = 0; i < lw.final->alpha.size(); ++i) {
+      const double bound = d * lw.final->lipschitz.perRecord[static_cast<Eigen::Index>(i)];
+      if (bound > eps / 2) {
+        QCOMPARE(we.final->alpha[i], 0.0);
+        ++zeroed;
+      } else {
+        QCOMPARE(we.final->alpha[i], d * lw.final->alpha[i]);
+      }
+    }
+    QCOMPARE(*we.truncatedRecords, zeroed);
+    QCOMPARE(we.guarantee, Guarantee::aDP);
+    QCOMPARE(we.epsilon, 2.0 * we.final->lipschitz.max);
+  }
+
+  void scalarWeightHitsHalfEpsilon() {
+    const double eps = 4.0;
+    StageCache cache;
+    const auto run = runMechanisms(nbmix_, {config(Mechanism::sw, eps)},
+                                   smallSettings(models::Family::negbin), &cache);
+    const auto& sw = run.mechanisms.front();
+    const double deltaX = sw.stages.front()->lipschitz.max;
+    const double a = sw.final->alpha.front();
+    QCOMPARE(a, std::min(1.0, (eps / 2) / deltaX));
+    for (double x : sw.final->alpha) QCOMPARE(x, a);
+    QVERIFY2(std::abs(sw.final->lipschitz.max - eps / 2) < 0.15 * eps / 2,
+             qPrintable(QString("SW bound %1 vs eps/2 %2").arg(sw.final->lipschitz.max).arg(eps / 2)));
+  }
+
+  void sameSeedSameResultWithOneOrEightThreads() {
+    auto one = smallSettings(models::Family::negbin);
+    one.nuts.warmup = one.nuts.draws = 150;
+    one.nuts.threads = 1;
+    one.lipschitzThreads = 1;
+    auto eight = one;
+    eight.nuts.threads = 8;
+    eight.lipschitzThreads = 8;
+    auto c = config(Mechanism::lwFinal);
+    c.k = 0.9;
+    const auto a = runMechanisms(nbmix_, {c}, one).mechanisms.front();
+    const auto b = runMechanisms(nbmix_, {c}, eight).mechanisms.front();
+    QCOMPARE(a.stages.size(), b.stages.size());
+    for (std::size_t s = 0; s < a.stages.size(); ++s) {
+      QVERIFY(a.stages[s]->sample.pooled() == b.stages[s]->sample.pooled());
+      QVERIFY(a.stages[s]->alpha == b.stages[s]->alpha);
+      QCOMPARE(a.stages[s]->lipschitz.max, b.stages[s]->lipschitz.max);
+    }
+    const auto ya = synthesize(nbmix_, a, one.model, 2, 7);
+    const auto yb = synthesize(nbmix_, b, eight.model, 2, 7);
+    QVERIFY(ya[0] == yb[0] && ya[1] == yb[1]);
+    QVERIFY(ya[0] != ya[1]);
+    for (Eigen::Index i = 0; i < ya[0].size(); ++i) QCOMPARE(ya[0][i], std::round(ya[0][i]));
+  }
+
+  void cacheReusesOnlyUnaffectedStages() {
+    StageCache cache;
+    auto settings = smallSettings(models::Family::negbin);
+    settings.nuts.warmup = settings.nuts.draws = 150;
+    auto c = config(Mechanism::lwFinal);
+    c.k = 0.9;
+    runMechanisms(nbmix_, {c}, settings, &cache);
+    QCOMPARE(cache.size(), std::size_t{3});  // unweighted, lw, lw-final
+    c.k = 0.8;
+    const auto second = runMechanisms(nbmix_, {c}, settings, &cache).mechanisms.front();
+    QVERIFY(second.stages[0]->fromCache);
+    QVERIFY(second.stages[1]->fromCache);
+    QVERIFY(!second.stages[2]->fromCache);
+    // censor-w after that re-uses the LW weights: only the censored fit runs.
+    const auto third =
+        runMechanisms(nbmix_, {config(Mechanism::censorW, 6.0)}, settings, &cache).mechanisms.front();
+    QVERIFY(third.stages[0]->fromCache && third.stages[1]->fromCache);
+    QVERIFY(!third.stages[2]->fromCache);
+  }
+
+  void flatCensoredPosteriorIsWarnedAbout() {
+    // A tiny epsilon clamps almost every contribution: the pseudo-posterior is nearly the
+    // prior (flat over a huge range) and the chains cannot agree. That must be said.
+    const auto poisson = bundledSample("poisson", models::Family::poisson, 200);
+    auto settings = smallSettings(models::Family::poisson);
+    settings.nuts.warmup = settings.nuts.draws = 100;
+    const auto run = runMechanisms(poisson, {config(Mechanism::censorUw, 0.05)}, settings);
+    const auto& r = run.mechanisms.front();
+    QVERIFY(!r.warnings.empty());
+    QVERIFY(r.final->lipschitz.max <= 0.025);
+  }
+
+  void perturbedHistogramSynthesisStaysInBounds() {
+    auto c = config(Mechanism::ph, 1.0);
+    c.lower = 0;
+    c.upper = 300;
+    c.reproducibleNoise = true;
+    auto settings = smallSettings(models::Family::negbin);
+    const auto run = runMechanisms(nbmix_, {c}, settings);
+    const auto& r = run.mechanisms.front();
+    QVERIFY(r.ph && !r.ph->forRelease);
+    QVERIFY(!r.final);
+    const auto y = synthesize(nbmix_, r, settings.model, 1, 3).front();
+    QCOMPARE(static_cast<std::size_t>(y.size()), nbmix_.size());
+    QVERIFY(y.minCoeff() >= 0 && y.maxCoeff() <= 300);
+    for (Eigen::Index i = 0; i < y.size(); ++i) QCOMPARE(y[i], std::round(y[i]));
+  }
+
+  void invalidSettingsRefusedBeforeWork() {
+    auto c = config(Mechanism::ph, 1.0);  // no bounds
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
+                             runMechanisms(nbmix_, {c}, smallSettings(models::Family::negbin)));
+  }
+
+ private:
+  data::Dataset nbmix_;
+  data::Dataset beta_;
+};
+
+QTEST_APPLESS_MAIN(MechanismsTest)
+#include "mechanisms_test.moc"
