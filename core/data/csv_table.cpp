@@ -1,0 +1,292 @@
+#include "core/data/csv_table.h"
+
+#include <csv.h>
+
+#include <array>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <sstream>
+#include <string_view>
+
+#include "core/data/data_error.h"
+#include "core/data/value_parsing.h"
+
+namespace dpsynth::core::data {
+namespace {
+
+constexpr std::string_view kBinaryProblem =
+    "this looks like a binary file (e.g. a spreadsheet); save it as CSV";
+/// libcsv's parser state for "between rows" (ROW_NOT_BEGUN in libcsv.c). The state lives in the
+/// public struct; reading it is how we learn where a row starts, which libcsv does not report.
+constexpr int kRowNotBegun = 0;
+/// libcsv's state for "inside a field" (FIELD_BEGUN).
+constexpr int kFieldBegun = 2;
+
+std::size_t lineAtOffset(std::string_view text, std::size_t offset) {
+  std::size_t line = 1;
+  for (std::size_t i = 0; i < offset && i < text.size(); ++i) {
+    if (text[i] == '\n') ++line;
+  }
+  return line;
+}
+
+/// Offset of the first byte that breaks UTF-8 (overlong forms, surrogates and code points above
+/// U+10FFFF included), or npos when the whole text is valid.
+std::size_t firstInvalidUtf8(std::string_view text) {
+  std::size_t i = 0;
+  const std::size_t n = text.size();
+  while (i < n) {
+    const auto c = static_cast<unsigned char>(text[i]);
+    if (c < 0x80) {
+      ++i;
+      continue;
+    }
+    std::size_t length = 0;
+    unsigned char low = 0x80, high = 0xBF;  // allowed range of the second byte
+    if (c >= 0xC2 && c <= 0xDF) {
+      length = 2;
+    } else if (c >= 0xE0 && c <= 0xEF) {
+      length = 3;
+      if (c == 0xE0) low = 0xA0;   // overlong
+      if (c == 0xED) high = 0x9F;  // UTF-16 surrogates
+    } else if (c >= 0xF0 && c <= 0xF4) {
+      length = 4;
+      if (c == 0xF0) low = 0x90;   // overlong
+      if (c == 0xF4) high = 0x8F;  // above U+10FFFF
+    } else {
+      return i;
+    }
+    if (i + length > n) return i;
+    const auto second = static_cast<unsigned char>(text[i + 1]);
+    if (second < low || second > high) return i;
+    for (std::size_t k = 2; k < length; ++k) {
+      const auto next = static_cast<unsigned char>(text[i + k]);
+      if (next < 0x80 || next > 0xBF) return i;
+    }
+    i += length;
+  }
+  return std::string_view::npos;
+}
+
+void requireText(std::string_view text, const std::string& file) {
+  if (const auto nul = text.find('\0'); nul != std::string_view::npos) {
+    throw DataError(file, lineAtOffset(text, nul), "", std::string(kBinaryProblem),
+                    "It contains NUL bytes, which never occur in a text file.");
+  }
+  if (const auto bad = firstInvalidUtf8(text); bad != std::string_view::npos) {
+    char byte[8];
+    std::snprintf(byte, sizeof byte, "0x%02X", static_cast<unsigned char>(text[bad]));
+    throw DataError(file, lineAtOffset(text, bad), "", std::string(kBinaryProblem),
+                    std::string("It is not valid UTF-8 (byte ") + byte +
+                        "); if it is text in another encoding, save it again as UTF-8.");
+  }
+}
+
+/// The delimiter of the header line: whichever of ',', ';' and tab occurs most often outside
+/// quotes (ties go to the earlier in that order; a single column falls back to ',').
+char detectDelimiter(std::string_view text) {
+  constexpr std::array<char, 3> kCandidates{',', ';', '\t'};
+  std::array<std::size_t, 3> counts{};
+  bool inQuotes = false;
+  for (const char c : text) {
+    if (c == '"') {
+      inQuotes = !inQuotes;  // a doubled quote toggles twice: no net change
+    } else if (!inQuotes) {
+      if (c == '\n' || c == '\r') break;
+      for (std::size_t k = 0; k < kCandidates.size(); ++k) {
+        if (c == kCandidates[k]) ++counts[k];
+      }
+    }
+  }
+  std::size_t best = 0;
+  for (std::size_t k = 1; k < kCandidates.size(); ++k) {
+    if (counts[k] > counts[best]) best = k;
+  }
+  return kCandidates[best];
+}
+
+int isSpaceOnly(unsigned char c) { return c == ' '; }
+
+/// What libcsv's callbacks fill in.
+struct Collector {
+  std::vector<std::string> fields;
+  std::vector<std::vector<std::string>> records;
+  std::vector<std::size_t> recordLines;
+  std::size_t rowStartLine = 1;
+};
+
+void onField(void* data, std::size_t length, void* context) {
+  auto* collector = static_cast<Collector*>(context);
+  collector->fields.emplace_back(static_cast<const char*>(data), length);
+}
+
+void onRecordEnd(int /*terminator*/, void* context) {
+  auto* collector = static_cast<Collector*>(context);
+  collector->records.push_back(std::move(collector->fields));
+  collector->recordLines.push_back(collector->rowStartLine);
+  collector->fields.clear();
+}
+
+/// Owns a libcsv parser so that it is freed on every exit path, including exceptions.
+class Parser {
+ public:
+  explicit Parser(char delimiter) {
+    if (csv_init(&parser_, 0) != 0) throw std::bad_alloc();
+    csv_set_delim(&parser_, static_cast<unsigned char>(delimiter));
+    // Tabs are blanks to trim unless they separate fields.
+    if (delimiter == '\t') csv_set_space_func(&parser_, isSpaceOnly);
+  }
+  ~Parser() { csv_free(&parser_); }
+  Parser(const Parser&) = delete;
+  Parser& operator=(const Parser&) = delete;
+  csv_parser* get() { return &parser_; }
+
+ private:
+  csv_parser parser_{};
+};
+
+std::string joinPositions(std::size_t first, std::size_t second) {
+  return "columns " + std::to_string(first) + " and " + std::to_string(second);
+}
+
+void validateHeader(std::vector<std::string>& header, std::size_t line, const std::string& file) {
+  for (std::size_t j = 0; j < header.size(); ++j) {
+    header[j] = std::string(trimBlanks(header[j]));
+    if (header[j].empty()) {
+      throw DataError(file, line, "",
+                      "column " + std::to_string(j + 1) + " of " + std::to_string(header.size()) +
+                          " in the header has no name",
+                      "Give every column a name in the first line (a trailing delimiter at the "
+                      "end of the header also creates an unnamed column).");
+    }
+    for (std::size_t k = 0; k < j; ++k) {
+      if (header[k] == header[j]) {
+        throw DataError(file, line, header[j], "the name is used by " + joinPositions(k + 1, j + 1),
+                        "Column names must be unique; rename one of them.");
+      }
+    }
+  }
+}
+
+std::string delimiterName(char delimiter) {
+  if (delimiter == '\t') return "tab";
+  return std::string("'") + delimiter + "'";
+}
+
+}  // namespace
+
+std::size_t CsvTable::columnIndex(const std::string& name) const {
+  for (std::size_t j = 0; j < header.size(); ++j) {
+    if (header[j] == name) return j;
+  }
+  std::string available;
+  for (const auto& column : header) {
+    if (!available.empty()) available += ", ";
+    available += column;
+  }
+  throw DataError(file, 0, name, "there is no column with this name",
+                  "Available columns: " + available + ".");
+}
+
+CsvTable parseCsv(const std::string& input, const std::string& file) {
+  std::string_view text = input;
+  if (text.starts_with("\xEF\xBB\xBF")) text.remove_prefix(3);
+  requireText(text, file);
+  if (text.find_first_not_of(" \t\r\n") == std::string_view::npos) {
+    throw DataError(file, 0, "", "the file is empty",
+                    "Expected a header line with column names followed by one line per record.");
+  }
+
+  CsvTable table;
+  table.file = file;
+  table.delimiter = detectDelimiter(text.substr(text.find_first_not_of(" \t\r\n")));
+
+  Parser parser(table.delimiter);
+  Collector collector;
+  // Lines end in '\n' (LF or CRLF); only old Mac files use a bare '\r'.
+  const char lineEnd = text.find('\n') != std::string_view::npos ? '\n' : '\r';
+  std::size_t line = 1;
+  for (std::size_t pos = 0; pos < text.size(); ++line) {
+    const std::size_t end = text.find(lineEnd, pos);
+    const std::size_t next = end == std::string_view::npos ? text.size() : end + 1;
+    if (parser.get()->pstate == kRowNotBegun) collector.rowStartLine = line;
+    const std::size_t length = next - pos;
+    if (csv_parse(parser.get(), text.data() + pos, length, onField, onRecordEnd, &collector) !=
+        length) {
+      throw DataError(
+          file, line, "",
+          std::string("the CSV parser failed: ") + csv_strerror(csv_error(parser.get())));
+    }
+    pos = next;
+  }
+  if (parser.get()->pstate == kFieldBegun && parser.get()->quoted) {
+    throw DataError(file, collector.rowStartLine, "",
+                    "a quoted value in the record starting on this line is never closed",
+                    "Look for a stray double quote; inside a quoted value a double quote is "
+                    "written twice (\"\").");
+  }
+  csv_fini(parser.get(), onField, onRecordEnd, &collector);
+
+  if (collector.records.empty()) {
+    throw DataError(file, 0, "", "the file is empty",
+                    "Expected a header line with column names followed by one line per record.");
+  }
+  table.header = std::move(collector.records.front());
+  validateHeader(table.header, collector.recordLines.front(), file);
+
+  const std::size_t expected = table.header.size();
+  table.rows.reserve(collector.records.size() - 1);
+  table.lineOfRow.reserve(collector.records.size() - 1);
+  for (std::size_t r = 1; r < collector.records.size(); ++r) {
+    auto& fields = collector.records[r];
+    const std::size_t rowLine = collector.recordLines[r];
+    if (fields.size() != expected) {
+      const std::string hint =
+          fields.size() > expected
+              ? "A value may contain the delimiter " + delimiterName(table.delimiter) +
+                    " without being quoted (a decimal comma?); put such values in double quotes."
+              : "Every record needs one field per column; write an empty field for a missing "
+                "value.";
+      throw DataError(file, rowLine, "",
+                      "expected " + std::to_string(expected) +
+                          " fields (as in the header) but "
+                          "found " +
+                          std::to_string(fields.size()),
+                      hint);
+    }
+    table.rows.push_back(std::move(fields));
+    table.lineOfRow.push_back(rowLine);
+  }
+  return table;
+}
+
+CsvTable readCsv(const std::string& path) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  const auto status = fs::status(path, ec);
+  if (!fs::exists(status)) {
+    throw DataError(path, 0, "", "the file does not exist",
+                    "Check the path and the spelling of the file name.");
+  }
+  if (fs::is_directory(status)) {
+    throw DataError(path, 0, "", "this is a folder, not a file", "Choose a CSV file.");
+  }
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    throw DataError(path, 0, "", std::string("the file cannot be read: ") + std::strerror(errno),
+                    "Check that you have permission to read it.");
+  }
+  std::ostringstream contents;
+  contents << in.rdbuf();
+  if (in.bad()) {
+    throw DataError(path, 0, "", "reading the file failed part way through",
+                    "Check that it is not on a disconnected drive and try again.");
+  }
+  return parseCsv(contents.str(), path);
+}
+
+}  // namespace dpsynth::core::data

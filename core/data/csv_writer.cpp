@@ -1,0 +1,184 @@
+#include "core/data/csv_writer.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <charconv>
+#include <cmath>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <stdexcept>
+
+namespace dpsynth::core::data {
+namespace {
+
+namespace fs = std::filesystem;
+
+[[noreturn]] void fail(const std::string& path, const std::string& reason) {
+  throw std::runtime_error("cannot write '" + path + "': " + reason);
+}
+
+/// The process umask without changing it (umask(2) can only be read by setting it, which is
+/// not thread-safe); Linux reports it in /proc/self/status. Falls back to the common 022.
+mode_t currentUmask() {
+  std::ifstream status("/proc/self/status");
+  std::string line;
+  while (std::getline(status, line)) {
+    if (line.rfind("Umask:", 0) == 0) {
+      try {
+        return static_cast<mode_t>(std::stoul(line.substr(6), nullptr, 8));
+      } catch (const std::exception&) {
+        break;
+      }
+    }
+  }
+  return 022;
+}
+
+/// Removes the temporary file unless the rename succeeded, on every exit path.
+class TemporaryFile {
+ public:
+  TemporaryFile(std::string name, int fd) : name_(std::move(name)), fd_(fd) {}
+  ~TemporaryFile() {
+    if (fd_ >= 0) ::close(fd_);
+    if (!committed_) ::unlink(name_.c_str());
+  }
+  TemporaryFile(const TemporaryFile&) = delete;
+  TemporaryFile& operator=(const TemporaryFile&) = delete;
+
+  const std::string& name() const { return name_; }
+  int fd() const { return fd_; }
+  /// Closes the descriptor; returns 0 or the errno of a failed close (which can report a
+  /// delayed write error, e.g. on network file systems).
+  int close() {
+    const int result = ::close(fd_);
+    fd_ = -1;
+    return result == 0 ? 0 : errno;
+  }
+  void commit() { committed_ = true; }
+
+ private:
+  std::string name_;
+  int fd_;
+  bool committed_ = false;
+};
+
+void writeAll(const TemporaryFile& file, std::string_view text, const std::string& path) {
+  const char* data = text.data();
+  std::size_t left = text.size();
+  while (left > 0) {
+    const ssize_t written = ::write(file.fd(), data, left);
+    if (written < 0) {
+      if (errno == EINTR) continue;
+      fail(path, std::strerror(errno));
+    }
+    data += written;
+    left -= static_cast<std::size_t>(written);
+  }
+}
+
+}  // namespace
+
+std::string formatNumber(double value) {
+  if (std::isnan(value)) return {};
+  if (std::isinf(value)) return value > 0 ? "Inf" : "-Inf";
+  if (value == 0.0) return "0";
+  char buffer[32];
+  const auto [end, ec] = std::to_chars(buffer, buffer + sizeof buffer, value);
+  return std::string(buffer, end);
+}
+
+std::string quoteCsvField(std::string_view field, char delimiter) {
+  const bool needsQuotes =
+      field.find_first_of(std::string{delimiter, '"', '\r', '\n'}) != std::string_view::npos ||
+      (!field.empty() && (field.front() == ' ' || field.front() == '\t' || field.back() == ' ' ||
+                          field.back() == '\t'));
+  if (!needsQuotes) return std::string(field);
+  std::string quoted;
+  quoted.reserve(field.size() + 2);
+  quoted += '"';
+  for (const char c : field) {
+    if (c == '"') quoted += '"';
+    quoted += c;
+  }
+  quoted += '"';
+  return quoted;
+}
+
+std::string formatCsv(const std::vector<std::string>& header,
+                      const std::vector<std::vector<std::string>>& rows, char delimiter) {
+  if (delimiter == '"' || delimiter == '\r' || delimiter == '\n') {
+    throw std::invalid_argument("formatCsv: the delimiter cannot be a quote or a line break");
+  }
+  std::string text;
+  const auto appendLine = [&](const std::vector<std::string>& fields) {
+    if (fields.size() == 1 && fields.front().empty()) {
+      text += "\"\"";  // a blank line would be skipped by readers
+    } else {
+      for (std::size_t j = 0; j < fields.size(); ++j) {
+        if (j > 0) text += delimiter;
+        text += quoteCsvField(fields[j], delimiter);
+      }
+    }
+    text += '\n';
+  };
+  appendLine(header);
+  for (std::size_t r = 0; r < rows.size(); ++r) {
+    if (rows[r].size() != header.size()) {
+      throw std::invalid_argument("formatCsv: row " + std::to_string(r + 1) + " has " +
+                                  std::to_string(rows[r].size()) + " fields but the header has " +
+                                  std::to_string(header.size()));
+    }
+    appendLine(rows[r]);
+  }
+  return text;
+}
+
+void writeCsvAtomic(const std::string& path, const std::vector<std::string>& header,
+                    const std::vector<std::vector<std::string>>& rows, char delimiter) {
+  writeTextAtomic(path, formatCsv(header, rows, delimiter));
+}
+
+void writeTextAtomic(const std::string& path, std::string_view text) {
+  const fs::path target(path);
+  if (!target.has_filename()) fail(path, "the path names a folder, not a file");
+  const fs::path folder = target.has_parent_path() ? target.parent_path() : fs::path(".");
+
+  std::string hiddenName = ".";
+  hiddenName += target.filename().string();
+  hiddenName += ".tmp-XXXXXX";
+  std::string pattern = (folder / hiddenName).string();
+  const int fd = ::mkstemp(pattern.data());
+  if (fd < 0) {
+    fail(path,
+         "cannot create a temporary file in '" + folder.string() + "': " + std::strerror(errno));
+  }
+  TemporaryFile temporary(pattern, fd);
+
+  // mkstemp creates the file 0600; give it the mode the target has or a new file would get.
+  struct stat existing {};
+  const mode_t mode = ::stat(path.c_str(), &existing) == 0 && S_ISREG(existing.st_mode)
+                          ? (existing.st_mode & 07777)
+                          : (0666 & ~currentUmask());
+  if (::fchmod(temporary.fd(), mode) != 0) fail(path, std::strerror(errno));
+
+  writeAll(temporary, text, path);
+  if (::fsync(temporary.fd()) != 0) fail(path, std::strerror(errno));
+  if (const int error = temporary.close(); error != 0) fail(path, std::strerror(error));
+
+  std::error_code ec;
+  fs::rename(temporary.name(), target, ec);
+  if (ec) fail(path, ec.message());
+  temporary.commit();
+
+  // Make the rename itself durable; failure here cannot undo a completed write, so ignore it.
+  if (const int dir = ::open(folder.c_str(), O_RDONLY | O_DIRECTORY); dir >= 0) {
+    ::fsync(dir);
+    ::close(dir);
+  }
+}
+
+}  // namespace dpsynth::core::data

@@ -1,0 +1,273 @@
+#include "core/data/dataset.h"
+
+#include <cmath>
+#include <optional>
+#include <unordered_map>
+
+#include "core/data/csv_writer.h"
+#include "core/data/data_error.h"
+#include "core/data/value_parsing.h"
+
+namespace dpsynth::core::data {
+namespace {
+
+using models::Family;
+
+std::string plural(std::size_t count, const std::string& singular, const std::string& many) {
+  return std::to_string(count) + " " + (count == 1 ? singular : many);
+}
+
+/// The columns a spec uses, outcome first, after checking names and roles.
+std::vector<std::size_t> usedColumns(const CsvTable& table, const DatasetSpec& spec) {
+  if (spec.outcome.empty()) {
+    throw DataError(table.file, 0, "", "no outcome column was chosen",
+                    "Choose the column whose values are to be synthesised.");
+  }
+  std::vector<std::size_t> columns{table.columnIndex(spec.outcome)};
+  for (std::size_t k = 0; k < spec.covariates.size(); ++k) {
+    const auto& name = spec.covariates[k];
+    if (name == spec.outcome) {
+      throw DataError(table.file, 0, name, "the outcome is also listed as a covariate",
+                      "Covariates are public columns that explain the outcome; remove the "
+                      "outcome from the covariates.");
+    }
+    for (std::size_t j = 0; j < k; ++j) {
+      if (spec.covariates[j] == name) {
+        throw DataError(table.file, 0, name, "listed twice as a covariate",
+                        "List each covariate once.");
+      }
+    }
+    columns.push_back(table.columnIndex(name));
+  }
+  return columns;
+}
+
+/// Rows with no missing value in the used columns; throws at the first missing value unless
+/// the spec drops such rows.
+std::vector<std::size_t> completeRows(const CsvTable& table, const DatasetSpec& spec,
+                                      const std::vector<std::size_t>& columns,
+                                      std::size_t& dropped) {
+  std::vector<std::size_t> kept;
+  kept.reserve(table.rows.size());
+  std::optional<std::pair<std::size_t, std::size_t>> firstMissing;  // (row, column)
+  dropped = 0;
+  for (std::size_t r = 0; r < table.rows.size(); ++r) {
+    bool complete = true;
+    for (const std::size_t c : columns) {
+      if (isMissingValue(table.rows[r][c])) {
+        if (!firstMissing) firstMissing = {r, c};
+        complete = false;
+        break;
+      }
+    }
+    if (complete) {
+      kept.push_back(r);
+    } else {
+      ++dropped;
+    }
+  }
+  if (dropped > 0 && !spec.dropMissing) {
+    const auto [r, c] = *firstMissing;
+    const std::string& text = table.rows[r][c];
+    const std::string shown = trimBlanks(text).empty() ? "an empty field" : "'" + text + "'";
+    throw DataError(table.file, table.lineOfRow[r], table.header[c],
+                    "missing value (" + shown + "); " +
+                        plural(dropped, "record has", "records have") +
+                        " missing values in the chosen columns",
+                    "Fill them in, or let dpsynth drop incomplete records.");
+  }
+  return kept;
+}
+
+Eigen::VectorXd parseOutcome(const CsvTable& table, std::size_t column,
+                             const std::vector<std::size_t>& kept) {
+  Eigen::VectorXd y(static_cast<Eigen::Index>(kept.size()));
+  std::size_t bad = 0, firstBad = 0;
+  for (std::size_t i = 0; i < kept.size(); ++i) {
+    const auto value = parseNumber(table.rows[kept[i]][column]);
+    if (value) {
+      y[static_cast<Eigen::Index>(i)] = *value;
+    } else if (bad++ == 0) {
+      firstBad = kept[i];
+    }
+  }
+  if (bad == 0) return y;
+  std::string text = table.rows[firstBad][column];
+  std::string hint = "The outcome must be numeric: choose a numeric column or correct the value.";
+  std::string withPoint = text;
+  for (char& c : withPoint) {
+    if (c == ',') c = '.';
+  }
+  if (withPoint != text && parseNumber(withPoint)) {
+    hint = "Write numbers with '.' as the decimal separator and no thousands separators.";
+  } else if (text.find_first_of("0123456789") != std::string::npos) {
+    hint =
+        "Numbers must be finite and written plainly, e.g. 12, -0.5 or 1e-3 (no units or "
+        "currency signs).";
+  }
+  throw DataError(
+      table.file, table.lineOfRow[firstBad], table.header[column],
+      "value '" + text + "' is not a number" +
+          (bad > 1 ? " (" + std::to_string(bad) + " values in this column are not numbers)"
+                   : std::string()),
+      hint);
+}
+
+void checkFamily(const CsvTable& table, std::size_t column, const std::vector<std::size_t>& kept,
+                 const Eigen::VectorXd& y, Family family) {
+  const std::size_t n = kept.size();
+  std::size_t bad = 0, firstBad = 0, outsideClosed = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    const double v = y[static_cast<Eigen::Index>(i)];
+    bool ok = true;
+    if (models::isCountFamily(family)) {
+      ok = v >= 0.0 && v == std::floor(v);
+    } else if (family == Family::beta) {
+      ok = v > 0.0 && v < 1.0;
+      if (v < 0.0 || v > 1.0) ++outsideClosed;
+    }
+    if (!ok && bad++ == 0) firstBad = kept[i];
+  }
+  if (bad == 0) return;
+  const std::string first = "first: '" + table.rows[firstBad][column] + "'";
+  const std::string count = std::to_string(bad) + " of " + std::to_string(n);
+  if (models::isCountFamily(family)) {
+    throw DataError(table.file, table.lineOfRow[firstBad], table.header[column],
+                    count + " values are not non-negative integers (" + first + ")",
+                    "The " + models::familyName(family) +
+                        " family models counts 0, 1, 2, ...; choose the normal family for other "
+                        "data.");
+  }
+  const std::string boundaryFix =
+      "move values at 0 or 1 inside with (y*(n-1)+0.5)/n, here n = " + std::to_string(n);
+  const std::string hint =
+      outsideClosed == 0
+          ? "Beta data must lie strictly between 0 and 1: " + boundaryFix + "."
+          : "Beta data must lie strictly between 0 and 1: rescale by public bounds a < y < b as "
+            "(y-a)/(b-a) (bounds known without looking at the data), and " +
+                boundaryFix + ".";
+  throw DataError(table.file, table.lineOfRow[firstBad], table.header[column],
+                  count + " values are outside the open interval (0, 1) (" + first + ")", hint);
+}
+
+/// Appends the design columns of one covariate: itself if numeric, else one dummy per
+/// non-reference level.
+void addCovariate(const CsvTable& table, std::size_t column, const std::vector<std::size_t>& kept,
+                  std::vector<Eigen::VectorXd>& columns, std::vector<std::string>& names) {
+  const auto n = static_cast<Eigen::Index>(kept.size());
+  const std::string& name = table.header[column];
+  Eigen::VectorXd numeric(n);
+  bool isNumeric = true;
+  for (Eigen::Index i = 0; i < n && isNumeric; ++i) {
+    const auto value = parseNumber(table.rows[kept[static_cast<std::size_t>(i)]][column]);
+    if (value) {
+      numeric[i] = *value;
+    } else {
+      isNumeric = false;
+    }
+  }
+  if (isNumeric) {
+    if ((numeric.array() == numeric[0]).all()) {
+      throw DataError(table.file, 0, name,
+                      "has the same value (" + formatNumber(numeric[0]) + ") in every record",
+                      "A constant covariate duplicates the intercept; remove it.");
+    }
+    columns.push_back(std::move(numeric));
+    names.push_back(name);
+    return;
+  }
+  std::vector<std::string> levels;
+  std::unordered_map<std::string, std::size_t> levelIndex;
+  std::vector<std::size_t> codes(kept.size());
+  for (std::size_t i = 0; i < kept.size(); ++i) {
+    const std::string level(trimBlanks(table.rows[kept[i]][column]));
+    const auto [it, inserted] = levelIndex.try_emplace(level, levels.size());
+    if (inserted) levels.push_back(level);
+    codes[i] = it->second;
+  }
+  if (levels.size() == 1) {
+    throw DataError(table.file, 0, name, "has only one level ('" + levels.front() + "')",
+                    "A covariate with a single level duplicates the intercept; remove it.");
+  }
+  for (std::size_t level = 1; level < levels.size(); ++level) {
+    Eigen::VectorXd dummy(n);
+    for (Eigen::Index i = 0; i < n; ++i) {
+      dummy[i] = codes[static_cast<std::size_t>(i)] == level ? 1.0 : 0.0;
+    }
+    columns.push_back(std::move(dummy));
+    names.push_back(name + "=" + levels[level]);
+  }
+}
+
+}  // namespace
+
+Dataset buildDataset(const CsvTable& table, const DatasetSpec& spec) {
+  const std::vector<std::size_t> columns = usedColumns(table, spec);
+  const std::size_t outcome = columns.front();
+  std::size_t dropped = 0;
+  const std::vector<std::size_t> kept = completeRows(table, spec, columns, dropped);
+
+  Dataset dataset;
+  dataset.file = table.file;
+  dataset.outcomeName = spec.outcome;
+  dataset.family = spec.family;
+  dataset.droppedRows = dropped;
+  dataset.y = parseOutcome(table, outcome, kept);
+
+  if (kept.size() < 2) {
+    throw DataError(table.file, 0, spec.outcome,
+                    "only " + plural(kept.size(), "usable record", "usable records"),
+                    dropped > 0 ? "At least 2 are needed; " +
+                                      plural(dropped, "record was", "records were") +
+                                      " dropped for missing values."
+                                : "At least 2 are needed.");
+  }
+  checkFamily(table, outcome, kept, dataset.y, spec.family);
+  if ((dataset.y.array() == dataset.y[0]).all()) {
+    throw DataError(table.file, 0, spec.outcome,
+                    "all " + std::to_string(kept.size()) + " values are equal (" +
+                        formatNumber(dataset.y[0]) + ")",
+                    "A constant outcome has nothing to synthesise; choose another column.");
+  }
+
+  std::vector<Eigen::VectorXd> design{Eigen::VectorXd::Ones(dataset.y.size())};
+  dataset.designNames = {"(Intercept)"};
+  for (std::size_t k = 1; k < columns.size(); ++k) {
+    addCovariate(table, columns[k], kept, design, dataset.designNames);
+  }
+  dataset.X.resize(dataset.y.size(), static_cast<Eigen::Index>(design.size()));
+  for (std::size_t j = 0; j < design.size(); ++j) {
+    dataset.X.col(static_cast<Eigen::Index>(j)) = design[j];
+  }
+
+  dataset.source.file = table.file;
+  dataset.source.delimiter = table.delimiter;
+  dataset.source.header = table.header;
+  dataset.source.rows.reserve(kept.size());
+  dataset.source.lineOfRow.reserve(kept.size());
+  dataset.fileLines.reserve(kept.size());
+  for (const std::size_t r : kept) {
+    dataset.source.rows.push_back(table.rows[r]);
+    dataset.source.lineOfRow.push_back(table.lineOfRow[r]);
+    dataset.fileLines.push_back(table.lineOfRow[r]);
+  }
+  return dataset;
+}
+
+models::Family suggestFamily(const CsvTable& table, const std::string& outcome) {
+  const std::size_t column = table.columnIndex(outcome);
+  bool any = false, allCounts = true, allUnit = true;
+  for (const auto& row : table.rows) {
+    const auto value = parseNumber(row[column]);
+    if (!value) continue;
+    any = true;
+    allCounts = allCounts && *value >= 0.0 && *value == std::floor(*value);
+    allUnit = allUnit && *value > 0.0 && *value < 1.0;
+  }
+  if (!any) return Family::normal;
+  if (allCounts) return Family::negbin;
+  if (allUnit) return Family::beta;
+  return Family::normal;
+}
+
+}  // namespace dpsynth::core::data

@@ -1,0 +1,225 @@
+#include "core/data/csv_writer.h"
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <QTemporaryDir>
+#include <QtTest>
+#include <charconv>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <limits>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "core/data/csv_table.h"
+#include "core/random/rng.h"
+
+namespace data = dpsynth::core::data;
+namespace fs = std::filesystem;
+using dpsynth::core::data::formatNumber;
+using Rows = std::vector<std::vector<std::string>>;
+using Strings = std::vector<std::string>;
+
+namespace {
+
+std::string slurp(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream out;
+  out << in.rdbuf();
+  return out.str();
+}
+
+/// Names in a folder, to show that a failed write left nothing behind.
+std::vector<std::string> listing(const std::string& folder) {
+  std::vector<std::string> names;
+  for (const auto& entry : fs::directory_iterator(folder)) {
+    names.push_back(entry.path().filename().string());
+  }
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+double readBack(const std::string& text) {
+  double value = 0.0;
+  const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (ec != std::errc{} || ptr != text.data() + text.size()) return std::nan("");
+  return value;
+}
+
+}  // namespace
+
+class CsvWriterTest : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void formatsNumbersShortestAndExact() {
+    QCOMPARE(QString::fromStdString(formatNumber(1.0)), QString("1"));
+    QCOMPARE(QString::fromStdString(formatNumber(-42.0)), QString("-42"));
+    QCOMPARE(QString::fromStdString(formatNumber(0.1)), QString("0.1"));
+    QCOMPARE(QString::fromStdString(formatNumber(-0.0)), QString("0"));
+    QCOMPARE(QString::fromStdString(formatNumber(123456789.0)), QString("123456789"));
+    QCOMPARE(QString::fromStdString(formatNumber(2.5e-7)), QString("2.5e-07"));
+    QCOMPARE(QString::fromStdString(formatNumber(std::nan(""))), QString(""));
+    QCOMPARE(QString::fromStdString(formatNumber(std::numeric_limits<double>::infinity())),
+             QString("Inf"));
+    QCOMPARE(QString::fromStdString(formatNumber(-std::numeric_limits<double>::infinity())),
+             QString("-Inf"));
+    QCOMPARE(readBack(formatNumber(1.0 / 3.0)), 1.0 / 3.0);
+    // Round trip is exact for arbitrary doubles across magnitudes.
+    auto rng = dpsynth::core::random::makeRng(7);
+    for (int i = 0; i < 2000; ++i) {
+      const double x = dpsynth::core::random::normal(rng, 0.0, 1.0) *
+                       std::pow(10.0, static_cast<double>(i % 40) - 20.0);
+      const std::string text = formatNumber(x);
+      QVERIFY2(readBack(text) == x, text.c_str());
+      QVERIFY(text.find(',') == std::string::npos);
+    }
+  }
+
+  void quotesOnlyWhenNeeded() {
+    QCOMPARE(QString::fromStdString(data::quoteCsvField("plain")), QString("plain"));
+    QCOMPARE(QString::fromStdString(data::quoteCsvField("")), QString(""));
+    QCOMPARE(QString::fromStdString(data::quoteCsvField("a,b")), QString("\"a,b\""));
+    QCOMPARE(QString::fromStdString(data::quoteCsvField("a,b", ';')), QString("a,b"));
+    QCOMPARE(QString::fromStdString(data::quoteCsvField("a;b", ';')), QString("\"a;b\""));
+    QCOMPARE(QString::fromStdString(data::quoteCsvField("say \"hi\"")),
+             QString("\"say \"\"hi\"\"\""));
+    QCOMPARE(QString::fromStdString(data::quoteCsvField("x\ny")), QString("\"x\ny\""));
+    QCOMPARE(QString::fromStdString(data::quoteCsvField("x\r")), QString("\"x\r\""));
+    QCOMPARE(QString::fromStdString(data::quoteCsvField(" lead")), QString("\" lead\""));
+    QCOMPARE(QString::fromStdString(data::quoteCsvField("trail\t")), QString("\"trail\t\""));
+  }
+
+  void formatsWholeTables() {
+    const std::string text = data::formatCsv({"id", "note"}, {{"1", "a,b"}, {"2", ""}});
+    QCOMPARE(QString::fromStdString(text), QString("id,note\n1,\"a,b\"\n2,\n"));
+    // A lone empty field would be a blank line, which readers skip.
+    QCOMPARE(QString::fromStdString(data::formatCsv({"v"}, {{"1"}, {""}})),
+             QString("v\n1\n\"\"\n"));
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, data::formatCsv({"a", "b"}, {{"1"}}));
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, data::formatCsv({"a"}, {{"1"}}, '"'));
+  }
+
+  void roundTripsAwkwardFields_data() {
+    QTest::addColumn<char>("delimiter");
+    QTest::newRow("comma") << ',';
+    QTest::newRow("semicolon") << ';';
+    QTest::newRow("tab") << '\t';
+  }
+
+  void roundTripsAwkwardFields() {
+    QFETCH(char, delimiter);
+    const Strings header{"id", "note, \"quoted\"", "città"};
+    const Rows rows{{"1", "a,b;c\td", "x"},
+                    {"2", "she said \"no\"", "\"\""},
+                    {"3", "two\nlines", "crlf\r\ninside"},
+                    {"4", "  padded  ", "\ttabbed\t"},
+                    {"5", "", "NA"},
+                    {"6", "€ 𝄞 é", "-0.5"}};
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const std::string path = dir.filePath("out.csv").toStdString();
+    data::writeCsvAtomic(path, header, rows, delimiter);
+    const data::CsvTable back = data::readCsv(path);
+    QCOMPARE(back.delimiter, delimiter);
+    QVERIFY(back.header == header);
+    QVERIFY(back.rows == rows);
+    const std::string bytes = slurp(path);
+    QVERIFY(!bytes.starts_with("\xEF\xBB\xBF"));
+    QVERIFY(bytes.ends_with("\"-0.5\"\n") || bytes.ends_with(std::string(1, delimiter) + "-0.5\n"));
+  }
+
+  void roundTripsASingleColumnWithEmptyValues() {
+    QTemporaryDir dir;
+    const std::string path = dir.filePath("one.csv").toStdString();
+    data::writeCsvAtomic(path, {"value"}, {{"1"}, {""}, {"3"}});
+    QVERIFY(data::readCsv(path).rows == (Rows{{"1"}, {""}, {"3"}}));
+  }
+
+  void writesTextExactly() {
+    QTemporaryDir dir;
+    const std::string path = dir.filePath("report.json").toStdString();
+    const std::string text = "{\"a\": 1}\n\xC3\xA9";
+    data::writeTextAtomic(path, text);
+    QCOMPARE(QString::fromStdString(slurp(path)), QString::fromStdString(text));
+    QVERIFY(listing(dir.path().toStdString()) == (Strings{"report.json"}));
+  }
+
+  void newFilesGetTheUsualPermissions() {
+    const mode_t previous = ::umask(022);
+    QTemporaryDir dir;
+    const std::string path = dir.filePath("new.csv").toStdString();
+    data::writeTextAtomic(path, "x\n");
+    struct stat info {};
+    QCOMPARE(::stat(path.c_str(), &info), 0);
+    ::umask(previous);
+    QCOMPARE(info.st_mode & 0777, static_cast<mode_t>(0644));
+  }
+
+  void replacesAnExistingFileKeepingItsPermissions() {
+    QTemporaryDir dir;
+    const std::string path = dir.filePath("data.csv").toStdString();
+    data::writeCsvAtomic(path, {"a"}, {{"old"}});
+    QCOMPARE(::chmod(path.c_str(), 0640), 0);
+    data::writeCsvAtomic(path, {"a"}, {{"new"}, {"rows"}});
+    QCOMPARE(QString::fromStdString(slurp(path)), QString("a\nnew\nrows\n"));
+    struct stat info {};
+    QCOMPARE(::stat(path.c_str(), &info), 0);
+    QCOMPARE(info.st_mode & 0777, static_cast<mode_t>(0640));
+    QVERIFY(listing(dir.path().toStdString()) == (Strings{"data.csv"}));
+  }
+
+  void writesRelativePaths() {
+    QTemporaryDir dir;
+    const fs::path previous = fs::current_path();
+    fs::current_path(dir.path().toStdString());
+    data::writeTextAtomic("plain.txt", "ok");
+    fs::current_path(previous);
+    QCOMPARE(QString::fromStdString(slurp(dir.filePath("plain.txt").toStdString())), QString("ok"));
+  }
+
+  void failureInAMissingFolderLeavesNothing() {
+    QTemporaryDir dir;
+    const std::string path = dir.filePath("no/such/folder/out.csv").toStdString();
+    try {
+      data::writeCsvAtomic(path, {"a"}, {{"1"}});
+      QFAIL("expected std::runtime_error");
+    } catch (const std::runtime_error& error) {
+      const std::string message = error.what();
+      QVERIFY2(message.find(path) != std::string::npos, error.what());
+      QVERIFY2(message.find("No such file or directory") != std::string::npos, error.what());
+    }
+    QVERIFY(listing(dir.path().toStdString()).empty());
+  }
+
+  void failureWhenTheTargetIsAFolderRemovesTheTemporaryFile() {
+    // The temporary file is written in full; only the final rename fails.
+    QTemporaryDir dir;
+    const std::string target = dir.filePath("taken").toStdString();
+    fs::create_directory(target);
+    std::ofstream(target + "/inside.txt") << "keep";
+    QVERIFY_THROWS_EXCEPTION(std::runtime_error, data::writeCsvAtomic(target, {"a"}, {{"1"}}));
+    QVERIFY(listing(dir.path().toStdString()) == (Strings{"taken"}));
+    QVERIFY(listing(target) == (Strings{"inside.txt"}));
+    QVERIFY_THROWS_EXCEPTION(std::runtime_error,
+                             data::writeTextAtomic(dir.path().toStdString() + "/", "x"));
+  }
+
+  void failureInAReadOnlyFolderLeavesTheOldFile() {
+    if (::geteuid() == 0) QSKIP("running as root: folder permissions are not enforced");
+    QTemporaryDir dir;
+    const std::string path = dir.filePath("data.csv").toStdString();
+    data::writeTextAtomic(path, "old\n");
+    QCOMPARE(::chmod(dir.path().toStdString().c_str(), 0555), 0);
+    QVERIFY_THROWS_EXCEPTION(std::runtime_error, data::writeTextAtomic(path, "new\n"));
+    ::chmod(dir.path().toStdString().c_str(), 0755);
+    QCOMPARE(QString::fromStdString(slurp(path)), QString("old\n"));
+    QVERIFY(listing(dir.path().toStdString()) == (Strings{"data.csv"}));
+  }
+};
+
+QTEST_APPLESS_MAIN(CsvWriterTest)
+#include "csv_writer_test.moc"
