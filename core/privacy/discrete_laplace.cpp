@@ -1,0 +1,166 @@
+/// The noise half of perturbed_histogram.h: random bit sources and the exact discrete Laplace
+/// sampler of Canonne, Kamath & Steinke (2020). Everything after the bit source is integer
+/// arithmetic, so the output distribution is exactly the one the privacy proof assumes (no
+/// floating-point Laplace, whose rounding leaks information).
+#include <sys/random.h>
+
+#include <array>
+#include <cerrno>
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <numeric>
+#include <stdexcept>
+#include <string>
+
+#include "core/privacy/perturbed_histogram.h"
+
+namespace dpsynth::core::privacy {
+
+namespace {
+
+class OsRandomSource final : public BitSource {
+ public:
+  std::uint64_t next64() override {
+    if (used_ == buffer_.size()) refill();
+    return buffer_[used_++];
+  }
+
+ private:
+  /// One system call per 64 words; getrandom may return fewer bytes or be interrupted, so loop.
+  void refill() {
+    auto* bytes = reinterpret_cast<unsigned char*>(buffer_.data());
+    std::size_t have = 0;
+    const std::size_t want = sizeof(buffer_);
+    while (have < want) {
+      const ssize_t got = getrandom(bytes + have, want - have, 0);
+      if (got < 0) {
+        if (errno == EINTR) continue;
+        throw std::runtime_error(std::string("getrandom failed: ") + std::strerror(errno));
+      }
+      have += static_cast<std::size_t>(got);
+    }
+    used_ = 0;
+  }
+
+  std::array<std::uint64_t, 64> buffer_{};
+  std::size_t used_ = buffer_.size();
+};
+
+class SeededSource final : public BitSource {
+ public:
+  explicit SeededSource(std::uint64_t seed) : rng_(random::makeRng(seed, 0)) {}
+  std::uint64_t next64() override { return rng_(); }
+
+ private:
+  random::Rng rng_;
+};
+
+/// Uniform integer in [0, n), n > 0, by rejecting the incomplete top block (no modulo bias).
+std::uint64_t uniformBelow(BitSource& bits, std::uint64_t n) {
+  const std::uint64_t threshold = (0 - n) % n;
+  for (;;) {
+    const std::uint64_t r = bits.next64();
+    if (r >= threshold) return r % n;
+  }
+}
+
+std::uint64_t checkedMul(std::uint64_t a, std::uint64_t b) {
+  std::uint64_t out;
+  if (__builtin_mul_overflow(a, b, &out)) {
+    throw std::overflow_error("discreteLaplace: integer overflow");
+  }
+  return out;
+}
+
+/// Bernoulli(num/den), 0 <= num <= den.
+bool bernoulli(BitSource& bits, std::uint64_t num, std::uint64_t den) {
+  return uniformBelow(bits, den) < num;
+}
+
+/// Bernoulli(exp(-num/den)) for 0 <= num/den <= 1: with K the first k >= 1 for which a
+/// Bernoulli(gamma/k) fails, P(K odd) = exp(-gamma).
+bool bernoulliExpUnit(BitSource& bits, std::uint64_t num, std::uint64_t den) {
+  std::uint64_t k = 1;
+  while (bernoulli(bits, num, checkedMul(den, k))) ++k;
+  return (k % 2) == 1;
+}
+
+/// Number of successes before the first failure of Bernoulli(exp(-1)) trials:
+/// P(V = v) = (1 - e^-1) e^-v.
+std::uint64_t geometricExpOne(BitSource& bits) {
+  std::uint64_t v = 0;
+  while (bernoulliExpUnit(bits, 1, 1)) ++v;
+  return v;
+}
+
+/// P(G = g) proportional to exp(-g num/den), g >= 0. U uniform on [0, den) kept with probability
+/// exp(-U/den) and V ~ geometricExpOne give V den + U with P ∝ exp(-x/den); dividing by num
+/// (rounding down) yields the rate num/den.
+std::uint64_t geometricExp(BitSource& bits, std::uint64_t num, std::uint64_t den) {
+  std::uint64_t u;
+  do {
+    u = uniformBelow(bits, den);
+  } while (!bernoulliExpUnit(bits, u, den));
+  const std::uint64_t v = geometricExpOne(bits);
+  std::uint64_t x;
+  if (__builtin_add_overflow(checkedMul(v, den), u, &x)) {
+    throw std::overflow_error("discreteLaplace: integer overflow");
+  }
+  return x / num;
+}
+
+}  // namespace
+
+std::unique_ptr<BitSource> makeOsRandomSource() { return std::make_unique<OsRandomSource>(); }
+
+std::unique_ptr<BitSource> makeSeededSource(std::uint64_t seed) {
+  return std::make_unique<SeededSource>(seed);
+}
+
+std::int64_t discreteLaplace(BitSource& bits, std::uint64_t num, std::uint64_t den) {
+  if (num == 0 || den == 0) {
+    throw std::invalid_argument("discreteLaplace: the rate num/den must be positive");
+  }
+  const std::uint64_t common = std::gcd(num, den);
+  num /= common;
+  den /= common;
+  // Keeps den * k in bernoulliExpUnit far from overflow (k is almost surely tiny).
+  if (den > (std::uint64_t{1} << 40)) {
+    throw std::invalid_argument("discreteLaplace: the denominator must be at most 2^40");
+  }
+  for (;;) {
+    const bool negative = (bits.next64() & 1u) != 0;
+    const std::uint64_t magnitude = geometricExp(bits, num, den);
+    // Without this rejection 0 would be drawn twice as often as it should (as +0 and -0).
+    if (negative && magnitude == 0) continue;
+    if (magnitude > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max())) {
+      throw std::overflow_error("discreteLaplace: sample out of range");
+    }
+    const auto m = static_cast<std::int64_t>(magnitude);
+    return negative ? -m : m;
+  }
+}
+
+void phNoiseRate(double epsilon, std::uint64_t& num, std::uint64_t& den) {
+  constexpr double kDen = 1e6;
+  if (!std::isfinite(epsilon) || !(epsilon > 0.0)) {
+    throw std::invalid_argument("the perturbed histogram needs a finite epsilon > 0");
+  }
+  // t = epsilon/2 = epsilon * 500000 / 10^6. Round the EXACT product down: when the
+  // floating-point product rounds up onto an integer, step back one (fma gives the exact error).
+  const double product = epsilon * (kDen / 2.0);
+  if (product >= 0x1.0p62)
+    throw std::invalid_argument("the perturbed histogram: epsilon is too large");
+  double whole = std::floor(product);
+  if (whole == product && std::fma(epsilon, kDen / 2.0, -product) < 0.0) whole -= 1.0;
+  if (whole < 1.0) {
+    throw std::invalid_argument(
+        "the perturbed histogram: epsilon is too small (the noise rate epsilon/2 is rounded down "
+        "to a multiple of 1e-6, so epsilon must be at least 2e-6)");
+  }
+  num = static_cast<std::uint64_t>(whole);
+  den = static_cast<std::uint64_t>(kDen);
+}
+
+}  // namespace dpsynth::core::privacy
