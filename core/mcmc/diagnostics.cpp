@@ -1,0 +1,327 @@
+#include "core/mcmc/diagnostics.h"
+
+#include <algorithm>
+#include <boost/math/distributions/normal.hpp>
+#include <cmath>
+#include <complex>
+#include <limits>
+#include <numeric>
+#include <stdexcept>
+#include <unsupported/Eigen/FFT>
+
+namespace dpsynth::core::mcmc {
+
+namespace {
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+/// Fewest draws per (split) chain for which the autocorrelation series makes sense.
+constexpr Eigen::Index kMinDraws = 4;
+
+using Chains = std::vector<Eigen::VectorXd>;
+
+void checkShape(const Chains& chains, Eigen::Index minLength) {
+  if (chains.empty()) throw std::invalid_argument("diagnostics: no chains");
+  const Eigen::Index n = chains.front().size();
+  for (const Eigen::VectorXd& chain : chains) {
+    if (chain.size() != n) throw std::invalid_argument("diagnostics: chains of unequal length");
+  }
+  if (n < minLength) {
+    throw std::invalid_argument("diagnostics: need at least " + std::to_string(minLength) +
+                                " draws per chain, got " + std::to_string(n));
+  }
+}
+
+bool allFinite(const Chains& chains) {
+  return std::all_of(chains.begin(), chains.end(),
+                     [](const Eigen::VectorXd& c) { return c.allFinite(); });
+}
+
+bool allEqual(const Chains& chains) {
+  const double first = chains.front()[0];
+  return std::all_of(chains.begin(), chains.end(),
+                     [first](const Eigen::VectorXd& c) { return (c.array() == first).all(); });
+}
+
+/// NaN when there is nothing to diagnose (checked once, before any transformation).
+bool degenerate(const Chains& chains) { return !allFinite(chains) || allEqual(chains); }
+
+Eigen::VectorXd pool(const Chains& chains) {
+  Eigen::VectorXd all(static_cast<Eigen::Index>(chains.size()) * chains.front().size());
+  Eigen::Index offset = 0;
+  for (const Eigen::VectorXd& chain : chains) {
+    all.segment(offset, chain.size()) = chain;
+    offset += chain.size();
+  }
+  return all;
+}
+
+double sampleVariance(const Eigen::VectorXd& x) {
+  const double mean = x.mean();
+  return (x.array() - mean).square().sum() / static_cast<double>(x.size() - 1);
+}
+
+/// Gelman–Rubin potential scale reduction of chains that are already split.
+double rhatOfChains(const Chains& chains) {
+  const auto m = static_cast<Eigen::Index>(chains.size());
+  const auto n = static_cast<double>(chains.front().size());
+  Eigen::VectorXd means(m), variances(m);
+  for (Eigen::Index c = 0; c < m; ++c) {
+    means[c] = chains[static_cast<std::size_t>(c)].mean();
+    variances[c] = sampleVariance(chains[static_cast<std::size_t>(c)]);
+  }
+  const double between = n * sampleVariance(means);
+  const double within = variances.mean();
+  return std::sqrt((between / within + n - 1.0) / n);
+}
+
+/// ESS of chains that are already split (Geyer's initial monotone sequence, with the
+/// last-even-lag correction of Vehtari et al. for antithetic chains).
+double essOfChains(const Chains& chains) {
+  const auto m = static_cast<Eigen::Index>(chains.size());
+  const Eigen::Index n = chains.front().size();
+  if (n < kMinDraws || allEqual(chains)) return kNaN;
+
+  Eigen::MatrixXd acov(n, m);  // column per chain
+  Eigen::VectorXd means(m);
+  for (Eigen::Index c = 0; c < m; ++c) {
+    acov.col(c) = autocovariance(chains[static_cast<std::size_t>(c)]);
+    means[c] = chains[static_cast<std::size_t>(c)].mean();
+  }
+  const double nd = static_cast<double>(n);
+  const double meanVar = acov.row(0).mean() * nd / (nd - 1.0);
+  double varPlus = meanVar * (nd - 1.0) / nd;
+  if (m > 1) varPlus += sampleVariance(means);
+  auto rhoAt = [&](Eigen::Index lag) { return 1.0 - (meanVar - acov.row(lag).mean()) / varPlus; };
+
+  // Initial positive sequence: sum autocorrelations in (even, odd) pairs while pairs are
+  // positive, leaving the last pairs out as a bias correction.
+  Eigen::VectorXd rho = Eigen::VectorXd::Zero(n + 2);
+  Eigen::Index t = 0;
+  double rhoEven = 1.0;
+  double rhoOdd = rhoAt(1);
+  rho[0] = rhoEven;
+  rho[1] = rhoOdd;
+  while (t < n - 5 && !std::isnan(rhoEven + rhoOdd) && rhoEven + rhoOdd > 0) {
+    t += 2;
+    rhoEven = rhoAt(t);
+    rhoOdd = rhoAt(t + 1);
+    if (rhoEven + rhoOdd >= 0) {
+      rho[t] = rhoEven;
+      rho[t + 1] = rhoOdd;
+    }
+  }
+  const Eigen::Index maxT = t;
+  if (rhoEven > 0) rho[maxT] = rhoEven;  // enters the improved estimate below
+
+  // Initial monotone sequence: no pair may exceed the previous one.
+  for (Eigen::Index k = 2; k <= maxT - 2; k += 2) {
+    if (rho[k] + rho[k + 1] > rho[k - 2] + rho[k - 1]) {
+      rho[k] = (rho[k - 2] + rho[k - 1]) / 2.0;
+      rho[k + 1] = rho[k];
+    }
+  }
+
+  const double total = static_cast<double>(m) * nd;
+  // Geyer's truncated sum with the last even lag counted once (reduces variance when the chain
+  // is antithetic); bounded so that ESS <= S log10(S).
+  const double tau = -1.0 + 2.0 * rho.head(maxT).sum() + rho[maxT];
+  return total / std::max(tau, 1.0 / std::log10(total));
+}
+
+Chains foldAroundMedian(const Chains& chains) {
+  const double median = quantile(pool(chains), 0.5);
+  Chains folded;
+  folded.reserve(chains.size());
+  for (const Eigen::VectorXd& chain : chains) folded.push_back((chain.array() - median).abs());
+  return folded;
+}
+
+Chains indicatorAtMost(const Chains& chains, double threshold) {
+  Chains indicators;
+  indicators.reserve(chains.size());
+  for (const Eigen::VectorXd& chain : chains) {
+    indicators.push_back((chain.array() <= threshold).cast<double>());
+  }
+  return indicators;
+}
+
+}  // namespace
+
+std::vector<Eigen::VectorXd> splitChains(const std::vector<Eigen::VectorXd>& chains) {
+  checkShape(chains, 2);
+  const Eigen::Index n = chains.front().size();
+  const Eigen::Index half = n / 2;
+  Chains split;
+  split.reserve(2 * chains.size());
+  for (const Eigen::VectorXd& chain : chains) {
+    split.push_back(chain.head(half));
+    split.push_back(chain.tail(half));  // skips the middle draw when n is odd
+  }
+  return split;
+}
+
+std::vector<Eigen::VectorXd> rankNormalize(const std::vector<Eigen::VectorXd>& chains) {
+  checkShape(chains, 1);
+  if (!allFinite(chains)) throw std::invalid_argument("rankNormalize: non-finite draw");
+  const Eigen::VectorXd all = pool(chains);
+  const Eigen::Index s = all.size();
+  std::vector<Eigen::Index> order(static_cast<std::size_t>(s));
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(),
+                   [&all](Eigen::Index a, Eigen::Index b) { return all[a] < all[b]; });
+
+  Eigen::VectorXd z(s);
+  const boost::math::normal standard;
+  const double denominator = static_cast<double>(s) + 0.25;
+  for (Eigen::Index begin = 0; begin < s;) {
+    Eigen::Index end = begin + 1;
+    while (end < s && all[order[end]] == all[order[begin]]) ++end;
+    // Ranks begin+1 .. end (1-based) are tied: each gets their average.
+    const double rank = 0.5 * static_cast<double>(begin + 1 + end);
+    const double score = boost::math::quantile(standard, (rank - 0.375) / denominator);
+    for (Eigen::Index k = begin; k < end; ++k) z[order[k]] = score;
+    begin = end;
+  }
+
+  Chains normalized;
+  normalized.reserve(chains.size());
+  Eigen::Index offset = 0;
+  for (const Eigen::VectorXd& chain : chains) {
+    normalized.push_back(z.segment(offset, chain.size()));
+    offset += chain.size();
+  }
+  return normalized;
+}
+
+Eigen::VectorXd autocovariance(const Eigen::VectorXd& x) {
+  const Eigen::Index n = x.size();
+  if (n == 0) return {};
+  // Zero-pad to a power of two >= 2n so that the circular correlation has no wrap-around.
+  Eigen::Index size = 1;
+  while (size < 2 * n) size *= 2;
+  const double mean = x.mean();
+  std::vector<std::complex<double>> signal(static_cast<std::size_t>(size), 0.0);
+  for (Eigen::Index i = 0; i < n; ++i) signal[static_cast<std::size_t>(i)] = x[i] - mean;
+
+  Eigen::FFT<double> fft;
+  std::vector<std::complex<double>> spectrum;
+  fft.fwd(spectrum, signal);
+  for (std::complex<double>& value : spectrum) value = std::norm(value);
+  std::vector<std::complex<double>> correlation;
+  fft.inv(correlation, spectrum);  // scaled by 1/size
+
+  Eigen::VectorXd acov(n);
+  for (Eigen::Index k = 0; k < n; ++k) {
+    acov[k] = correlation[static_cast<std::size_t>(k)].real() / static_cast<double>(n);
+  }
+  return acov;
+}
+
+double quantile(const Eigen::VectorXd& values, double prob) {
+  if (values.size() == 0) throw std::invalid_argument("quantile: no values");
+  if (!(prob >= 0.0 && prob <= 1.0)) throw std::invalid_argument("quantile: prob not in [0, 1]");
+  std::vector<double> sorted(values.data(), values.data() + values.size());
+  std::sort(sorted.begin(), sorted.end());
+  const double h = (static_cast<double>(sorted.size()) - 1.0) * prob;
+  const auto lo = static_cast<std::size_t>(std::floor(h));
+  const std::size_t hi = std::min(lo + 1, sorted.size() - 1);
+  return sorted[lo] + (h - static_cast<double>(lo)) * (sorted[hi] - sorted[lo]);
+}
+
+double splitRhat(const std::vector<Eigen::VectorXd>& chains) {
+  checkShape(chains, kMinDraws);
+  if (degenerate(chains)) return kNaN;
+  return rhatOfChains(splitChains(chains));
+}
+
+double rankNormalizedSplitRhat(const std::vector<Eigen::VectorXd>& chains) {
+  checkShape(chains, kMinDraws);
+  if (degenerate(chains)) return kNaN;
+  const double bulk = rhatOfChains(rankNormalize(splitChains(chains)));
+  const double tail = rhatOfChains(rankNormalize(splitChains(foldAroundMedian(chains))));
+  if (std::isnan(bulk) || std::isnan(tail)) return kNaN;
+  return std::max(bulk, tail);
+}
+
+double essBulk(const std::vector<Eigen::VectorXd>& chains) {
+  checkShape(chains, kMinDraws);
+  if (degenerate(chains)) return kNaN;
+  return essOfChains(rankNormalize(splitChains(chains)));
+}
+
+double essTail(const std::vector<Eigen::VectorXd>& chains) {
+  checkShape(chains, kMinDraws);
+  if (degenerate(chains)) return kNaN;
+  const Eigen::VectorXd all = pool(chains);
+  const double lower = essOfChains(splitChains(indicatorAtMost(chains, quantile(all, 0.05))));
+  const double upper = essOfChains(splitChains(indicatorAtMost(chains, quantile(all, 0.95))));
+  if (std::isnan(lower) || std::isnan(upper)) return kNaN;
+  return std::min(lower, upper);
+}
+
+double essBasic(const std::vector<Eigen::VectorXd>& chains) {
+  checkShape(chains, kMinDraws);
+  if (degenerate(chains)) return kNaN;
+  return essOfChains(splitChains(chains));
+}
+
+std::vector<ParameterSummary> summarize(const models::Model& model, const SampleResult& result) {
+  if (result.chains.empty()) {
+    throw std::invalid_argument("summarize: the result holds no chains (cancelled run?)");
+  }
+  const int dim = model.dim();
+  const std::vector<std::string> names = model.parameterNames();
+  if (static_cast<int>(names.size()) != dim) {
+    throw std::invalid_argument("summarize: parameterNames() does not match dim()");
+  }
+  const Eigen::Index draws = result.chains.front().draws.rows();
+  for (const ChainResult& chain : result.chains) {
+    if (chain.draws.rows() != draws || chain.draws.cols() != dim) {
+      throw std::invalid_argument("summarize: chains of unequal length or wrong dimension");
+    }
+  }
+  if (draws < 1) throw std::invalid_argument("summarize: no draws");
+
+  // Constrained draws, one matrix per chain (draws x dim).
+  std::vector<Eigen::MatrixXd> constrained;
+  constrained.reserve(result.chains.size());
+  for (const ChainResult& chain : result.chains) {
+    Eigen::MatrixXd theta(draws, dim);
+    for (Eigen::Index d = 0; d < draws; ++d) {
+      const Eigen::VectorXd value = model.constrain(chain.draws.row(d).transpose());
+      if (value.size() != dim) {
+        throw std::invalid_argument("summarize: constrain() returned the wrong dimension");
+      }
+      theta.row(d) = value.transpose();
+    }
+    constrained.push_back(std::move(theta));
+  }
+
+  std::vector<ParameterSummary> summaries;
+  summaries.reserve(static_cast<std::size_t>(dim));
+  for (int j = 0; j < dim; ++j) {
+    Chains chains;
+    chains.reserve(constrained.size());
+    for (const Eigen::MatrixXd& theta : constrained) chains.push_back(theta.col(j));
+    const Eigen::VectorXd all = pool(chains);
+
+    ParameterSummary summary;
+    summary.name = names[static_cast<std::size_t>(j)];
+    summary.mean = all.mean();
+    summary.sd = all.size() > 1 ? std::sqrt(sampleVariance(all)) : kNaN;
+    summary.q025 = quantile(all, 0.025);
+    summary.q50 = quantile(all, 0.5);
+    summary.q975 = quantile(all, 0.975);
+    if (draws >= kMinDraws) {
+      summary.rhat = rankNormalizedSplitRhat(chains);
+      summary.essBulk = essBulk(chains);
+      summary.essTail = essTail(chains);
+    } else {
+      summary.rhat = summary.essBulk = summary.essTail = kNaN;
+    }
+    summaries.push_back(std::move(summary));
+  }
+  return summaries;
+}
+
+}  // namespace dpsynth::core::mcmc

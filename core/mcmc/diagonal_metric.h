@@ -1,0 +1,33 @@
+#pragma once
+/// The Euclidean metric with a diagonal mass matrix M. We store the inverse diagonal M^{-1},
+/// which is what warm-up estimates (the posterior variances).
+#include <Eigen/Dense>
+
+#include "core/random/rng.h"
+
+namespace dpsynth::core::mcmc {
+
+class DiagonalMetric {
+ public:
+  /// The unit metric of the given dimension.
+  explicit DiagonalMetric(int dim);
+  /// Throws std::invalid_argument unless every entry is finite and positive.
+  explicit DiagonalMetric(Eigen::VectorXd inverseDiagonal);
+
+  int dim() const { return static_cast<int>(inverse_.size()); }
+  const Eigen::VectorXd& inverse() const { return inverse_; }
+  /// Replaces M^{-1}; same checks as the constructor.
+  void setInverse(const Eigen::VectorXd& inverseDiagonal);
+
+  /// Kinetic energy tau(p) = p' M^{-1} p / 2.
+  double kineticEnergy(const Eigen::VectorXd& p) const;
+  /// d tau / d p = M^{-1} p: the velocity of q, and the "p sharp" of the no-U-turn criterion.
+  Eigen::VectorXd velocity(const Eigen::VectorXd& p) const;
+  /// Draws p ~ Normal(0, M) into p (resized to dim()).
+  void sampleMomentum(random::Rng& rng, Eigen::VectorXd& p) const;
+
+ private:
+  Eigen::VectorXd inverse_;
+};
+
+}  // namespace dpsynth::core::mcmc

@@ -1,0 +1,39 @@
+#pragma once
+/// H(q, p) = -log pi(q) + tau(p) for a model and a diagonal metric. The only place where the
+/// sampler calls the model, so it also counts gradient evaluations.
+#include <Eigen/Dense>
+
+#include "core/mcmc/diagonal_metric.h"
+#include "core/mcmc/phase_point.h"
+#include "core/models/model.h"
+
+namespace dpsynth::core::mcmc {
+
+class Hamiltonian {
+ public:
+  /// Both references must outlive the Hamiltonian; the metric may change between transitions
+  /// (warm-up adapts it in place).
+  Hamiltonian(const models::Model& model, const DiagonalMetric& metric)
+      : model_(model), metric_(metric) {}
+
+  const models::Model& model() const { return model_; }
+  const DiagonalMetric& metric() const { return metric_; }
+
+  /// Evaluates log density and gradient at z.q. Any non-finite log density or gradient is
+  /// stored as logDensity = -inf: the point is outside the support, and the tree builder turns
+  /// it into a divergence instead of propagating NaN.
+  void updatePotential(PhasePoint& z);
+  /// Total energy; +inf outside the support or when the arithmetic produced NaN.
+  double energy(const PhasePoint& z) const;
+  Eigen::VectorXd velocity(const PhasePoint& z) const { return metric_.velocity(z.p); }
+  void sampleMomentum(PhasePoint& z, random::Rng& rng) const { metric_.sampleMomentum(rng, z.p); }
+
+  long long gradientEvaluations() const { return gradientEvaluations_; }
+
+ private:
+  const models::Model& model_;
+  const DiagonalMetric& metric_;
+  long long gradientEvaluations_ = 0;
+};
+
+}  // namespace dpsynth::core::mcmc

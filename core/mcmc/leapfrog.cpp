@@ -1,0 +1,15 @@
+#include "core/mcmc/leapfrog.h"
+
+#include <cmath>
+
+namespace dpsynth::core::mcmc {
+
+void leapfrog(Hamiltonian& hamiltonian, PhasePoint& z, double epsilon) {
+  const double half = 0.5 * epsilon;
+  z.p += half * z.grad;  // the potential is -log density, so its force is +grad
+  z.q += epsilon * hamiltonian.velocity(z);
+  hamiltonian.updatePotential(z);
+  if (std::isfinite(z.logDensity)) z.p += half * z.grad;
+}
+
+}  // namespace dpsynth::core::mcmc

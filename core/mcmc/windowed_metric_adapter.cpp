@@ -1,0 +1,73 @@
+#include "core/mcmc/windowed_metric_adapter.h"
+
+#include <stdexcept>
+
+namespace dpsynth::core::mcmc {
+
+namespace {
+/// Stan's threshold: fewer warm-up iterations leave no room for a meaningful estimate.
+constexpr int kMinWarmupForMetric = 20;
+}  // namespace
+
+WindowedMetricAdapter::WindowedMetricAdapter(int dim, int warmup, int initBuffer, int termBuffer,
+                                             int baseWindow)
+    : estimator_(dim) {
+  if (warmup < 0 || initBuffer < 0 || termBuffer < 0 || baseWindow < 1) {
+    throw std::invalid_argument("WindowedMetricAdapter: negative warm-up or buffer sizes");
+  }
+  if (warmup < kMinWarmupForMetric) return;  // disabled
+  warmup_ = warmup;
+  if (initBuffer + baseWindow + termBuffer > warmup) {
+    initBuffer_ = static_cast<int>(0.15 * warmup);
+    termBuffer_ = static_cast<int>(0.1 * warmup);
+    baseWindow_ = warmup - (initBuffer_ + termBuffer_);
+  } else {
+    initBuffer_ = initBuffer;
+    termBuffer_ = termBuffer;
+    baseWindow_ = baseWindow;
+  }
+  windowSize_ = baseWindow_;
+  nextWindowEnd_ = initBuffer_ + windowSize_ - 1;
+}
+
+bool WindowedMetricAdapter::inSlowWindow() const {
+  return counter_ >= initBuffer_ && counter_ < warmup_ - termBuffer_ && counter_ != warmup_;
+}
+
+bool WindowedMetricAdapter::atWindowEnd() const {
+  return counter_ == nextWindowEnd_ && counter_ != warmup_;
+}
+
+void WindowedMetricAdapter::computeNextWindow() {
+  const int lastSlowIteration = warmup_ - termBuffer_ - 1;
+  if (nextWindowEnd_ == lastSlowIteration) return;
+  windowSize_ *= 2;
+  nextWindowEnd_ = counter_ + windowSize_;
+  // Stretch this window to the terminal buffer if the one after it would not fit.
+  if (nextWindowEnd_ != lastSlowIteration) {
+    const int nextBoundary = nextWindowEnd_ + 2 * windowSize_;
+    if (nextBoundary >= warmup_ - termBuffer_) nextWindowEnd_ = lastSlowIteration;
+  }
+}
+
+bool WindowedMetricAdapter::learn(const Eigen::VectorXd& q, Eigen::VectorXd& inverseMetric) {
+  if (disabled()) return false;
+  if (inSlowWindow()) estimator_.add(q);
+  if (atWindowEnd()) {
+    computeNextWindow();
+    const double n = static_cast<double>(estimator_.count());
+    inverseMetric = (n / (n + 5.0)) * estimator_.variance().array() + 1e-3 * (5.0 / (n + 5.0));
+    if (!inverseMetric.allFinite()) {
+      throw std::runtime_error(
+          "numerical overflow in metric adaptation: the chain reached extreme values on the "
+          "unconstrained scale (is the posterior improper or very wide?)");
+    }
+    estimator_.restart();
+    ++counter_;
+    return true;
+  }
+  ++counter_;
+  return false;
+}
+
+}  // namespace dpsynth::core::mcmc
