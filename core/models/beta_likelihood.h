@@ -1,0 +1,93 @@
+#pragma once
+/// Beta regression with logit link: y ~ Beta(λφ, λ(1−φ)), logit φ = η, λ ~ Pareto(0.1, 1.5).
+/// Intercept-only: u = (logit φ, log(λ − 0.1)) with φ ~ Beta(1, 1); regression:
+/// u = (β_0..β_{K-1}, log(λ − 0.1)) with β_j ~ Normal(0, 2.5). The auxiliary is log(λ − 0.1).
+#include <cmath>
+
+#include "core/models/glm_likelihood.h"
+#include "core/models/special_math.h"
+
+namespace dpsynth::core::models {
+
+class BetaLikelihood {
+ public:
+  static constexpr double kBetaSd = 2.5;
+  static constexpr double kLambdaMin = 0.1;    ///< Pareto scale x_m
+  static constexpr double kLambdaShape = 1.5;  ///< Pareto shape
+
+  struct Data {
+    double logY;
+    double log1mY;  ///< log(1 − y)
+  };
+  struct Params {
+    double lambda;
+    double lambdaExcess;  ///< λ − 0.1 = e^u, dλ/du
+    double logGammaLambda;
+    double digammaLambda;
+  };
+  struct EtaTerms {
+    double phi;
+    double phiC;  ///< 1 − φ, computed as logistic(−η) so that it keeps precision when φ → 1
+    double logGammaA;  ///< lgamma(λφ)
+    double logGammaB;  ///< lgamma(λ(1−φ))
+    double digammaA;
+    double digammaB;
+  };
+
+  explicit BetaLikelihood(GlmShape shape) : shape_(shape) {}
+
+  int dim() const { return shape_.coefficients + 1; }
+  int auxIndex() const { return shape_.coefficients; }
+  std::vector<std::string> parameterNames() const;
+  Eigen::VectorXd constrain(const Eigen::VectorXd& u) const;
+  Eigen::VectorXd unconstrain(const Eigen::VectorXd& theta) const;
+  Eigen::VectorXd initialPoint(const Eigen::VectorXd& y) const;
+  double logPrior(const Eigen::VectorXd& u, Eigen::VectorXd& grad) const;
+
+  static Data data(double y) { return {std::log(y), std::log1p(-y)}; }
+
+  Params params(const Eigen::VectorXd& u) const {
+    const double excess = std::exp(u[auxIndex()]);
+    const double lambda = kLambdaMin + excess;
+    return {lambda, excess, detail::logGamma(lambda), detail::digamma(lambda)};
+  }
+
+  template <bool kGrad>
+  static EtaTerms etaTerms(double eta, const Params& p) {
+    EtaTerms e;
+    e.phi = detail::logistic(eta);
+    e.phiC = detail::logistic(-eta);
+    const double a = p.lambda * e.phi;
+    const double b = p.lambda * e.phiC;
+    e.logGammaA = detail::logGamma(a);
+    e.logGammaB = detail::logGamma(b);
+    if constexpr (kGrad) {
+      e.digammaA = detail::digamma(a);
+      e.digammaB = detail::digamma(b);
+    } else {
+      e.digammaA = e.digammaB = 0.0;
+    }
+    return e;
+  }
+
+  template <bool kGrad>
+  static RecordTerms record(const Data& d, double, const EtaTerms& e, const Params& p) {
+    RecordTerms r;
+    r.f = p.logGammaLambda - e.logGammaA - e.logGammaB + (p.lambda * e.phi - 1.0) * d.logY +
+          (p.lambda * e.phiC - 1.0) * d.log1mY;
+    if constexpr (kGrad) {
+      r.dEta = e.phi * e.phiC * p.lambda * (e.digammaB - e.digammaA + d.logY - d.log1mY);
+      const double dLambda = p.digammaLambda - e.phi * e.digammaA - e.phiC * e.digammaB +
+                             e.phi * d.logY + e.phiC * d.log1mY;
+      r.dAux = dLambda * p.lambdaExcess;
+    }
+    return r;
+  }
+
+  double draw(random::Rng& rng, double eta, const Params& p) const;
+
+ private:
+  GlmShape shape_;
+};
+
+}  // namespace dpsynth::core::models

@@ -1,0 +1,59 @@
+#pragma once
+/// The contract between the generic GLM evaluator (GlmModel) and a family. The evaluator owns
+/// the plumbing shared by every family: linear predictor η = Xβ, grouping of identical records,
+/// weights and clamping, gradient of β via Xᵀ(w ⊙ ∂f/∂η). A family supplies the per-record
+/// log-likelihood with its derivatives, the prior, the transforms and the simulator.
+///
+/// Unconstrained layout shared by all families: u = (β_0..β_{K-1}, family-specific rest). At most
+/// one likelihood parameter besides η (the "auxiliary": negbin φ, beta λ, normal σ) lives at
+/// auxIndex(); other coordinates (negbin σ_j) enter the prior only.
+#include <Eigen/Dense>
+#include <concepts>
+#include <string>
+#include <vector>
+
+#include "core/random/rng.h"
+
+namespace dpsynth::core::models {
+
+/// Dimensions and public settings a family needs to lay out its parameters.
+struct GlmShape {
+  int coefficients = 1;       ///< K, columns of the design (intercept first)
+  bool interceptOnly = true;  ///< K == 1 (X is a column of ones)
+  double sdScale = 1.0;       ///< public prior scale (normal family)
+};
+
+/// One record's log-likelihood f and its partial derivatives with respect to η and to the
+/// unconstrained auxiliary coordinate (0 for families without one).
+struct RecordTerms {
+  double f = 0.0;
+  double dEta = 0.0;
+  double dAux = 0.0;
+};
+
+/// What GlmModel requires of a family type L. Data: data-only terms precomputed per distinct
+/// outcome (lgamma(y+1), log y, ...). Params: per-call constants from u that do not depend on η
+/// (φ, lgamma(φ), ...). EtaTerms: constants that depend on η and Params only; for
+/// intercept-only models they are computed once per call instead of once per record. The
+/// template flag says whether derivatives are needed (recordLogLik skips the digammas).
+template <class L>
+concept GlmLikelihood = std::constructible_from<L, GlmShape> &&
+    requires(const L& lik, const Eigen::VectorXd& v, Eigen::VectorXd& grad, double x,
+             const typename L::Data& data, const typename L::Params& params,
+             const typename L::EtaTerms& eta, random::Rng& rng) {
+  { lik.dim() } -> std::same_as<int>;
+  { lik.auxIndex() } -> std::same_as<int>;  ///< -1 when the family has no auxiliary
+  { lik.parameterNames() } -> std::same_as<std::vector<std::string>>;
+  { lik.constrain(v) } -> std::same_as<Eigen::VectorXd>;
+  { lik.unconstrain(v) } -> std::same_as<Eigen::VectorXd>;   ///< throws std::invalid_argument
+  { lik.initialPoint(v) } -> std::same_as<Eigen::VectorXd>;  ///< from the outcomes y
+  /// log prior + log-Jacobian at u; adds its gradient into grad.
+  { lik.logPrior(v, grad) } -> std::same_as<double>;
+  { L::data(x) } -> std::same_as<typename L::Data>;
+  { lik.params(v) } -> std::same_as<typename L::Params>;
+  { L::template etaTerms<true>(x, params) } -> std::same_as<typename L::EtaTerms>;
+  { L::template record<true>(data, x, eta, params) } -> std::same_as<RecordTerms>;
+  { lik.draw(rng, x, params) } -> std::same_as<double>;
+};
+
+}  // namespace dpsynth::core::models

@@ -1,0 +1,247 @@
+#pragma once
+/// The generic GLM evaluator: one implementation of SynthesisModel shared by every family.
+/// Per call it computes η once per distinct record pattern (once in total for intercept-only
+/// models), asks the family for f, ∂f/∂η and ∂f/∂aux, combines them with the weights and the
+/// clamp, and forms the β gradient as Xᵀ(w ⊙ ∂f/∂η). No heap allocation per call: work arrays
+/// are per thread, so one const model can serve several chain threads at once.
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "core/models/glm_likelihood.h"
+#include "core/models/glm_parameters.h"
+#include "core/models/model.h"
+#include "core/models/record_groups.h"
+
+namespace dpsynth::core::models {
+
+namespace detail {
+
+/// Per-thread work arrays, each with room for `patterns` values. Valid until the next call on
+/// the same thread.
+struct EvalScratch {
+  double* eta;
+  double* f;
+  double* dEta;
+  double* dAux;
+  double* weight;
+};
+EvalScratch evalScratch(std::size_t patterns);
+
+}  // namespace detail
+
+template <GlmLikelihood L>
+class GlmModel final : public SynthesisModel {
+ public:
+  /// X must have K >= 1 columns, the first all ones; weights must already be validated.
+  GlmModel(Family family, const Eigen::VectorXd& y, const Eigen::MatrixXd& X, double sdScale,
+           LikelihoodWeights weights)
+      : family_(family),
+        shape_{static_cast<int>(X.cols()), X.cols() == 1, sdScale},
+        lik_(shape_),
+        weights_(std::move(weights)),
+        groups_(groupRecords(y, X, weights_.alpha)),
+        clamped_(std::isfinite(weights_.clamp)),
+        initial_(lik_.initialPoint(y)) {
+    data_.reserve(groups_.patterns());
+    for (Eigen::Index p = 0; p < groups_.y.size(); ++p) data_.push_back(L::data(groups_.y[p]));
+  }
+
+  int dim() const override { return lik_.dim(); }
+  std::vector<std::string> parameterNames() const override { return lik_.parameterNames(); }
+  Eigen::VectorXd constrain(const Eigen::VectorXd& u) const override {
+    detail::requireSize(u, dim());
+    return lik_.constrain(u);
+  }
+  Eigen::VectorXd unconstrain(const Eigen::VectorXd& theta) const override {
+    return lik_.unconstrain(theta);
+  }
+  Eigen::VectorXd initialPoint() const override { return initial_; }
+  std::size_t records() const override { return groups_.recordPattern.size(); }
+  Family family() const override { return family_; }
+  const LikelihoodWeights& weights() const override { return weights_; }
+  /// Number of distinct (y, X row) patterns the likelihood is evaluated on.
+  std::size_t patterns() const { return groups_.patterns(); }
+
+  double logDensity(const Eigen::VectorXd& u, Eigen::VectorXd& grad) const override;
+  void recordLogLik(const Eigen::VectorXd& u, Eigen::Ref<Eigen::VectorXd> out) const override;
+  void simulate(const Eigen::VectorXd& u, random::Rng& rng,
+                Eigen::Ref<Eigen::VectorXd> out) const override;
+
+ private:
+  /// Calls sink(p, RecordTerms) for patterns [0, count); ∂f/∂η and ∂f/∂aux only with kGrad.
+  /// The sink is a template parameter so that the per-pattern work inlines into one loop.
+  template <bool kGrad, class Sink>
+  void forEachPattern(const Eigen::VectorXd& u, const typename L::Params& params, std::size_t count,
+                      const detail::EvalScratch& s, Sink&& sink) const;
+  /// η of patterns [0, count) into s.eta.
+  void linearPredictor(const Eigen::VectorXd& u, std::size_t count,
+                       const detail::EvalScratch& s) const;
+
+  Family family_;
+  GlmShape shape_;
+  L lik_;
+  LikelihoodWeights weights_;
+  RecordGroups groups_;
+  bool clamped_;
+  Eigen::VectorXd initial_;
+  std::vector<typename L::Data> data_;  ///< data-only terms per pattern
+};
+
+template <GlmLikelihood L>
+void GlmModel<L>::linearPredictor(const Eigen::VectorXd& u, std::size_t count,
+                                  const detail::EvalScratch& s) const {
+  Eigen::Map<Eigen::VectorXd> eta(s.eta, static_cast<Eigen::Index>(count));
+  if (shape_.interceptOnly) {
+    eta.setConstant(u[0]);
+  } else {
+    eta.noalias() =
+        groups_.X.topRows(static_cast<Eigen::Index>(count)) * u.head(shape_.coefficients);
+  }
+}
+
+template <GlmLikelihood L>
+template <bool kGrad, class Sink>
+void GlmModel<L>::forEachPattern(const Eigen::VectorXd& u, const typename L::Params& params,
+                                 std::size_t count, const detail::EvalScratch& s,
+                                 Sink&& sink) const {
+  if (shape_.interceptOnly) {
+    // η is shared by every record: its terms (lgamma(λφ), log(μ+φ), ...) are computed once.
+    const double eta = u[0];
+    const auto terms = L::template etaTerms<kGrad>(eta, params);
+    for (std::size_t p = 0; p < count; ++p) {
+      sink(p, L::template record<kGrad>(data_[p], eta, terms, params));
+    }
+  } else {
+    linearPredictor(u, count, s);
+    for (std::size_t p = 0; p < count; ++p) {
+      const double eta = s.eta[p];
+      const auto terms = L::template etaTerms<kGrad>(eta, params);
+      sink(p, L::template record<kGrad>(data_[p], eta, terms, params));
+    }
+  }
+}
+
+template <GlmLikelihood L>
+double GlmModel<L>::logDensity(const Eigen::VectorXd& u, Eigen::VectorXd& grad) const {
+  constexpr double kNegInf = -std::numeric_limits<double>::infinity();
+  detail::requireSize(u, dim());
+  grad.setZero(dim());
+  if (!u.allFinite()) return kNegInf;
+  const double logPrior = lik_.logPrior(u, grad);
+  if (!std::isfinite(logPrior)) return kNegInf;
+
+  const std::size_t active = groups_.active;
+  if (active == 0) return grad.allFinite() ? logPrior : kNegInf;
+  const auto params = lik_.params(u);
+  const detail::EvalScratch s = detail::evalScratch(active);
+  double logLik = 0.0;
+  double gradAux = 0.0;
+  double gradIntercept = 0.0;
+  const double* weightedDEta = s.dEta;  // w ⊙ ∂f/∂η, for the regression gradient Xᵀ(w ⊙ ∂f/∂η)
+  if (!clamped_) {
+    // Every active pattern has weight > 0: one fused pass, nothing stored but w ⊙ ∂f/∂η.
+    const double* weight = groups_.weight.data();
+    if (shape_.interceptOnly) {
+      forEachPattern<true>(u, params, active, s, [&](std::size_t p, const RecordTerms& r) {
+        const double w = weight[p];
+        logLik += w * r.f;
+        gradIntercept += w * r.dEta;
+        gradAux += w * r.dAux;
+      });
+    } else {
+      forEachPattern<true>(u, params, active, s, [&](std::size_t p, const RecordTerms& r) {
+        const double w = weight[p];
+        logLik += w * r.f;
+        s.dEta[p] = w * r.dEta;
+        gradAux += w * r.dAux;
+      });
+    }
+  } else {
+    forEachPattern<true>(u, params, active, s, [&](std::size_t p, const RecordTerms& r) {
+      s.f[p] = r.f;
+      s.dEta[p] = r.dEta;
+      s.dAux[p] = r.dAux;
+    });
+    // Effective weight of each pattern in the gradient: Σ α over its records whose
+    // contribution is not clamped (a clamped record is constant in θ).
+    const double bound = weights_.clamp;
+    std::fill(s.weight, s.weight + active, 0.0);
+    for (const auto& t : groups_.terms) {
+      const double v = t.alpha * s.f[t.pattern];
+      if (std::isnan(v)) return kNegInf;
+      if (v > bound) {
+        logLik += t.count * bound;
+      } else if (v < -bound) {
+        logLik -= t.count * bound;
+      } else {
+        logLik += t.count * v;
+        s.weight[t.pattern] += t.count * t.alpha;
+      }
+    }
+    // A pattern whose records are all clamped contributes nothing, even if its derivatives
+    // overflowed (its f may be -inf, clamped to -M).
+    for (std::size_t p = 0; p < active; ++p) {
+      const double w = s.weight[p];
+      s.dEta[p] = w == 0.0 ? 0.0 : w * s.dEta[p];
+      gradIntercept += s.dEta[p];
+      if (w != 0.0) gradAux += w * s.dAux[p];
+    }
+  }
+  if (!std::isfinite(logLik)) return kNegInf;
+
+  if (shape_.interceptOnly) {
+    grad[0] += gradIntercept;
+  } else {
+    const Eigen::Map<const Eigen::VectorXd> weighted(weightedDEta,
+                                                     static_cast<Eigen::Index>(active));
+    grad.head(shape_.coefficients).noalias() +=
+        groups_.X.topRows(static_cast<Eigen::Index>(active)).transpose() * weighted;
+  }
+  if (lik_.auxIndex() >= 0) grad[lik_.auxIndex()] += gradAux;
+
+  const double total = logPrior + logLik;
+  if (!std::isfinite(total) || !grad.allFinite()) return kNegInf;
+  return total;
+}
+
+template <GlmLikelihood L>
+void GlmModel<L>::recordLogLik(const Eigen::VectorXd& u, Eigen::Ref<Eigen::VectorXd> out) const {
+  detail::requireSize(u, dim());
+  if (static_cast<std::size_t>(out.size()) != records()) {
+    throw std::invalid_argument("recordLogLik: output has " + std::to_string(out.size()) +
+                                " entries; the model has " + std::to_string(records()) +
+                                " records");
+  }
+  const std::size_t count = groups_.patterns();
+  const detail::EvalScratch s = detail::evalScratch(count);
+  forEachPattern<false>(u, lik_.params(u), count, s,
+                        [&](std::size_t p, const RecordTerms& r) { s.f[p] = r.f; });
+  for (std::size_t i = 0; i < groups_.recordPattern.size(); ++i) {
+    out[static_cast<Eigen::Index>(i)] = s.f[groups_.recordPattern[i]];
+  }
+}
+
+template <GlmLikelihood L>
+void GlmModel<L>::simulate(const Eigen::VectorXd& u, random::Rng& rng,
+                           Eigen::Ref<Eigen::VectorXd> out) const {
+  detail::requireSize(u, dim());
+  if (static_cast<std::size_t>(out.size()) != records()) {
+    throw std::invalid_argument("simulate: output has " + std::to_string(out.size()) +
+                                " entries; the model has " + std::to_string(records()) +
+                                " records");
+  }
+  const std::size_t count = groups_.patterns();
+  const detail::EvalScratch s = detail::evalScratch(count);
+  linearPredictor(u, count, s);
+  const auto params = lik_.params(u);
+  for (std::size_t i = 0; i < groups_.recordPattern.size(); ++i) {
+    out[static_cast<Eigen::Index>(i)] = lik_.draw(rng, s.eta[groups_.recordPattern[i]], params);
+  }
+}
+
+}  // namespace dpsynth::core::models

@@ -1,0 +1,104 @@
+#include "core/models/model.h"
+
+#include <cmath>
+#include <stdexcept>
+#include <string>
+
+#include "core/data/dataset.h"
+#include "core/models/beta_likelihood.h"
+#include "core/models/glm_model.h"
+#include "core/models/negbin_likelihood.h"
+#include "core/models/normal_likelihood.h"
+#include "core/models/poisson_likelihood.h"
+
+namespace dpsynth::core::models {
+
+namespace {
+
+[[noreturn]] void reject(const std::string& message) {
+  throw std::invalid_argument("model: " + message);
+}
+
+void validateDesign(const data::Dataset& dataset) {
+  const auto n = static_cast<Eigen::Index>(dataset.size());
+  if (n == 0) reject("the dataset has no records");
+  if (dataset.X.rows() != n) {
+    reject("the design matrix has " + std::to_string(dataset.X.rows()) + " rows for " +
+           std::to_string(n) + " outcomes");
+  }
+  if (dataset.X.cols() < 1) reject("the design matrix needs an intercept column");
+  if (!(dataset.X.col(0).array() == 1.0).all()) {
+    reject("the first design column must be the intercept (all ones)");
+  }
+  if (!dataset.X.allFinite()) reject("the design matrix has non-finite values");
+}
+
+void validateOutcome(const data::Dataset& dataset) {
+  const Family family = dataset.family;
+  // Messages name the record, not its (confidential) value.
+  auto fail = [](Eigen::Index i, const std::string& problem) {
+    reject("the outcome of record " + std::to_string(i + 1) + " " + problem);
+  };
+  for (Eigen::Index i = 0; i < dataset.y.size(); ++i) {
+    const double y = dataset.y[i];
+    if (!std::isfinite(y)) fail(i, "is not finite");
+    // Integrality is checked where the data are read; the likelihood itself only needs
+    // y >= 0 (lgamma(y+1) is the continuous extension), which keeps "shape-only" models on
+    // placeholder outcomes usable for simulation.
+    if (isCountFamily(family) && y < 0.0) {
+      fail(i, "is negative, which the " + familyName(family) + " family cannot model");
+    }
+    if (family == Family::beta && !(y > 0.0 && y < 1.0)) {
+      fail(i, "is outside (0, 1), as the beta family needs");
+    }
+  }
+}
+
+void validateWeights(const LikelihoodWeights& weights, std::size_t n) {
+  if (!weights.alpha.empty() && weights.alpha.size() != n) {
+    reject("there are " + std::to_string(weights.alpha.size()) + " weights for " +
+           std::to_string(n) + " records");
+  }
+  for (std::size_t i = 0; i < weights.alpha.size(); ++i) {
+    const double a = weights.alpha[i];
+    if (!(a >= 0.0 && a <= 1.0)) {
+      reject("weight of record " + std::to_string(i + 1) + " is " + std::to_string(a) +
+             "; weights must lie in [0, 1]");
+    }
+  }
+  if (!(weights.clamp > 0.0)) {
+    reject("the censoring bound must be positive (got " + std::to_string(weights.clamp) + ")");
+  }
+}
+
+}  // namespace
+
+std::unique_ptr<SynthesisModel> makeModel(const data::Dataset& dataset, const ModelSpec& spec,
+                                          LikelihoodWeights weights) {
+  validateDesign(dataset);
+  validateOutcome(dataset);
+  validateWeights(weights, dataset.size());
+  if (!(spec.sdScale > 0.0) || !std::isfinite(spec.sdScale)) {
+    reject("sd scale must be positive and finite (got " + std::to_string(spec.sdScale) + ")");
+  }
+  const Family family = dataset.family;
+  const auto& y = dataset.y;
+  const auto& X = dataset.X;
+  switch (family) {
+    case Family::poisson:
+      return std::make_unique<GlmModel<PoissonLikelihood>>(family, y, X, spec.sdScale,
+                                                           std::move(weights));
+    case Family::negbin:
+      return std::make_unique<GlmModel<NegbinLikelihood>>(family, y, X, spec.sdScale,
+                                                          std::move(weights));
+    case Family::beta:
+      return std::make_unique<GlmModel<BetaLikelihood>>(family, y, X, spec.sdScale,
+                                                        std::move(weights));
+    case Family::normal:
+      return std::make_unique<GlmModel<NormalLikelihood>>(family, y, X, spec.sdScale,
+                                                          std::move(weights));
+  }
+  reject("unknown family");
+}
+
+}  // namespace dpsynth::core::models

@@ -1,0 +1,52 @@
+#pragma once
+/// Poisson regression with log link: y ~ Poisson(e^η), β_j ~ Normal(0, 10). u = β.
+#include <cmath>
+
+#include "core/models/glm_likelihood.h"
+#include "core/models/special_math.h"
+
+namespace dpsynth::core::models {
+
+class PoissonLikelihood {
+ public:
+  static constexpr double kBetaSd = 10.0;
+
+  struct Data {
+    double y;
+    double logGammaY1;  ///< lgamma(y + 1)
+  };
+  struct Params {};
+  struct EtaTerms {
+    double mu;
+  };
+
+  explicit PoissonLikelihood(GlmShape shape) : shape_(shape) {}
+
+  int dim() const { return shape_.coefficients; }
+  int auxIndex() const { return -1; }
+  std::vector<std::string> parameterNames() const;
+  Eigen::VectorXd constrain(const Eigen::VectorXd& u) const { return u; }
+  Eigen::VectorXd unconstrain(const Eigen::VectorXd& theta) const;
+  Eigen::VectorXd initialPoint(const Eigen::VectorXd& y) const;
+  double logPrior(const Eigen::VectorXd& u, Eigen::VectorXd& grad) const;
+
+  static Data data(double y) { return {y, detail::logGamma(y + 1.0)}; }
+  Params params(const Eigen::VectorXd&) const { return {}; }
+
+  template <bool kGrad>
+  static EtaTerms etaTerms(double eta, const Params&) {
+    return {std::exp(eta)};
+  }
+
+  template <bool kGrad>
+  static RecordTerms record(const Data& d, double eta, const EtaTerms& e, const Params&) {
+    return {d.y * eta - e.mu - d.logGammaY1, d.y - e.mu, 0.0};
+  }
+
+  double draw(random::Rng& rng, double eta, const Params&) const;
+
+ private:
+  GlmShape shape_;
+};
+
+}  // namespace dpsynth::core::models
