@@ -5,6 +5,8 @@
 #include <iostream>
 #include <thread>
 
+#include <nlohmann/json.hpp>
+
 #include "app/cli/cli_common.h"
 #include "app/cli/commands.h"
 #include "core/data/csv_writer.h"

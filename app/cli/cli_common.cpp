@@ -2,6 +2,7 @@
 
 #include <csignal>
 #include <iostream>
+#include <mutex>
 #include <pthread.h>
 #include <stdexcept>
 #include <thread>

