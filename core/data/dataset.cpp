@@ -74,7 +74,7 @@ std::vector<std::size_t> completeRows(const CsvTable& table, const DatasetSpec& 
                     "missing value (" + shown + "); " +
                         plural(dropped, "record has", "records have") +
                         " missing values in the chosen columns",
-                    "Fill them in, or let dpsynth drop incomplete records.");
+                    "Fill them in, or drop incomplete records (--drop-missing on the command line).");
   }
   return kept;
 }

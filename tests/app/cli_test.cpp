@@ -105,6 +105,26 @@ class CliTest : public QObject {
     QVERIFY2(r.err.contains(expected), qPrintable(r.err));
   }
 
+  void dropMissingKeepsTheRest() {
+    const QString data = dir_->filePath("gaps.csv");
+    QFile f(data);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write("y,x\n1.5,a\n2.5,b\nNA,a\n3.1,b\n0.7,\n2.2,a\n");
+    f.close();
+    QStringList args{"fit", "--data", data, "--outcome", "y", "--family", "normal"};
+    Run refused = dpsynth(args + kSmall);
+    QCOMPARE(refused.exitCode, 2);
+    QVERIFY2(refused.err.contains("--drop-missing"), qPrintable(refused.err));
+    const QString report = dir_->filePath("r.json");
+    Run r = dpsynth(args + QStringList{"--covariates", "x", "--drop-missing", "--report", report} +
+                    kSmall);
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    QVERIFY2(r.err.contains("dropped 2 rows"), qPrintable(r.err));
+    QFile rf(report);
+    QVERIFY(rf.open(QIODevice::ReadOnly));
+    QCOMPARE(QJsonDocument::fromJson(rf.readAll()).object()["n"].toInt(), 4);
+  }
+
   void missingFileIsNamed() {
     Run r = dpsynth(QStringList{"fit", "--data", "/nonexistent/x.csv", "--outcome", "y"} + kSmall);
     QCOMPARE(r.exitCode, 2);
