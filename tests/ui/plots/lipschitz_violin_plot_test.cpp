@@ -1,0 +1,93 @@
+#include "ui/plots/lipschitz_violin_plot.h"
+
+#include <qcustomplot.h>
+
+#include <QtTest>
+
+#include "plot_test_data.h"
+#include "ui/plots/violin_plottable.h"
+
+using namespace dpsynth::ui;
+
+class LipschitzViolinPlotTest : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void boundIsHalfEpsilonOrDelta() {
+    QCOMPARE(LipschitzViolinPlot::boundFor({"dp", {1, 2}, true, 6.0, 9.0}), 3.0);
+    QCOMPARE(LipschitzViolinPlot::boundFor({"adp", {1, 2}, false, 6.0, 2.5}), 2.5);
+    QCOMPARE(LipschitzViolinPlot::boundFor({"adp", {1, 4, 2}, false, 6.0, 0}), 4.0);
+  }
+
+  void oneViolinPerMechanismAndDashedBounds() {
+    test::FakeData data(1);
+    LipschitzViolinPlot plot;
+    plot.setSeries({{"lw", data.skewed(300, 1), false, 0, 0},
+                    {"weighted-e", data.skewed(200, 1), true, 4.0, 0},
+                    {"cw", data.skewed(100, 1), false, 0, 0}});
+    // The violins plus one dashed graph per kind of guarantee.
+    QCOMPARE(plot.plottableCount(), 3);
+    QCOMPARE(plot.violins()->violinCount(), 3);
+    QCOMPARE(plot.violins()->sampleCount(), 600);
+    QCOMPARE(plot.pointCount(), 600 + 2 + 4);  // two line segments for aDP, one for DP
+    QCPGraph* dp = plot.customPlot()->graph(0);
+    QCOMPARE(dp->data()->at(0)->value, 2.0);
+    QCOMPARE(dp->pen().style(), Qt::DashLine);
+    QCOMPARE(plot.violins()->violin(1).key, 2.0);
+    QCOMPARE(plot.violins()->violin(1).label, QString("weighted-e"));
+    // The whole picture is in view: three violins and the bound lines.
+    QVERIFY(plot.customPlot()->xAxis->range().contains(0.6));
+    QVERIFY(plot.customPlot()->xAxis->range().contains(3.4));
+    QVERIFY(plot.customPlot()->yAxis->range().upper >= plot.violins()->violin(0).max);
+  }
+
+  void seriesFillInWhileRunning() {
+    test::FakeData data(2);
+    LipschitzViolinPlot plot;
+    const int before = plot.replotCount();
+    plot.updateSeries({"lw", data.skewed(50, 1), false, 0, 0});
+    plot.updateSeries({"lw", data.skewed(80, 1), false, 0, 0});  // same mechanism: replaced
+    plot.updateSeries({"cw", data.skewed(20, 1), false, 0, 0});
+    QCOMPARE(plot.seriesCount(), 2);
+    QTRY_COMPARE(plot.violins()->sampleCount(), 100);
+    QVERIFY(plot.replotCount() - before <= 2);
+  }
+
+  void csvHasOneRowPerRecordAndBound() {
+    LipschitzViolinPlot plot;
+    plot.setSeries({{"a", {1, 2, 3}, true, 2, 0}, {"b", {4, 5}, false, 0, 0}});
+    const PlotTable t = plot.plotTable();
+    QCOMPARE(t.columns, QStringList({"mechanism", "kind", "value"}));
+    QCOMPARE(t.rows.size(), size_t{3 + 2 + 2});
+    QCOMPARE(t.rows[0], QStringList({"a", "bound_eps_half", "1"}));
+    QTemporaryDir dir;
+    QVERIFY(plot.exportTo(dir.filePath("l.png")));
+    QFile csv(dir.filePath("l.csv"));
+    QVERIFY(csv.open(QIODevice::ReadOnly));
+    QCOMPARE(csv.readAll().count('\n'), 8);
+  }
+
+  void hoverShowsTheMechanism() {
+    test::FakeData data(3);
+    LipschitzViolinPlot plot;
+    plot.resize(500, 400);
+    plot.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&plot));
+    plot.setSeries({{"lw", data.skewed(300, 1), false, 0, 0}});
+    plot.customPlot()->replot();
+    const auto* v = plot.violins();
+    const QString tip = plot.toolTipAt(v->coordsToPixels(1.0, v->violin(0).median));
+    QVERIFY2(tip.contains("lw") && tip.contains("n = 300"), qPrintable(tip));
+  }
+
+  void clearEmptiesThePlot() {
+    LipschitzViolinPlot plot;
+    plot.setSeries({{"a", {1, 2, 3}, true, 2, 0}});
+    plot.clear();
+    QCOMPARE(plot.plottableCount(), 1);  // the (empty) violin plottable stays for the legend
+    QCOMPARE(plot.pointCount(), 0);
+  }
+};
+
+QTEST_MAIN(LipschitzViolinPlotTest)
+#include "lipschitz_violin_plot_test.moc"

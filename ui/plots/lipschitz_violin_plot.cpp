@@ -1,0 +1,125 @@
+#include "ui/plots/lipschitz_violin_plot.h"
+
+#include <qcustomplot.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "ui/plots/plot_style.h"
+#include "ui/plots/violin_plottable.h"
+
+namespace dpsynth::ui {
+namespace {
+
+/// Half-length of a bound line in key units: a little wider than the violin (0.8).
+constexpr double kLineHalfWidth = 0.46;
+
+QString number(double v) { return QString::number(v, 'g', 12); }
+
+}  // namespace
+
+LipschitzViolinPlot::LipschitzViolinPlot(QWidget* parent) : PlotWidget(parent) {
+  QCustomPlot* plot = customPlot();
+  plot->xAxis->setLabel(tr("Mechanism"));
+  plot->yAxis->setLabel(tr("By-record Lipschitz bound Δᵢ"));
+  plot->xAxis->setTicker(QSharedPointer<QCPAxisTickerText>::create());
+  plot->xAxis->grid()->setVisible(false);
+  plot_style::placeLegendAbove(plot, 3);
+  rebuild();
+  replotNow();
+}
+
+double LipschitzViolinPlot::boundFor(const LipschitzSeries& series) {
+  if (series.strictDp) return series.epsilon / 2;
+  if (series.lipschitzMax > 0) return series.lipschitzMax;
+  double max = 0;
+  for (double d : series.deltaPerRecord) {
+    if (std::isfinite(d)) max = std::max(max, d);
+  }
+  return max;
+}
+
+void LipschitzViolinPlot::setSeries(const std::vector<LipschitzSeries>& series) {
+  series_ = series;
+  rebuild();
+  replotNow();
+}
+
+void LipschitzViolinPlot::updateSeries(const LipschitzSeries& series) {
+  auto it = std::find_if(series_.begin(), series_.end(),
+                         [&](const LipschitzSeries& s) { return s.mechanism == series.mechanism; });
+  if (it == series_.end()) {
+    series_.push_back(series);
+  } else {
+    *it = series;
+  }
+  dirty_ = true;
+  requestReplot();
+}
+
+void LipschitzViolinPlot::clear() { setSeries({}); }
+
+void LipschitzViolinPlot::prepareReplot() {
+  if (dirty_) rebuild();
+}
+
+void LipschitzViolinPlot::rebuild() {
+  dirty_ = false;
+  QCustomPlot* plot = customPlot();
+  plot->clearPlottables();
+  violins_ = new ViolinPlottable(plot->xAxis, plot->yAxis);
+  violins_->setName(tr("Δᵢ over records"));
+  violins_->setPen(QPen(plot_style::seriesColor(0).darker(130), 1.2));
+  violins_->setBrush(plot_style::translucent(plot_style::seriesColor(0), 110));
+
+  auto ticker = plot->xAxis->ticker().dynamicCast<QCPAxisTickerText>();
+  ticker->clear();
+  QVector<double> dpKeys, dpValues, adpKeys, adpValues;
+  const double gap = std::nan("");
+  for (size_t i = 0; i < series_.size(); ++i) {
+    const LipschitzSeries& s = series_[i];
+    const double key = static_cast<double>(i + 1);
+    violins_->addViolin(key, s.deltaPerRecord, s.mechanism);
+    ticker->addTick(key, s.mechanism);
+    const double bound = boundFor(s);
+    auto& keys = s.strictDp ? dpKeys : adpKeys;
+    auto& values = s.strictDp ? dpValues : adpValues;
+    keys << key - kLineHalfWidth << key + kLineHalfWidth << key + kLineHalfWidth + 0.01;
+    values << bound << bound << gap;  // NaN breaks the line between mechanisms
+  }
+  auto addBoundGraph = [&](const QString& name, const QColor& color, const QVector<double>& keys,
+                           const QVector<double>& values) {
+    if (keys.isEmpty()) return;
+    QCPGraph* graph = plot->addGraph(plot->xAxis, plot->yAxis);
+    graph->setName(name);
+    graph->setPen(QPen(color, 1.8, Qt::DashLine));
+    graph->setData(keys, values, true);
+  };
+  addBoundGraph(tr("ε/2 (strict DP)"), plot_style::seriesColor(1), dpKeys, dpValues);
+  addBoundGraph(tr("Δ = maxᵢ Δᵢ (approximate DP)"), QColor(40, 40, 40), adpKeys, adpValues);
+}
+
+void LipschitzViolinPlot::rescaleToData() {
+  PlotWidget::rescaleToData();
+  QCustomPlot* plot = customPlot();
+  plot->xAxis->setRange(0.4, std::max<double>(1, static_cast<double>(series_.size())) + 0.6);
+  // Δᵢ ≥ 0: show the floor unless the values sit far above it.
+  const QCPRange y = plot->yAxis->range();
+  if (y.lower > 0 && y.lower < 0.5 * y.upper) plot->yAxis->setRangeLower(0);
+}
+
+PlotTable LipschitzViolinPlot::plotTable() const {
+  PlotTable table;
+  table.columns = {QStringLiteral("mechanism"), QStringLiteral("kind"), QStringLiteral("value")};
+  for (const LipschitzSeries& s : series_) {
+    table.rows.push_back(
+        {s.mechanism, s.strictDp ? QStringLiteral("bound_eps_half") : QStringLiteral("bound_delta"),
+         number(boundFor(s))});
+    for (double d : s.deltaPerRecord) {
+      if (std::isfinite(d)) table.rows.push_back({s.mechanism, QStringLiteral("delta"), number(d)});
+    }
+  }
+  return table;
+}
+
+}  // namespace dpsynth::ui

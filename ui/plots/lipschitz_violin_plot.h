@@ -1,0 +1,55 @@
+#pragma once
+/// Violins of the by-record Lipschitz bounds Δ_i, one per mechanism, with the bound the
+/// mechanism promises drawn dashed across its violin: ε/2 for strict-DP mechanisms, the
+/// overall Δ = max_i Δ_i for approximate (aDP) ones.
+#include <vector>
+
+#include "ui/plots/plot_widget.h"
+
+namespace dpsynth::ui {
+
+class ViolinPlottable;
+
+struct LipschitzSeries {
+  QString mechanism;
+  std::vector<double> deltaPerRecord;  ///< Δ_i, one per record
+  bool strictDp = false;
+  double epsilon = 0;       ///< total ε; the line is at ε/2 when strictDp
+  double lipschitzMax = 0;  ///< Δ; ≤ 0 means "max of deltaPerRecord"
+};
+
+class LipschitzViolinPlot : public PlotWidget {
+  Q_OBJECT
+
+ public:
+  explicit LipschitzViolinPlot(QWidget* parent = nullptr);
+
+  void setSeries(const std::vector<LipschitzSeries>& series);
+  /// Replaces the series with the same mechanism name, or appends it; redraws within ~40 ms
+  /// (so bounds can fill in while draws arrive).
+  void updateSeries(const LipschitzSeries& series);
+  void clear();
+
+  int seriesCount() const { return static_cast<int>(series_.size()); }
+  const ViolinPlottable* violins() const { return violins_; }
+  /// Height of the series' dashed line: ε/2 (strict DP) or Δ.
+  static double boundFor(const LipschitzSeries& series);
+
+  /// Columns mechanism, kind, value: one `delta` row per record and one bound row per mechanism
+  /// (`bound_eps_half` or `bound_delta`).
+  PlotTable plotTable() const override;
+
+ protected:
+  QString exportBaseName() const override { return QStringLiteral("lipschitz"); }
+  void prepareReplot() override;
+  void rescaleToData() override;
+
+ private:
+  void rebuild();
+
+  std::vector<LipschitzSeries> series_;
+  ViolinPlottable* violins_ = nullptr;
+  bool dirty_ = false;
+};
+
+}  // namespace dpsynth::ui

@@ -1,0 +1,213 @@
+#include "ui/plots/plot_widget.h"
+
+#include <qcustomplot.h>
+
+#include <QContextMenuEvent>
+#include <QFileDialog>
+#include <QHBoxLayout>
+#include <QMenu>
+#include <QMessageBox>
+#include <QToolTip>
+#include <QVBoxLayout>
+
+#include "ui/plots/plot_style.h"
+#include "ui/plots/violin_plottable.h"
+
+namespace dpsynth::ui {
+namespace {
+
+/// Redraw at most this often while data streams in (≈25 per second, well above the 4 asked).
+constexpr int kReplotIntervalMs = 40;
+
+QString fmt(double v) { return QString::number(v, 'g', 4); }
+
+QString axisName(const QCPAxis* axis, const QString& fallback) {
+  return axis && !axis->label().isEmpty() ? axis->label() : fallback;
+}
+
+/// "series\n<x label> = …\n<y label> = …", naming the axes as the reader sees them.
+QString pointText(const QCPAbstractPlottable* p, double key, double value) {
+  return QStringLiteral("%1\n%2 = %3\n%4 = %5")
+      .arg(p->name(), axisName(p->keyAxis(), QStringLiteral("x")), fmt(key),
+           axisName(p->valueAxis(), QStringLiteral("y")), fmt(value));
+}
+
+int dataPoints(const QCPAbstractPlottable* plottable) {
+  if (auto* violins = qobject_cast<const ViolinPlottable*>(plottable))
+    return violins->sampleCount();
+  if (auto* graph = qobject_cast<const QCPGraph*>(plottable)) {
+    int n = 0;  // NaN points only break lines between segments; do not count them
+    for (auto it = graph->data()->constBegin(); it != graph->data()->constEnd(); ++it) {
+      if (!std::isnan(it->value)) ++n;
+    }
+    return n;
+  }
+  auto* self = const_cast<QCPAbstractPlottable*>(plottable);
+  if (auto* data = self->interface1D()) return data->dataCount();
+  return 0;
+}
+
+}  // namespace
+
+PlotWidget::PlotWidget(QWidget* parent) : QWidget(parent) {
+  auto* layout = new QVBoxLayout(this);
+  layout->setContentsMargins(0, 0, 0, 0);
+  layout->setSpacing(2);
+  plot_ = new QCustomPlot(this);
+  plot_->setMinimumSize(320, 220);
+  layout->addWidget(plot_, 1);
+  plot_style::applyStyle(plot_);
+  plot_->setContextMenuPolicy(Qt::CustomContextMenu);
+  plot_->setMouseTracking(true);
+
+  replotTimer_.setSingleShot(true);
+  replotTimer_.setInterval(kReplotIntervalMs);
+  connect(&replotTimer_, &QTimer::timeout, this, &PlotWidget::performReplot);
+  connect(plot_, &QCustomPlot::customContextMenuRequested, this, &PlotWidget::showContextMenu);
+  connect(plot_, &QCustomPlot::mouseMove, this, &PlotWidget::onMouseMove);
+  connect(plot_, &QCustomPlot::mouseWheel, this, [this] { userMovedView_ = true; });
+  connect(plot_, &QCustomPlot::mouseDoubleClick, this, [this] { resetView(); });
+}
+
+PlotWidget::~PlotWidget() = default;
+
+int PlotWidget::plottableCount() const { return plot_->plottableCount(); }
+
+int PlotWidget::pointCount() const {
+  int n = 0;
+  for (int i = 0; i < plot_->plottableCount(); ++i) n += dataPoints(plot_->plottable(i));
+  return n;
+}
+
+PlotTable PlotWidget::plotTable() const { return tableFromPlottables(plot_); }
+
+QString PlotWidget::summary() const {
+  QStringList lines;
+  for (int i = 0; i < plot_->plottableCount(); ++i) {
+    const QCPAbstractPlottable* p = plot_->plottable(i);
+    lines << QStringLiteral("%1: %2 points").arg(p->name()).arg(dataPoints(p));
+  }
+  return lines.join(QLatin1Char('\n'));
+}
+
+bool PlotWidget::exportTo(const QString& path, QString* error) {
+  if (replotTimer_.isActive()) replotNow();  // export what is about to be shown, not stale data
+  QString message;
+  if (!exportPlot(plot_, path, plotTable(), &message)) {
+    if (error) *error = message;
+    emit exportFailed(message);
+    return false;
+  }
+  emit exported(path);
+  return true;
+}
+
+QString PlotWidget::toolTipAt(const QPointF& pixel) const {
+  int dataIndex = -1;
+  if (QCPAbstractPlottable* p = plot_->plottableAt(pixel, false, &dataIndex)) {
+    if (auto* violins = qobject_cast<ViolinPlottable*>(p)) {
+      if (const int v = violins->violinAt(pixel); v >= 0) return violins->describe(v);
+    } else if (auto* graph = qobject_cast<QCPGraph*>(p);
+               graph && dataIndex >= 0 && dataIndex < graph->dataCount()) {
+      const auto it = graph->data()->at(dataIndex);
+      return pointText(p, it->key, it->value);
+    } else if (auto* bars = qobject_cast<QCPBars*>(p);
+               bars && dataIndex >= 0 && dataIndex < bars->dataCount()) {
+      const auto it = bars->data()->at(dataIndex);
+      return pointText(p, it->key, it->value);
+    }
+  }
+  // Otherwise the coordinates under the mouse, in the axis rect it is over.
+  if (QCPAxisRect* rect = plot_->axisRectAt(pixel);
+      rect && rect->rect().contains(pixel.toPoint())) {
+    QCPAxis* x = rect->axis(QCPAxis::atBottom);
+    QCPAxis* y = rect->axis(QCPAxis::atLeft);
+    return QStringLiteral("%1 = %2\n%3 = %4")
+        .arg(axisName(x, QStringLiteral("x")), fmt(x->pixelToCoord(pixel.x())),
+             axisName(y, QStringLiteral("y")), fmt(y->pixelToCoord(pixel.y())));
+  }
+  return {};
+}
+
+void PlotWidget::resetView() {
+  userMovedView_ = false;
+  replotNow();
+}
+
+void PlotWidget::requestReplot() {
+  if (!replotTimer_.isActive()) replotTimer_.start();
+}
+
+void PlotWidget::replotNow() {
+  replotTimer_.stop();
+  performReplot();
+}
+
+void PlotWidget::performReplot() {
+  prepareReplot();
+  plot_style::fitLegend(plot_);
+  if (!userMovedView_) rescaleToData();
+  plot_->replot(QCustomPlot::rpQueuedReplot);
+  ++replotCount_;
+}
+
+void PlotWidget::rescaleToData() {
+  plot_->rescaleAxes();
+  // A little air around the data so markers and outlines are not cut by the frame.
+  for (QCPAxisRect* rect : plot_->axisRects()) {
+    for (QCPAxis* axis : {rect->axis(QCPAxis::atBottom), rect->axis(QCPAxis::atLeft)}) {
+      if (axis->range().size() <= 0) {
+        axis->setRange(axis->range().center() - 0.5, axis->range().center() + 0.5);
+      } else {
+        axis->scaleRange(1.06, axis->range().center());
+      }
+    }
+  }
+}
+
+QHBoxLayout* PlotWidget::toolbar() {
+  if (!toolbar_) {
+    toolbar_ = new QHBoxLayout;
+    toolbar_->setContentsMargins(6, 4, 6, 0);
+    static_cast<QVBoxLayout*>(layout())->insertLayout(0, toolbar_);
+  }
+  return toolbar_;
+}
+
+void PlotWidget::onMouseMove(QMouseEvent* event) {
+  if (event->buttons() != Qt::NoButton) {
+    userMovedView_ = true;  // dragging pans the view
+    QToolTip::hideText();
+    return;
+  }
+  const QString text = toolTipAt(event->position());
+  if (text.isEmpty()) {
+    QToolTip::hideText();
+  } else {
+    QToolTip::showText(event->globalPosition().toPoint(), text, plot_);
+  }
+}
+
+void PlotWidget::showContextMenu(const QPoint& pos) {
+  QMenu menu(this);
+  menu.addAction(tr("Export PNG…"), this, [this] { exportWithDialog(QStringLiteral("png")); });
+  menu.addAction(tr("Export PDF…"), this, [this] { exportWithDialog(QStringLiteral("pdf")); });
+  menu.addAction(tr("Export SVG…"), this, [this] { exportWithDialog(QStringLiteral("svg")); });
+  menu.addSeparator();
+  menu.addAction(tr("Reset view"), this, &PlotWidget::resetView);
+  menu.exec(plot_->mapToGlobal(pos));
+}
+
+void PlotWidget::exportWithDialog(const QString& suffix) {
+  const QString filter = tr("%1 image (*.%2)").arg(suffix.toUpper(), suffix);
+  QString path = QFileDialog::getSaveFileName(this, tr("Export plot"),
+                                              exportBaseName() + QLatin1Char('.') + suffix, filter);
+  if (path.isEmpty()) return;
+  if (QFileInfo(path).suffix().toLower() != suffix) path += QLatin1Char('.') + suffix;
+  QString error;
+  if (!exportTo(path, &error)) {
+    QMessageBox::warning(this, tr("Export failed"), error);
+  }
+}
+
+}  // namespace dpsynth::ui

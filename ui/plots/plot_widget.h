@@ -1,0 +1,77 @@
+#pragma once
+/// Base of the studio's plots: a QCustomPlot with the behaviour every plot shares — axis
+/// labels and legend styling, hover tooltips, wheel zoom and drag pan, a context menu with
+/// "Export PNG…/PDF…/SVG…" and "Reset view", and coalesced redraws for live data.
+#include <QString>
+#include <QTimer>
+#include <QWidget>
+
+#include "ui/plots/plot_export.h"
+
+class QCustomPlot;
+class QHBoxLayout;
+class QMouseEvent;
+
+namespace dpsynth::ui {
+
+class PlotWidget : public QWidget {
+  Q_OBJECT
+
+ public:
+  explicit PlotWidget(QWidget* parent = nullptr);
+  ~PlotWidget() override;
+
+  QCustomPlot* customPlot() const { return plot_; }
+  /// Number of plottables (graphs, bars, violins…) currently drawn, over all axis rects.
+  int plottableCount() const;
+  /// Number of data points over all plottables (violins count their samples).
+  int pointCount() const;
+  /// The data behind the picture, written as CSV beside every export.
+  virtual PlotTable plotTable() const;
+  /// One line per plottable ("name: n points"), for tests and logs.
+  virtual QString summary() const;
+  /// Exports picture + CSV (see exportPlot); emits exported() or exportFailed().
+  bool exportTo(const QString& path, QString* error = nullptr);
+  /// Number of replots actually performed (tests check that bursts are coalesced).
+  int replotCount() const { return replotCount_; }
+  /// Tooltip text for a pixel position inside the plot ("" for none). Public for tests.
+  virtual QString toolTipAt(const QPointF& pixel) const;
+
+ public slots:
+  /// Forgets any user zoom/pan and rescales to the data.
+  void resetView();
+
+ signals:
+  void exported(const QString& path);
+  void exportFailed(const QString& message);
+
+ protected:
+  /// Schedules one replot within ~40 ms; many calls before then cost one replot.
+  void requestReplot();
+  /// Immediate queued replot (after a one-off data change).
+  void replotNow();
+  /// Called just before every replot: copy buffered live data into the plottables here.
+  virtual void prepareReplot() {}
+  /// Fits the axes to the data unless the user has zoomed or panned since the last reset.
+  /// Subclasses with several axis rects or fixed ranges override it.
+  virtual void rescaleToData();
+  bool userMovedView() const { return userMovedView_; }
+  /// A row above the plot for selectors (combo boxes), created on first use.
+  QHBoxLayout* toolbar();
+  /// Default file name stem for the export dialog.
+  virtual QString exportBaseName() const { return QStringLiteral("plot"); }
+
+ private:
+  void showContextMenu(const QPoint& pos);
+  void exportWithDialog(const QString& suffix);
+  void onMouseMove(QMouseEvent* event);
+  void performReplot();
+
+  QCustomPlot* plot_ = nullptr;
+  QHBoxLayout* toolbar_ = nullptr;
+  QTimer replotTimer_;
+  bool userMovedView_ = false;
+  int replotCount_ = 0;
+};
+
+}  // namespace dpsynth::ui

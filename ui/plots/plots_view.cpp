@@ -1,0 +1,138 @@
+#include "ui/plots/plots_view.h"
+
+#include <QDir>
+#include <array>
+
+#include "ui/plots/lipschitz_violin_plot.h"
+#include "ui/plots/lipschitz_weight_plot.h"
+#include "ui/plots/posterior_density_plot.h"
+#include "ui/plots/synthetic_comparison_plot.h"
+#include "ui/plots/trace_plot.h"
+#include "ui/plots/weight_violin_plot.h"
+
+namespace dpsynth::ui {
+namespace {
+
+/// File stems used by exportAll, in tab order.
+constexpr std::array<const char*, PlotsView::kTabCount> kFileStems = {
+    "lipschitz", "lipschitz_vs_weight", "weights", "synthetic_vs_confidential", "posteriors",
+    "traces"};
+
+}  // namespace
+
+PlotsView::PlotsView(QWidget* parent) : QTabWidget(parent) {
+  setDocumentMode(true);
+  lipschitz_ = new LipschitzViolinPlot(this);
+  lipschitzWeight_ = new LipschitzWeightPlot(this);
+  weights_ = new WeightViolinPlot(this);
+  synthetic_ = new SyntheticComparisonPlot(this);
+  posterior_ = new PosteriorDensityPlot(this);
+  traces_ = new TracePlot(this);
+  addTab(lipschitz_, tr("Lipschitz"));
+  addTab(lipschitzWeight_, tr("Lipschitz vs weight"));
+  addTab(weights_, tr("Weights"));
+  addTab(synthetic_, tr("Synthetic vs confidential"));
+  addTab(posterior_, tr("Posteriors"));
+  addTab(traces_, tr("Traces"));
+}
+
+void PlotsView::setResults(const std::vector<double>& confidential, bool countData,
+                           const std::vector<MechanismPlotData>& mechanisms) {
+  std::vector<LipschitzSeries> lipschitz;
+  std::vector<LipschitzWeightSeries> lipschitzWeight;
+  std::vector<WeightSeries> weights;
+  std::vector<SyntheticSeries> synthetic;
+  std::vector<PosteriorSeries> posterior;
+  for (const MechanismPlotData& m : mechanisms) {
+    lipschitz.push_back({m.name, m.deltaPerRecord, m.strictDp, m.epsilon, m.lipschitzMax});
+    // The scatter pairs α_i with Δ_i; a stage whose vectors disagree in length cannot be drawn.
+    LipschitzWeightSeries lw{m.name, {}, {}, {}, {}};
+    if (m.weightsBefore.size() == m.deltaBefore.size()) {
+      lw.weightsBefore = m.weightsBefore;
+      lw.deltaBefore = m.deltaBefore;
+    }
+    if (m.weights.size() == m.deltaPerRecord.size()) {
+      lw.weightsAfter = m.weights;
+      lw.deltaAfter = m.deltaPerRecord;
+    }
+    lipschitzWeight.push_back(std::move(lw));
+    weights.push_back({m.name, m.weightsBefore, m.weights});
+    if (!m.synthetic.empty()) synthetic.push_back({m.name, m.synthetic});
+    PosteriorSeries ps{m.name, m.parameterNames, m.parameterDraws};
+    if (ps.draws.size() != ps.parameterNames.size()) ps.draws.resize(ps.parameterNames.size());
+    posterior.push_back(std::move(ps));
+  }
+  lipschitz_->setSeries(lipschitz);
+  lipschitzWeight_->setSeries(lipschitzWeight);
+  weights_->setSeries(weights);
+  synthetic_->setData(confidential, countData, synthetic);
+  posterior_->setSeries(posterior);
+}
+
+void PlotsView::updateLipschitz(const QString& mechanism, const std::vector<double>& deltaPerRecord,
+                                bool strictDp, double epsilon, double lipschitzMax) {
+  lipschitz_->updateSeries({mechanism, deltaPerRecord, strictDp, epsilon, lipschitzMax});
+}
+
+void PlotsView::clearAll() {
+  lipschitz_->clear();
+  lipschitzWeight_->clear();
+  weights_->clear();
+  synthetic_->clear();
+  posterior_->clear();
+  traces_->clearTraces({}, 0);
+}
+
+void PlotsView::clearTraces(const QStringList& parameterNames, int chains) {
+  traces_->clearTraces(parameterNames, chains);
+}
+
+bool PlotsView::appendDraws(int chain, std::int64_t firstDraw, const std::vector<double>& draws) {
+  return traces_->appendDraws(chain, firstDraw, draws);
+}
+
+void PlotsView::setWarmupEnd(std::int64_t iteration) { traces_->setWarmupEnd(iteration); }
+
+bool PlotsView::exportAll(const QString& folder, const QString& suffix, QString* error) {
+  const QDir dir(folder);
+  for (int t = 0; t < kTabCount; ++t) {
+    const QString path = dir.filePath(QString::fromLatin1(kFileStems[static_cast<size_t>(t)]) +
+                                      QLatin1Char('.') + suffix);
+    if (!plot(static_cast<Tab>(t))->exportTo(path, error)) return false;
+  }
+  return true;
+}
+
+PlotWidget* PlotsView::plot(Tab tab) const {
+  switch (tab) {
+    case kLipschitz:
+      return lipschitz_;
+    case kLipschitzVsWeight:
+      return lipschitzWeight_;
+    case kWeights:
+      return weights_;
+    case kSynthetic:
+      return synthetic_;
+    case kPosteriors:
+      return posterior_;
+    case kTraces:
+      return traces_;
+    case kTabCount:
+      break;
+  }
+  return nullptr;
+}
+
+QString PlotsView::plotSummary() const {
+  QStringList lines;
+  for (int t = 0; t < kTabCount; ++t) {
+    const PlotWidget* p = plot(static_cast<Tab>(t));
+    lines << QStringLiteral("%1: %2 plottables, %3 points")
+                 .arg(tabText(t))
+                 .arg(p->plottableCount())
+                 .arg(p->pointCount());
+  }
+  return lines.join(QLatin1Char('\n'));
+}
+
+}  // namespace dpsynth::ui

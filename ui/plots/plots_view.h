@@ -1,0 +1,87 @@
+#pragma once
+/// All of the studio's plots in one tabbed view, fed from plain structs so the window does the
+/// conversion from core results once and the plots stay testable on their own.
+#include <QStringList>
+#include <QTabWidget>
+#include <cstdint>
+#include <vector>
+
+namespace dpsynth::ui {
+
+class LipschitzViolinPlot;
+class LipschitzWeightPlot;
+class WeightViolinPlot;
+class SyntheticComparisonPlot;
+class PosteriorDensityPlot;
+class TracePlot;
+class PlotWidget;
+
+/// What the plots need from one mechanism's result. Confidential (Δ_i and α_i are functions of
+/// the data): for on-screen plots and internal exports only.
+struct MechanismPlotData {
+  QString name;
+  bool strictDp = false;  ///< the dashed line is at ε/2 when true, at Δ otherwise
+  double epsilon = 0;
+  double lipschitzMax = 0;  ///< Δ = max_i Δ_i of the final stage (≤ 0: computed from deltas)
+  std::vector<double> deltaPerRecord, weights;     ///< final stage, one per record
+  std::vector<double> deltaBefore, weightsBefore;  ///< before re-weighting (may be empty)
+  std::vector<double> synthetic;                   ///< one synthetic dataset (may be empty)
+  std::vector<QString> parameterNames;
+  std::vector<std::vector<double>> parameterDraws;  ///< [parameter][pooled draw]
+};
+
+class PlotsView : public QTabWidget {
+  Q_OBJECT
+
+ public:
+  enum Tab {
+    kLipschitz,
+    kLipschitzVsWeight,
+    kWeights,
+    kSynthetic,
+    kPosteriors,
+    kTraces,
+    kTabCount
+  };
+
+  explicit PlotsView(QWidget* parent = nullptr);
+
+  /// Replaces the data of the five result plots (the traces are left alone).
+  void setResults(const std::vector<double>& confidential, bool countData,
+                  const std::vector<MechanismPlotData>& mechanisms);
+  /// Updates one mechanism's Lipschitz violin while a run is in progress (coalesced redraw).
+  void updateLipschitz(const QString& mechanism, const std::vector<double>& deltaPerRecord,
+                       bool strictDp, double epsilon, double lipschitzMax);
+  /// Empties every plot, traces included.
+  void clearAll();
+
+  void clearTraces(const QStringList& parameterNames, int chains);
+  /// See TracePlot::appendDraws (draw-major, P values per draw; mismatched batches are dropped
+  /// and false returned).
+  bool appendDraws(int chain, std::int64_t firstDraw, const std::vector<double>& draws);
+  void setWarmupEnd(std::int64_t iteration);
+
+  /// Exports every tab as `<folder>/<name>.<suffix>` plus its CSV; suffix is png, pdf or svg.
+  /// Stops at the first failure (files already written stay; each one is complete).
+  bool exportAll(const QString& folder, const QString& suffix, QString* error = nullptr);
+
+  PlotWidget* plot(Tab tab) const;
+  LipschitzViolinPlot* lipschitzPlot() const { return lipschitz_; }
+  LipschitzWeightPlot* lipschitzWeightPlot() const { return lipschitzWeight_; }
+  WeightViolinPlot* weightPlot() const { return weights_; }
+  SyntheticComparisonPlot* syntheticPlot() const { return synthetic_; }
+  PosteriorDensityPlot* posteriorPlot() const { return posterior_; }
+  TracePlot* tracePlot() const { return traces_; }
+  /// One line per tab: "<tab title>: <plottables> plottables, <points> points".
+  QString plotSummary() const;
+
+ private:
+  LipschitzViolinPlot* lipschitz_ = nullptr;
+  LipschitzWeightPlot* lipschitzWeight_ = nullptr;
+  WeightViolinPlot* weights_ = nullptr;
+  SyntheticComparisonPlot* synthetic_ = nullptr;
+  PosteriorDensityPlot* posterior_ = nullptr;
+  TracePlot* traces_ = nullptr;
+};
+
+}  // namespace dpsynth::ui

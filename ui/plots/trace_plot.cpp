@@ -1,0 +1,129 @@
+#include "ui/plots/trace_plot.h"
+
+#include <qcustomplot.h>
+
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <stdexcept>
+
+#include "ui/plots/plot_style.h"
+
+namespace dpsynth::ui {
+
+TracePlot::TracePlot(QWidget* parent) : PlotWidget(parent) {
+  QCustomPlot* plot = customPlot();
+  plot->xAxis->setLabel(tr("Iteration"));
+  plot->yAxis->setLabel(tr("Value"));
+  plot_style::placeLegendAbove(plot, 8);
+
+  selector_ = new QComboBox(this);
+  selector_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+  toolbar()->addWidget(new QLabel(tr("Parameter:"), this));
+  toolbar()->addWidget(selector_);
+  toolbar()->addStretch(1);
+  connect(selector_, &QComboBox::currentIndexChanged, this, &TracePlot::setCurrentParameter);
+}
+
+void TracePlot::clearTraces(const QStringList& parameterNames, int chains) {
+  if (chains < 0) throw std::invalid_argument("TracePlot: negative chain count");
+  parameterNames_ = parameterNames;
+  chains_ = chains;
+  current_ = 0;
+  warmupEnd_ = 0;
+  traces_.assign(static_cast<size_t>(chains) * static_cast<size_t>(parameterNames.size()),
+                 TraceDecimator(kMaxPointsPerChain));
+  {
+    const QSignalBlocker block(selector_);
+    selector_->clear();
+    selector_->addItems(parameterNames);
+  }
+  rebuildGraphs();
+  resetView();
+}
+
+bool TracePlot::appendDraws(int chain, std::int64_t firstDraw, const std::vector<double>& draws) {
+  const auto p = static_cast<size_t>(parameterNames_.size());
+  if (chain < 0 || chain >= chains_ || p == 0 || draws.size() % p != 0 || firstDraw < 0) {
+    return false;
+  }
+  const size_t count = draws.size() / p;
+  for (size_t j = 0; j < count; ++j) {
+    for (size_t k = 0; k < p; ++k) {
+      traces_[static_cast<size_t>(chain) * p + k].append(firstDraw + static_cast<std::int64_t>(j),
+                                                         draws[j * p + k]);
+    }
+  }
+  requestReplot();  // graphs are refreshed from the decimators in the coalesced replot
+  return true;
+}
+
+void TracePlot::setWarmupEnd(std::int64_t iteration) {
+  warmupEnd_ = iteration;
+  rebuildGraphs();
+  requestReplot();
+}
+
+void TracePlot::setCurrentParameter(int index) {
+  if (index < 0 || index >= parameterNames_.size()) return;
+  current_ = index;
+  if (selector_->currentIndex() != index) selector_->setCurrentIndex(index);
+  rebuildGraphs();
+  resetView();
+}
+
+const TraceDecimator& TracePlot::trace(int chain, int parameter) const {
+  return traces_.at(static_cast<size_t>(chain) * static_cast<size_t>(parameterNames_.size()) +
+                    static_cast<size_t>(parameter));
+}
+
+void TracePlot::rebuildGraphs() {
+  QCustomPlot* plot = customPlot();
+  plot->clearPlottables();
+  plot->clearItems();
+  for (int c = 0; c < chains_; ++c) {
+    QCPGraph* graph = plot->addGraph();
+    graph->setName(tr("chain %1").arg(c + 1));
+    graph->setPen(QPen(plot_style::translucent(plot_style::seriesColor(c), 200), 1.0));
+    graph->setAdaptiveSampling(false);  // already decimated; keep the spikes we kept
+  }
+  if (warmupEnd_ > 0) {
+    auto* line = new QCPItemStraightLine(plot);
+    line->point1->setCoords(static_cast<double>(warmupEnd_), 0);
+    line->point2->setCoords(static_cast<double>(warmupEnd_), 1);
+    line->setPen(QPen(QColor(90, 90, 90), 1, Qt::DashLine));
+  }
+  refreshGraphData();
+}
+
+void TracePlot::refreshGraphData() {
+  QCustomPlot* plot = customPlot();
+  if (parameterNames_.isEmpty()) return;
+  std::vector<double> x, y;
+  for (int c = 0; c < chains_ && c < plot->graphCount(); ++c) {
+    trace(c, current_).points(x, y);
+    plot->graph(c)->setData(QVector<double>(x.begin(), x.end()),
+                            QVector<double>(y.begin(), y.end()), true);
+  }
+  plot->yAxis->setLabel(parameterNames_.value(current_));
+}
+
+PlotTable TracePlot::plotTable() const {
+  PlotTable table;
+  table.columns = {QStringLiteral("parameter"), QStringLiteral("chain"),
+                   QStringLiteral("iteration"), QStringLiteral("value")};
+  std::vector<double> x, y;
+  for (int k = 0; k < parameterNames_.size(); ++k) {
+    for (int c = 0; c < chains_; ++c) {
+      trace(c, k).points(x, y);
+      for (size_t i = 0; i < x.size(); ++i) {
+        table.rows.push_back({parameterNames_[k], QString::number(c + 1),
+                              QString::number(static_cast<qint64>(x[i])),
+                              QString::number(y[i], 'g', 12)});
+      }
+    }
+  }
+  return table;
+}
+
+}  // namespace dpsynth::ui

@@ -1,0 +1,62 @@
+#pragma once
+/// Live trace plots during sampling: one line per chain for the selected parameter. Draws are
+/// merged into per-chain min/max decimators as they arrive (cheap, bounded memory) and the plot
+/// is redrawn by a single-shot 40 ms timer, never per batch, so the GUI stays responsive however
+/// fast the sampler reports.
+#include <QStringList>
+#include <cstdint>
+#include <vector>
+
+#include "ui/plots/plot_widget.h"
+#include "ui/plots/trace_decimator.h"
+
+class QComboBox;
+
+namespace dpsynth::ui {
+
+class TracePlot : public PlotWidget {
+  Q_OBJECT
+
+ public:
+  static constexpr int kMaxPointsPerChain = 2000;
+
+  explicit TracePlot(QWidget* parent = nullptr);
+
+  /// Starts afresh for a run with these parameters and this many chains.
+  void clearTraces(const QStringList& parameterNames, int chains);
+  /// Appends draws firstDraw, firstDraw+1, … of `chain`. `draws` is draw-major: with P
+  /// parameters, draw j's parameter p is draws[j·P + p]. A batch that does not fit the current
+  /// run (unknown chain, size not a multiple of P — e.g. one still queued from a previous run
+  /// when clearTraces was called) is dropped and false returned: this runs in slots, where an
+  /// exception would end the program.
+  bool appendDraws(int chain, std::int64_t firstDraw, const std::vector<double>& draws);
+  /// Marks the end of warm-up with a dashed vertical line (≤ 0 hides it).
+  void setWarmupEnd(std::int64_t iteration);
+
+  QStringList parameterNames() const { return parameterNames_; }
+  int chainCount() const { return chains_; }
+  void setCurrentParameter(int index);
+  int currentParameter() const { return current_; }
+  QComboBox* parameterSelector() const { return selector_; }
+  /// Decimated trace of (chain, parameter) as currently held.
+  const TraceDecimator& trace(int chain, int parameter) const;
+
+  PlotTable plotTable() const override;
+
+ protected:
+  QString exportBaseName() const override { return QStringLiteral("traces"); }
+  void prepareReplot() override { refreshGraphData(); }
+
+ private:
+  void rebuildGraphs();
+  void refreshGraphData();
+
+  QStringList parameterNames_;
+  int chains_ = 0;
+  int current_ = 0;
+  std::int64_t warmupEnd_ = 0;
+  std::vector<TraceDecimator> traces_;  ///< index chain·P + parameter
+  QComboBox* selector_ = nullptr;
+};
+
+}  // namespace dpsynth::ui
