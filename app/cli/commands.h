@@ -42,4 +42,12 @@ struct BenchOptions {
 void addBenchCommand(CLI::App& app, BenchOptions& options);
 int runBench(const BenchOptions& options);
 
+struct RunOptions {
+  std::string session, out;
+  std::optional<int> threads;
+  bool quiet = false;
+};
+void addRunCommand(CLI::App& app, RunOptions& options);
+int runRun(const RunOptions& options);
+
 }  // namespace dpsynth::cli

@@ -18,6 +18,8 @@ int main(int argc, char** argv) {
   cli::addGenerateCommand(app, generate);
   cli::BenchOptions bench;
   cli::addBenchCommand(app, bench);
+  cli::RunOptions run;
+  cli::addRunCommand(app, run);
 
   try {
     app.parse(argc, argv);
@@ -36,5 +38,6 @@ int main(int argc, char** argv) {
   if (app.got_subcommand("generate"))
     return cli::guarded([&] { return cli::runGenerate(generate); });
   if (app.got_subcommand("bench")) return cli::guarded([&] { return cli::runBench(bench); });
+  if (app.got_subcommand("run")) return cli::guarded([&] { return cli::runRun(run); });
   return cli::kExitBadInput;
 }

@@ -52,10 +52,16 @@ json sidecarJson(const data::Dataset& dataset, const MechanismResult& result, in
       {"note", "Releasing " + std::to_string(datasets) +
                    " synthetic dataset(s) spends " + std::to_string(datasets) +
                    " x epsilon under basic composition."}};
+  // Settings chosen automatically from the data (k = auto, downscale = auto) are functions of
+  // the confidential Lipschitz bounds: the bundle says "auto", the internal report has values.
+  auto chosen = [](const std::optional<double>& asked, const std::optional<double>& used) {
+    if (!used) return json(nullptr);
+    return asked ? json(*asked) : json("auto");
+  };
   j["tuning"] = {{"c", c.c},
                  {"g", c.g},
-                 {"k", result.k ? json(*result.k) : json(nullptr)},
-                 {"downscale", result.downscale ? json(*result.downscale) : json(nullptr)},
+                 {"k", chosen(c.k, result.k)},
+                 {"downscale", chosen(c.downscale, result.downscale)},
                  {"epsilon_target", c.epsilon ? json(*c.epsilon) : json(nullptr)}};
   if (c.mechanism == Mechanism::cw || c.mechanism == Mechanism::cwFinal)
     j["tuning"]["radius"] = {{"r", c.radius}, {"relative", c.radiusRelative}};
@@ -69,7 +75,12 @@ json sidecarJson(const data::Dataset& dataset, const MechanismResult& result, in
     j["release_note"] =
         "NOT FOR RELEASE: the perturbed-histogram noise was seeded (reproducible mode for "
         "studies and tests)";
-  j["seed"] = seed;
+  // The guarantee assumes the sampler's randomness is secret: with the seed, anyone holding all
+  // records but one could replay the run for each candidate value. The seed stays in the
+  // internal report and the session; it is published only for seeded, not-for-release output.
+  j["seed"] = seededNoise ? json(seed) : json(nullptr);
+  if (!seededNoise)
+    j["seed_note"] = "withheld: publishing the random seed would void the privacy guarantee";
   j["files"] = files;
   j["tool"] = "dpsynth";
   j["tool_version"] = version();

@@ -19,8 +19,9 @@ struct SyntheticBundle {
 };
 
 /// Sidecar contents: mechanism, family, epsilon, guarantee, composition (m datasets spend
-/// m·epsilon under basic composition), public tuning settings, seed, tool version, and
-/// "not_for_release" for seeded perturbed-histogram noise.
+/// m·epsilon under basic composition), public tuning settings (data-chosen values as "auto"),
+/// tool version, and "not_for_release" for seeded perturbed-histogram noise. The seed is
+/// withheld (null) unless the output is not for release anyway.
 nlohmann::json sidecarJson(const data::Dataset& dataset, const MechanismResult& result,
                            int datasets, std::uint64_t seed,
                            const std::vector<std::string>& files);

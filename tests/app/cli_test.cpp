@@ -189,6 +189,8 @@ class CliTest : public QObject {
     for (const char* key : {"mechanism", "family", "epsilon", "guarantee", "composition", "seed",
                             "tool_version"})
       QVERIFY2(s.contains(key), key);
+    // The sampler's seed would let anyone replay the run: withheld from a release bundle.
+    QVERIFY(s["seed"].isNull());
     // Confidential quantities never travel with the release.
     QVERIFY(!sideText.contains("alpha"));
     QVERIFY(!sideText.contains("weights"));

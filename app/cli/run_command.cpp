@@ -1,0 +1,138 @@
+/// dpsynth run: repeats a studio session (.dpsynth) and writes the same folder as the studio's
+/// "Export all" (core/report/export_run.h).
+#include <filesystem>
+#include <iomanip>
+#include <iostream>
+#include <mutex>
+
+#include "app/cli/cli_common.h"
+#include "app/cli/commands.h"
+#include "core/data/csv_writer.h"
+#include "core/data/generators.h"
+#include "core/pipeline/pipeline.h"
+#include "core/report/export_run.h"
+#include "core/session/session.h"
+#include "core/session/sha256.h"
+
+namespace dpsynth::cli {
+
+namespace core = dpsynth::core;
+
+void addRunCommand(CLI::App& app, RunOptions& o) {
+  auto* run = app.add_subcommand(
+      "run", "Run every mechanism of a studio session and export all results to a folder");
+  run->add_option("--session", o.session, "Session file saved by the studio (.dpsynth)")
+      ->required();
+  run->add_option("--out", o.out, "Output folder (created if missing)")->required();
+  run->add_option("--threads", o.threads,
+                  "Worker threads (0 = all cores; default: the session's setting)");
+  run->add_flag("--quiet", o.quiet, "Print only warnings and errors");
+}
+
+namespace {
+
+/// Stage lines on stderr as the pipeline runs (no timings: the output is for humans only).
+class StageLog : public core::pipeline::PipelineObserver {
+ public:
+  void onStageFinished(const std::string& mechanism, const core::pipeline::StagePtr& s) override {
+    std::lock_guard lock(mutex_);
+    std::cerr << "  " << std::left << std::setw(12) << mechanism << " stage " << std::setw(22)
+              << s->name << std::right << " Δ = " << std::setprecision(4) << s->lipschitz.max
+              << (s->fromCache ? "  (cached)" : "") << "\n";
+  }
+
+ private:
+  std::mutex mutex_;
+};
+
+/// The session's data as a table, refusing data that are missing or not the ones the session
+/// was saved with: results from other data would silently differ from the saved analysis.
+core::data::CsvTable loadSessionData(const core::session::Session& s, const std::string& file,
+                                     bool quiet) {
+  namespace data = core::data;
+  std::error_code ec;
+  if (!s.sample.empty() && (s.dataFile.empty() || !std::filesystem::exists(s.dataFile, ec))) {
+    // A studio session on a bundled sample whose file is not on this machine: the generator
+    // reproduces the bundled file byte for byte (resources/README.md).
+    const auto table = data::generateSample(s.sample, data::defaultSampleSize(s.sample),
+                                            data::defaultSampleSeed(s.sample));
+    const std::string text = data::formatCsv(table.header, table.rows, table.delimiter);
+    if (!s.dataSha256.empty() && core::session::sha256Hex(text) != s.dataSha256)
+      throw std::invalid_argument("session " + file + ": the bundled sample '" + s.sample +
+                                  "' differs from the one the session was saved with");
+    return data::parseCsv(text, s.sample + ".csv");
+  }
+  const auto check = core::session::checkDataFile(s);
+  switch (check.status) {
+    case core::session::DataFileStatus::missing:
+      throw std::invalid_argument("session " + file + ": " + check.message);
+    case core::session::DataFileStatus::changed:
+      throw std::invalid_argument("session " + file + ": " + check.message +
+                                  " Refusing to run; re-open the session in the studio and save "
+                                  "it again to use the new data.");
+    case core::session::DataFileStatus::unverified:
+      std::cerr << "warning: " << check.message << "\n";
+      break;
+    case core::session::DataFileStatus::unchanged:
+      break;
+  }
+  if (!quiet) std::cerr << "data " << s.dataFile << " (SHA-256 verified)\n";
+  return data::readCsv(s.dataFile);
+}
+
+}  // namespace
+
+int runRun(const RunOptions& o) {
+  std::stop_token stop = interruptToken();
+
+  core::session::Session session;
+  try {
+    session = core::session::loadSession(o.session);
+  } catch (const core::session::SessionError& e) {
+    throw std::invalid_argument(e.what());  // a bad session file is bad input (exit 2)
+  }
+  if (session.mechanisms.empty())
+    throw std::invalid_argument("session " + o.session + " has no mechanisms to run");
+  {
+    std::error_code ec;
+    if (std::filesystem::exists(o.out, ec) && !std::filesystem::is_directory(o.out, ec))
+      throw std::invalid_argument("--out " + o.out + " exists and is not a folder");
+  }
+  core::pipeline::RunSettings settings = session.run;
+  if (o.threads) {
+    if (*o.threads < 0) throw std::invalid_argument("--threads must be >= 0");
+    settings.nuts.threads = *o.threads;
+  }
+  settings.lipschitzThreads = settings.nuts.threads;
+
+  const core::data::CsvTable table = loadSessionData(session, o.session, o.quiet);
+  const core::data::Dataset dataset = core::data::buildDataset(table, session.dataset);
+  if (!o.quiet)
+    std::cerr << "running " << session.mechanisms.size() << " mechanism(s) on " << dataset.size()
+              << " records\n";
+
+  core::pipeline::StageCache cache;
+  StageLog log;
+  const auto run = core::pipeline::runMechanisms(dataset, session.mechanisms, settings, &cache,
+                                                 stop, o.quiet ? nullptr : &log);
+  if (run.outcome == core::pipeline::RunOutcome::cancelled || stop.stop_requested()) {
+    std::cerr << "dpsynth: cancelled; no files were written\n";
+    return kExitCancelled;
+  }
+
+  const auto exported = core::report::exportRun(
+      session, dataset, run, settings, {o.out, session.syntheticDatasets, settings.nuts.seed});
+  if (!o.quiet) {
+    std::cout << "wrote " << exported.files.size() << " files to "
+              << std::filesystem::absolute(o.out).lexically_normal().string() << ":\n";
+    for (const auto& f : exported.files)
+      std::cout << "  " << std::filesystem::path(f).filename().string() << "\n";
+  }
+  for (const auto& m : run.mechanisms)
+    for (const auto& w : m.warnings)
+      std::cerr << "warning: " << core::pipeline::mechanismName(m.config.mechanism) << ": " << w
+                << "\n";
+  return kExitOk;
+}
+
+}  // namespace dpsynth::cli

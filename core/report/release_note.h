@@ -1,0 +1,16 @@
+#pragma once
+/// The release note (release_note.html): what may accompany a release of the synthetic data.
+/// Only public or privatised facts appear: the mechanism and its guarantee, ε and the budget of
+/// m datasets, the tuning settings as the analyst chose them, and summaries computed on the
+/// synthetic data alone. Nothing computed from the confidential data beyond the reported ε
+/// (no confidential statistics, weights, Δᵢ, ECDF distances, data-chosen k or downscale).
+#include <string>
+
+#include "core/report/report_inputs.h"
+
+namespace dpsynth::core::report {
+
+/// A self-contained HTML document (inline CSS; no scripts, no external files).
+std::string releaseNoteHtml(const ReportInputs& inputs);
+
+}  // namespace dpsynth::core::report

@@ -1,0 +1,52 @@
+#pragma once
+/// The results table of a run in the layout of 002's Table 2: one "confidential" row with the
+/// data's own statistics, then one row per mechanism. The studio's table, results.csv and the
+/// internal report all show these rows, so they cannot disagree.
+#include <Eigen/Dense>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/data/dataset.h"
+#include "core/pipeline/pipeline.h"
+
+namespace dpsynth::core::report {
+
+struct ResultsRow {
+  std::string mechanism;                   ///< "confidential", or the mechanism's label
+  std::string guarantee;                   ///< "none" | "aDP" | "DP"; empty for "confidential"
+  std::optional<double> lipschitz;         ///< Δ of the final fit (none for ph and "confidential")
+  std::optional<double> epsilon;           ///< asked ε (DP) or ε_x = 2Δ
+  std::optional<std::size_t> censored;     ///< censor-uw, censor-w
+  std::optional<std::size_t> truncated;    ///< weighted-e
+  std::optional<double> maxEcdf, avgEcdf;  ///< against the confidential data
+  double mean = 0, median = 0, q15 = 0, q90 = 0;  ///< of the (first) synthetic dataset
+};
+
+/// One label per mechanism of the run, used in file names and table rows: the mechanism's name
+/// ("censor-w"), or "censor-w-2", "censor-w-3"... for the second and later runs of a mechanism
+/// that occurs more than once (e.g. at two values of ε).
+std::vector<std::string> mechanismLabels(const pipeline::RunResult& run);
+
+/// Rows for the given first synthetic dataset of each mechanism (synthetic[j] belongs to
+/// run.mechanisms[j]). Throws std::invalid_argument when the sizes do not match.
+std::vector<ResultsRow> resultsTable(const data::Dataset& dataset, const pipeline::RunResult& run,
+                                     const std::vector<Eigen::VectorXd>& firstSynthetic);
+
+/// Rows with each mechanism's first synthetic dataset drawn as exportRun and the report JSON
+/// draw it: pipeline::synthesize(dataset, result, model, 1, seed).front().
+std::vector<ResultsRow> resultsTable(const data::Dataset& dataset, const pipeline::RunResult& run,
+                                     const models::ModelSpec& model, std::uint64_t seed);
+
+/// "mechanism", "guarantee", "lipschitz", "epsilon", "censored", "truncated", "max_ecdf",
+/// "avg_ecdf", "mean", "median", "q15", "q90".
+std::vector<std::string> resultsHeader();
+
+/// The rows as CSV fields: numbers as data::formatNumber (exact, round-trip), empty for n/a.
+std::vector<std::vector<std::string>> resultsCsvRows(const std::vector<ResultsRow>& rows);
+
+/// Writes header + rows atomically (data::writeCsvAtomic). Readable by R, Stata and Excel.
+void writeResultsCsv(const std::string& path, const std::vector<ResultsRow>& rows);
+
+}  // namespace dpsynth::core::report

@@ -1,0 +1,107 @@
+#include "core/report/staged_folder.h"
+
+#include <random>
+#include <stdexcept>
+#include <system_error>
+
+namespace dpsynth::core::report {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string randomSuffix() {
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::random_device device;
+  std::string s;
+  for (int i = 0; i < 8; ++i) s += kHex[device() % 16];
+  return s;
+}
+
+}  // namespace
+
+StagedFolder::StagedFolder(const std::string& target) {
+  if (target.empty()) throw std::invalid_argument("no output folder given");
+  target_ = fs::absolute(target).lexically_normal();
+  if (!target_.has_filename()) target_ = target_.parent_path();  // "out/" → "out"
+  std::error_code ec;
+  if (fs::exists(target_, ec) && !fs::is_directory(target_, ec))
+    throw std::invalid_argument("the output folder '" + target_.string() +
+                                "' exists and is not a folder");
+  if (!fs::exists(target_, ec)) {
+    fs::create_directories(target_, ec);
+    if (ec)
+      throw std::runtime_error("cannot create the output folder '" + target_.string() +
+                               "': " + ec.message());
+    createdTarget_ = true;
+  }
+  for (int attempt = 0; attempt < 100; ++attempt) {
+    const fs::path candidate = target_ / (".dpsynth-export-" + randomSuffix());
+    if (fs::create_directory(candidate, ec)) {
+      staging_ = candidate;
+      return;
+    }
+    if (ec) break;
+  }
+  if (createdTarget_) fs::remove(target_, ec);
+  throw std::runtime_error("cannot create a temporary folder in '" + target_.string() + "'" +
+                           (ec ? ": " + ec.message() : std::string()));
+}
+
+StagedFolder::~StagedFolder() {
+  std::error_code ec;
+  fs::remove_all(staging_, ec);
+  if (createdTarget_ && !committed_) fs::remove(target_, ec);  // only removes an empty folder
+}
+
+std::string StagedFolder::stagedPath(const std::string& name) const {
+  return (staging_ / name).string();
+}
+
+std::vector<std::string> StagedFolder::commit(const std::vector<std::string>& names) {
+  std::error_code ec;
+  for (const auto& name : names) {
+    const fs::path target = target_ / name;
+    if (fs::is_directory(fs::symlink_status(target, ec)))
+      throw std::invalid_argument("cannot write '" + target.string() + "': it is a folder");
+  }
+  const fs::path backups = staging_ / ".replaced";
+  fs::create_directory(backups, ec);
+  if (ec) throw std::runtime_error("cannot prepare '" + backups.string() + "': " + ec.message());
+
+  struct Move {
+    fs::path target;
+    bool replaced = false;
+  };
+  std::vector<Move> done;
+  try {
+    for (const auto& name : names) {
+      Move move{target_ / name};
+      if (fs::exists(fs::symlink_status(move.target))) {
+        fs::rename(move.target, backups / name);
+        move.replaced = true;
+      }
+      try {
+        fs::rename(staging_ / name, move.target);
+      } catch (...) {
+        if (move.replaced) fs::rename(backups / name, move.target, ec);
+        throw;
+      }
+      done.push_back(move);
+    }
+  } catch (const std::exception& e) {
+    // Undo in reverse order: the folder ends up exactly as it was before commit().
+    for (auto it = done.rbegin(); it != done.rend(); ++it) {
+      fs::remove(it->target, ec);
+      if (it->replaced) fs::rename(backups / it->target.filename(), it->target, ec);
+    }
+    throw std::runtime_error(std::string("cannot move the results into '") + target_.string() +
+                             "': " + e.what());
+  }
+  committed_ = true;
+  std::vector<std::string> paths;
+  for (const auto& m : done) paths.push_back(m.target.string());
+  return paths;
+}
+
+}  // namespace dpsynth::core::report

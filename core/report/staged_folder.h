@@ -1,0 +1,41 @@
+#pragma once
+/// A set of files that appears in a folder all together or not at all. Files are written into a
+/// hidden staging folder inside the target (same file system, so moving them is a rename) and
+/// moved into place by commit(); if a move fails, the files already moved are taken back and
+/// the files they replaced are restored.
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace dpsynth::core::report {
+
+class StagedFolder {
+ public:
+  /// Creates `target` if it is missing and a fresh ".dpsynth-export-XXXXXXXX" folder inside it.
+  /// Throws std::invalid_argument when target exists and is not a folder, std::runtime_error
+  /// when a folder cannot be created.
+  explicit StagedFolder(const std::string& target);
+  /// Removes the staging folder with whatever it still holds, and the target folder when this
+  /// object created it and nothing was committed into it.
+  ~StagedFolder();
+  StagedFolder(const StagedFolder&) = delete;
+  StagedFolder& operator=(const StagedFolder&) = delete;
+
+  /// Where to write the file `name` before commit().
+  std::string stagedPath(const std::string& name) const;
+  /// The absolute target folder.
+  std::string target() const { return target_.string(); }
+
+  /// Moves every named staged file to target/name, replacing existing files. All or nothing:
+  /// on failure the target folder is left as it was and std::runtime_error is thrown. Refuses
+  /// (std::invalid_argument, before moving anything) to replace a folder. Returns the final paths.
+  std::vector<std::string> commit(const std::vector<std::string>& names);
+
+ private:
+  std::filesystem::path target_;
+  std::filesystem::path staging_;
+  bool createdTarget_ = false;
+  bool committed_ = false;
+};
+
+}  // namespace dpsynth::core::report

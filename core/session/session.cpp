@@ -1,0 +1,278 @@
+#include "core/session/session.h"
+
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "core/data/csv_writer.h"
+#include "core/session/sha256.h"
+
+namespace dpsynth::core::session {
+namespace {
+
+using nlohmann::json;
+
+constexpr const char* kAuto = "auto";
+
+json optionalNumber(const std::optional<double>& value) {
+  return value ? json(*value) : json(nullptr);
+}
+/// k and downscale: nullopt means "search/choose automatically", written as "auto".
+json numberOrAuto(const std::optional<double>& value) { return value ? json(*value) : json(kAuto); }
+
+json mechanismToJson(const pipeline::MechanismConfig& config) {
+  return json{{"mechanism", pipeline::mechanismName(config.mechanism)},
+              {"c", config.c},
+              {"g", config.g},
+              {"radius", config.radius},
+              {"radius_relative", config.radiusRelative},
+              {"k", numberOrAuto(config.k)},
+              {"epsilon", optionalNumber(config.epsilon)},
+              {"downscale", numberOrAuto(config.downscale)},
+              {"lower", optionalNumber(config.lower)},
+              {"upper", optionalNumber(config.upper)},
+              {"bins", config.bins},
+              {"reproducible_noise", config.reproducibleNoise}};
+}
+
+/// Reads keys of one JSON object with messages that say which file and key are wrong.
+class Reader {
+ public:
+  Reader(const json& object, std::string file, std::string where)
+      : object_(object), file_(std::move(file)), where_(std::move(where)) {
+    if (!object_.is_object()) fail("", "must be a JSON object");
+  }
+
+  [[noreturn]] void fail(const std::string& key, const std::string& problem) const {
+    std::string place = where_;
+    if (!key.empty()) place += (place.empty() ? "" : ".") + key;
+    throw SessionError("session file '" + file_ + "': " + (place.empty() ? "" : place + " ") +
+                       problem);
+  }
+
+  const json& require(const std::string& key) const {
+    auto it = object_.find(key);
+    if (it == object_.end()) fail(key, "is missing");
+    return *it;
+  }
+
+  double number(const std::string& key) const {
+    const json& v = require(key);
+    if (!v.is_number()) fail(key, "must be a number");
+    return v.get<double>();
+  }
+  std::optional<double> optionalNumber(const std::string& key) const {
+    auto it = object_.find(key);
+    if (it == object_.end() || it->is_null()) return std::nullopt;
+    if (!it->is_number()) fail(key, "must be a number or null");
+    return it->get<double>();
+  }
+  std::optional<double> numberOrAuto(const std::string& key) const {
+    const json& v = require(key);
+    if (v.is_string() && v.get<std::string>() == kAuto) return std::nullopt;
+    if (!v.is_number()) fail(key, "must be a number or \"auto\"");
+    return v.get<double>();
+  }
+  long long integer(const std::string& key) const {
+    const json& v = require(key);
+    if (!v.is_number_integer()) fail(key, "must be a whole number");
+    return v.get<long long>();
+  }
+  bool boolean(const std::string& key) const {
+    const json& v = require(key);
+    if (!v.is_boolean()) fail(key, "must be true or false");
+    return v.get<bool>();
+  }
+  std::string string(const std::string& key) const {
+    const json& v = require(key);
+    if (!v.is_string()) fail(key, "must be a string");
+    return v.get<std::string>();
+  }
+  std::vector<std::string> strings(const std::string& key) const {
+    const json& v = require(key);
+    if (!v.is_array()) fail(key, "must be a list of strings");
+    std::vector<std::string> out;
+    for (const json& item : v) {
+      if (!item.is_string()) fail(key, "must be a list of strings");
+      out.push_back(item.get<std::string>());
+    }
+    return out;
+  }
+
+ private:
+  const json& object_;
+  std::string file_;
+  std::string where_;
+};
+
+pipeline::MechanismConfig mechanismFromJson(const json& value, const std::string& file,
+                                            std::size_t index) {
+  const Reader r(value, file, "mechanisms[" + std::to_string(index) + "]");
+  pipeline::MechanismConfig config;
+  try {
+    config.mechanism = pipeline::parseMechanism(r.string("mechanism"));
+  } catch (const std::invalid_argument& e) {
+    r.fail("mechanism", e.what());
+  }
+  config.c = r.number("c");
+  config.g = r.number("g");
+  config.radius = r.number("radius");
+  config.radiusRelative = r.boolean("radius_relative");
+  config.k = r.numberOrAuto("k");
+  config.epsilon = r.optionalNumber("epsilon");
+  config.downscale = r.numberOrAuto("downscale");
+  config.lower = r.optionalNumber("lower");
+  config.upper = r.optionalNumber("upper");
+  const long long bins = r.integer("bins");
+  if (bins < 0 || bins > 1'000'000) r.fail("bins", "must be between 0 and 1000000");
+  config.bins = static_cast<int>(bins);
+  config.reproducibleNoise = r.boolean("reproducible_noise");
+  return config;
+}
+
+int boundedInt(const Reader& r, const std::string& key, long long low, long long high) {
+  const long long v = r.integer(key);
+  if (v < low || v > high) {
+    r.fail(key, "must be between " + std::to_string(low) + " and " + std::to_string(high));
+  }
+  return static_cast<int>(v);
+}
+
+}  // namespace
+
+std::string toJson(const Session& session) {
+  json mechanisms = json::array();
+  for (const auto& config : session.mechanisms) mechanisms.push_back(mechanismToJson(config));
+  const auto& nuts = session.run.nuts;
+  const json doc{{"version", session.version},
+                 {"data",
+                  {{"file", session.dataFile},
+                   {"sample", session.sample},
+                   {"sha256", session.dataSha256},
+                   {"outcome", session.dataset.outcome},
+                   {"covariates", session.dataset.covariates},
+                   {"family", models::familyName(session.dataset.family)},
+                   {"drop_missing", session.dataset.dropMissing}}},
+                 {"mechanisms", mechanisms},
+                 {"run",
+                  {{"seed", nuts.seed},
+                   {"chains", nuts.chains},
+                   {"warmup", nuts.warmup},
+                   {"draws", nuts.draws},
+                   {"threads", nuts.threads},
+                   {"sd_scale", session.run.model.sdScale}}},
+                 {"synthetic_datasets", session.syntheticDatasets}};
+  return doc.dump(2) + "\n";
+}
+
+Session fromJson(const std::string& text, const std::string& file) {
+  json doc;
+  try {
+    doc = json::parse(text);
+  } catch (const json::parse_error& e) {
+    throw SessionError("session file '" + file + "' is not valid JSON (" + e.what() + ")");
+  }
+  const Reader top(doc, file, "");
+  const long long version = top.integer("version");
+  if (version != kSessionVersion) {
+    throw SessionError("session file '" + file + "' has version " + std::to_string(version) +
+                       "; this dpsynth reads version " + std::to_string(kSessionVersion) +
+                       (version > kSessionVersion ? " (it was written by a newer dpsynth)" : ""));
+  }
+  Session session;
+  session.version = static_cast<int>(version);
+
+  const Reader data(top.require("data"), file, "data");
+  session.dataFile = data.string("file");
+  session.sample = data.string("sample");
+  session.dataSha256 = data.string("sha256");
+  session.dataset.outcome = data.string("outcome");
+  session.dataset.covariates = data.strings("covariates");
+  try {
+    session.dataset.family = models::parseFamily(data.string("family"));
+  } catch (const std::invalid_argument& e) {
+    data.fail("family", e.what());
+  }
+  session.dataset.dropMissing = data.boolean("drop_missing");
+
+  const json& mechanisms = top.require("mechanisms");
+  if (!mechanisms.is_array()) top.fail("mechanisms", "must be a list");
+  for (std::size_t i = 0; i < mechanisms.size(); ++i) {
+    session.mechanisms.push_back(mechanismFromJson(mechanisms[i], file, i));
+  }
+
+  const Reader run(top.require("run"), file, "run");
+  const json& seed = run.require("seed");
+  if (!seed.is_number_unsigned() && !(seed.is_number_integer() && seed.get<long long>() >= 0)) {
+    run.fail("seed", "must be a non-negative whole number");
+  }
+  auto& nuts = session.run.nuts;
+  nuts.seed = seed.get<std::uint64_t>();
+  nuts.chains = boundedInt(run, "chains", 1, 1024);
+  nuts.warmup = boundedInt(run, "warmup", 0, 100'000'000);
+  nuts.draws = boundedInt(run, "draws", 1, 100'000'000);
+  nuts.threads = boundedInt(run, "threads", 0, 4096);
+  session.run.model.sdScale = run.number("sd_scale");
+  if (!(session.run.model.sdScale > 0)) run.fail("sd_scale", "must be positive");
+  session.run.model.family = session.dataset.family;
+
+  session.syntheticDatasets = boundedInt(top, "synthetic_datasets", 1, 100'000);
+  return session;
+}
+
+void saveSession(const std::string& path, const Session& session) {
+  data::writeTextAtomic(path, toJson(session));
+}
+
+Session loadSession(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw SessionError("cannot open session file '" + path + "'");
+  std::ostringstream text;
+  text << in.rdbuf();
+  if (in.bad()) throw SessionError("error while reading session file '" + path + "'");
+  Session session = fromJson(text.str(), path);
+  if (!session.dataFile.empty()) {
+    std::filesystem::path data(session.dataFile);
+    if (data.is_relative()) {
+      session.dataFile =
+          (std::filesystem::absolute(path).parent_path() / data).lexically_normal().string();
+    }
+  }
+  return session;
+}
+
+DataFileCheck checkDataFile(const Session& session) {
+  DataFileCheck check;
+  std::error_code ec;
+  if (session.dataFile.empty() || !std::filesystem::is_regular_file(session.dataFile, ec)) {
+    check.status = DataFileStatus::missing;
+    check.message = "The data file '" + session.dataFile + "' of this session was not found.";
+    return check;
+  }
+  try {
+    check.actualSha256 = sha256File(session.dataFile);
+  } catch (const std::runtime_error& e) {
+    check.status = DataFileStatus::missing;
+    check.message = e.what();
+    return check;
+  }
+  if (session.dataSha256.empty()) {
+    check.status = DataFileStatus::unverified;
+    check.message = "The session stores no checksum for '" + session.dataFile +
+                    "', so it cannot tell whether the data changed.";
+  } else if (check.actualSha256 == session.dataSha256) {
+    check.status = DataFileStatus::unchanged;
+    check.message = "The data file is the one the session was saved with.";
+  } else {
+    check.status = DataFileStatus::changed;
+    check.message = "The data file '" + session.dataFile +
+                    "' has changed since the session was saved (SHA-256 " +
+                    check.actualSha256.substr(0, 12) + "… instead of " +
+                    session.dataSha256.substr(0, 12) +
+                    "…): results will differ from the saved analysis.";
+  }
+  return check;
+}
+
+}  // namespace dpsynth::core::session

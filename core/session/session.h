@@ -1,0 +1,67 @@
+#pragma once
+/// Studio session files (`.dpsynth`): everything needed to repeat an analysis (where the data
+/// is, which columns and family, every mechanism's tuning, the sampler settings) and nothing
+/// confidential: never the data, weights, Lipschitz bounds or draws. JSON with a "version".
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "core/data/dataset.h"
+#include "core/pipeline/mechanism.h"
+#include "core/pipeline/pipeline.h"
+
+namespace dpsynth::core::session {
+
+/// The format version this build writes; load() refuses any other.
+inline constexpr int kSessionVersion = 1;
+
+/// A session file that cannot be used: unreadable, not JSON, wrong version, a missing or
+/// mistyped key. what() names the file and the key.
+class SessionError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+struct Session {
+  int version = kSessionVersion;
+  /// The CSV the session analyses. Relative paths are resolved against the session file's
+  /// folder by loadSession(); saveSession() writes the path as given.
+  std::string dataFile;
+  /// Name of a bundled sample (sampleKinds()) when the data came from one; dataFile then holds
+  /// the sample's path if it has one.
+  std::string sample;
+  /// SHA-256 of the data file's bytes when the session was saved (lower-case hex); empty when
+  /// unknown (the data check then reports "unverified").
+  std::string dataSha256;
+  data::DatasetSpec dataset;  ///< outcome, covariates, family, dropMissing
+  std::vector<pipeline::MechanismConfig> mechanisms;
+  /// model.sdScale and nuts.{seed, chains, warmup, draws, threads} are stored; model.family
+  /// always equals dataset.family.
+  pipeline::RunSettings run;
+  int syntheticDatasets = 1;  ///< m synthetic datasets to release (spends m·ε)
+};
+
+/// Pretty-printed JSON text of a session.
+std::string toJson(const Session& session);
+/// Parses JSON text; `file` is used in messages only. Throws SessionError.
+Session fromJson(const std::string& text, const std::string& file);
+
+/// Writes the session atomically (temporary file + rename). Throws std::runtime_error.
+void saveSession(const std::string& path, const Session& session);
+/// Reads and validates a session file; a relative dataFile is made absolute against the session
+/// file's folder. Throws SessionError. Does not touch the data file: see checkDataFile().
+Session loadSession(const std::string& path);
+
+enum class DataFileStatus { unchanged, changed, missing, unverified };
+
+struct DataFileCheck {
+  DataFileStatus status = DataFileStatus::unverified;
+  std::string actualSha256;  ///< digest of the file now (empty if missing)
+  std::string message;       ///< one plain-language sentence for the user
+};
+
+/// Compares the data file's current SHA-256 with the one stored in the session.
+DataFileCheck checkDataFile(const Session& session);
+
+}  // namespace dpsynth::core::session

@@ -1,0 +1,35 @@
+#pragma once
+/// SHA-256 (FIPS 180-4), used to notice that a session's data file changed since it was saved.
+/// A small self-contained implementation: core links no crypto library, and this digest guards
+/// against accidental change, not against an attacker.
+#include <array>
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace dpsynth::core::session {
+
+/// Incremental hasher: update() any number of times, then hexDigest() once.
+class Sha256 {
+ public:
+  Sha256();
+  void update(std::string_view bytes);
+  /// Lower-case hexadecimal digest (64 characters). Finalises: call once.
+  std::string hexDigest();
+
+ private:
+  void compress(const std::uint8_t* block);
+
+  std::array<std::uint32_t, 8> state_;
+  std::array<std::uint8_t, 64> buffer_{};
+  std::size_t buffered_ = 0;
+  std::uint64_t totalBytes_ = 0;
+};
+
+/// Digest of a byte string.
+std::string sha256Hex(std::string_view bytes);
+/// Digest of a file's bytes, read in chunks. Throws std::runtime_error naming the file when it
+/// cannot be read.
+std::string sha256File(const std::string& path);
+
+}  // namespace dpsynth::core::session

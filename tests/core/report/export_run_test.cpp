@@ -1,0 +1,266 @@
+/// exportRun: the exact file set, the results table on disk, the release note's confidentiality,
+/// escaping of column names, determinism and nothing partial on refusal.
+#include "core/report/export_run.h"
+
+#include <QDir>
+#include <QRegularExpression>
+#include <QTemporaryDir>
+#include <QtTest>
+#include <cmath>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "core/data/csv_writer.h"
+#include "core/pipeline/synthesis.h"
+#include "core/report/html_writer.h"
+#include "core/report/results_table.h"
+#include "core/session/sha256.h"
+#include "core/utility/utility.h"
+
+namespace report = dpsynth::core::report;
+namespace pipeline = dpsynth::core::pipeline;
+namespace data = dpsynth::core::data;
+namespace session = dpsynth::core::session;
+namespace utility = dpsynth::core::utility;
+
+namespace {
+
+const std::string kOutcome = "y<b>&'";  // a column name that must be escaped in HTML
+const std::string kCovariate = "x<i>";
+
+std::string read(const QString& path) {
+  std::ifstream in(path.toStdString(), std::ios::binary);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+QStringList entries(const QString& dir) {
+  return QDir(dir).entryList(QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot, QDir::Name);
+}
+
+/// `number` as a whole token: not part of a longer number.
+bool containsNumber(const std::string& text, const std::string& number) {
+  const QRegularExpression re(
+      "(?<![0-9.])" + QRegularExpression::escape(QString::fromStdString(number)) + "(?![0-9])");
+  return re.match(QString::fromStdString(text)).hasMatch();
+}
+
+}  // namespace
+
+class ExportRunTest : public QObject {
+  Q_OBJECT
+ private slots:
+  void initTestCase() {
+    QVERIFY(tmp_.isValid());
+    // y = 50 + 3x + noise: non-integer statistics, so a leaked number cannot hide among counts.
+    std::vector<std::vector<std::string>> rows;
+    for (int i = 0; i < 300; ++i) {
+      const double x = (i % 17) / 4.0;
+      const double y = 50 + 3 * x + 9 * std::sin(i * 1.7) + 0.013 * i;
+      rows.push_back({data::formatNumber(x), data::formatNumber(std::round(y * 1000) / 1000)});
+    }
+    dataPath_ = tmp_.filePath("data.csv").toStdString();
+    data::writeCsvAtomic(dataPath_, {kCovariate, kOutcome}, rows);
+
+    session_.dataFile = dataPath_;
+    session_.dataSha256 = session::sha256File(dataPath_);
+    session_.dataset.outcome = kOutcome;
+    session_.dataset.covariates = {kCovariate};
+    session_.dataset.family = dpsynth::core::models::Family::normal;
+    pipeline::MechanismConfig lw, censor, ph;
+    lw.mechanism = pipeline::Mechanism::lw;
+    censor.mechanism = pipeline::Mechanism::censorW;
+    censor.epsilon = 6;
+    ph.mechanism = pipeline::Mechanism::ph;
+    ph.epsilon = 1;
+    ph.lower = 0;
+    ph.upper = 100;
+    ph.reproducibleNoise = true;
+    session_.mechanisms = {lw, censor, ph};
+    session_.run.model.family = session_.dataset.family;
+    session_.run.model.sdScale = 10;
+    session_.run.nuts.chains = 2;
+    session_.run.nuts.warmup = 150;
+    session_.run.nuts.draws = 150;
+    session_.run.nuts.seed = 11;
+
+    dataset_ = data::buildDataset(data::readCsv(dataPath_), session_.dataset);
+    pipeline::StageCache cache;
+    run_ = pipeline::runMechanisms(dataset_, session_.mechanisms, session_.run, &cache);
+    QCOMPARE(run_.mechanisms.size(), std::size_t(3));
+    out_ = tmp_.filePath("out");
+    files_ = report::exportRun(session_, dataset_, run_, session_.run, {out_.toStdString(), 1, 11});
+  }
+
+  void writesExactlyTheDocumentedFiles() {
+    const std::vector<std::string> expected{"synthetic_lw.csv",
+                                            "synthetic_lw.csv.json",
+                                            "report_lw.json",
+                                            "synthetic_censor-w.csv",
+                                            "synthetic_censor-w.csv.json",
+                                            "report_censor-w.json",
+                                            "synthetic_ph.csv",
+                                            "synthetic_ph.csv.json",
+                                            "report_ph.json",
+                                            "results.csv",
+                                            "internal_report.html",
+                                            "release_note.html",
+                                            "session.dpsynth"};
+    QCOMPARE(report::exportFileNames(run_, 1), expected);
+    QCOMPARE(files_.files.size(), expected.size());
+    QStringList names;
+    for (std::size_t i = 0; i < expected.size(); ++i) {
+      QCOMPARE(QString::fromStdString(files_.files[i]),
+               QDir(out_).absoluteFilePath(QString::fromStdString(expected[i])));
+      names << QString::fromStdString(expected[i]);
+    }
+    names.sort();
+    QCOMPARE(entries(out_), names);  // and no temporary folder left behind
+  }
+
+  void resultsCsvHoldsTheTableRows() {
+    const auto rows = report::resultsTable(dataset_, run_, session_.run.model, 11);
+    std::string expected =
+        "mechanism,guarantee,lipschitz,epsilon,censored,truncated,max_ecdf,"
+        "avg_ecdf,mean,median,q15,q90\n";
+    for (const auto& r : report::resultsCsvRows(rows)) {
+      std::string line;
+      for (const auto& f : r) line += (line.empty() ? "" : ",") + f;
+      expected += line + "\n";
+    }
+    QCOMPARE(read(out_ + "/results.csv"), expected);
+    QVERIFY(expected.find("\nconfidential,,,,,,,,") != std::string::npos);
+    QVERIFY(expected.find("\ncensor-w,DP,") != std::string::npos);
+    // The report JSON of each mechanism shows the same utility numbers.
+    const auto j = nlohmann::json::parse(read(out_ + "/report_censor-w.json"));
+    QCOMPARE(j["utility"]["mean"].get<double>(), rows[2].mean);
+    QCOMPARE(j["utility"]["max_ecdf"].get<double>(), *rows[2].maxEcdf);
+    QCOMPARE(j["confidential"]["q90"].get<double>(), rows[0].q90);
+  }
+
+  void releaseNoteHoldsNoConfidentialNumbers() {
+    const std::string note = read(out_ + "/release_note.html");
+    const std::string internal = read(out_ + "/internal_report.html");
+    std::vector<double> secret;
+    const auto c = utility::describe(dataset_.y);
+    secret.insert(secret.end(), {c.mean, c.median, c.q15, c.q90});
+    for (const auto& m : run_.mechanisms) {
+      if (!m.final) continue;
+      const auto& f = *m.final;
+      const auto& w = f.weights;
+      secret.insert(secret.end(), {w.min, w.q25, w.median, w.mean, w.q75, w.max, f.lipschitz.max,
+                                   f.lipschitz.q90, f.lipschitz.q95});
+      for (const auto& p : f.posterior) secret.insert(secret.end(), {p.mean, p.sd, p.q975});
+    }
+    for (const auto& row : report::resultsTable(dataset_, run_, session_.run.model, 11))
+      if (row.maxEcdf) secret.insert(secret.end(), {*row.maxEcdf, *row.avgEcdf});
+    int checked = 0;
+    for (double v : secret) {
+      if (v == 0 || v == 1) continue;  // weights of exactly 0 or 1 are not informative
+      const std::string text = report::displayNumber(v);
+      QVERIFY2(containsNumber(internal, text), text.c_str());  // the format matches
+      QVERIFY2(!containsNumber(note, text), text.c_str());
+      ++checked;
+    }
+    QVERIFY(checked >= 20);
+    // Per-record quantities: the release note has no chart and no weights.
+    QVERIFY(note.find("<svg") == std::string::npos);
+    QVERIFY(note.find("α") == std::string::npos);
+    QVERIFY(note.find("ECDF") == std::string::npos);
+    QVERIFY(internal.find("CONFIDENTIAL") != std::string::npos);
+    QVERIFY(note.find("CONFIDENTIAL") == std::string::npos);
+  }
+
+  void releaseNoteDescribesTheRelease() {
+    const std::string note = read(out_ + "/release_note.html");
+    const auto syn = pipeline::synthesize(dataset_, run_.mechanisms[1], session_.run.model, 1, 11);
+    QVERIFY(containsNumber(note, report::displayNumber(utility::describe(syn[0]).mean)));
+    QVERIFY(note.find("Strict ε-differential privacy") != std::string::npos);
+    QVERIFY(note.find("Asymptotic differential privacy") != std::string::npos);
+    QVERIFY(note.find("NOT FOR RELEASE") != std::string::npos);  // seeded ph noise
+    QVERIFY(containsNumber(note, report::displayNumber(run_.mechanisms[0].epsilon)));
+  }
+
+  void columnNamesAreEscaped() {
+    for (const QString file : {"internal_report.html", "release_note.html"}) {
+      const std::string html = read(out_ + "/" + file);
+      QVERIFY2(html.find("y&lt;b&gt;&amp;&#39;") != std::string::npos, qPrintable(file));
+      QVERIFY2(html.find("y<b>") == std::string::npos, qPrintable(file));
+      QVERIFY2(html.find("x<i>") == std::string::npos, qPrintable(file));
+    }
+  }
+
+  void htmlIsSelfContained() {
+    for (const QString file : {"internal_report.html", "release_note.html"}) {
+      std::string html = read(out_ + "/" + file);
+      const std::string ns = "xmlns=\"http://www.w3.org/2000/svg\"";  // a name, never fetched
+      for (auto at = html.find(ns); at != std::string::npos; at = html.find(ns))
+        html.erase(at, ns.size());
+      for (const char* bad : {"<script", "http:", "https:", "src=", "href=", "url(", "<link"})
+        QVERIFY2(html.find(bad) == std::string::npos, bad);
+    }
+  }
+
+  void exportIsDeterministic() {
+    const QString again = tmp_.filePath("again");
+    report::exportRun(session_, dataset_, run_, session_.run, {again.toStdString(), 1, 11});
+    for (const QString file : {"results.csv", "internal_report.html", "release_note.html",
+                               "session.dpsynth", "synthetic_lw.csv", "synthetic_ph.csv.json"})
+      QVERIFY2(read(out_ + "/" + file) == read(again + "/" + file), qPrintable(file));
+  }
+
+  void severalDatasetsAreNumbered() {
+    const QString dir = tmp_.filePath("m3");
+    report::exportRun(session_, dataset_, run_, session_.run, {dir.toStdString(), 3, 11});
+    for (int j = 1; j <= 3; ++j)
+      QVERIFY(QFile::exists(dir + QString("/synthetic_lw_%1.csv").arg(j)));
+    QVERIFY(!QFile::exists(dir + "/synthetic_lw.csv"));
+    const std::string note = read(dir + "/release_note.html");
+    QVERIFY(note.find("synthetic_censor-w_3.csv") != std::string::npos);
+    QVERIFY(note.find("basic composition)</th><td>18</td>") != std::string::npos);  // 3 · ε 6
+  }
+
+  void sessionFileReloads() {
+    const auto reloaded = session::fromJson(read(out_ + "/session.dpsynth"), "session.dpsynth");
+    QCOMPARE(session::toJson(reloaded), session::toJson(session_));  // dataFile already absolute
+  }
+
+  void refusesWithoutWritingAnything() {
+    // The input data file lives where results.csv would go.
+    const QString dir = tmp_.filePath("clash");
+    QVERIFY(QDir().mkpath(dir));
+    QVERIFY(QFile::copy(QString::fromStdString(dataPath_), dir + "/results.csv"));
+    session::Session s = session_;
+    s.dataFile = (dir + "/results.csv").toStdString();
+    const std::string before = read(dir + "/results.csv");
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, report::exportRun(s, dataset_, run_, s.run,
+                                                                      {dir.toStdString(), 1, 11}));
+    QCOMPARE(entries(dir), QStringList{"results.csv"});
+    QCOMPARE(read(dir + "/results.csv"), before);
+
+    pipeline::RunResult cancelled = run_;
+    cancelled.outcome = pipeline::RunOutcome::cancelled;
+    const QString none = tmp_.filePath("none");
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
+                             report::exportRun(session_, dataset_, cancelled, session_.run,
+                                               {none.toStdString(), 1, 11}));
+    QVERIFY_THROWS_EXCEPTION(
+        std::invalid_argument,
+        report::exportRun(session_, dataset_, run_, session_.run, {none.toStdString(), 0, 11}));
+    QVERIFY(!QDir(none).exists());
+  }
+
+ private:
+  QTemporaryDir tmp_;
+  std::string dataPath_;
+  session::Session session_;
+  data::Dataset dataset_;
+  pipeline::RunResult run_;
+  QString out_;
+  report::ExportedFiles files_;
+};
+
+QTEST_APPLESS_MAIN(ExportRunTest)
+#include "export_run_test.moc"

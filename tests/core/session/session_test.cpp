@@ -1,0 +1,203 @@
+#include "core/session/session.h"
+
+#include <QTemporaryDir>
+#include <QtTest>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "core/session/sha256.h"
+
+namespace session = dpsynth::core::session;
+namespace pipeline = dpsynth::core::pipeline;
+using dpsynth::core::models::Family;
+
+namespace {
+
+session::Session exampleSession() {
+  session::Session s;
+  s.dataFile = "/data/survey.csv";
+  s.sample = "";
+  s.dataSha256 = std::string(64, 'a');
+  s.dataset.outcome = "salary";
+  s.dataset.covariates = {"gender", "age_group"};
+  s.dataset.family = Family::normal;
+  s.dataset.dropMissing = true;
+  pipeline::MechanismConfig lw;
+  lw.mechanism = pipeline::Mechanism::lwFinal;
+  lw.c = 0.8;
+  lw.g = 0.05;
+  lw.k = 0.93;
+  lw.downscale = std::nullopt;  // auto
+  pipeline::MechanismConfig ph;
+  ph.mechanism = pipeline::Mechanism::ph;
+  ph.epsilon = 1.5;
+  ph.lower = -3.25;
+  ph.upper = 1e6;
+  ph.bins = 40;
+  ph.reproducibleNoise = true;
+  ph.radius = 0.125;
+  ph.radiusRelative = false;
+  s.mechanisms = {lw, ph};
+  s.run.nuts.seed = 18446744073709551557ull;  // above 2^63: stored exactly as an unsigned
+  s.run.nuts.chains = 3;
+  s.run.nuts.warmup = 321;
+  s.run.nuts.draws = 654;
+  s.run.nuts.threads = 2;
+  s.run.model.sdScale = 2500.5;
+  s.run.model.family = Family::normal;
+  s.syntheticDatasets = 5;
+  return s;
+}
+
+void compareConfigs(const pipeline::MechanismConfig& a, const pipeline::MechanismConfig& b) {
+  QCOMPARE(a.mechanism, b.mechanism);
+  QCOMPARE(a.c, b.c);
+  QCOMPARE(a.g, b.g);
+  QCOMPARE(a.radius, b.radius);
+  QCOMPARE(a.radiusRelative, b.radiusRelative);
+  QCOMPARE(a.k, b.k);
+  QCOMPARE(a.epsilon, b.epsilon);
+  QCOMPARE(a.downscale, b.downscale);
+  QCOMPARE(a.lower, b.lower);
+  QCOMPARE(a.upper, b.upper);
+  QCOMPARE(a.bins, b.bins);
+  QCOMPARE(a.reproducibleNoise, b.reproducibleNoise);
+}
+
+void compareSessions(const session::Session& a, const session::Session& b) {
+  QCOMPARE(a.version, b.version);
+  QCOMPARE(a.dataFile, b.dataFile);
+  QCOMPARE(a.sample, b.sample);
+  QCOMPARE(a.dataSha256, b.dataSha256);
+  QCOMPARE(a.dataset.outcome, b.dataset.outcome);
+  QCOMPARE(a.dataset.covariates, b.dataset.covariates);
+  QCOMPARE(a.dataset.family, b.dataset.family);
+  QCOMPARE(a.dataset.dropMissing, b.dataset.dropMissing);
+  QCOMPARE(a.mechanisms.size(), b.mechanisms.size());
+  for (std::size_t i = 0; i < a.mechanisms.size(); ++i) {
+    compareConfigs(a.mechanisms[i], b.mechanisms[i]);
+  }
+  QCOMPARE(a.run.nuts.seed, b.run.nuts.seed);
+  QCOMPARE(a.run.nuts.chains, b.run.nuts.chains);
+  QCOMPARE(a.run.nuts.warmup, b.run.nuts.warmup);
+  QCOMPARE(a.run.nuts.draws, b.run.nuts.draws);
+  QCOMPARE(a.run.nuts.threads, b.run.nuts.threads);
+  QCOMPARE(a.run.model.sdScale, b.run.model.sdScale);
+  QCOMPARE(a.run.model.family, b.run.model.family);
+  QCOMPARE(a.syntheticDatasets, b.syntheticDatasets);
+}
+
+std::string writeFile(const QTemporaryDir& dir, const QString& name, const std::string& text) {
+  const std::string path = dir.filePath(name).toStdString();
+  std::ofstream(path, std::ios::binary) << text;
+  return path;
+}
+
+}  // namespace
+
+class SessionTest : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void roundTripThroughText() {
+    const auto s = exampleSession();
+    compareSessions(session::fromJson(session::toJson(s), "x.dpsynth"), s);
+  }
+
+  void roundTripThroughFile() {
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const std::string path = dir.filePath("a.dpsynth").toStdString();
+    const auto s = exampleSession();
+    session::saveSession(path, s);
+    compareSessions(session::loadSession(path), s);
+  }
+
+  void autoAndUnsetValuesAreDistinct() {
+    const auto text = session::toJson(exampleSession());
+    const auto doc = nlohmann::json::parse(text);
+    QCOMPARE(doc["version"].get<int>(), 1);
+    QCOMPARE(doc["mechanisms"][0]["downscale"].get<std::string>(), std::string("auto"));
+    QVERIFY(doc["mechanisms"][0]["epsilon"].is_null());
+    QCOMPARE(doc["mechanisms"][0]["k"].get<double>(), 0.93);
+    QCOMPARE(doc["mechanisms"][1]["k"].get<std::string>(), std::string("auto"));
+  }
+
+  void neverStoresDataOrWeights() {
+    const auto doc = nlohmann::json::parse(session::toJson(exampleSession()));
+    for (const char* key : {"alpha", "weights", "draws", "rows", "y", "lipschitz"}) {
+      QVERIFY2(!doc.contains(key), key);
+      QVERIFY2(!doc["data"].contains(key), key);
+    }
+  }
+
+  void relativeDataPathResolvesAgainstSessionFolder() {
+    QTemporaryDir dir;
+    auto s = exampleSession();
+    s.dataFile = "sub/d.csv";
+    const std::string path = dir.filePath("r.dpsynth").toStdString();
+    session::saveSession(path, s);
+    QCOMPARE(QString::fromStdString(session::loadSession(path).dataFile),
+             QDir(dir.path()).absoluteFilePath("sub/d.csv"));
+  }
+
+  void rejectsOtherVersions() {
+    auto doc = nlohmann::json::parse(session::toJson(exampleSession()));
+    doc["version"] = 2;
+    try {
+      session::fromJson(doc.dump(), "new.dpsynth");
+      QFAIL("version 2 accepted");
+    } catch (const session::SessionError& e) {
+      QVERIFY2(std::string(e.what()).find("newer") != std::string::npos, e.what());
+      QVERIFY(std::string(e.what()).find("new.dpsynth") != std::string::npos);
+    }
+    doc.erase("version");
+    QVERIFY_THROWS_EXCEPTION(session::SessionError, session::fromJson(doc.dump(), "f"));
+  }
+
+  void rejectsMalformedContent() {
+    QVERIFY_THROWS_EXCEPTION(session::SessionError, session::fromJson("{not json", "f"));
+    QVERIFY_THROWS_EXCEPTION(session::SessionError, session::fromJson("[1,2]", "f"));
+    auto doc = nlohmann::json::parse(session::toJson(exampleSession()));
+    doc["mechanisms"][1]["mechanism"] = "laplace";
+    try {
+      session::fromJson(doc.dump(), "f");
+      QFAIL("unknown mechanism accepted");
+    } catch (const session::SessionError& e) {
+      QVERIFY2(std::string(e.what()).find("mechanisms[1].mechanism") != std::string::npos,
+               e.what());
+    }
+    doc = nlohmann::json::parse(session::toJson(exampleSession()));
+    doc["run"]["chains"] = 0;
+    QVERIFY_THROWS_EXCEPTION(session::SessionError, session::fromJson(doc.dump(), "f"));
+    doc = nlohmann::json::parse(session::toJson(exampleSession()));
+    doc["data"]["family"] = "gamma";
+    QVERIFY_THROWS_EXCEPTION(session::SessionError, session::fromJson(doc.dump(), "f"));
+    doc = nlohmann::json::parse(session::toJson(exampleSession()));
+    doc["mechanisms"][0]["k"] = "automatic";
+    QVERIFY_THROWS_EXCEPTION(session::SessionError, session::fromJson(doc.dump(), "f"));
+    QVERIFY_THROWS_EXCEPTION(session::SessionError, session::loadSession("/nonexistent.dpsynth"));
+  }
+
+  void detectsChangedDataFile() {
+    QTemporaryDir dir;
+    auto s = exampleSession();
+    s.dataFile = writeFile(dir, "d.csv", "y\n1\n2\n3\n");
+    s.dataSha256 = session::sha256File(s.dataFile);
+    QCOMPARE(session::checkDataFile(s).status, session::DataFileStatus::unchanged);
+
+    writeFile(dir, "d.csv", "y\n1\n2\n4\n");  // one value edited
+    const auto changed = session::checkDataFile(s);
+    QCOMPARE(changed.status, session::DataFileStatus::changed);
+    QVERIFY(changed.message.find("changed") != std::string::npos);
+    QVERIFY(changed.actualSha256 != s.dataSha256);
+
+    s.dataSha256.clear();
+    QCOMPARE(session::checkDataFile(s).status, session::DataFileStatus::unverified);
+    s.dataFile = dir.filePath("gone.csv").toStdString();
+    QCOMPARE(session::checkDataFile(s).status, session::DataFileStatus::missing);
+  }
+};
+
+QTEST_APPLESS_MAIN(SessionTest)
+#include "session_test.moc"
