@@ -1,0 +1,186 @@
+#include "ui/workers/pipeline_worker.h"
+
+#include <QElapsedTimer>
+#include <QSignalSpy>
+#include <QThread>
+#include <QtTest>
+
+#include "studio_test_helpers.h"
+#include "ui/controllers/run_controller.h"
+
+using namespace dpsynth::ui;
+namespace pipeline = dpsynth::core::pipeline;
+
+namespace {
+
+RunRequest request(quint64 id, int warmup, int draws, pipeline::Mechanism m) {
+  RunRequest r;
+  r.runId = id;
+  r.dataset = test::nbmixDataset();
+  pipeline::MechanismConfig config;
+  config.mechanism = m;
+  config.k = 0.9;
+  r.configs = {config};
+  r.settings.model.family = dpsynth::core::models::Family::negbin;
+  r.settings.nuts.chains = 2;
+  r.settings.nuts.warmup = warmup;
+  r.settings.nuts.draws = draws;
+  r.settings.nuts.seed = 11;
+  r.cache = std::make_shared<pipeline::StageCache>();
+  return r;
+}
+
+/// The worker in its own thread, shut down the way the controller does it.
+struct ThreadedWorker {
+  QThread thread;
+  PipelineWorker* worker = new PipelineWorker;
+  ThreadedWorker() {
+    worker->moveToThread(&thread);
+    QObject::connect(&thread, &QThread::finished, worker, &QObject::deleteLater);
+    thread.start();
+  }
+  ~ThreadedWorker() {
+    worker->cancel();
+    thread.quit();
+    thread.wait();
+  }
+};
+
+}  // namespace
+
+class PipelineWorkerTest : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void initTestCase() { registerRunTypes(); }
+
+  void emitsProgressDrawsAndFinished() {
+    ThreadedWorker t;
+    QSignalSpy started(t.worker, &PipelineWorker::runStarted);
+    QSignalSpy stages(t.worker, &PipelineWorker::stageStarted);
+    QSignalSpy stagesDone(t.worker, &PipelineWorker::stageFinished);
+    QSignalSpy progress(t.worker, &PipelineWorker::progress);
+    QSignalSpy draws(t.worker, &PipelineWorker::draws);
+    QSignalSpy finished(t.worker, &PipelineWorker::finished);
+    QSignalSpy failed(t.worker, &PipelineWorker::failed);
+    t.worker->start(request(1, 150, 150, pipeline::Mechanism::lwFinal));
+    QVERIFY(finished.wait(60000));
+    QCOMPARE(failed.count(), 0);
+    QCOMPARE(started.count(), 1);
+    const auto start = started.first().first().value<RunStart>();
+    QCOMPARE(start.chains, 2);
+    QVERIFY(start.parameterNames.contains("phi"));
+    QCOMPARE(stages.count(), 3);  // unweighted, lw, lw-final k=0.9
+    QCOMPARE(stagesDone.count(), 3);
+    QVERIFY(progress.count() >= 2 * 3);  // several reports per chain and stage
+    for (const auto& args : progress) {
+      const auto p = args.first().value<ChainProgress>();
+      QCOMPARE(p.runId, quint64(1));
+      QVERIFY(p.progress.chain >= 0 && p.progress.chain < 2);
+      QVERIFY(p.progress.iteration <= p.progress.total);
+    }
+    QVERIFY(draws.count() > 0);
+    int drawnRows = 0;
+    const int parameters = start.parameterNames.size();
+    for (const auto& args : draws) {
+      const auto b = args.first().value<DrawBatch>();
+      QCOMPARE(int(b.values->size()) % parameters, 0);
+      if (b.stage == "unweighted") drawnRows += int(b.values->size()) / parameters;
+    }
+    QCOMPARE(drawnRows, 2 * 150);  // every post-warm-up draw of both chains, once
+    const auto out = finished.first().first().value<RunOutput>();
+    QCOMPARE(out.runId, quint64(1));
+    QCOMPARE(out.table.size(), std::size_t(2));  // confidential + lw-final
+    QCOMPARE(out.table[1].mechanism, std::string("lw-final"));
+    QCOMPARE(out.cacheMisses, std::size_t(3));
+    QCOMPARE(out.cacheHits, std::size_t(0));
+    QVERIFY(out.result);
+    QCOMPARE(out.plots.size(), std::size_t(1));
+    QCOMPARE(out.plots[0].deltaPerRecord.size(), std::size_t(1000));
+  }
+
+  void cancelEndsWithin100ms() {
+    ThreadedWorker t;
+    QSignalSpy progress(t.worker, &PipelineWorker::progress);
+    QSignalSpy cancelled(t.worker, &PipelineWorker::cancelled);
+    QSignalSpy finished(t.worker, &PipelineWorker::finished);
+    t.worker->start(request(2, 20000, 20000, pipeline::Mechanism::lw));
+    QVERIFY(progress.wait(30000));
+    QElapsedTimer clock;
+    clock.start();
+    t.worker->cancel();  // a direct, thread-safe call: no event queue in between
+    QVERIFY(cancelled.wait(5000));
+    const auto elapsed = clock.elapsed();
+    QVERIFY2(elapsed < 100, qPrintable(QString("cancel took %1 ms").arg(elapsed)));
+    QCOMPARE(cancelled.first().first().value<quint64>(), quint64(2));
+    QCOMPARE(finished.count(), 0);
+  }
+
+  void aNewStartSupersedesTheRunningOne() {
+    ThreadedWorker t;
+    QSignalSpy progress(t.worker, &PipelineWorker::progress);
+    QSignalSpy cancelled(t.worker, &PipelineWorker::cancelled);
+    QSignalSpy finished(t.worker, &PipelineWorker::finished);
+    t.worker->start(request(3, 20000, 20000, pipeline::Mechanism::lw));
+    QVERIFY(progress.wait(30000));
+    t.worker->start(request(4, 100, 100, pipeline::Mechanism::unweighted));
+    QVERIFY(finished.wait(60000));
+    QCOMPARE(cancelled.count(), 1);
+    QCOMPARE(cancelled.first().first().value<quint64>(), quint64(3));
+    QCOMPARE(finished.first().first().value<RunOutput>().runId, quint64(4));
+  }
+
+  void invalidSettingsEmitFailed() {
+    ThreadedWorker t;
+    QSignalSpy failed(t.worker, &PipelineWorker::failed);
+    auto r = request(5, 100, 100, pipeline::Mechanism::ph);  // no ε, no bounds
+    t.worker->start(r);
+    QVERIFY(failed.wait(10000));
+    const QString message = failed.first().at(1).toString();
+    QVERIFY2(message.contains("bounds"), qPrintable(message));
+    QVERIFY2(message.contains("epsilon"), qPrintable(message));
+  }
+
+  void controllerShutdownDuringARunIsPrompt() {
+    QElapsedTimer clock;
+    {
+      RunController controller;
+      QSignalSpy merged(&controller, &RunController::progressMerged);
+      StudioSettings s;
+      s.dataset.family = dpsynth::core::models::Family::negbin;
+      s.tuning = defaultTuning();
+      s.mechanisms = {pipeline::Mechanism::lw};
+      s.run.nuts.chains = 2;
+      s.run.nuts.warmup = 20000;
+      s.run.nuts.draws = 20000;
+      controller.start(test::nbmixDataset(), s);
+      QVERIFY(merged.wait(30000));
+      clock.start();
+    }  // cancel → quit → wait
+    QVERIFY2(clock.elapsed() < 1000, qPrintable(QString::number(clock.elapsed())));
+  }
+
+  void progressIsMergedOnATimer() {
+    RunController controller;
+    QSignalSpy merged(&controller, &RunController::progressMerged);
+    QSignalSpy finished(&controller, &RunController::finished);
+    StudioSettings s;
+    s.dataset.family = dpsynth::core::models::Family::negbin;
+    s.tuning = defaultTuning();
+    s.mechanisms = {pipeline::Mechanism::unweighted};
+    s.run.nuts.chains = 2;
+    s.run.nuts.warmup = 1000;
+    s.run.nuts.draws = 1000;
+    s.run.nuts.progressEvery = 1;  // a report every iteration: 4000 reports
+    controller.start(test::nbmixDataset(), s);
+    QVERIFY(finished.wait(60000));
+    QVERIFY(merged.count() >= 1);
+    QVERIFY2(merged.count() < 400, qPrintable(QString::number(merged.count())));
+    const auto last = merged.last().first().value<StageProgress>();
+    QCOMPARE(last.chains.size(), std::size_t(2));
+    QVERIFY(last.fraction() > 0 && last.fraction() <= 1);
+  }
+};
+
+QTEST_MAIN(PipelineWorkerTest)
+#include "pipeline_worker_test.moc"

@@ -1,0 +1,342 @@
+#include <QCheckBox>
+#include <QClipboard>
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QGuiApplication>
+#include <QListWidget>
+#include <QProcess>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QTimer>
+#include <QUndoStack>
+#include <QtTest>
+#include <nlohmann/json.hpp>
+
+#include "core/pipeline/synthesis.h"
+#include "core/utility/utility.h"
+#include "studio_test_helpers.h"
+#include "ui/controllers/export_actions.h"
+#include "ui/controllers/run_controller.h"
+#include "ui/controllers/settings_controller.h"
+#include "ui/main_window.h"
+#include "ui/models/results_table_model.h"
+#include "ui/panels/data_panel.h"
+#include "ui/panels/mechanism_panel.h"
+#include "ui/panels/progress_panel.h"
+#include "ui/panels/results_panel.h"
+#include "ui/panels/tuning_panel.h"
+#include "ui/widgets/guarantee_badge.h"
+#include "ui/widgets/tuning_field.h"
+
+using namespace dpsynth::ui;
+namespace pipeline = dpsynth::core::pipeline;
+
+namespace {
+
+/// A window on the NB-mixture sample running lw-final with k = 0.9 and a small sampler.
+std::unique_ptr<MainWindow> makeWindow(test::ErrorRecorder& errors) {
+  auto window = std::make_unique<MainWindow>();
+  window->setErrorPresenter(errors.presenter());
+  window->autoRunBox()->setChecked(false);
+  window->loadDefaults();
+  test::useSmallSampler(*window);
+  window->tuningPanel()->field("k")->setValue(0.9);
+  return window;
+}
+
+double cell(const ResultsTableModel& model, int row, int column) {
+  return model.data(model.index(row, column), Qt::UserRole).toDouble();
+}
+
+}  // namespace
+
+class StudioRunTest : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void initTestCase() {
+    QVERIFY(settingsDir_.isValid());
+    test::isolateSettings(settingsDir_);
+  }
+
+  void defaultsAreTheNbMixtureWithLwFinal() {
+    MainWindow window;
+    window.loadDefaults();
+    QCOMPARE(window.dataPanel()->source().sample, QString("nbmix"));
+    QCOMPARE(window.dataPanel()->choice().family, dpsynth::core::models::Family::negbin);
+    QCOMPARE(window.mechanismPanel()->checked(),
+             std::vector<pipeline::Mechanism>{pipeline::Mechanism::lwFinal});
+    QVERIFY(window.runButton()->isEnabled());
+    QVERIFY(!window.cancelButton()->isEnabled());
+    QVERIFY(window.guaranteeBadge()->text().contains("asymptotic DP"));
+  }
+
+  void runFillsTheTableWithTheCoreValues() {
+    test::ErrorRecorder errors;
+    auto window = makeWindow(errors);
+    QSignalSpy ended(window.get(), &MainWindow::runEnded);
+    window->mechanismPanel()->setChecked(
+        {pipeline::Mechanism::lwFinal, pipeline::Mechanism::censorW, pipeline::Mechanism::ph});
+    window->tuningPanel()->field("lower")->setValue(0.0);
+    window->tuningPanel()->field("upper")->setValue(400.0);
+    window->tuningPanel()->checkBox("reproducibleNoise")->setChecked(true);
+    QVERIFY(window->startRun(false));
+    QVERIFY(!window->runButton()->isEnabled());
+    QVERIFY(test::waitForRun(*window, ended));
+    QCOMPARE(errors.count(), std::size_t(0));
+    QVERIFY(window->runButton()->isEnabled());
+
+    const auto& out = *window->lastOutput();
+    const auto& dataset = *out.dataset;
+    const auto& model = *window->resultsPanel()->model();
+    QCOMPARE(model.rowCount(), 4);
+    QVERIFY(!model.isStale());
+    const auto conf = dpsynth::core::utility::describe(dataset.y);
+    QCOMPARE(model.data(model.index(0, 0), Qt::UserRole).toString(), QString("confidential"));
+    QCOMPARE(cell(model, 0, ResultsTableModel::kMean), conf.mean);
+    QCOMPARE(cell(model, 0, ResultsTableModel::kMedian), conf.median);
+    QCOMPARE(cell(model, 0, ResultsTableModel::kQ15), conf.q15);
+    QCOMPARE(cell(model, 0, ResultsTableModel::kQ90), conf.q90);
+    for (int i = 0; i < 3; ++i) {
+      const auto& result = out.result->mechanisms[i];
+      const auto synthetic =
+          pipeline::synthesize(dataset, result, out.settings.model, 1, out.settings.nuts.seed);
+      const auto u = dpsynth::core::utility::measureUtility(dataset.y, synthetic.front());
+      const int row = i + 1;
+      QCOMPARE(model.data(model.index(row, 0), Qt::UserRole).toString(),
+               QString::fromStdString(pipeline::mechanismName(result.config.mechanism)));
+      QCOMPARE(model.data(model.index(row, ResultsTableModel::kGuarantee), Qt::UserRole).toString(),
+               QString::fromStdString(pipeline::guaranteeName(result.guarantee)));
+      QCOMPARE(cell(model, row, ResultsTableModel::kEpsilon), result.epsilon);
+      if (result.final) {
+        QCOMPARE(cell(model, row, ResultsTableModel::kLipschitz), result.final->lipschitz.max);
+      } else {
+        QVERIFY(
+            !model.data(model.index(row, ResultsTableModel::kLipschitz), Qt::UserRole).isValid());
+      }
+      QCOMPARE(cell(model, row, ResultsTableModel::kMaxEcdf), u.maxEcdf);
+      QCOMPARE(cell(model, row, ResultsTableModel::kAvgEcdf), u.avgEcdf);
+      QCOMPARE(cell(model, row, ResultsTableModel::kMean), u.mean);
+      QCOMPARE(cell(model, row, ResultsTableModel::kMedian), u.median);
+      QCOMPARE(cell(model, row, ResultsTableModel::kQ15), u.q15);
+      QCOMPARE(cell(model, row, ResultsTableModel::kQ90), u.q90);
+    }
+    // censor-w reports its censored count, lw-final none.
+    QCOMPARE(model.data(model.index(2, ResultsTableModel::kCensored), Qt::UserRole).toULongLong(),
+             qulonglong(*out.result->mechanisms[1].censoredRecords));
+    QVERIFY(!model.data(model.index(1, ResultsTableModel::kCensored), Qt::UserRole).isValid());
+    QVERIFY(window->guaranteeBadge()->text().startsWith("lw-final: ε_x = "));
+
+    // Copy and export carry the exact numbers.
+    window->resultsPanel()->copyToClipboard();
+    const QStringList lines = QGuiApplication::clipboard()->text().split('\n', Qt::SkipEmptyParts);
+    QCOMPARE(lines.size(), 5);
+    QVERIFY(lines[0].startsWith("mechanism\tguarantee\t"));
+    const QStringList header = lines[0].split('\t');
+    QCOMPARE(lines[1].split('\t')[header.indexOf("mean")].toDouble(), conf.mean);
+    QTemporaryDir dir;
+    const QString csv = dir.filePath("results.csv");
+    QString error;
+    QVERIFY2(window->resultsPanel()->exportCsv(csv, &error), qPrintable(error));
+    QFile file(csv);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const QStringList csvLines = QString::fromUtf8(file.readAll()).split('\n', Qt::SkipEmptyParts);
+    QCOMPARE(csvLines.size(), 5);
+    QCOMPARE(csvLines[2].split(',')[header.indexOf("max_ecdf")].toDouble(),
+             cell(model, 1, ResultsTableModel::kMaxEcdf));
+    QCOMPARE(QDir(dir.path()).entryList(QDir::Files | QDir::Hidden).size(), 1);  // no temp left
+
+    // A later change of settings must not leave a guarantee on screen that no longer holds.
+    window->tuningPanel()->field("c")->spinBox()->setValue(0.5);
+    QVERIFY(model.isStale());
+    QVERIFY(window->guaranteeBadge()->text().contains("after the run"));
+  }
+
+  void tableEqualsTheCommandLineReport() {
+    if (!QFile::exists(DPSYNTH_CLI_PATH)) QSKIP("the dpsynth CLI is not built in this tree");
+    test::ErrorRecorder errors;
+    auto window = makeWindow(errors);
+    QSignalSpy ended(window.get(), &MainWindow::runEnded);
+    QVERIFY(window->startRun(false));
+    QVERIFY(test::waitForRun(*window, ended));
+    QTemporaryDir dir;
+    const QString report = dir.filePath("report.json");
+    QProcess cli;
+    cli.start(DPSYNTH_CLI_PATH, {"fit",       "--data",      test::samplePath("nbmix"),
+                                 "--outcome", "count",       "--family",
+                                 "negbin",    "--mechanism", "lw-final",
+                                 "--k",       "0.9",         "--epsilon",
+                                 "5",         "--chains",    "2",
+                                 "--warmup",  "150",         "--draws",
+                                 "150",       "--seed",      "7",
+                                 "--report",  report,        "--quiet"});
+    QVERIFY(cli.waitForFinished(60000));
+    QCOMPARE(cli.exitCode(), 0);
+    QFile file(report);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const auto json = nlohmann::json::parse(file.readAll().toStdString());
+    const auto& model = *window->resultsPanel()->model();
+    QCOMPARE(cell(model, 1, ResultsTableModel::kLipschitz), json["lipschitz"].get<double>());
+    QCOMPARE(cell(model, 1, ResultsTableModel::kEpsilon), json["epsilon"].get<double>());
+    QCOMPARE(cell(model, 1, ResultsTableModel::kMaxEcdf),
+             json["utility"]["max_ecdf"].get<double>());
+    QCOMPARE(cell(model, 1, ResultsTableModel::kAvgEcdf),
+             json["utility"]["avg_ecdf"].get<double>());
+    QCOMPARE(cell(model, 1, ResultsTableModel::kMean), json["utility"]["mean"].get<double>());
+    QCOMPARE(cell(model, 1, ResultsTableModel::kQ90), json["utility"]["q90"].get<double>());
+    QCOMPARE(cell(model, 0, ResultsTableModel::kQ15), json["confidential"]["q15"].get<double>());
+  }
+
+  void exportAllEqualsTheCommandLineRun() {
+    if (!QFile::exists(DPSYNTH_CLI_PATH)) QSKIP("the dpsynth CLI is not built in this tree");
+    test::ErrorRecorder errors;
+    auto window = makeWindow(errors);
+    window->mechanismPanel()->setChecked(
+        {pipeline::Mechanism::lwFinal, pipeline::Mechanism::censorUw});
+    QSignalSpy ended(window.get(), &MainWindow::runEnded);
+    QVERIFY(window->startRun(false));
+    QVERIFY(test::waitForRun(*window, ended));
+    QTemporaryDir dir;
+    const QString studioOut = dir.filePath("studio");
+    QVERIFY(window->exportActions()->exportAll(*window->lastOutput(), studioOut));
+    QCOMPARE(errors.count(), std::size_t(0));
+    const QString session = dir.filePath("s.dpsynth");
+    QVERIFY(window->saveSession(session));
+
+    QProcess cli;
+    cli.start(DPSYNTH_CLI_PATH,
+              {"run", "--session", session, "--out", dir.filePath("cli"), "--quiet"});
+    QVERIFY(cli.waitForFinished(60000));
+    QVERIFY2(cli.exitCode() == 0, cli.readAllStandardError().constData());
+    for (const QString name :
+         {"results.csv", "synthetic_lw-final.csv", "synthetic_censor-uw.csv"}) {
+      QFile a(QDir(studioOut).filePath(name)), b(QDir(dir.filePath("cli")).filePath(name));
+      QVERIFY2(a.open(QIODevice::ReadOnly), qPrintable(name));
+      QVERIFY2(b.open(QIODevice::ReadOnly), qPrintable(name));
+      QCOMPARE(a.readAll(), b.readAll());
+    }
+    // And the table on screen is results.csv.
+    QFile results(QDir(studioOut).filePath("results.csv"));
+    QVERIFY(results.open(QIODevice::ReadOnly));
+    QCOMPARE(results.readAll().toStdString(), window->resultsPanel()->model()->toCsv());
+  }
+
+  void cancelReenablesRunWithin100ms() {
+    test::ErrorRecorder errors;
+    auto window = makeWindow(errors);
+    test::useSmallSampler(*window, 2, 20000, 20000);
+    QSignalSpy ended(window.get(), &MainWindow::runEnded);
+    QSignalSpy merged(window->runController(), &RunController::progressMerged);
+    QVERIFY(window->startRun(false));
+    QVERIFY(merged.wait(30000));
+    QVERIFY(window->cancelButton()->isEnabled());
+    QElapsedTimer clock;
+    clock.start();
+    window->cancelButton()->click();
+    QVERIFY(ended.wait(5000));
+    const auto elapsed = clock.elapsed();
+    QVERIFY2(elapsed < 100, qPrintable(QString("cancel took %1 ms").arg(elapsed)));
+    QCOMPARE(ended.first().first().toBool(), false);
+    QVERIFY(window->runButton()->isEnabled());
+    QVERIFY(!window->cancelButton()->isEnabled());
+    QVERIFY(!window->lastOutput());  // nothing partial kept
+    QVERIFY(window->progressPanel()->summary().contains("cancelled"));
+    QCOMPARE(errors.count(), std::size_t(0));
+  }
+
+  void guiStaysResponsiveDuringARun() {
+    test::ErrorRecorder errors;
+    auto window = makeWindow(errors);
+    test::useSmallSampler(*window, 2, 1500, 1500);
+    window->show();
+    QVERIFY(QTest::qWaitForWindowExposed(window.get()));
+    QTest::qWait(100);  // the first paint of the whole window is not part of the run
+    QSignalSpy ended(window.get(), &MainWindow::runEnded);
+    QElapsedTimer clock;
+    qint64 last = 0, worstGap = 0;
+    int ticks = 0;
+    QTimer timer;
+    timer.setInterval(10);
+    connect(&timer, &QTimer::timeout, this, [&] {
+      const qint64 now = clock.elapsed();
+      worstGap = std::max(worstGap, now - last);
+      last = now;
+      ++ticks;
+    });
+    QVERIFY(window->startRun(false));
+    clock.start();
+    timer.start();
+    QVERIFY(test::waitForRun(*window, ended));
+    timer.stop();
+    QVERIFY2(ticks >= 10, qPrintable(QString("only %1 ticks: run too short").arg(ticks)));
+    QVERIFY2(worstGap < 50, qPrintable(QString("worst gap %1 ms").arg(worstGap)));
+  }
+
+  void autoRunAfterChangingKRerunsOnlyTheReweighting() {
+    test::ErrorRecorder errors;
+    auto window = makeWindow(errors);
+    QSignalSpy ended(window.get(), &MainWindow::runEnded);
+    QVERIFY(window->startRun(false));
+    QVERIFY(test::waitForRun(*window, ended));
+    auto& cache = window->runController()->cache();
+    QCOMPARE(cache.misses(), std::size_t(3));
+    QCOMPARE(cache.hits(), std::size_t(0));
+
+    window->autoRunBox()->setChecked(true);
+    QSignalSpy started(window->runController(), &RunController::busyChanged);
+    auto* k = window->tuningPanel()->field("k");
+    k->spinBox()->setValue(0.85);  // a burst of edits: one run after the last
+    k->spinBox()->setValue(0.8);
+    QVERIFY(window->runController()->autoRunTimer()->isActive());
+    QVERIFY(test::waitForRun(*window, ended));
+    QCOMPARE(started.count(), 2);  // busy on, busy off: exactly one run
+    const auto& out = *window->lastOutput();
+    QCOMPARE(out.cacheHits, std::size_t(2));    // unweighted and lw reused
+    QCOMPARE(out.cacheMisses, std::size_t(1));  // only lw-final k=0.8 sampled
+    QCOMPARE(out.cachedStages, QStringList({"unweighted", "lw"}));
+    QCOMPARE(*out.result->mechanisms[0].k, 0.8);
+    int cachedRows = 0;
+    for (const auto& row : window->progressPanel()->rows()) cachedRows += row.fromCache;
+    QCOMPARE(cachedRows, 2);
+    QVERIFY(window->progressPanel()->summary().contains("2 from the cache"));
+
+    // Changing the model (family) drops the cache: everything runs again.
+    window->autoRunBox()->setChecked(false);
+    auto* family = window->dataPanel()->familyBox();
+    family->setCurrentIndex(family->findData(int(dpsynth::core::models::Family::poisson)));
+    QCOMPARE(window->runController()->cache().size(), std::size_t(0));
+  }
+
+  void undoRestoresAndAutoRunsAgain() {
+    test::ErrorRecorder errors;
+    auto window = makeWindow(errors);
+    window->autoRunBox()->setChecked(true);
+    QSignalSpy ended(window.get(), &MainWindow::runEnded);
+    window->tuningPanel()->field("c")->spinBox()->setValue(0.5);
+    QVERIFY(test::waitForRun(*window, ended));
+    QCOMPARE(window->lastOutput()->result->mechanisms[0].config.c, 0.5);
+    window->settingsController()->undoStack()->undo();
+    QCOMPARE(window->tuningPanel()->tuning().c, 1.0);
+    QVERIFY(test::waitForRun(*window, ended));
+    QCOMPARE(window->lastOutput()->result->mechanisms[0].config.c, 1.0);
+    window->autoRunBox()->setChecked(false);
+  }
+
+  void invalidSettingsAreRefusedWithAMessage() {
+    test::ErrorRecorder errors;
+    auto window = makeWindow(errors);
+    window->mechanismPanel()->setChecked({pipeline::Mechanism::ph});
+    QVERIFY(!window->startRun(true));
+    QCOMPARE(errors.count(), std::size_t(1));
+    QVERIFY(errors.last().problem.contains("bounds"));
+    QVERIFY(window->runButton()->isEnabled());
+  }
+
+ private:
+  QTemporaryDir settingsDir_;
+};
+
+QTEST_MAIN(StudioRunTest)
+#include "studio_run_test.moc"

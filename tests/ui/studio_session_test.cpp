@@ -1,0 +1,217 @@
+#include <QApplication>
+#include <QCheckBox>
+#include <QDoubleSpinBox>
+#include <QDragEnterEvent>
+#include <QDropEvent>
+#include <QFile>
+#include <QMimeData>
+#include <QSignalSpy>
+#include <QUrl>
+#include <QtTest>
+#include <nlohmann/json.hpp>
+
+#include "core/session/session.h"
+#include "studio_test_helpers.h"
+#include "ui/app_settings.h"
+#include "ui/controllers/session_controller.h"
+#include "ui/controllers/settings_controller.h"
+#include "ui/dialogs/data_error_dialog.h"
+#include "ui/main_window.h"
+#include "ui/panels/data_panel.h"
+#include "ui/panels/mechanism_panel.h"
+#include "ui/panels/sampler_panel.h"
+#include "ui/panels/tuning_panel.h"
+#include "ui/widgets/tuning_field.h"
+
+using namespace dpsynth::ui;
+namespace pipeline = dpsynth::core::pipeline;
+using dpsynth::core::models::Family;
+
+namespace {
+
+QString copyFile(const QString& from, const QString& to) {
+  QFile::remove(to);
+  if (!QFile::copy(from, to)) return {};
+  QFile::setPermissions(to, QFile::ReadOwner | QFile::WriteOwner);
+  return to;
+}
+
+}  // namespace
+
+class StudioSessionTest : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void initTestCase() {
+    QVERIFY(settingsDir_.isValid());
+    test::isolateSettings(settingsDir_);
+  }
+
+  void sessionRoundTripThroughTheUi() {
+    QTemporaryDir dir;
+    const QString data = copyFile(test::samplePath("salary"), dir.filePath("salary.csv"));
+    QVERIFY(!data.isEmpty());
+    const QString path = dir.filePath("analysis.dpsynth");
+
+    test::ErrorRecorder errors;
+    StudioSettings saved;
+    {
+      MainWindow window;
+      window.setErrorPresenter(errors.presenter());
+      QVERIFY(window.dataPanel()->loadFile(data));
+      auto spec = window.dataPanel()->choice();
+      spec.covariates = {"gender", "age_group"};
+      QVERIFY(window.dataPanel()->setChoice(spec, 20000.0));
+      window.tuningPanel()->field("c")->spinBox()->setValue(0.6);
+      window.tuningPanel()->field("k")->setValue(0.92);
+      window.tuningPanel()->field("epsilon")->setValue(3.0);
+      window.tuningPanel()->field("downscale")->setValue(QVariant());
+      window.tuningPanel()->field("lower")->setValue(0.0);
+      window.tuningPanel()->field("upper")->setValue(500000.0);
+      window.tuningPanel()->checkBox("radiusRelative")->setChecked(false);
+      window.mechanismPanel()->setChecked(
+          {pipeline::Mechanism::lwFinal, pipeline::Mechanism::censorW, pipeline::Mechanism::ph});
+      test::useSmallSampler(window, 3, 120, 130, 424242);
+      saved = window.settingsController()->current();
+      QVERIFY(window.saveSession(path));
+    }
+    // The file holds settings only: no data values.
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const auto json = nlohmann::json::parse(file.readAll().toStdString());
+    QCOMPARE(json["version"].get<int>(), 1);
+    QCOMPARE(QString::fromStdString(json["data"]["file"].get<std::string>()), data);
+    QCOMPARE(json["data"]["sha256"].get<std::string>().size(), std::size_t(64));
+    QVERIFY(json.dump().find("96618.27") == std::string::npos);  // first salary of the data
+
+    MainWindow reopened;
+    reopened.setErrorPresenter(errors.presenter());
+    reopened.loadDefaults();  // something else loaded first
+    QSignalSpy changed(reopened.sessionController(), &SessionController::dataChanged);
+    QVERIFY(reopened.openSession(path));
+    QCOMPARE(errors.count(), std::size_t(0));
+    QCOMPARE(changed.count(), 0);
+    QCOMPARE(reopened.dataPanel()->source().file, data);
+    const auto s = reopened.settingsController()->current();
+    QCOMPARE(s.dataset.outcome, std::string("salary"));
+    QCOMPARE(s.dataset.covariates, (std::vector<std::string>{"gender", "age_group"}));
+    QCOMPARE(s.dataset.family, Family::normal);
+    QCOMPARE(s.run.model.sdScale, 20000.0);
+    QCOMPARE(s.mechanisms, saved.mechanisms);
+    QCOMPARE(s.tuning.c, 0.6);
+    QCOMPARE(s.tuning.k, std::optional<double>(0.92));
+    QCOMPARE(s.tuning.epsilon, std::optional<double>(3.0));
+    QVERIFY(!s.tuning.downscale);
+    QCOMPARE(s.tuning.lower, std::optional<double>(0.0));
+    QCOMPARE(s.tuning.upper, std::optional<double>(500000.0));
+    QVERIFY(!s.tuning.radiusRelative);
+    QCOMPARE(s.run.nuts.chains, 3);
+    QCOMPARE(s.run.nuts.warmup, 120);
+    QCOMPARE(s.run.nuts.draws, 130);
+    QCOMPARE(s.run.nuts.seed, std::uint64_t(424242));
+    QVERIFY(reopened.dataPanel()->dataset());
+    QCOMPARE(reopened.dataPanel()->dataset()->X.cols(), Eigen::Index(1 + 1 + 3));
+    QVERIFY(reopened.windowTitle().contains("analysis.dpsynth"));
+  }
+
+  void changedDataFileIsReported() {
+    QTemporaryDir dir;
+    const QString data = copyFile(test::samplePath("nbmix"), dir.filePath("nb.csv"));
+    const QString path = dir.filePath("nb.dpsynth");
+    test::ErrorRecorder errors;
+    {
+      MainWindow window;
+      window.setErrorPresenter(errors.presenter());
+      QVERIFY(window.dataPanel()->loadFile(data));
+      QVERIFY(window.saveSession(path));
+    }
+    QFile edit(data);
+    QVERIFY(edit.open(QIODevice::Append));
+    edit.write("101\n");  // one more record
+    edit.close();
+
+    MainWindow window;
+    window.setErrorPresenter(errors.presenter());
+    QSignalSpy changed(window.sessionController(), &SessionController::dataChanged);
+    QVERIFY(window.openSession(path));
+    QCOMPARE(changed.count(), 1);
+    QVERIFY(changed.first().first().toString().contains("changed since the session was saved"));
+    QCOMPARE(errors.count(), std::size_t(1));  // shown to the user
+    QCOMPARE(window.dataPanel()->dataset()->size(), std::size_t(1001));
+  }
+
+  void unreadableSessionKeepsTheCurrentState() {
+    QTemporaryDir dir;
+    const QString path = dir.filePath("bad.dpsynth");
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write(R"({"version": 7})");
+    file.close();
+    test::ErrorRecorder errors;
+    MainWindow window;
+    window.setErrorPresenter(errors.presenter());
+    window.loadDefaults();
+    QVERIFY(!window.openSession(path));
+    QCOMPARE(errors.count(), std::size_t(1));
+    QVERIFY(errors.last().problem.contains("version 7"));
+    QCOMPARE(window.dataPanel()->source().sample, QString("nbmix"));
+  }
+
+  void sampleSessionsReloadTheSample() {
+    QTemporaryDir dir;
+    const QString path = dir.filePath("s.dpsynth");
+    test::ErrorRecorder errors;
+    {
+      MainWindow window;
+      window.setErrorPresenter(errors.presenter());
+      QVERIFY(window.dataPanel()->loadSample("beta"));
+      QVERIFY(window.saveSession(path));
+    }
+    MainWindow window;
+    window.setErrorPresenter(errors.presenter());
+    QVERIFY(window.openSession(path));
+    QCOMPARE(window.dataPanel()->source().sample, QString("beta"));
+    QCOMPARE(window.dataPanel()->choice().family, Family::beta);
+    QCOMPARE(errors.count(), std::size_t(0));
+  }
+
+  void droppingACsvLoadsItAndRemembersIt() {
+    QTemporaryDir dir;
+    const QString data = copyFile(test::samplePath("poisson"), dir.filePath("counts.csv"));
+    test::ErrorRecorder errors;
+    MainWindow window;
+    window.setErrorPresenter(errors.presenter());
+    auto* mime = new QMimeData;
+    mime->setUrls({QUrl::fromLocalFile(data)});
+    QDragEnterEvent enter(QPoint(10, 10), Qt::CopyAction, mime, Qt::LeftButton, Qt::NoModifier);
+    QApplication::sendEvent(&window, &enter);
+    QVERIFY(enter.isAccepted());
+    QDropEvent drop(QPointF(10, 10), Qt::CopyAction, mime, Qt::LeftButton, Qt::NoModifier);
+    QApplication::sendEvent(&window, &drop);
+    QCOMPARE(window.dataPanel()->source().file, data);
+    QCOMPARE(errors.count(), std::size_t(0));
+    QCOMPARE(AppSettings().recentFiles().value(0), data);
+    delete mime;
+  }
+
+  void malformedCsvShowsADialogAndKeepsTheData() {
+    MainWindow window;  // the real presenter: a non-modal dialog
+    window.loadDefaults();
+    const auto before = window.dataPanel()->dataset();
+    QVERIFY(!window.dataPanel()->loadFile(test::malformedPath("ragged_row.csv")));
+    auto* dialog = window.findChild<DataErrorDialog*>();
+    QVERIFY(dialog);
+    QVERIFY(dialog->isVisible());
+    QVERIFY(dialog->report().file.endsWith("ragged_row.csv"));
+    QCOMPARE(dialog->report().line, qint64(3));
+    QVERIFY(dialog->report().problem.contains("found 3"));
+    QCOMPARE(window.dataPanel()->dataset(), before);
+    dialog->accept();
+  }
+
+ private:
+  QTemporaryDir settingsDir_;
+};
+
+QTEST_MAIN(StudioSessionTest)
+#include "studio_session_test.moc"

@@ -1,0 +1,111 @@
+#include "ui/controllers/run_presenter.h"
+
+#include "ui/controllers/run_controller.h"
+#include "ui/panels/progress_panel.h"
+#include "ui/panels/results_panel.h"
+#include "ui/plots/plots_view.h"
+
+namespace dpsynth::ui {
+
+namespace pipeline = core::pipeline;
+
+RunPresenter::RunPresenter(RunController* run, ProgressPanel* progress, ResultsPanel* results,
+                           PlotsView* plots, std::function<std::optional<double>()> targetEpsilon,
+                           QObject* parent)
+    : QObject(parent),
+      progress_(progress),
+      results_(results),
+      plots_(plots),
+      targetEpsilon_(std::move(targetEpsilon)) {
+  connect(run, &RunController::runStarted, this, [this](const RunStart& start) {
+    traceParameters_ = start.parameterNames;
+    traceChains_ = start.chains;
+  });
+  connect(run, &RunController::stageStarted, this, [this](const StageEvent& e) {
+    progress_->stageStarted(e);
+    if (!e.fromCache) plots_->clearTraces(traceParameters_, traceChains_);
+  });
+  connect(run, &RunController::stageFinished, this,
+          [this](const StageEvent& e) { stageFinished(e); });
+  connect(run, &RunController::progressMerged, progress_, &ProgressPanel::updateProgress);
+  connect(run, &RunController::drawsMerged, this,
+          [this](const std::vector<DrawBatch>& batches) { appendDraws(batches); });
+  connect(run, &RunController::cancelled, this, [this] {
+    progress_->markStopped(tr("cancelled"));
+    progress_->setSummary(tr("Run cancelled; nothing from it is kept."));
+    results_->setNote(results_->model()->isEmpty()
+                          ? tr("Run cancelled.")
+                          : tr("Run cancelled: the table shows the previous run's results."));
+  });
+  connect(run, &RunController::failed, this, [this](const QString& message) {
+    progress_->markStopped(tr("failed"));
+    progress_->setSummary(tr("Run failed."));
+    results_->setNote(tr("Run failed: %1").arg(message));
+  });
+}
+
+void RunPresenter::runStarting() {
+  progress_->reset();
+  results_->model()->setStale(true);
+  results_->setNote(results_->model()->isEmpty() ? tr("Running…")
+                                                 : tr("Running… (showing the previous run)"));
+}
+
+void RunPresenter::stageFinished(const StageEvent& e) {
+  progress_->stageFinished(e);
+  if (!e.result) return;
+  const auto& lip = e.result->lipschitz;
+  bool strict = false;
+  double epsilon = 2.0 * lip.max;
+  try {
+    const auto m = pipeline::parseMechanism(e.mechanism.toStdString());
+    strict = pipeline::guaranteeOf(m) == pipeline::Guarantee::DP;
+    if (const auto target = targetEpsilon_(); strict && target) epsilon = *target;
+  } catch (const std::invalid_argument&) {
+    // Not a mechanism name: draw it as approximate DP.
+  }
+  plots_->updateLipschitz(e.mechanism,
+                          {lip.perRecord.data(), lip.perRecord.data() + lip.perRecord.size()},
+                          strict, epsilon, lip.max);
+}
+
+void RunPresenter::appendDraws(const std::vector<DrawBatch>& batches) {
+  for (const auto& b : batches) {
+    try {
+      plots_->appendDraws(b.chain, b.firstDraw, *b.values);
+    } catch (const std::invalid_argument&) {
+      // A batch of a stage whose traces were already replaced: nothing to draw.
+    }
+  }
+}
+
+QString RunPresenter::summaryOf(const RunOutput& output) {
+  QString summary = tr("Finished in %1: %2 stage(s) run, %3 from the cache")
+                        .arg(formatDuration(output.seconds))
+                        .arg(output.cacheMisses)
+                        .arg(output.cacheHits);
+  if (!output.cachedStages.isEmpty()) summary += tr(" (%1)").arg(output.cachedStages.join(", "));
+  return summary;
+}
+
+void RunPresenter::showOutput(const RunOutput& output, bool current) {
+  results_->model()->setResults(output.table, output.warnings);
+  const auto& y = output.dataset->y;
+  plots_->setResults({y.data(), y.data() + y.size()},
+                     core::models::isCountFamily(output.dataset->family), output.plots);
+  progress_->setSummary(summaryOf(output) + '.');
+  int warnings = 0;
+  for (const auto& list : output.warnings) warnings += list.size();
+  results_->setNote(warnings > 0 ? tr("%1 warning(s): hover a row for details").arg(warnings)
+                                 : tr("Seed %1; utility from one synthetic dataset per mechanism")
+                                       .arg(output.settings.nuts.seed));
+  if (!current) showOutdated(tr("Settings changed during this run: press Run to update."));
+}
+
+void RunPresenter::showOutdated(const QString& why) {
+  if (results_->model()->isEmpty()) return;
+  results_->model()->setStale(true);
+  results_->setNote(why);
+}
+
+}  // namespace dpsynth::ui

@@ -1,0 +1,50 @@
+#pragma once
+/// Shows a run as it happens: stage rows and progress bars, live traces and Lipschitz violins,
+/// and at the end the results table and plots. Listens to the RunController only; the window
+/// keeps what concerns the whole window (buttons, badge, status bar, errors).
+#include <QObject>
+#include <QStringList>
+#include <functional>
+#include <optional>
+
+#include "ui/workers/run_types.h"
+
+namespace dpsynth::ui {
+
+class PlotsView;
+class ProgressPanel;
+class ResultsPanel;
+class RunController;
+
+class RunPresenter : public QObject {
+  Q_OBJECT
+
+ public:
+  /// targetEpsilon: the ε asked for now (drawn as ε/2 for strict-DP stages while running).
+  RunPresenter(RunController* run, ProgressPanel* progress, ResultsPanel* results, PlotsView* plots,
+               std::function<std::optional<double>()> targetEpsilon, QObject* parent = nullptr);
+
+  /// A run is about to start: fresh stage rows, the old table marked as the previous run's.
+  void runStarting();
+  /// Fills table, plots and summary from a finished run. current: the settings on screen are
+  /// still the ones the run used (else the table is marked as outdated).
+  void showOutput(const RunOutput& output, bool current);
+  /// Marks the table as outdated (settings changed after the run).
+  void showOutdated(const QString& why);
+
+  /// "Finished in 1.2 s: 1 stage(s) run, 2 from the cache (unweighted, lw)".
+  static QString summaryOf(const RunOutput& output);
+
+ private:
+  void stageFinished(const StageEvent& event);
+  void appendDraws(const std::vector<DrawBatch>& batches);
+
+  ProgressPanel* progress_;
+  ResultsPanel* results_;
+  PlotsView* plots_;
+  std::function<std::optional<double>()> targetEpsilon_;
+  QStringList traceParameters_;
+  int traceChains_ = 0;
+};
+
+}  // namespace dpsynth::ui

@@ -1,0 +1,391 @@
+#include "ui/main_window.h"
+
+#include <QApplication>
+#include <QCheckBox>
+#include <QCloseEvent>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QIcon>
+#include <QLabel>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QMimeData>
+#include <QPushButton>
+#include <QSplitter>
+#include <QStatusBar>
+#include <QUndoStack>
+#include <QVBoxLayout>
+
+#include "ui/controllers/export_actions.h"
+#include "ui/controllers/run_controller.h"
+#include "ui/controllers/run_presenter.h"
+#include "ui/controllers/session_controller.h"
+#include "ui/controllers/settings_controller.h"
+#include "ui/dialogs/data_error_dialog.h"
+#include "ui/models/csv_preview_model.h"
+#include "ui/panels/control_pane.h"
+#include "ui/panels/data_panel.h"
+#include "ui/panels/mechanism_panel.h"
+#include "ui/panels/progress_panel.h"
+#include "ui/panels/results_panel.h"
+#include "ui/panels/sampler_panel.h"
+#include "ui/panels/tuning_panel.h"
+#include "ui/plots/plots_view.h"
+#include "ui/studio_resources.h"
+#include "ui/widgets/guarantee_badge.h"
+
+namespace dpsynth::ui {
+
+namespace pipeline = core::pipeline;
+
+namespace {
+
+constexpr int kStatusTimeoutMs = 8000;
+
+}  // namespace
+
+MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
+  ensureStudioResources();
+  setObjectName(QStringLiteral("studioWindow"));
+  setWindowIcon(QIcon(QStringLiteral(":/dpsynth/icons/dpsynth.svg")));
+  setAcceptDrops(true);
+  errorPresenter_ = dialogPresenter(this);
+
+  data_ = new DataPanel;
+  mechanisms_ = new MechanismPanel;
+  tuning_ = new TuningPanel;
+  sampler_ = new SamplerPanel;
+  plots_ = new PlotsView;
+  results_ = new ResultsPanel;
+  progress_ = new ProgressPanel;
+  run_ = new RunController(this);
+  settings_ = new SettingsController(data_, mechanisms_, tuning_, sampler_, this);
+  session_ = new SessionController(data_, settings_, this);
+  presenter_ = new RunPresenter(
+      run_, progress_, results_, plots_, [this] { return tuning_->tuning().epsilon; }, this);
+  exports_ = new ExportActions(this);
+
+  auto* bottom = new QSplitter(Qt::Horizontal);
+  bottom->addWidget(results_);
+  bottom->addWidget(progress_);
+  bottom->setStretchFactor(0, 3);
+  bottom->setStretchFactor(1, 2);
+  bottom->setSizes({880, 540});
+  bottom->setChildrenCollapsible(false);
+  centreSplitter_ = new QSplitter(Qt::Vertical);
+  centreSplitter_->addWidget(plots_);
+  centreSplitter_->addWidget(bottom);
+  centreSplitter_->setStretchFactor(0, 3);
+  centreSplitter_->setStretchFactor(1, 1);
+  centreSplitter_->setSizes({650, 250});
+  buildLeftPane();
+  mainSplitter_ = new QSplitter(Qt::Horizontal);
+  mainSplitter_->addWidget(controls_);
+  mainSplitter_->addWidget(centreSplitter_);
+  mainSplitter_->setStretchFactor(1, 1);
+  setCentralWidget(mainSplitter_);
+  buildMenus();
+  connectRun();
+
+  connect(data_, &DataPanel::errorOccurred, this, [this](const ErrorReport& r) { showError(r); });
+  connect(data_, &DataPanel::loaded, this, [this](const DataSource& source) {
+    if (!source.file.isEmpty() && source.sample.isEmpty()) {
+      appSettings_.addRecentFile(source.file);
+      rebuildRecentMenu();
+    }
+    lastOutput_.reset();
+    results_->model()->clear();
+    results_->setNote(tr("New data: press Run."));
+    plots_->clearAll();
+    updateTitle();
+    statusBar()->showMessage(tr("Loaded %1: %2 rows")
+                                 .arg(source.displayName)
+                                 .arg(data_->previewModel()->table()->rows.size()),
+                             kStatusTimeoutMs);
+  });
+  connect(data_, &DataPanel::choiceChanged, this, [this] {
+    run_->resetCache();  // a different dataset or model: no stage can be reused
+    run_->settingsChanged();
+    markResultsOutdated();
+  });
+  connect(settings_, &SettingsController::settingsChanged, this, [this] {
+    run_->settingsChanged();
+    markResultsOutdated();
+  });
+  connect(mechanisms_, &MechanismPanel::currentChanged, this, [this] { updateBadge(); });
+  connect(session_, &SessionController::errorOccurred, this,
+          [this](const ErrorReport& r) { showError(r); });
+  connect(session_, &SessionController::message, this,
+          [this](const QString& m) { statusBar()->showMessage(m, kStatusTimeoutMs); });
+  connect(session_, &SessionController::dataChanged, this, [this](const QString& why) {
+    showError({tr("Data changed since the session was saved"),
+               data_->source().file,
+               0,
+               {},
+               why,
+               tr("Check that this is the data you meant; results will not reproduce the "
+                  "saved analysis.")});
+  });
+  connect(session_, &SessionController::pathChanged, this, [this] { updateTitle(); });
+  const auto status = [this](const QString& m) { statusBar()->showMessage(m, kStatusTimeoutMs); };
+  connect(results_, &ResultsPanel::message, this, status);
+  connect(exports_, &ExportActions::message, this, status);
+  connect(exports_, &ExportActions::errorOccurred, this,
+          [this](const ErrorReport& r) { showError(r); });
+
+  mechanisms_->setChecked({pipeline::Mechanism::lwFinal});
+  mechanisms_->setCurrent(pipeline::Mechanism::lwFinal);
+  settings_->undoStack()->clear();
+  autoRun_->setChecked(appSettings_.autoRun());
+
+  resize(1500, 950);
+  restoreGeometry(appSettings_.windowGeometry());
+  mainSplitter_->restoreState(appSettings_.splitterState(QStringLiteral("main")));
+  centreSplitter_->restoreState(appSettings_.splitterState(QStringLiteral("centre")));
+  updateBadge();
+  updateTitle();
+  statusBar()->showMessage(tr("Ready"));
+}
+
+MainWindow::~MainWindow() = default;
+
+void MainWindow::buildLeftPane() {
+  controls_ = new ControlPane(data_, mechanisms_, tuning_, sampler_);
+  badge_ = controls_->badge();
+  runButton_ = controls_->runButton();
+  cancelButton_ = controls_->cancelButton();
+  autoRun_ = controls_->autoRunBox();
+  connect(runButton_, &QPushButton::clicked, this, [this] { startRun(true); });
+  connect(cancelButton_, &QPushButton::clicked, this, [this] { cancelRun(); });
+  connect(autoRun_, &QCheckBox::toggled, this, [this](bool on) {
+    run_->setAutoRun(on);
+    appSettings_.setAutoRun(on);
+  });
+}
+
+void MainWindow::buildMenus() {
+  QMenu* file = menuBar()->addMenu(tr("&File"));
+  file->addAction(QIcon(QStringLiteral(":/dpsynth/icons/open.svg")), tr("&Open CSV…"),
+                  QKeySequence::Open, this, [this] { data_->openWithDialog(); });
+  QMenu* samples =
+      file->addMenu(QIcon(QStringLiteral(":/dpsynth/icons/sample.svg")), tr("Open &sample"));
+  for (const QString& kind : DataPanel::sampleKinds()) {
+    samples->addAction(kind, this, [this, kind] { data_->loadSample(kind); });
+  }
+  recentMenu_ = file->addMenu(tr("Open &recent"));
+  rebuildRecentMenu();
+  file->addSeparator();
+  file->addAction(tr("Open session…"), this, [this] { openSessionWithDialog(); });
+  file->addAction(tr("&Save session"), QKeySequence::Save, this, [this] {
+    if (session_->currentPath().isEmpty()) {
+      saveSessionAs();
+    } else {
+      saveSession(session_->currentPath());
+    }
+  });
+  file->addAction(tr("Save session &as…"), QKeySequence::SaveAs, this, [this] { saveSessionAs(); });
+  file->addSeparator();
+  file->addAction(tr("Export &all…"), QKeySequence(Qt::CTRL | Qt::Key_E), this,
+                  [this] { exports_->exportAllWithDialog(lastOutput_ ? &*lastOutput_ : nullptr); });
+  file->addAction(tr("Export results CSV…"), this, [this] { results_->exportWithDialog(); });
+  file->addAction(tr("Export synthetic data…"), this, [this] {
+    exports_->exportSyntheticWithDialog(lastOutput_ ? &*lastOutput_ : nullptr,
+                                        mechanisms_->current(), sampler_->syntheticDatasets());
+  });
+  file->addAction(tr("Export plots…"), this, [this] { exports_->exportPlotsWithDialog(plots_); });
+  file->addSeparator();
+  file->addAction(tr("&Quit"), QKeySequence::Quit, this, [this] { close(); });
+
+  QMenu* edit = menuBar()->addMenu(tr("&Edit"));
+  QAction* undo = settings_->undoStack()->createUndoAction(this, tr("&Undo"));
+  undo->setShortcut(QKeySequence::Undo);
+  QAction* redo = settings_->undoStack()->createRedoAction(this, tr("&Redo"));
+  redo->setShortcuts({QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Z), QKeySequence::Redo});
+  edit->addAction(undo);
+  edit->addAction(redo);
+  edit->addSeparator();
+  edit->addAction(tr("&Copy results"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_C), this,
+                  [this] { results_->copyToClipboard(); });
+
+  QMenu* runMenu = menuBar()->addMenu(tr("&Run"));
+  runMenu->addAction(tr("&Run"), QKeySequence(Qt::CTRL | Qt::Key_R), this,
+                     [this] { startRun(true); });
+  runMenu->addAction(tr("&Cancel"), QKeySequence(Qt::Key_Escape), this, [this] { cancelRun(); });
+  QAction* auto_ = runMenu->addAction(tr("&Auto-run"));
+  auto_->setCheckable(true);
+  connect(auto_, &QAction::toggled, autoRun_, &QCheckBox::setChecked);
+  connect(autoRun_, &QCheckBox::toggled, auto_, &QAction::setChecked);
+
+  QMenu* help = menuBar()->addMenu(tr("&Help"));
+  help->addAction(tr("&About"), this, [this] {
+    QMessageBox::about(this, tr("About dpsynth studio"),
+                       tr("dpsynth studio: differentially private synthetic data from Bayesian "
+                          "synthesizers with weighted, censored and histogram mechanisms."));
+  });
+}
+
+void MainWindow::rebuildRecentMenu() {
+  recentMenu_->clear();
+  const QStringList files = appSettings_.recentFiles();
+  for (const QString& path : files) {
+    recentMenu_
+        ->addAction(QFileInfo(path).fileName(), this,
+                    [this, path] {
+                      if (!data_->loadFile(path) && !QFileInfo::exists(path)) {
+                        appSettings_.removeRecentFile(path);
+                        rebuildRecentMenu();
+                      }
+                    })
+        ->setToolTip(path);
+  }
+  recentMenu_->setEnabled(!files.isEmpty());
+}
+
+void MainWindow::connectRun() {
+  connect(run_, &RunController::autoRunDue, this, [this] { startRun(false); });
+  connect(run_, &RunController::busyChanged, controls_, &ControlPane::setBusy);
+  connect(run_, &RunController::finished, this, [this](const RunOutput& o) { onFinished(o); });
+  connect(run_, &RunController::cancelled, this, [this] {
+    statusBar()->showMessage(tr("Run cancelled"), kStatusTimeoutMs);
+    emit runEnded(false);
+  });
+  connect(run_, &RunController::failed, this, [this](const QString& message) {
+    showError({tr("Run failed"), {}, 0, {}, message, {}});
+    emit runEnded(false);
+  });
+}
+
+bool MainWindow::startRun(bool interactive) {
+  const auto dataset = data_->dataset();
+  QString problem;
+  if (!dataset) {
+    problem = data_->hasData() ? data_->problem() : tr("load data first");
+  } else {
+    const auto problems = settings_->current().problems();
+    QStringList lines;
+    for (const auto& p : problems) lines << QString::fromStdString(p);
+    problem = lines.join(QStringLiteral("; "));
+  }
+  if (!problem.isEmpty()) {
+    statusBar()->showMessage(tr("Cannot run: %1").arg(problem), kStatusTimeoutMs);
+    if (interactive) showError({tr("Cannot run"), {}, 0, {}, problem, {}});
+    return false;
+  }
+  presenter_->runStarting();
+  runGeneration_ = settingsGeneration_;
+  run_->start(dataset, settings_->current(), data_->source());
+  statusBar()->showMessage(tr("Running…"));
+  return true;
+}
+
+void MainWindow::cancelRun() {
+  run_->cancel();
+  statusBar()->showMessage(tr("Cancelling…"));
+}
+
+void MainWindow::onFinished(const RunOutput& output) {
+  lastOutput_ = output;
+  resultsCurrent_ = runGeneration_ == settingsGeneration_;
+  presenter_->showOutput(output, resultsCurrent_);
+  updateBadge();
+  statusBar()->showMessage(RunPresenter::summaryOf(output), kStatusTimeoutMs);
+  emit runEnded(true);
+}
+
+void MainWindow::markResultsOutdated() {
+  // Never show a guarantee or utility for settings other than the ones on screen.
+  if (resultsCurrent_) {
+    presenter_->showOutdated(tr("Settings changed since this run: press Run to update."));
+  }
+  resultsCurrent_ = false;
+  ++settingsGeneration_;
+  updateBadge();
+}
+
+void MainWindow::updateBadge() {
+  const auto current = mechanisms_->current();
+  std::optional<double> epsilon;
+  if (current && lastOutput_ && resultsCurrent_ && !run_->isRunning()) {
+    for (const auto& m : lastOutput_->result->mechanisms) {
+      if (m.config.mechanism == *current) epsilon = m.epsilon;
+    }
+  }
+  badge_->setGuarantee(current, tuning_->tuning(), epsilon);
+}
+
+void MainWindow::updateTitle() {
+  QString title = tr("dpsynth studio");
+  if (data_->hasData()) title += QStringLiteral(" — ") + data_->source().displayName;
+  if (!session_->currentPath().isEmpty()) {
+    title += QStringLiteral(" [%1]").arg(QFileInfo(session_->currentPath()).fileName());
+  }
+  setWindowTitle(title);
+}
+
+void MainWindow::setErrorPresenter(ErrorPresenter presenter) {
+  errorPresenter_ = std::move(presenter);
+}
+
+void MainWindow::showError(const ErrorReport& report) {
+  statusBar()->showMessage(report.oneLine(), kStatusTimeoutMs);
+  if (errorPresenter_) errorPresenter_(report);
+}
+
+void MainWindow::loadDefaults() {
+  if (!data_->loadSample(QStringLiteral("nbmix"))) return;
+  auto spec = data_->choice();
+  spec.family = core::models::Family::negbin;
+  data_->setChoice(spec, data_->sdScale());
+  mechanisms_->setChecked({pipeline::Mechanism::lwFinal});
+  mechanisms_->setCurrent(pipeline::Mechanism::lwFinal);
+  settings_->undoStack()->clear();
+}
+
+bool MainWindow::openSession(const QString& path) {
+  run_->cancel();
+  return session_->open(path);
+}
+
+bool MainWindow::saveSession(const QString& path) { return session_->save(path); }
+
+void MainWindow::openSessionWithDialog() {
+  const QString path = QFileDialog::getOpenFileName(this, tr("Open session"), {},
+                                                    tr("dpsynth sessions (*.dpsynth)"));
+  if (!path.isEmpty()) openSession(path);
+}
+
+void MainWindow::saveSessionAs() {
+  QString path =
+      QFileDialog::getSaveFileName(this, tr("Save session"), QStringLiteral("analysis.dpsynth"),
+                                   tr("dpsynth sessions (*.dpsynth)"));
+  if (path.isEmpty()) return;
+  if (QFileInfo(path).suffix().isEmpty()) path += QStringLiteral(".dpsynth");
+  saveSession(path);
+}
+
+void MainWindow::closeEvent(QCloseEvent* event) {
+  run_->cancel();
+  appSettings_.setWindowGeometry(saveGeometry());
+  appSettings_.setSplitterState(QStringLiteral("main"), mainSplitter_->saveState());
+  appSettings_.setSplitterState(QStringLiteral("centre"), centreSplitter_->saveState());
+  QMainWindow::closeEvent(event);
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* event) {
+  const auto urls = event->mimeData()->urls();
+  if (!urls.isEmpty() && urls.front().isLocalFile()) event->acceptProposedAction();
+}
+
+void MainWindow::dropEvent(QDropEvent* event) {
+  const auto urls = event->mimeData()->urls();
+  if (urls.isEmpty() || !urls.front().isLocalFile()) return;
+  const QString path = urls.front().toLocalFile();
+  if (path.endsWith(QStringLiteral(".dpsynth"), Qt::CaseInsensitive)) {
+    openSession(path);
+  } else {
+    data_->loadFile(path);
+  }
+  event->acceptProposedAction();
+}
+
+}  // namespace dpsynth::ui

@@ -1,0 +1,121 @@
+#pragma once
+/// The studio window. It only creates the panels and controllers and connects them (functor
+/// connects only); each panel builds its own layout and each controller owns its logic.
+#include <QMainWindow>
+#include <memory>
+#include <optional>
+
+#include "ui/app_settings.h"
+#include "ui/dialogs/error_report.h"
+#include "ui/workers/run_types.h"
+
+class QCheckBox;
+class QLabel;
+class QMenu;
+class QPushButton;
+class QSplitter;
+
+namespace dpsynth::ui {
+
+class ControlPane;
+class DataPanel;
+class ExportActions;
+class GuaranteeBadge;
+class MechanismPanel;
+class PlotsView;
+class ProgressPanel;
+class ResultsPanel;
+class RunController;
+class RunPresenter;
+class SamplerPanel;
+class SessionController;
+class SettingsController;
+class TuningPanel;
+
+class MainWindow : public QMainWindow {
+  Q_OBJECT
+
+ public:
+  explicit MainWindow(QWidget* parent = nullptr);
+  ~MainWindow() override;
+
+  /// The start-up state: the NB-mixture sample, family negbin, lw-final checked.
+  void loadDefaults();
+  /// Starts a run with the current settings; false (with a message) when they are not usable.
+  /// interactive: problems are shown in a dialog (else only in the status bar).
+  bool startRun(bool interactive = true);
+  void cancelRun();
+  bool openSession(const QString& path);
+  bool saveSession(const QString& path);
+  /// Replaces the dialog that shows errors (tests record them instead).
+  void setErrorPresenter(ErrorPresenter presenter);
+
+  const std::optional<RunOutput>& lastOutput() const { return lastOutput_; }
+
+  DataPanel* dataPanel() const { return data_; }
+  MechanismPanel* mechanismPanel() const { return mechanisms_; }
+  TuningPanel* tuningPanel() const { return tuning_; }
+  SamplerPanel* samplerPanel() const { return sampler_; }
+  RunController* runController() const { return run_; }
+  SettingsController* settingsController() const { return settings_; }
+  SessionController* sessionController() const { return session_; }
+  ExportActions* exportActions() const { return exports_; }
+  ResultsPanel* resultsPanel() const { return results_; }
+  ProgressPanel* progressPanel() const { return progress_; }
+  PlotsView* plotsView() const { return plots_; }
+  GuaranteeBadge* guaranteeBadge() const { return badge_; }
+  QPushButton* runButton() const { return runButton_; }
+  QPushButton* cancelButton() const { return cancelButton_; }
+  QCheckBox* autoRunBox() const { return autoRun_; }
+
+ signals:
+  /// A run ended: finished, cancelled or failed (ok is true only for finished).
+  void runEnded(bool ok);
+
+ protected:
+  void closeEvent(QCloseEvent* event) override;
+  void dragEnterEvent(QDragEnterEvent* event) override;
+  void dropEvent(QDropEvent* event) override;
+
+ private:
+  void buildLeftPane();
+  void buildMenus();
+  void connectRun();
+  void rebuildRecentMenu();
+  void updateBadge();
+  void markResultsOutdated();
+  void updateTitle();
+  void onFinished(const RunOutput& output);
+  void showError(const ErrorReport& report);
+  void openSessionWithDialog();
+  void saveSessionAs();
+
+  AppSettings appSettings_;
+  ErrorPresenter errorPresenter_;
+  DataPanel* data_ = nullptr;
+  MechanismPanel* mechanisms_ = nullptr;
+  TuningPanel* tuning_ = nullptr;
+  SamplerPanel* sampler_ = nullptr;
+  ControlPane* controls_ = nullptr;
+  GuaranteeBadge* badge_ = nullptr;
+  QPushButton* runButton_ = nullptr;
+  QPushButton* cancelButton_ = nullptr;
+  QCheckBox* autoRun_ = nullptr;
+  PlotsView* plots_ = nullptr;
+  ResultsPanel* results_ = nullptr;
+  ProgressPanel* progress_ = nullptr;
+  QSplitter* mainSplitter_ = nullptr;
+  QSplitter* centreSplitter_ = nullptr;
+  QMenu* recentMenu_ = nullptr;
+  RunController* run_ = nullptr;
+  SettingsController* settings_ = nullptr;
+  SessionController* session_ = nullptr;
+  RunPresenter* presenter_ = nullptr;
+  ExportActions* exports_ = nullptr;
+  std::optional<RunOutput> lastOutput_;
+  bool resultsCurrent_ = false;     ///< lastOutput_ was made with the settings on screen
+  quint64 settingsGeneration_ = 0;  ///< counts settings changes
+  quint64 runGeneration_ = 0;       ///< settingsGeneration_ when the current run started
+};
+
+}  // namespace dpsynth::ui

@@ -1,0 +1,175 @@
+#include "ui/models/results_table_model.h"
+
+#include <QApplication>
+#include <QBrush>
+#include <QFont>
+#include <QStyle>
+
+#include "core/data/csv_writer.h"
+
+namespace dpsynth::ui {
+
+ResultsTableModel::ResultsTableModel(QObject* parent) : QAbstractTableModel(parent) {}
+
+void ResultsTableModel::setResults(const std::vector<core::report::ResultsRow>& rows,
+                                   const std::vector<QStringList>& warnings) {
+  beginResetModel();
+  rows_ = rows;
+  warnings_ = warnings;
+  hasData_ = true;
+  stale_ = false;
+  endResetModel();
+}
+
+void ResultsTableModel::clear() {
+  beginResetModel();
+  rows_.clear();
+  warnings_.clear();
+  hasData_ = false;
+  stale_ = false;
+  endResetModel();
+}
+
+void ResultsTableModel::setStale(bool stale) {
+  if (stale_ == stale || !hasData_) return;
+  stale_ = stale;
+  emit dataChanged(index(0, 0), index(rowCount() - 1, kColumnCount - 1));
+}
+
+int ResultsTableModel::rowCount(const QModelIndex& parent) const {
+  if (parent.isValid() || !hasData_) return 0;
+  return static_cast<int>(rows_.size());
+}
+
+int ResultsTableModel::columnCount(const QModelIndex& parent) const {
+  return parent.isValid() ? 0 : kColumnCount;
+}
+
+QVariant ResultsTableModel::exact(int row, int column) const {
+  const auto& r = rows_.at(static_cast<std::size_t>(row));
+  const auto optional = [](const std::optional<double>& v) {
+    return v ? QVariant(*v) : QVariant();
+  };
+  switch (column) {
+    case kMechanism:
+      return QString::fromStdString(r.mechanism);
+    case kGuarantee:
+      return r.guarantee.empty() ? QVariant() : QString::fromStdString(r.guarantee);
+    case kLipschitz:
+      return optional(r.lipschitz);
+    case kEpsilon:
+      return optional(r.epsilon);
+    case kCensored:
+      if (r.censored) return QVariant::fromValue<qulonglong>(*r.censored);
+      if (r.truncated) return QVariant::fromValue<qulonglong>(*r.truncated);
+      return {};
+    case kMaxEcdf:
+      return optional(r.maxEcdf);
+    case kAvgEcdf:
+      return optional(r.avgEcdf);
+    case kMean:
+      return r.mean;
+    case kMedian:
+      return r.median;
+    case kQ15:
+      return r.q15;
+    case kQ90:
+      return r.q90;
+    default:
+      return {};
+  }
+}
+
+QStringList ResultsTableModel::warningsOf(int row) const {
+  const auto i = static_cast<std::size_t>(row - 1);
+  return row > 0 && i < warnings_.size() ? warnings_[i] : QStringList();
+}
+
+QVariant ResultsTableModel::data(const QModelIndex& index, int role) const {
+  if (!index.isValid() || !hasData_) return {};
+  const QVariant v = exact(index.row(), index.column());
+  switch (role) {
+    case Qt::UserRole:
+      return v;
+    case Qt::DisplayRole:
+      if (v.typeId() == QMetaType::Double) {
+        const double d = v.toDouble();
+        return index.column() == kAvgEcdf ? QString::number(d, 'g', 3) : QString::number(d, 'g', 4);
+      }
+      if (index.column() == kCensored && v.isValid()) {
+        return QStringLiteral("%1 %2").arg(v.toString(),
+                                           rows_[index.row()].censored ? "cens." : "trunc.");
+      }
+      if (!v.isValid() && index.column() != kMechanism) return QStringLiteral("–");
+      return v;
+    case Qt::TextAlignmentRole:
+      return index.column() <= kGuarantee ? int(Qt::AlignLeft | Qt::AlignVCenter)
+                                          : int(Qt::AlignRight | Qt::AlignVCenter);
+    case Qt::ForegroundRole:
+      if (stale_) return QBrush(Qt::gray);
+      return {};
+    case Qt::FontRole: {
+      QFont font;
+      font.setItalic(stale_);
+      font.setBold(index.row() == 0);
+      return font;
+    }
+    case Qt::DecorationRole:
+      if (index.column() == kMechanism && !warningsOf(index.row()).isEmpty()) {
+        return QApplication::style()->standardIcon(QStyle::SP_MessageBoxWarning);
+      }
+      return {};
+    case Qt::ToolTipRole:
+      if (!warningsOf(index.row()).isEmpty()) return warningsOf(index.row()).join('\n');
+      if (stale_) return tr("Results of the previous run");
+      return {};
+    default:
+      return {};
+  }
+}
+
+QVariant ResultsTableModel::headerData(int section, Qt::Orientation orientation, int role) const {
+  if (orientation != Qt::Horizontal) return {};
+  if (role == Qt::DisplayRole) return displayHeader().value(section);
+  if (role == Qt::ToolTipRole) {
+    switch (section) {
+      case kLipschitz:
+        return tr("Δ_{α,x} = max_i max_s |α_i f_θs(x_i)| of the final fit");
+      case kEpsilon:
+        return tr("DP: the ε asked for; aDP: ε_x = 2Δ_{α,x}");
+      case kCensored:
+        return tr("records censored (censor-*) or truncated (weighted-e)");
+      case kMaxEcdf:
+        return tr("max over pooled points of |F_conf − F_syn|");
+      case kAvgEcdf:
+        return tr("mean over pooled points of (F_conf − F_syn)²");
+      default:
+        return {};
+    }
+  }
+  return {};
+}
+
+QStringList ResultsTableModel::displayHeader() {
+  return {"mechanism", "guarantee", "Δ",      "ε",   "#cens/#trunc", "max-ECDF",
+          "avg-ECDF",  "mean",      "median", "q15", "q90"};
+}
+
+QString ResultsTableModel::toTsv() const {
+  QString text;
+  QStringList line;
+  for (const auto& h : core::report::resultsHeader()) line << QString::fromStdString(h);
+  text += line.join('\t') + '\n';
+  for (const auto& row : core::report::resultsCsvRows(rows_)) {
+    line.clear();
+    for (const auto& cell : row) line << QString::fromStdString(cell);
+    text += line.join('\t') + '\n';
+  }
+  return text;
+}
+
+std::string ResultsTableModel::toCsv() const {
+  return core::data::formatCsv(core::report::resultsHeader(), core::report::resultsCsvRows(rows_));
+}
+
+}  // namespace dpsynth::ui

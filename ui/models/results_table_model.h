@@ -1,0 +1,70 @@
+#pragma once
+/// The results table in the layout of 002's Table 2: a "confidential" row with the data's own
+/// statistics, then one row per mechanism (core::report::resultsTable's rows). DisplayRole is
+/// rounded for reading; Qt::UserRole holds the exact value; copy and export write
+/// core::report's CSV fields, so an exported table equals results.csv of "Export all".
+#include <QAbstractTableModel>
+#include <QStringList>
+#include <vector>
+
+#include "core/report/results_table.h"
+
+namespace dpsynth::ui {
+
+class ResultsTableModel : public QAbstractTableModel {
+  Q_OBJECT
+
+ public:
+  enum Column {
+    kMechanism,
+    kGuarantee,
+    kLipschitz,
+    kEpsilon,
+    kCensored,
+    kMaxEcdf,
+    kAvgEcdf,
+    kMean,
+    kMedian,
+    kQ15,
+    kQ90,
+    kColumnCount
+  };
+
+  explicit ResultsTableModel(QObject* parent = nullptr);
+
+  /// rows[0] is the "confidential" row; warnings has one list per mechanism row.
+  void setResults(const std::vector<core::report::ResultsRow>& rows,
+                  const std::vector<QStringList>& warnings);
+  void clear();
+  /// Results of an earlier run, kept on screen while a new one runs or after a cancel.
+  void setStale(bool stale);
+  bool isStale() const { return stale_; }
+  bool isEmpty() const { return !hasData_; }
+  const std::vector<core::report::ResultsRow>& rows() const { return rows_; }
+
+  int rowCount(const QModelIndex& parent = {}) const override;
+  int columnCount(const QModelIndex& parent = {}) const override;
+  QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+  QVariant headerData(int section, Qt::Orientation orientation,
+                      int role = Qt::DisplayRole) const override;
+
+  /// The column titles shown on screen.
+  static QStringList displayHeader();
+  /// Tab-separated text for the clipboard (pastes into spreadsheets): core::report's header
+  /// and fields.
+  QString toTsv() const;
+  /// CSV text identical to core::report::writeResultsCsv's.
+  std::string toCsv() const;
+
+ private:
+  /// Exact value of a cell, or a null QVariant for n/a.
+  QVariant exact(int row, int column) const;
+  QStringList warningsOf(int row) const;
+
+  std::vector<core::report::ResultsRow> rows_;
+  std::vector<QStringList> warnings_;
+  bool hasData_ = false;
+  bool stale_ = false;
+};
+
+}  // namespace dpsynth::ui

@@ -1,0 +1,98 @@
+#pragma once
+/// Loading the confidential data and choosing what to model: open a CSV or a bundled sample,
+/// preview the first rows, choose outcome, covariates and family (suggested from the data), and
+/// see the outcome's summary. A file that cannot be read or typed is reported through
+/// errorOccurred() and the data loaded before stays loaded.
+#include <QWidget>
+#include <memory>
+
+#include "core/data/dataset.h"
+#include "ui/dialogs/error_report.h"
+#include "ui/studio_settings.h"
+
+class QCheckBox;
+class QComboBox;
+class QDoubleSpinBox;
+class QLabel;
+class QListWidget;
+class QTableView;
+
+namespace dpsynth::ui {
+
+class CsvPreviewModel;
+class OutcomeSummary;
+
+class DataPanel : public QWidget {
+  Q_OBJECT
+
+ public:
+  explicit DataPanel(QWidget* parent = nullptr);
+
+  /// Reads a CSV. On failure emits errorOccurred() and keeps the current data; returns false.
+  bool loadFile(const QString& path);
+  /// Loads a bundled sample ("nbmix", "beta", "poisson", "salary").
+  bool loadSample(const QString& kind);
+  /// Asks for a file with a dialog, then loadFile().
+  void openWithDialog();
+  /// The bundled sample kinds.
+  static QStringList sampleKinds();
+
+  /// Applies stored choices (session load). Returns false (and emits errorOccurred) when the
+  /// dataset cannot be built with them; the choosers still show them.
+  bool setChoice(const core::data::DatasetSpec& spec, double sdScale);
+  core::data::DatasetSpec choice() const;
+  double sdScale() const;
+
+  bool hasData() const { return table_ != nullptr; }
+  /// The typed dataset for the current choice; null when the choice does not make one (see
+  /// problem()).
+  std::shared_ptr<const core::data::Dataset> dataset() const { return dataset_; }
+  QString problem() const { return problem_; }
+  const DataSource& source() const { return source_; }
+  /// The family suggested for the current outcome.
+  core::models::Family suggestedFamily() const { return suggested_; }
+
+  CsvPreviewModel* previewModel() const { return preview_; }
+  QTableView* previewView() const { return previewView_; }
+  QComboBox* outcomeBox() const { return outcome_; }
+  QComboBox* familyBox() const { return family_; }
+  QListWidget* covariateList() const { return covariates_; }
+  OutcomeSummary* summary() const { return summary_; }
+
+ signals:
+  /// New data was loaded (also emits choiceChanged()).
+  void loaded(const DataSource& source);
+  /// Outcome, covariates, family, missing-value handling or sd scale changed: the dataset or
+  /// model is different (stage caches must be dropped).
+  void choiceChanged();
+  void errorOccurred(const ErrorReport& report);
+
+ private:
+  /// Installs a freshly read table with automatic choices; throws DataError if even the
+  /// automatic choice cannot type it (the caller keeps the old data).
+  void installTable(std::shared_ptr<const core::data::CsvTable> table, DataSource source);
+  void fillChoosers();
+  void rebuild(bool suggestFamily);
+  void showSummary();
+
+  std::shared_ptr<const core::data::CsvTable> table_;
+  std::shared_ptr<const core::data::Dataset> dataset_;
+  DataSource source_;
+  QString problem_;
+  core::models::Family suggested_ = core::models::Family::normal;
+  bool silent_ = false;
+
+  QLabel* fileLabel_ = nullptr;
+  CsvPreviewModel* preview_ = nullptr;
+  QTableView* previewView_ = nullptr;
+  QComboBox* outcome_ = nullptr;
+  QComboBox* family_ = nullptr;
+  QLabel* suggestion_ = nullptr;
+  QListWidget* covariates_ = nullptr;
+  QCheckBox* dropMissing_ = nullptr;
+  QDoubleSpinBox* sdScale_ = nullptr;
+  QLabel* problemLabel_ = nullptr;
+  OutcomeSummary* summary_ = nullptr;
+};
+
+}  // namespace dpsynth::ui

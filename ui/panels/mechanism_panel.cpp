@@ -1,0 +1,111 @@
+#include "ui/panels/mechanism_panel.h"
+
+#include <QListWidget>
+#include <QVBoxLayout>
+
+namespace dpsynth::ui {
+
+namespace pipeline = core::pipeline;
+
+namespace {
+
+QString guaranteeHint(pipeline::Mechanism m) {
+  switch (pipeline::guaranteeOf(m)) {
+    case pipeline::Guarantee::DP:
+      return QStringLiteral("strict DP");
+    case pipeline::Guarantee::aDP:
+      return QStringLiteral("asymptotic DP");
+    case pipeline::Guarantee::none:
+      return QStringLiteral("no guarantee");
+  }
+  return {};
+}
+
+}  // namespace
+
+MechanismPanel::MechanismPanel(QWidget* parent) : QWidget(parent) {
+  list_ = new QListWidget(this);
+  list_->setObjectName(QStringLiteral("mechanismList"));
+  for (auto m : pipeline::allMechanisms()) {
+    const QString name = QString::fromStdString(pipeline::mechanismName(m));
+    auto* item = new QListWidgetItem(name, list_);
+    item->setData(Qt::UserRole, static_cast<int>(m));
+    item->setFlags(item->flags() | Qt::ItemIsUserCheckable);
+    item->setCheckState(Qt::Unchecked);
+    item->setToolTip(QString::fromStdString(pipeline::mechanismDescription(m)) + "\n(" +
+                     guaranteeHint(m) + ")");
+  }
+  // Tall enough for every mechanism without scrolling.
+  const int height = list_->sizeHintForRow(0) * list_->count() + 2 * list_->frameWidth() + 4;
+  list_->setMinimumHeight(height);
+  list_->setMaximumHeight(height);
+  auto* layout = new QVBoxLayout(this);
+  layout->setContentsMargins(0, 0, 0, 0);
+  layout->addWidget(list_);
+
+  connect(list_, &QListWidget::itemChanged, this, [this](QListWidgetItem* item) {
+    if (silent_) return;
+    const bool on = item->checkState() == Qt::Checked;
+    emit edited({this, item->text(), !on, on, 0});
+    emit changed();
+  });
+  connect(list_, &QListWidget::currentRowChanged, this, [this] { emit currentChanged(); });
+}
+
+std::vector<pipeline::Mechanism> MechanismPanel::checked() const {
+  std::vector<pipeline::Mechanism> out;
+  for (int row = 0; row < list_->count(); ++row) {
+    const auto* item = list_->item(row);
+    if (item->checkState() == Qt::Checked) {
+      out.push_back(static_cast<pipeline::Mechanism>(item->data(Qt::UserRole).toInt()));
+    }
+  }
+  return out;
+}
+
+void MechanismPanel::setChecked(const std::vector<pipeline::Mechanism>& mechanisms) {
+  silent_ = true;
+  for (int row = 0; row < list_->count(); ++row) {
+    auto* item = list_->item(row);
+    const auto m = static_cast<pipeline::Mechanism>(item->data(Qt::UserRole).toInt());
+    const bool on = std::find(mechanisms.begin(), mechanisms.end(), m) != mechanisms.end();
+    item->setCheckState(on ? Qt::Checked : Qt::Unchecked);
+  }
+  silent_ = false;
+  emit changed();
+  emit currentChanged();
+}
+
+std::optional<pipeline::Mechanism> MechanismPanel::current() const {
+  if (const auto* item = list_->currentItem()) {
+    return static_cast<pipeline::Mechanism>(item->data(Qt::UserRole).toInt());
+  }
+  const auto on = checked();
+  if (!on.empty()) return on.front();
+  return std::nullopt;
+}
+
+void MechanismPanel::setCurrent(pipeline::Mechanism mechanism) {
+  for (int row = 0; row < list_->count(); ++row) {
+    if (list_->item(row)->data(Qt::UserRole).toInt() == static_cast<int>(mechanism)) {
+      list_->setCurrentRow(row);
+    }
+  }
+}
+
+QVariant MechanismPanel::settingValue(const QString& key) const {
+  const auto items = list_->findItems(key, Qt::MatchExactly);
+  if (items.isEmpty()) return {};
+  return items.front()->checkState() == Qt::Checked;
+}
+
+void MechanismPanel::setSettingValue(const QString& key, const QVariant& value) {
+  const auto items = list_->findItems(key, Qt::MatchExactly);
+  if (items.isEmpty()) return;
+  silent_ = true;
+  items.front()->setCheckState(value.toBool() ? Qt::Checked : Qt::Unchecked);
+  silent_ = false;
+  emit changed();
+}
+
+}  // namespace dpsynth::ui

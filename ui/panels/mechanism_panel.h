@@ -1,0 +1,45 @@
+#pragma once
+/// A checkable list of every mechanism: the checked ones run side by side (sharing stages such
+/// as the unweighted fit); the selected one drives the guarantee badge.
+#include <QWidget>
+#include <optional>
+#include <vector>
+
+#include "core/pipeline/mechanism.h"
+#include "ui/commands/setting_change.h"
+
+class QListWidget;
+
+namespace dpsynth::ui {
+
+class MechanismPanel : public QWidget, public SettingsEditor {
+  Q_OBJECT
+
+ public:
+  explicit MechanismPanel(QWidget* parent = nullptr);
+
+  /// Checked mechanisms in allMechanisms() order.
+  std::vector<core::pipeline::Mechanism> checked() const;
+  /// Programmatic: no edit reported, one changed().
+  void setChecked(const std::vector<core::pipeline::Mechanism>& mechanisms);
+  /// The highlighted mechanism (or the first checked one when none is highlighted).
+  std::optional<core::pipeline::Mechanism> current() const;
+  void setCurrent(core::pipeline::Mechanism mechanism);
+
+  /// Keys are mechanism names ("lw-final"); values are bools.
+  QVariant settingValue(const QString& key) const override;
+  void setSettingValue(const QString& key, const QVariant& value) override;
+
+  QListWidget* list() const { return list_; }
+
+ signals:
+  void edited(const SettingChange& change);
+  void changed();
+  void currentChanged();
+
+ private:
+  QListWidget* list_ = nullptr;
+  bool silent_ = false;
+};
+
+}  // namespace dpsynth::ui

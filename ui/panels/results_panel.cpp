@@ -1,0 +1,89 @@
+#include "ui/panels/results_panel.h"
+
+#include <QApplication>
+#include <QClipboard>
+#include <QFileDialog>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QPushButton>
+#include <QSaveFile>
+#include <QTableView>
+#include <QVBoxLayout>
+
+namespace dpsynth::ui {
+
+ResultsPanel::ResultsPanel(QWidget* parent) : QWidget(parent) {
+  model_ = new ResultsTableModel(this);
+  view_ = new QTableView(this);
+  view_->setObjectName(QStringLiteral("resultsTable"));
+  view_->setModel(model_);
+  view_->verticalHeader()->hide();
+  view_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+  view_->horizontalHeader()->setStretchLastSection(false);
+  view_->setSelectionBehavior(QAbstractItemView::SelectRows);
+  view_->verticalHeader()->setDefaultSectionSize(view_->fontMetrics().height() + 6);
+
+  note_ = new QLabel(tr("No results yet: choose mechanisms and press Run."), this);
+  note_->setObjectName(QStringLiteral("resultsNote"));
+  copy_ = new QPushButton(tr("Copy"), this);
+  copy_->setToolTip(tr("Copy the table as tab-separated text"));
+  export_ = new QPushButton(tr("Export CSV…"), this);
+  auto* bar = new QHBoxLayout;
+  bar->addWidget(note_, 1);
+  bar->addWidget(copy_);
+  bar->addWidget(export_);
+
+  auto* layout = new QVBoxLayout(this);
+  layout->setContentsMargins(0, 0, 0, 0);
+  layout->addLayout(bar);
+  layout->addWidget(view_, 1);
+
+  connect(copy_, &QPushButton::clicked, this, [this] { copyToClipboard(); });
+  connect(export_, &QPushButton::clicked, this, [this] { exportWithDialog(); });
+  const auto updateButtons = [this] {
+    copy_->setEnabled(!model_->isEmpty());
+    export_->setEnabled(!model_->isEmpty());
+  };
+  connect(model_, &QAbstractItemModel::modelReset, this, updateButtons);
+  updateButtons();
+}
+
+void ResultsPanel::setNote(const QString& text) { note_->setText(text); }
+QString ResultsPanel::note() const { return note_->text(); }
+
+void ResultsPanel::copyToClipboard() const { QApplication::clipboard()->setText(model_->toTsv()); }
+
+bool ResultsPanel::exportCsv(const QString& path, QString* error) const {
+  try {
+    const std::string text = model_->toCsv();
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly)) {
+      if (error) *error = file.errorString();
+      return false;
+    }
+    file.write(text.data(), static_cast<qint64>(text.size()));
+    if (!file.commit()) {
+      if (error) *error = file.errorString();
+      return false;
+    }
+    return true;
+  } catch (const std::exception& e) {
+    if (error) *error = QString::fromUtf8(e.what());
+    return false;
+  }
+}
+
+void ResultsPanel::exportWithDialog() {
+  const QString path = QFileDialog::getSaveFileName(
+      this, tr("Export results"), QStringLiteral("results.csv"), tr("CSV files (*.csv)"));
+  if (path.isEmpty()) return;
+  QString error;
+  if (exportCsv(path, &error)) {
+    emit message(tr("Results written to %1").arg(path));
+  } else {
+    emit message(tr("Could not write %1: %2").arg(path, error));
+  }
+}
+
+}  // namespace dpsynth::ui

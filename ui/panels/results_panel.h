@@ -1,0 +1,41 @@
+#pragma once
+/// The results table with copy (tab-separated) and CSV export (atomic, via QSaveFile).
+#include <QWidget>
+
+#include "ui/models/results_table_model.h"
+
+class QLabel;
+class QPushButton;
+class QTableView;
+
+namespace dpsynth::ui {
+
+class ResultsPanel : public QWidget {
+  Q_OBJECT
+
+ public:
+  explicit ResultsPanel(QWidget* parent = nullptr);
+
+  ResultsTableModel* model() const { return model_; }
+  QTableView* view() const { return view_; }
+  void setNote(const QString& text);
+  QString note() const;
+
+  /// Puts the table on the clipboard as tab-separated text.
+  void copyToClipboard() const;
+  /// Writes the table as CSV atomically; false (and *error) on failure.
+  bool exportCsv(const QString& path, QString* error = nullptr) const;
+  void exportWithDialog();
+
+ signals:
+  void message(const QString& text);
+
+ private:
+  ResultsTableModel* model_ = nullptr;
+  QTableView* view_ = nullptr;
+  QLabel* note_ = nullptr;
+  QPushButton* copy_ = nullptr;
+  QPushButton* export_ = nullptr;
+};
+
+}  // namespace dpsynth::ui

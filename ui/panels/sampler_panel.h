@@ -1,0 +1,49 @@
+#pragma once
+/// Sampler settings (chains, warm-up, draws, seed, threads) and the number of synthetic
+/// datasets to release. User edits are reported for the undo stack.
+#include <QMap>
+#include <QWidget>
+
+#include "core/mcmc/nuts_config.h"
+#include "ui/commands/setting_change.h"
+
+class QLineEdit;
+
+namespace dpsynth::ui {
+
+class TuningField;
+
+class SamplerPanel : public QWidget, public SettingsEditor {
+  Q_OBJECT
+
+ public:
+  explicit SamplerPanel(QWidget* parent = nullptr);
+
+  /// chains, warmup, draws, seed, threads from the panel; other fields keep NutsConfig defaults.
+  core::mcmc::NutsConfig nuts() const;
+  int syntheticDatasets() const;
+  /// Programmatic: no edits reported, one changed().
+  void setNuts(const core::mcmc::NutsConfig& nuts, int syntheticDatasets);
+
+  /// Keys: "chains", "warmup", "draws", "seed", "threads", "syntheticDatasets". seed is a
+  /// qulonglong; threads is null for auto.
+  QVariant settingValue(const QString& key) const override;
+  void setSettingValue(const QString& key, const QVariant& value) override;
+
+  TuningField* field(const QString& key) const { return fields_.value(key); }
+  QLineEdit* seedEdit() const { return seed_; }
+
+ signals:
+  void edited(const SettingChange& change);
+  void changed();
+
+ private:
+  void onSeedEdited();
+
+  QMap<QString, TuningField*> fields_;
+  QLineEdit* seed_ = nullptr;
+  quint64 committedSeed_ = 1;
+  bool silent_ = false;
+};
+
+}  // namespace dpsynth::ui

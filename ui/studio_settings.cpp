@@ -1,0 +1,74 @@
+#include "ui/studio_settings.h"
+
+namespace dpsynth::ui {
+
+namespace pipeline = core::pipeline;
+
+std::vector<pipeline::MechanismConfig> StudioSettings::mechanismConfigs() const {
+  std::vector<pipeline::MechanismConfig> configs;
+  for (auto mechanism : mechanisms) {
+    pipeline::MechanismConfig config = tuning;
+    config.mechanism = mechanism;
+    // SPEC §4: the beta family's outcome lives in (0, 1), which is public knowledge.
+    if (dataset.family == core::models::Family::beta) {
+      if (!config.lower) config.lower = 0.0;
+      if (!config.upper) config.upper = 1.0;
+    }
+    configs.push_back(config);
+  }
+  return configs;
+}
+
+pipeline::RunSettings StudioSettings::runSettings() const {
+  pipeline::RunSettings settings = run;
+  settings.model.family = dataset.family;
+  return settings;
+}
+
+std::vector<std::string> StudioSettings::problems() const {
+  std::vector<std::string> out;
+  if (mechanisms.empty()) out.push_back("check at least one mechanism");
+  for (const auto& config : mechanismConfigs()) {
+    for (const auto& p : config.validate()) out.push_back(p);
+  }
+  for (const auto& p : run.nuts.validate()) out.push_back("sampler: " + p);
+  return out;
+}
+
+pipeline::MechanismConfig defaultTuning() {
+  pipeline::MechanismConfig config;
+  config.epsilon = 5.0;
+  return config;
+}
+
+pipeline::RunSettings defaultRunSettings() { return pipeline::RunSettings{}; }
+
+core::session::Session toSession(const StudioSettings& settings, const DataSource& source) {
+  core::session::Session session;
+  session.dataFile = source.file.toStdString();
+  session.sample = source.sample.toStdString();
+  session.dataSha256 = source.sha256;
+  session.dataset = settings.dataset;
+  session.mechanisms = settings.mechanismConfigs();
+  session.run = settings.runSettings();
+  session.syntheticDatasets = settings.syntheticDatasets;
+  return session;
+}
+
+StudioSettings fromSession(const core::session::Session& session, DataSource* source) {
+  StudioSettings settings;
+  settings.dataset = session.dataset;
+  settings.tuning = session.mechanisms.empty() ? defaultTuning() : session.mechanisms.front();
+  for (const auto& config : session.mechanisms) settings.mechanisms.push_back(config.mechanism);
+  settings.run = session.run;
+  settings.run.model.family = session.dataset.family;
+  settings.syntheticDatasets = session.syntheticDatasets;
+  if (source) {
+    source->file = QString::fromStdString(session.dataFile);
+    source->sample = QString::fromStdString(session.sample);
+    source->sha256 = session.dataSha256;
+  }
+  return settings;
+}
+
+}  // namespace dpsynth::ui

@@ -1,0 +1,168 @@
+#include "ui/widgets/tuning_field.h"
+
+#include <QCheckBox>
+#include <QDoubleSpinBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QSignalBlocker>
+#include <QSlider>
+#include <QToolButton>
+#include <cmath>
+
+namespace dpsynth::ui {
+namespace {
+
+constexpr int kSliderSteps = 1000;
+/// Drag ids are unique over all fields so that drags of different fields never merge.
+int nextDragId() {
+  static int id = 0;
+  return ++id;
+}
+
+}  // namespace
+
+TuningField::TuningField(TuningFieldSpec spec, QWidget* parent)
+    : QWidget(parent), spec_(std::move(spec)) {
+  setObjectName(spec_.key);
+  auto* layout = new QHBoxLayout(this);
+  layout->setContentsMargins(0, 0, 0, 0);
+  layout->setSpacing(4);
+
+  label_ = new QLabel(spec_.label, this);
+  label_->setMinimumWidth(64);
+  layout->addWidget(label_);
+
+  if (spec_.slider) {
+    slider_ = new QSlider(Qt::Horizontal, this);
+    slider_->setRange(0, kSliderSteps);
+    slider_->setMinimumWidth(60);
+    layout->addWidget(slider_, 1);
+  }
+  spin_ = new QDoubleSpinBox(this);
+  spin_->setRange(spec_.minimum, spec_.maximum);
+  spin_->setDecimals(spec_.decimals);
+  spin_->setSingleStep(spec_.step);
+  spin_->setKeyboardTracking(false);  // one change per committed number, not per keystroke
+  spin_->setMinimumWidth(72);
+  layout->addWidget(spin_, spec_.slider ? 0 : 1);
+
+  if (!spec_.autoText.isEmpty()) {
+    auto_ = new QCheckBox(spec_.autoText, this);
+    layout->addWidget(auto_);
+  }
+  reset_ = new QToolButton(this);
+  reset_->setText(QStringLiteral("↺"));
+  reset_->setToolTip(tr("Reset %1 to its default (%2)")
+                         .arg(spec_.label, spec_.defaultValue.isNull()
+                                               ? spec_.autoText
+                                               : QString::number(spec_.defaultValue.toDouble())));
+  reset_->setAutoRaise(true);
+  layout->addWidget(reset_);
+
+  for (QWidget* w : std::initializer_list<QWidget*>{label_, slider_, spin_, auto_}) {
+    if (w) w->setToolTip(spec_.toolTip);
+  }
+
+  committed_ = spec_.defaultValue;
+  showValue(committed_);
+
+  connect(spin_, &QDoubleSpinBox::valueChanged, this, [this] { onSpinChanged(); });
+  if (slider_) {
+    connect(slider_, &QSlider::valueChanged, this, [this](int p) { onSliderMoved(p); });
+    connect(slider_, &QSlider::sliderPressed, this, [this] { dragId_ = nextDragId(); });
+  }
+  if (auto_) connect(auto_, &QCheckBox::toggled, this, [this] { onAutoToggled(); });
+  connect(reset_, &QToolButton::clicked, this, [this] { resetToDefault(); });
+}
+
+QVariant TuningField::value() const {
+  if (auto_ && auto_->isChecked()) return {};
+  return spin_->value();
+}
+
+int TuningField::toSlider(double value) const {
+  const double span = spec_.sliderMaximum - spec_.sliderMinimum;
+  if (span <= 0) return 0;
+  const double t = std::clamp((value - spec_.sliderMinimum) / span, 0.0, 1.0);
+  return static_cast<int>(std::lround(t * kSliderSteps));
+}
+
+double TuningField::fromSlider(int position) const {
+  const double v =
+      spec_.sliderMinimum + (spec_.sliderMaximum - spec_.sliderMinimum) * position / kSliderSteps;
+  const double scale = std::pow(10.0, spec_.decimals);
+  return std::round(v * scale) / scale;
+}
+
+void TuningField::showValue(const QVariant& value) {
+  updating_ = true;
+  const bool isAuto = value.isNull() && auto_;
+  if (auto_) {
+    const QSignalBlocker block(auto_);
+    auto_->setChecked(isAuto);
+  }
+  {
+    const QSignalBlocker block(spin_);
+    if (!isAuto) {
+      spin_->setValue(value.toDouble());
+    } else if (!spinTouched_) {
+      spin_->setValue(spec_.autoDisplay);
+    }
+    if (slider_) {
+      const QSignalBlocker blockSlider(slider_);
+      slider_->setValue(toSlider(spin_->value()));
+    }
+  }
+  spin_->setEnabled(!isAuto);
+  if (slider_) slider_->setEnabled(!isAuto);
+  if (!isAuto) spinTouched_ = true;
+  updating_ = false;
+}
+
+void TuningField::setValue(const QVariant& value) {
+  showValue(value);
+  committed_ = this->value();
+  emit valueChanged(committed_);
+}
+
+void TuningField::resetToDefault() {
+  showValue(spec_.defaultValue);
+  commit(0);
+}
+
+void TuningField::onSpinChanged() {
+  if (updating_) return;
+  if (slider_) {
+    const QSignalBlocker block(slider_);
+    slider_->setValue(toSlider(spin_->value()));
+  }
+  commit(0);
+}
+
+void TuningField::onSliderMoved(int position) {
+  if (updating_) return;
+  {
+    const QSignalBlocker block(spin_);
+    spin_->setValue(fromSlider(position));
+  }
+  commit(slider_->isSliderDown() ? dragId_ : 0);
+}
+
+void TuningField::onAutoToggled() {
+  if (updating_) return;
+  const bool isAuto = auto_->isChecked();
+  spin_->setEnabled(!isAuto);
+  if (slider_) slider_->setEnabled(!isAuto);
+  commit(0);
+}
+
+void TuningField::commit(int dragId) {
+  const QVariant now = value();
+  if (now == committed_) return;
+  const QVariant before = committed_;
+  committed_ = now;
+  emit edited(before, now, dragId);
+  emit valueChanged(now);
+}
+
+}  // namespace dpsynth::ui

@@ -1,0 +1,77 @@
+#pragma once
+/// One tuning value as a slider + spin box pair, with an optional "auto" check box, a
+/// reset-to-default button and a tooltip that states the formula the value enters.
+#include <QVariant>
+#include <QWidget>
+
+class QCheckBox;
+class QDoubleSpinBox;
+class QLabel;
+class QSlider;
+class QToolButton;
+
+namespace dpsynth::ui {
+
+struct TuningFieldSpec {
+  QString key;                                  ///< settings key ("c", "epsilon", ...)
+  QString label;                                ///< short label ("c", "ε")
+  QString toolTip;                              ///< what it does and the formula it enters
+  double minimum = 0, maximum = 1;              ///< spin box range
+  double sliderMinimum = 0, sliderMaximum = 1;  ///< slider range (a sub-range is fine)
+  int decimals = 2;
+  double step = 0.01;
+  QVariant defaultValue;  ///< a double, or null for "auto"/"not set"
+  QString autoText;       ///< non-empty: an optional value with a check box of this text
+  bool slider = true;
+  /// What the disabled spin box shows while "auto" is checked (and offers when it is
+  /// unchecked), so that the box never suggests a meaningless number such as its minimum.
+  double autoDisplay = 0;
+};
+
+class TuningField : public QWidget {
+  Q_OBJECT
+
+ public:
+  explicit TuningField(TuningFieldSpec spec, QWidget* parent = nullptr);
+
+  /// A double, or a null QVariant when the auto box is checked.
+  QVariant value() const;
+  /// Programmatic change (undo, session load): not reported as edited(), but valueChanged().
+  void setValue(const QVariant& value);
+  /// The user's reset: reported as an edit.
+  void resetToDefault();
+
+  const TuningFieldSpec& spec() const { return spec_; }
+  QDoubleSpinBox* spinBox() const { return spin_; }
+  QSlider* slider() const { return slider_; }
+  QCheckBox* autoBox() const { return auto_; }
+  QToolButton* resetButton() const { return reset_; }
+
+ signals:
+  /// A user edit. dragId != 0 for the steps of one slider drag (they merge into one undo step).
+  void edited(const QVariant& before, const QVariant& after, int dragId);
+  /// Any change of value, user or programmatic.
+  void valueChanged(const QVariant& value);
+
+ private:
+  int toSlider(double value) const;
+  double fromSlider(int position) const;
+  void showValue(const QVariant& value);
+  void onSpinChanged();
+  void onSliderMoved(int position);
+  void onAutoToggled();
+  void commit(int dragId);
+
+  TuningFieldSpec spec_;
+  QLabel* label_ = nullptr;
+  QSlider* slider_ = nullptr;
+  QDoubleSpinBox* spin_ = nullptr;
+  QCheckBox* auto_ = nullptr;
+  QToolButton* reset_ = nullptr;
+  QVariant committed_;
+  bool updating_ = false;
+  int dragId_ = 0;
+  bool spinTouched_ = false;  ///< the spin box has shown a real value
+};
+
+}  // namespace dpsynth::ui

@@ -1,0 +1,134 @@
+#include "ui/workers/pipeline_worker.h"
+
+#include <QElapsedTimer>
+#include <QMetaObject>
+
+#include "core/data/data_error.h"
+#include "ui/dialogs/error_report.h"
+#include "ui/workers/run_summary.h"
+
+namespace dpsynth::ui {
+
+namespace pipeline = core::pipeline;
+
+namespace {
+
+/// Turns engine callbacks (from the pipeline and chain threads) into the worker's signals.
+/// Emitting a signal is thread-safe; the receivers live in the GUI thread, so each emission
+/// is queued with a copy of its snapshot.
+class SignalObserver : public pipeline::PipelineObserver {
+ public:
+  SignalObserver(PipelineWorker& worker, quint64 runId, const core::models::Model& model)
+      : worker_(worker), runId_(runId), model_(model) {}
+
+  void onStageStarted(const std::string& mechanism, const std::string& stage,
+                      bool fromCache) override {
+    emit worker_.stageStarted(
+        {runId_, QString::fromStdString(mechanism), QString::fromStdString(stage), fromCache, {}});
+  }
+  void onSamplerProgress(const std::string& stage, const core::mcmc::Progress& progress) override {
+    emit worker_.progress({runId_, QString::fromStdString(stage), progress});
+  }
+  void onDraws(const std::string& stage, int chain, int firstDraw,
+               const Eigen::MatrixXd& rows) override {
+    auto values = std::make_shared<const std::vector<double>>(constrainDraws(model_, rows));
+    emit worker_.draws({runId_, QString::fromStdString(stage), chain, firstDraw, values});
+  }
+  void onStageFinished(const std::string& mechanism, const pipeline::StagePtr& stage) override {
+    emit worker_.stageFinished({runId_, QString::fromStdString(mechanism),
+                                QString::fromStdString(stage->name), stage->fromCache, stage});
+  }
+
+ private:
+  PipelineWorker& worker_;
+  quint64 runId_;
+  const core::models::Model& model_;
+};
+
+}  // namespace
+
+void registerRunTypes() {
+  qRegisterMetaType<StageEvent>();
+  qRegisterMetaType<ChainProgress>();
+  qRegisterMetaType<DrawBatch>();
+  qRegisterMetaType<RunStart>();
+  qRegisterMetaType<RunOutput>();
+}
+
+PipelineWorker::PipelineWorker(QObject* parent) : QObject(parent) { registerRunTypes(); }
+
+void PipelineWorker::start(RunRequest request) {
+  std::stop_token token;
+  {
+    const std::lock_guard lock(mutex_);
+    stop_.request_stop();  // the previous run, if any
+    stop_ = std::stop_source();
+    token = stop_.get_token();
+  }
+  // The token travels with the queued call, so a later start() or cancel() cannot mix up
+  // which run it refers to.
+  QMetaObject::invokeMethod(
+      this, [this, request = std::move(request), token] { run(request, token); },
+      Qt::QueuedConnection);
+}
+
+void PipelineWorker::cancel() {
+  const std::lock_guard lock(mutex_);
+  stop_.request_stop();
+}
+
+void PipelineWorker::run(const RunRequest& request, std::stop_token stop) {
+  if (stop.stop_requested()) {
+    emit cancelled(request.runId);
+    return;
+  }
+  try {
+    QElapsedTimer clock;
+    clock.start();
+    const auto& dataset = *request.dataset;
+    const auto model = core::models::makeModel(dataset, request.settings.model);
+    RunStart start{request.runId, {}, request.settings.nuts.chains};
+    for (const auto& name : model->parameterNames())
+      start.parameterNames << QString::fromStdString(name);
+    emit runStarted(start);
+
+    const std::size_t hits = request.cache->hits();
+    const std::size_t misses = request.cache->misses();
+    SignalObserver observer(*this, request.runId, *model);
+    auto result = std::make_shared<pipeline::RunResult>(pipeline::runMechanisms(
+        dataset, request.configs, request.settings, request.cache.get(), stop, &observer));
+    if (result->outcome == pipeline::RunOutcome::cancelled || stop.stop_requested()) {
+      emit cancelled(request.runId);
+      return;
+    }
+    RunOutput output;
+    output.runId = request.runId;
+    output.dataset = request.dataset;
+    output.settings = request.settings;
+    output.studio = request.studio;
+    output.source = request.source;
+    output.cacheHits = request.cache->hits() - hits;
+    output.cacheMisses = request.cache->misses() - misses;
+    for (const auto& m : result->mechanisms) {
+      for (const auto& s : m.stages) {
+        const QString label = QString::fromStdString(s->name);
+        if (s->fromCache && !output.cachedStages.contains(label)) output.cachedStages << label;
+      }
+    }
+    if (!summarizeRun(dataset, request.settings, *result, output, stop)) {
+      emit cancelled(request.runId);
+      return;
+    }
+    output.result = std::move(result);
+    output.seconds = clock.elapsed() / 1000.0;
+    emit finished(output);
+  } catch (const core::data::DataError& e) {
+    emit failed(request.runId, errorReportFrom(e, {}).oneLine());
+  } catch (const std::exception& e) {
+    emit failed(request.runId, QString::fromUtf8(e.what()));
+  } catch (...) {
+    emit failed(request.runId, tr("unexpected internal error"));
+  }
+}
+
+}  // namespace dpsynth::ui
