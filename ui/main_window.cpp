@@ -310,7 +310,7 @@ void MainWindow::updateBadge() {
       if (m.config.mechanism == *current) epsilon = m.epsilon;
     }
   }
-  badge_->setGuarantee(current, tuning_->tuning(), epsilon);
+  badge_->setGuarantee(current, tuning_->tuning(), epsilon, sampler_->syntheticDatasets());
 }
 
 void MainWindow::updateTitle() {

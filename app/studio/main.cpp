@@ -10,6 +10,7 @@
 #include "ui/main_window.h"
 #include "ui/panels/data_panel.h"
 #include "ui/panels/mechanism_panel.h"
+#include "ui/plots/plots_view.h"
 
 namespace {
 
@@ -58,7 +59,13 @@ int main(int argc, char* argv[]) {
       QStringLiteral("Save the window as PNG once the run has finished (or at once without "
                      "--run), then exit."),
       QStringLiteral("FILE.png"));
-  parser.addOptions({sample, data, session, run, screenshot});
+  const QCommandLineOption tab(QStringLiteral("tab"),
+                               QStringLiteral("Show this plot tab (0-5) before the screenshot."),
+                               QStringLiteral("N"));
+  parser.addOptions({sample, data, session, run, screenshot, tab});
+  parser.addPositionalArgument(QStringLiteral("file"),
+                               QStringLiteral("A CSV file or a .dpsynth session to open."),
+                               QStringLiteral("[file]"));
   parser.process(app);
 
   std::vector<dpsynth::core::pipeline::Mechanism> mechanisms;
@@ -81,7 +88,13 @@ int main(int argc, char* argv[]) {
   }
 
   bool loaded = true;
-  if (parser.isSet(session)) {
+  const QStringList positional = parser.positionalArguments();
+  if (!positional.isEmpty()) {
+    const QString file = positional.front();
+    loaded = file.endsWith(QStringLiteral(".dpsynth"), Qt::CaseInsensitive)
+                 ? window.openSession(file)
+                 : window.dataPanel()->loadFile(file);
+  } else if (parser.isSet(session)) {
     loaded = window.openSession(parser.value(session));
   } else if (parser.isSet(data)) {
     loaded = window.dataPanel()->loadFile(parser.value(data));
@@ -94,6 +107,7 @@ int main(int argc, char* argv[]) {
     window.mechanismPanel()->setChecked(mechanisms);
     window.mechanismPanel()->setCurrent(mechanisms.front());
   }
+  if (parser.isSet(tab)) window.plotsView()->setCurrentIndex(parser.value(tab).toInt());
   window.show();
   if (headless && !loaded) return 2;
 

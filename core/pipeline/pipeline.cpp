@@ -264,6 +264,24 @@ RunResult runMechanisms(const data::Dataset& dataset, const std::vector<Mechanis
     throw std::invalid_argument(message);
   }
 
+  // The normal family's priors are scaled by a public sd scale. When the outcome sits far
+  // outside them the prior dominates and the synthetic data are useless: say so (this warning
+  // is internal, like the report; it is not part of the release).
+  std::optional<std::string> scaleWarning;
+  if (dataset.family == models::Family::normal && dataset.size() > 0) {
+    const double scale = settings.model.sdScale;
+    const double mean = std::abs(dataset.y.mean());
+    const double sd = std::sqrt((dataset.y.array() - dataset.y.mean()).square().mean());
+    if (mean > 30.0 * scale || sd > 50.0 * scale) {
+      scaleWarning =
+          "normal family: the outcome's scale is far larger than the prior scale (sd scale " +
+          fixed(scale, 3) +
+          "), so the priors dominate and the synthetic data will not resemble the data; set "
+          "the sd scale (--sd-scale, or 'Prior sd scale' in the studio) to a public figure of "
+          "the outcome's typical size";
+    }
+  }
+
   StageCache local;
   StageCache* shared = cache ? cache : &local;
   detail::StageRunner runner(dataset, settings, shared, stop, observer);
@@ -275,6 +293,7 @@ RunResult runMechanisms(const data::Dataset& dataset, const std::vector<Mechanis
       out.outcome = RunOutcome::cancelled;
       return out;
     }
+    if (scaleWarning) result->warnings.insert(result->warnings.begin(), *scaleWarning);
     if (observer) observer->onMechanismFinished(*result);
     out.mechanisms.push_back(std::move(*result));
   }

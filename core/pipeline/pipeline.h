@@ -3,6 +3,7 @@
 /// re-weighting → censoring... Stages are cached by their inputs so that several mechanisms
 /// (and the studio's re-runs after a settings change) share work such as the unweighted fit.
 #include <functional>
+#include <memory>
 #include <stop_token>
 #include <string>
 #include <vector>
@@ -23,6 +24,11 @@ class PipelineObserver {
   /// A stage is about to run (or is served from the cache: fromCache).
   virtual void onStageStarted(const std::string& mechanism, const std::string& stage,
                               bool fromCache) {}
+  /// The model a stage is about to sample (stages served from the cache have none): lets an
+  /// observer reduce the draws of onDraws as they arrive (e.g. a running Lipschitz bound).
+  /// Called on the pipeline thread, after onStageStarted and before the first onDraws.
+  virtual void onStageModel(const std::string& mechanism, const std::string& stage,
+                            std::shared_ptr<const models::SynthesisModel> model) {}
   virtual void onSamplerProgress(const std::string& stage, const mcmc::Progress& progress) {}
   virtual void onDraws(const std::string& stage, int chain, int firstDraw,
                        const Eigen::MatrixXd& rows) {}

@@ -146,10 +146,15 @@ StagePtr StageRunner::run(const std::string& mechanism, const std::string& kind,
 
   const auto start = std::chrono::steady_clock::now();
   models::LikelihoodWeights weights{alpha, clamp};
-  auto model = models::makeModel(dataset_, settings_.model, weights);
+  // Shared: an observer may keep the model to reduce the draws while they arrive.
+  std::shared_ptr<const models::SynthesisModel> model =
+      models::makeModel(dataset_, settings_.model, weights);
 
   std::optional<StageSamplerObserver> forward;
-  if (observer_) forward.emplace(observer_, label);
+  if (observer_) {
+    observer_->onStageModel(mechanism, label, model);
+    forward.emplace(observer_, label);
+  }
   mcmc::SampleResult sample =
       mcmc::sample(*model, nuts, stop_, forward ? &*forward : nullptr);
   if (sample.status == mcmc::RunStatus::cancelled) return nullptr;

@@ -4,6 +4,10 @@
 #include <QSignalSpy>
 #include <QThread>
 #include <QtTest>
+#include <algorithm>
+#include <map>
+#include <variant>
+#include <vector>
 
 #include "studio_test_helpers.h"
 #include "ui/controllers/run_controller.h"
@@ -97,6 +101,51 @@ class PipelineWorkerTest : public QObject {
     QVERIFY(out.result);
     QCOMPARE(out.plots.size(), std::size_t(1));
     QCOMPARE(out.plots[0].deltaPerRecord.size(), std::size_t(1000));
+  }
+
+  void lipschitzFillsInWhileDrawsArrive() {
+    ThreadedWorker t;
+    // One receiver in this thread keeps the order in which the worker emitted.
+    QObject recorder;
+    std::vector<std::variant<LipschitzSnapshot, StageEvent>> events;
+    QObject::connect(t.worker, &PipelineWorker::lipschitzUpdated, &recorder,
+                     [&](const LipschitzSnapshot& l) { events.emplace_back(l); });
+    QObject::connect(t.worker, &PipelineWorker::stageFinished, &recorder,
+                     [&](const StageEvent& e) { events.emplace_back(e); });
+    QSignalSpy finished(t.worker, &PipelineWorker::finished);
+    QSignalSpy failed(t.worker, &PipelineWorker::failed);
+    t.worker->start(request(6, 150, 300, pipeline::Mechanism::lwFinal));
+    QVERIFY(finished.wait(60000));
+    QCOMPARE(failed.count(), 0);
+
+    const std::size_t allDraws = 2 * 300;
+    std::map<QString, LipschitzSnapshot> lastOfStage;
+    int finishedStages = 0;
+    for (const auto& event : events) {
+      if (const auto* l = std::get_if<LipschitzSnapshot>(&event)) {
+        QCOMPARE(l->runId, quint64(6));
+        QCOMPARE(l->mechanism, QString("lw-final"));
+        QVERIFY(l->perRecord);
+        QCOMPARE(l->perRecord->size(), std::size_t(1000));
+        QCOMPARE(l->max, *std::max_element(l->perRecord->begin(), l->perRecord->end()));
+        QVERIFY(l->draws > 0 && l->draws <= allDraws);
+        if (const auto it = lastOfStage.find(l->stage); it != lastOfStage.end())
+          QVERIFY(l->draws >= it->second.draws);  // snapshots of a stage only grow
+        lastOfStage.insert_or_assign(l->stage, *l);
+        continue;
+      }
+      const auto& e = std::get<StageEvent>(event);
+      ++finishedStages;
+      QVERIFY2(lastOfStage.count(e.stage), qPrintable("no live snapshot before " + e.stage));
+      const auto& last = lastOfStage.at(e.stage);
+      const auto& bound = e.result->lipschitz.perRecord;
+      for (std::size_t i = 0; i < last.perRecord->size(); ++i) {
+        const double live = (*last.perRecord)[i], done = bound[Eigen::Index(i)];
+        QVERIFY2(live <= done, qPrintable(QString("record %1: %2 > %3").arg(i).arg(live).arg(done)));
+        if (last.draws == allDraws) QCOMPARE(live, done);
+      }
+    }
+    QCOMPARE(finishedStages, 3);
   }
 
   void cancelEndsWithin100ms() {

@@ -63,6 +63,9 @@ RunController::RunController(QObject* parent)
   connect(worker_, &PipelineWorker::draws, this, [this](const DrawBatch& b) {
     if (isCurrent(b.runId)) pendingDraws_.push_back(b);
   });
+  connect(worker_, &PipelineWorker::lipschitzUpdated, this, [this](const LipschitzSnapshot& l) {
+    if (isCurrent(l.runId)) emit lipschitzUpdated(l);
+  });
   connect(worker_, &PipelineWorker::finished, this, [this](const RunOutput& out) {
     if (!isCurrent(out.runId)) return;
     flush();

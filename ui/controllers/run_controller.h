@@ -71,6 +71,8 @@ class RunController : public QObject {
   void progressMerged(const dpsynth::ui::StageProgress& progress);
   /// At most every 40 ms: the draw batches that arrived since the last call.
   void drawsMerged(const std::vector<dpsynth::ui::DrawBatch>& batches);
+  /// While a stage samples, at most every PipelineWorker::kLipschitzIntervalMs.
+  void lipschitzUpdated(const dpsynth::ui::LipschitzSnapshot& snapshot);
   void finished(const dpsynth::ui::RunOutput& output);
   void cancelled();
   void failed(const QString& message);

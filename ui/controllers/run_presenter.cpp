@@ -27,6 +27,9 @@ RunPresenter::RunPresenter(RunController* run, ProgressPanel* progress, ResultsP
   });
   connect(run, &RunController::stageFinished, this,
           [this](const StageEvent& e) { stageFinished(e); });
+  connect(run, &RunController::lipschitzUpdated, this, [this](const LipschitzSnapshot& l) {
+    if (l.perRecord) showLipschitz(l.mechanism, *l.perRecord, l.max);
+  });
   connect(run, &RunController::progressMerged, progress_, &ProgressPanel::updateProgress);
   connect(run, &RunController::drawsMerged, this,
           [this](const std::vector<DrawBatch>& batches) { appendDraws(batches); });
@@ -55,18 +58,22 @@ void RunPresenter::stageFinished(const StageEvent& e) {
   progress_->stageFinished(e);
   if (!e.result) return;
   const auto& lip = e.result->lipschitz;
+  showLipschitz(e.mechanism, {lip.perRecord.data(), lip.perRecord.data() + lip.perRecord.size()},
+                lip.max);
+}
+
+void RunPresenter::showLipschitz(const QString& mechanism, const std::vector<double>& perRecord,
+                                 double max) {
   bool strict = false;
-  double epsilon = 2.0 * lip.max;
+  double epsilon = 2.0 * max;
   try {
-    const auto m = pipeline::parseMechanism(e.mechanism.toStdString());
+    const auto m = pipeline::parseMechanism(mechanism.toStdString());
     strict = pipeline::guaranteeOf(m) == pipeline::Guarantee::DP;
     if (const auto target = targetEpsilon_(); strict && target) epsilon = *target;
   } catch (const std::invalid_argument&) {
     // Not a mechanism name: draw it as approximate DP.
   }
-  plots_->updateLipschitz(e.mechanism,
-                          {lip.perRecord.data(), lip.perRecord.data() + lip.perRecord.size()},
-                          strict, epsilon, lip.max);
+  plots_->updateLipschitz(mechanism, perRecord, strict, epsilon, max);
 }
 
 void RunPresenter::appendDraws(const std::vector<DrawBatch>& batches) {

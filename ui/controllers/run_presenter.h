@@ -37,6 +37,8 @@ class RunPresenter : public QObject {
 
  private:
   void stageFinished(const StageEvent& event);
+  /// Draws a mechanism's Lipschitz violin (a finished stage's or a live snapshot's values).
+  void showLipschitz(const QString& mechanism, const std::vector<double>& perRecord, double max);
   void appendDraws(const std::vector<DrawBatch>& batches);
 
   ProgressPanel* progress_;

@@ -5,7 +5,7 @@ namespace dpsynth::ui {
 namespace pipeline = core::pipeline;
 
 QString guaranteeText(pipeline::Mechanism mechanism, const pipeline::MechanismConfig& tuning,
-                      std::optional<double> epsilon) {
+                      std::optional<double> epsilon, int datasets) {
   const QString name = QString::fromStdString(pipeline::mechanismName(mechanism));
   const auto eps = [](double v) { return QString::number(v, 'f', 2); };
   QString text;
@@ -28,6 +28,12 @@ QString guaranteeText(pipeline::Mechanism mechanism, const pipeline::MechanismCo
                      : QStringLiteral("no privacy guarantee");
       break;
   }
+  // Releasing m datasets spends m·ε under basic composition.
+  const auto shown = pipeline::guaranteeOf(mechanism) == pipeline::Guarantee::DP && !epsilon
+                         ? tuning.epsilon
+                         : epsilon;
+  if (datasets > 1 && shown && pipeline::guaranteeOf(mechanism) != pipeline::Guarantee::none)
+    text += QStringLiteral(" · %1 datasets spend ε = %2").arg(datasets).arg(eps(datasets * *shown));
   return name + QStringLiteral(": ") + text;
 }
 
@@ -43,13 +49,13 @@ GuaranteeBadge::GuaranteeBadge(QWidget* parent) : QLabel(parent) {
 
 void GuaranteeBadge::setGuarantee(std::optional<pipeline::Mechanism> mechanism,
                                   const pipeline::MechanismConfig& tuning,
-                                  std::optional<double> epsilon) {
+                                  std::optional<double> epsilon, int datasets) {
   if (!mechanism) {
     setText(tr("no mechanism selected"));
     setStyleSheet(QStringLiteral("QLabel { border-radius: 6px; background: #e0e0e0; }"));
     return;
   }
-  setText(guaranteeText(*mechanism, tuning, epsilon));
+  setText(guaranteeText(*mechanism, tuning, epsilon, datasets));
   QString colour;
   switch (pipeline::guaranteeOf(*mechanism)) {
     case pipeline::Guarantee::DP:

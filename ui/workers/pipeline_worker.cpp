@@ -2,6 +2,11 @@
 
 #include <QElapsedTimer>
 #include <QMetaObject>
+#include <atomic>
+#include <chrono>
+#include <mutex>
+
+#include "core/privacy/running_lipschitz.h"
 
 #include "core/data/data_error.h"
 #include "ui/dialogs/error_report.h"
@@ -12,6 +17,19 @@ namespace dpsynth::ui {
 namespace pipeline = core::pipeline;
 
 namespace {
+
+/// The running Lipschitz bound of the stage that is sampling now, shared by its chain threads.
+struct LiveLipschitz {
+  LiveLipschitz(QString mechanismLabel, std::string stageLabel,
+                std::shared_ptr<const core::models::SynthesisModel> model)
+      : mechanism(std::move(mechanismLabel)), stage(std::move(stageLabel)),
+        bound(std::move(model)) {}
+  QString mechanism;
+  std::string stage;
+  core::privacy::RunningLipschitz bound;
+  /// Steady-clock milliseconds of the last snapshot; -1 = none yet, so the first batch shows.
+  std::atomic<long long> lastEmitMs{-1};
+};
 
 /// Turns engine callbacks (from the pipeline and chain threads) into the worker's signals.
 /// Emitting a signal is thread-safe; the receivers live in the GUI thread, so each emission
@@ -33,16 +51,57 @@ class SignalObserver : public pipeline::PipelineObserver {
                const Eigen::MatrixXd& rows) override {
     auto values = std::make_shared<const std::vector<double>>(constrainDraws(model_, rows));
     emit worker_.draws({runId_, QString::fromStdString(stage), chain, firstDraw, values});
+    if (auto live = liveFor(stage)) {
+      live->bound.addDraws(rows);
+      maybeEmitLipschitz(*live);
+    }
+  }
+  void onStageModel(const std::string& mechanism, const std::string& stage,
+                    std::shared_ptr<const core::models::SynthesisModel> model) override {
+    auto live =
+        std::make_shared<LiveLipschitz>(QString::fromStdString(mechanism), stage, std::move(model));
+    const std::lock_guard lock(liveMutex_);
+    live_ = std::move(live);
   }
   void onStageFinished(const std::string& mechanism, const pipeline::StagePtr& stage) override {
+    {
+      const std::lock_guard lock(liveMutex_);
+      live_.reset();
+    }
     emit worker_.stageFinished({runId_, QString::fromStdString(mechanism),
                                 QString::fromStdString(stage->name), stage->fromCache, stage});
   }
 
  private:
+  std::shared_ptr<LiveLipschitz> liveFor(const std::string& stage) {
+    const std::lock_guard lock(liveMutex_);
+    return live_ && live_->stage == stage ? live_ : nullptr;
+  }
+
+  /// Rate limit without a timer: the chain thread that first finds the interval elapsed wins
+  /// the compare-exchange and sends the snapshot; the others go on sampling.
+  void maybeEmitLipschitz(LiveLipschitz& live) {
+    using namespace std::chrono;
+    const long long now =
+        duration_cast<milliseconds>(steady_clock::now().time_since_epoch()).count();
+    long long last = live.lastEmitMs.load();
+    if (last >= 0 && now - last < PipelineWorker::kLipschitzIntervalMs) return;
+    if (!live.lastEmitMs.compare_exchange_strong(last, now)) return;
+    // Draws first: the bound read afterwards covers at least that many draws.
+    const std::size_t draws = live.bound.draws();
+    const Eigen::VectorXd perRecord = live.bound.perRecord();
+    const double max = perRecord.size() > 0 ? perRecord.maxCoeff() : 0.0;
+    auto values = std::make_shared<const std::vector<double>>(
+        perRecord.data(), perRecord.data() + perRecord.size());
+    emit worker_.lipschitzUpdated({runId_, live.mechanism, QString::fromStdString(live.stage),
+                                   std::move(values), max, draws});
+  }
+
   PipelineWorker& worker_;
   quint64 runId_;
   const core::models::Model& model_;
+  std::mutex liveMutex_;
+  std::shared_ptr<LiveLipschitz> live_;  ///< of the stage sampling now, if any
 };
 
 }  // namespace
@@ -51,6 +110,7 @@ void registerRunTypes() {
   qRegisterMetaType<StageEvent>();
   qRegisterMetaType<ChainProgress>();
   qRegisterMetaType<DrawBatch>();
+  qRegisterMetaType<LipschitzSnapshot>();
   qRegisterMetaType<RunStart>();
   qRegisterMetaType<RunOutput>();
 }

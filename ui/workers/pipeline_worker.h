@@ -16,6 +16,8 @@ class PipelineWorker : public QObject {
   Q_OBJECT
 
  public:
+  static constexpr int kLipschitzIntervalMs = 200;
+
   explicit PipelineWorker(QObject* parent = nullptr);
 
   /// Queues a run on the worker's thread (call from any thread). A run still in progress is
@@ -30,6 +32,9 @@ class PipelineWorker : public QObject {
   void stageFinished(const dpsynth::ui::StageEvent& event);
   void progress(const dpsynth::ui::ChainProgress& progress);
   void draws(const dpsynth::ui::DrawBatch& batch);
+  /// While a stage samples: its running Lipschitz bound, at most every kLipschitzIntervalMs
+  /// (the first batch of draws of a stage is reported at once).
+  void lipschitzUpdated(const dpsynth::ui::LipschitzSnapshot& snapshot);
   void finished(const dpsynth::ui::RunOutput& output);
   void cancelled(quint64 runId);
   /// Every exception of a run ends here, as text for the user.

@@ -51,6 +51,17 @@ struct DrawBatch {
   std::shared_ptr<const std::vector<double>> values;
 };
 
+/// The Lipschitz bound of a stage that is still sampling, over the draws so far (a lower bound
+/// of the stage's final perRecord, equal to it once draws == all draws of the stage).
+struct LipschitzSnapshot {
+  quint64 runId = 0;
+  QString mechanism;
+  QString stage;
+  std::shared_ptr<const std::vector<double>> perRecord;  ///< n values
+  double max = 0;
+  std::size_t draws = 0;  ///< post-warm-up draws (all chains) the snapshot covers
+};
+
 /// A run is starting: what the live traces will show.
 struct RunStart {
   quint64 runId = 0;
@@ -80,5 +91,6 @@ struct RunOutput {
 Q_DECLARE_METATYPE(dpsynth::ui::StageEvent)
 Q_DECLARE_METATYPE(dpsynth::ui::ChainProgress)
 Q_DECLARE_METATYPE(dpsynth::ui::DrawBatch)
+Q_DECLARE_METATYPE(dpsynth::ui::LipschitzSnapshot)
 Q_DECLARE_METATYPE(dpsynth::ui::RunStart)
 Q_DECLARE_METATYPE(dpsynth::ui::RunOutput)

@@ -251,6 +251,21 @@ class MechanismsTest : public QObject {
     for (Eigen::Index i = 0; i < y.size(); ++i) QCOMPARE(y[i], std::round(y[i]));
   }
 
+  void normalPriorScaleMismatchIsWarnedAbout() {
+    const auto salary = bundledSample("salary", models::Family::normal);
+    auto settings = smallSettings(models::Family::normal);
+    settings.nuts.warmup = settings.nuts.draws = 100;
+    auto warned = [&](double scale) {
+      settings.model.sdScale = scale;
+      const auto r = runMechanisms(salary, {config(Mechanism::unweighted)}, settings);
+      const auto& w = r.mechanisms.front().warnings;
+      return std::any_of(w.begin(), w.end(),
+                         [](const std::string& x) { return x.find("sd scale") != std::string::npos; });
+    };
+    QVERIFY(warned(1.0));
+    QVERIFY(!warned(10000.0));
+  }
+
   void invalidSettingsRefusedBeforeWork() {
     auto c = config(Mechanism::ph, 1.0);  // no bounds
     QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
