@@ -2,6 +2,7 @@
 
 #include <QApplication>
 #include <QCheckBox>
+#include <QComboBox>
 #include <QCloseEvent>
 #include <QFileDialog>
 #include <QFileInfo>
@@ -31,6 +32,7 @@
 #include "ui/panels/sampler_panel.h"
 #include "ui/panels/tuning_panel.h"
 #include "ui/plots/plots_view.h"
+#include "ui/plots/lipschitz_weight_plot.h"
 #include "ui/studio_resources.h"
 #include "ui/widgets/guarantee_badge.h"
 
@@ -112,7 +114,10 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     run_->settingsChanged();
     markResultsOutdated();
   });
-  connect(mechanisms_, &MechanismPanel::currentChanged, this, [this] { updateBadge(); });
+  connect(mechanisms_, &MechanismPanel::currentChanged, this, [this] {
+    updateBadge();
+    followCurrentMechanism();
+  });
   connect(session_, &SessionController::errorOccurred, this,
           [this](const ErrorReport& r) { showError(r); });
   connect(session_, &SessionController::message, this,
@@ -288,6 +293,7 @@ void MainWindow::onFinished(const RunOutput& output) {
   resultsCurrent_ = runGeneration_ == settingsGeneration_;
   presenter_->showOutput(output, resultsCurrent_);
   updateBadge();
+  followCurrentMechanism();
   statusBar()->showMessage(RunPresenter::summaryOf(output), kStatusTimeoutMs);
   emit runEnded(true);
 }
@@ -311,6 +317,16 @@ void MainWindow::updateBadge() {
     }
   }
   badge_->setGuarantee(current, tuning_->tuning(), epsilon, sampler_->syntheticDatasets());
+}
+
+void MainWindow::followCurrentMechanism() {
+  // The per-mechanism plots show the mechanism selected in the list, when it has results.
+  const auto current = mechanisms_->current();
+  if (!current) return;
+  QComboBox* selector = plots_->lipschitzWeightPlot()->mechanismSelector();
+  const int index =
+      selector->findText(QString::fromStdString(core::pipeline::mechanismName(*current)));
+  if (index >= 0) plots_->lipschitzWeightPlot()->setCurrentMechanism(index);
 }
 
 void MainWindow::updateTitle() {

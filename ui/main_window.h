@@ -83,6 +83,7 @@ class MainWindow : public QMainWindow {
   void connectRun();
   void rebuildRecentMenu();
   void updateBadge();
+  void followCurrentMechanism();
   void markResultsOutdated();
   void updateTitle();
   void onFinished(const RunOutput& output);
