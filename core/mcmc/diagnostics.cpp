@@ -9,6 +9,8 @@
 #include <stdexcept>
 #include <unsupported/Eigen/FFT>
 
+#include "core/utility/utility.h"
+
 namespace dpsynth::core::mcmc {
 
 namespace {
@@ -18,6 +20,14 @@ constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 constexpr Eigen::Index kMinDraws = 4;
 
 using Chains = std::vector<Eigen::VectorXd>;
+
+/// Sorted copy for type-7 quantiles (utility::quantileSorted). Unlike utility::quantile it does
+/// not refuse NaN: diagnostics report NaN for non-finite chains instead of throwing.
+std::vector<double> sortedValues(const Eigen::VectorXd& values) {
+  std::vector<double> sorted(values.data(), values.data() + values.size());
+  std::sort(sorted.begin(), sorted.end());
+  return sorted;
+}
 
 void checkShape(const Chains& chains, Eigen::Index minLength) {
   if (chains.empty()) throw std::invalid_argument("diagnostics: no chains");
@@ -220,12 +230,7 @@ Eigen::VectorXd autocovariance(const Eigen::VectorXd& x) {
 double quantile(const Eigen::VectorXd& values, double prob) {
   if (values.size() == 0) throw std::invalid_argument("quantile: no values");
   if (!(prob >= 0.0 && prob <= 1.0)) throw std::invalid_argument("quantile: prob not in [0, 1]");
-  std::vector<double> sorted(values.data(), values.data() + values.size());
-  std::sort(sorted.begin(), sorted.end());
-  const double h = (static_cast<double>(sorted.size()) - 1.0) * prob;
-  const auto lo = static_cast<std::size_t>(std::floor(h));
-  const std::size_t hi = std::min(lo + 1, sorted.size() - 1);
-  return sorted[lo] + (h - static_cast<double>(lo)) * (sorted[hi] - sorted[lo]);
+  return utility::quantileSorted(sortedValues(values), prob);
 }
 
 double splitRhat(const std::vector<Eigen::VectorXd>& chains) {
@@ -309,9 +314,10 @@ std::vector<ParameterSummary> summarize(const models::Model& model, const Sample
     summary.name = names[static_cast<std::size_t>(j)];
     summary.mean = all.mean();
     summary.sd = all.size() > 1 ? std::sqrt(sampleVariance(all)) : kNaN;
-    summary.q025 = quantile(all, 0.025);
-    summary.q50 = quantile(all, 0.5);
-    summary.q975 = quantile(all, 0.975);
+    const std::vector<double> sorted = sortedValues(all);  // one sort for the three quantiles
+    summary.q025 = utility::quantileSorted(sorted, 0.025);
+    summary.q50 = utility::quantileSorted(sorted, 0.5);
+    summary.q975 = utility::quantileSorted(sorted, 0.975);
     if (draws >= kMinDraws) {
       summary.rhat = rankNormalizedSplitRhat(chains);
       summary.essBulk = essBulk(chains);

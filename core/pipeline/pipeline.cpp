@@ -35,11 +35,7 @@ namespace {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
-std::string fixed(double v, int digits) {
-  std::ostringstream out;
-  out << std::fixed << std::setprecision(digits) << v;
-  return out.str();
-}
+using detail::formatFixed;
 
 /// Runs the stages of one mechanism. Every method returns null/nullopt when cancelled.
 class MechanismRun {
@@ -125,13 +121,13 @@ class MechanismRun {
       if (!lw) return false;
       a = deltaX > 0 ? std::min(1.0, lw->lipschitz.max / deltaX) : 1.0;
     }
-    StagePtr fit = stage("sw", "sw a=" + fixed(a, 4), std::vector<double>(n(), a), kInf, base);
+    StagePtr fit = stage("sw", "sw a=" + formatFixed(a, 4), std::vector<double>(n(), a), kInf, base);
     if (!fit) return false;
     if (config_.epsilon && 2.0 * fit->lipschitz.max > *config_.epsilon) {
       result_.warnings.push_back(
           "sw: the scaled pseudo-posterior is wider than the unweighted one, so its eps_x = " +
-          fixed(2.0 * fit->lipschitz.max, 3) + " lands above the target eps = " +
-          fixed(*config_.epsilon, 3) + "; the aDP guarantee refers to the achieved eps_x");
+          formatFixed(2.0 * fit->lipschitz.max, 3) + " lands above the target eps = " +
+          formatFixed(*config_.epsilon, 3) + "; the aDP guarantee refers to the achieved eps_x");
     }
     return true;
   }
@@ -142,7 +138,7 @@ class MechanismRun {
     const std::string kind = lw ? "lw-final" : "cw-final";
     auto fit = [&](double k) {
       std::vector<double> alpha = privacy::reweight(base->alpha, base->lipschitz.perRecord, k);
-      return stage(kind, kind + " k=" + fixed(k, 4), alpha, kInf, base, k);
+      return stage(kind, kind + " k=" + formatFixed(k, 4), alpha, kInf, base, k);
     };
     if (config_.k) {
       result_.k = *config_.k;
@@ -163,8 +159,8 @@ class MechanismRun {
     if (search.shortfall > 0.01) {
       result_.warnings.push_back(
           kind + ": k=auto could not land within 1% of the target bound in " +
-          std::to_string(search.refits) + " refits; kept k=" + fixed(*search.chosen->k, 4) +
-          " whose bound is " + fixed(100.0 * search.shortfall, 1) + "% below the target");
+          std::to_string(search.refits) + " refits; kept k=" + formatFixed(*search.chosen->k, 4) +
+          " whose bound is " + formatFixed(100.0 * search.shortfall, 1) + "% below the target");
     }
     result_.final = search.chosen;
     return true;
@@ -185,8 +181,8 @@ class MechanismRun {
       result_.warnings.push_back(
           "weighted-e: after dropping " + std::to_string(truncated) +
           " records the refit's posterior moved and its eps_x = " +
-          fixed(2.0 * fit->lipschitz.max, 3) + " exceeds the target eps = " +
-          fixed(*config_.epsilon, 3) + "; the aDP guarantee refers to the achieved eps_x");
+          formatFixed(2.0 * fit->lipschitz.max, 3) + " exceeds the target eps = " +
+          formatFixed(*config_.epsilon, 3) + "; the aDP guarantee refers to the achieved eps_x");
     }
     return true;
   }
@@ -275,7 +271,7 @@ RunResult runMechanisms(const data::Dataset& dataset, const std::vector<Mechanis
     if (mean > 30.0 * scale || sd > 50.0 * scale) {
       scaleWarning =
           "normal family: the outcome's scale is far larger than the prior scale (sd scale " +
-          fixed(scale, 3) +
+          formatFixed(scale, 3) +
           "), so the priors dominate and the synthetic data will not resemble the data; set "
           "the sd scale (--sd-scale, or 'Prior sd scale' in the studio) to a public figure of "
           "the outcome's typical size";

@@ -71,13 +71,13 @@ class StageSamplerObserver : public mcmc::SamplerObserver {
   std::string label_;
 };
 
-std::string fixed(double v, int digits) {
+}  // namespace
+
+std::string formatFixed(double v, int digits) {
   std::ostringstream out;
   out << std::fixed << std::setprecision(digits) << v;
   return out.str();
 }
-
-}  // namespace
 
 StageRunner::StageRunner(const data::Dataset& dataset, const RunSettings& settings,
                          StageCache* cache, std::stop_token stop, PipelineObserver* observer)
@@ -195,14 +195,14 @@ std::vector<std::string> diagnosticWarnings(const std::string& stage,
       if (!worstEss || std::isnan(p.essBulk) || p.essBulk < worstEss->essBulk) worstEss = &p;
   }
   if (worstRhat) {
-    warnings.push_back("stage " + stage + ": R-hat " + fixed(worstRhat->rhat, 2) + " for " +
+    warnings.push_back("stage " + stage + ": R-hat " + formatFixed(worstRhat->rhat, 2) + " for " +
                        worstRhat->name +
                        ": the chains disagree, so the pseudo-posterior may be multimodal or flat "
                        "(common with heavy censoring); treat this stage's Lipschitz bound and "
                        "utility with caution, and try more warm-up or a larger epsilon");
   }
   if (worstEss) {
-    warnings.push_back("stage " + stage + ": bulk-ESS " + fixed(worstEss->essBulk, 0) + " for " +
+    warnings.push_back("stage " + stage + ": bulk-ESS " + formatFixed(worstEss->essBulk, 0) + " for " +
                        worstEss->name + " is below 100 per chain: too few effective draws for "
                        "stable estimates; run more draws");
   }

@@ -40,6 +40,9 @@ class StageRunner {
   std::string dataFingerprint_;
 };
 
+/// v with `digits` decimals, for the plain-language messages of the pipeline.
+std::string formatFixed(double v, int digits);
+
 /// Plain-language warnings for R-hat > 1.01, bulk-ESS < 100 per chain, divergences and tree
 /// depth saturation.
 std::vector<std::string> diagnosticWarnings(const std::string& stage,
