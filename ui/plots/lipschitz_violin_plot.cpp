@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "ui/plots/plot_style.h"
+#include "ui/plots/plot_values.h"
 #include "ui/plots/violin_plottable.h"
 
 namespace dpsynth::ui {
@@ -14,7 +15,7 @@ namespace {
 /// Half-length of a bound line in key units: a little wider than the violin (0.8).
 constexpr double kLineHalfWidth = 0.46;
 
-QString number(double v) { return QString::number(v, 'g', 12); }
+using plot_values::number;
 
 }  // namespace
 

@@ -10,11 +10,12 @@
 #include <stdexcept>
 
 #include "ui/plots/plot_style.h"
+#include "ui/plots/plot_values.h"
 
 namespace dpsynth::ui {
 namespace {
 
-QString number(double v) { return QString::number(v, 'g', 12); }
+using plot_values::number;
 
 double finiteMax(const std::vector<double>& values) {
   double max = -std::numeric_limits<double>::infinity();

@@ -10,6 +10,7 @@
 #include <QSaveFile>
 #include <QSvgGenerator>
 
+#include "ui/plots/plot_values.h"
 #include "ui/plots/violin_plottable.h"
 
 namespace dpsynth::ui {
@@ -23,7 +24,7 @@ void setError(QString* error, const QString& message) {
   if (error) *error = message;
 }
 
-QString number(double v) { return QString::number(v, 'g', 12); }
+using plot_values::number;
 
 QByteArray csvField(const QString& field) {
   QByteArray bytes = field.toUtf8();

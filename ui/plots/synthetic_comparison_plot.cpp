@@ -7,6 +7,7 @@
 
 #include "core/utility/kernel_density.h"
 #include "ui/plots/plot_style.h"
+#include "ui/plots/plot_values.h"
 
 namespace dpsynth::ui {
 namespace {
@@ -14,16 +15,8 @@ namespace {
 /// Histograms of count data use integer-aligned bins, at most this many.
 constexpr double kMaxBins = 40;
 
-QString number(double v) { return QString::number(v, 'g', 12); }
-
-std::vector<double> finite(const std::vector<double>& values) {
-  std::vector<double> out;
-  out.reserve(values.size());
-  for (double v : values) {
-    if (std::isfinite(v)) out.push_back(v);
-  }
-  return out;
-}
+using plot_values::number;
+using plot_values::finite;
 
 }  // namespace
 

@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "ui/plots/plot_style.h"
+#include "ui/plots/plot_values.h"
 #include "ui/plots/violin_plottable.h"
 
 namespace dpsynth::ui {
@@ -14,7 +15,7 @@ namespace {
 /// Before/after violins sit this far either side of the mechanism's tick.
 constexpr double kDodge = 0.21;
 
-QString number(double v) { return QString::number(v, 'g', 12); }
+using plot_values::number;
 
 }  // namespace
 
