@@ -19,9 +19,10 @@ struct FitOptions {
   int bins = 0;
   std::optional<double> lower, upper;
   int chains = 4, warmup = 1000, draws = 1000, threads = 0, datasets = 1;
-  std::uint64_t seed = 1;
+  std::string seed;  ///< empty: a release (OS seed); digits: a reproducible run
   double sdScale = 1.0;
   bool reproducibleNoise = false, dropMissing = false, quiet = false;
+  std::string neighbours = "replace-one", weightsFrom;
   std::string syntheticOut, report;
 };
 void addFitCommand(CLI::App& app, FitOptions& options);

@@ -8,6 +8,7 @@
 
 #include "app/cli/cli_common.h"
 #include "app/cli/commands.h"
+#include "app/cli/run_inputs.h"
 #include "core/data/csv_writer.h"
 #include "core/data/dataset.h"
 #include "core/pipeline/export.h"
@@ -46,7 +47,9 @@ void addFitCommand(CLI::App& app, FitOptions& o) {
   fit->add_option("--chains", o.chains)->capture_default_str();
   fit->add_option("--warmup", o.warmup)->capture_default_str();
   fit->add_option("--draws", o.draws)->capture_default_str();
-  fit->add_option("--seed", o.seed)->capture_default_str();
+  fit->add_option("--seed", o.seed,
+                  "Reproducible run for studies and tests, labelled not_for_release everywhere "
+                  "(default: a release, with a secret seed from the operating system)");
   fit->add_option("--threads", o.threads, "Worker threads (0 = all cores)")
       ->capture_default_str();
   fit->add_option("--sd-scale", o.sdScale, "Normal family: public scale of the priors")
@@ -54,10 +57,20 @@ void addFitCommand(CLI::App& app, FitOptions& o) {
   fit->add_option("--datasets", o.datasets, "Number of synthetic datasets to write (m)")
       ->capture_default_str();
   fit->add_flag("--reproducible-noise", o.reproducibleNoise,
-                "Perturbed histogram noise from --seed (NOT for release)");
+                "Alias kept for studies and tests: a reproducible run (seed --seed, or 1), NOT "
+                "for release");
+  fit->add_option("--neighbours", o.neighbours,
+                  "Neighbouring databases: replace-one (bounded DP) or add-remove; sets the "
+                  "censoring interval and the histogram's sensitivity")
+      ->capture_default_str();
+  fit->add_option("--weights-from", o.weightsFrom,
+                  "Public reference CSV (e.g. last period's released data): censor-w and "
+                  "weighted-e take a weight function fitted there; censor-w is then strict DP");
   fit->add_flag("--drop-missing", o.dropMissing, "Drop rows with missing values");
   fit->add_flag("--quiet", o.quiet, "Print only warnings and errors");
-  fit->add_option("--synthetic-out", o.syntheticOut, "Write synthetic data (CSV + .json)");
+  fit->add_option("--synthetic-out", o.syntheticOut,
+                  "Write synthetic data (CSV + .json): the outcome and --covariates only, rows "
+                  "in random order");
   fit->add_option("--report", o.report, "Write the report JSON");
 }
 
@@ -154,7 +167,6 @@ int runFit(const FitOptions& o) {
   config.lower = o.lower;
   config.upper = o.upper;
   config.bins = o.bins;
-  config.reproducibleNoise = o.reproducibleNoise;
   if (o.datasets < 1) throw std::invalid_argument("--datasets must be >= 1");
 
   core::pipeline::RunSettings settings;
@@ -162,9 +174,15 @@ int runFit(const FitOptions& o) {
   settings.nuts.chains = o.chains;
   settings.nuts.warmup = o.warmup;
   settings.nuts.draws = o.draws;
-  settings.nuts.seed = o.seed;
   settings.nuts.threads = o.threads;
   settings.lipschitzThreads = o.threads;
+  settings.neighbours = core::privacy::parseNeighbours(o.neighbours);
+  std::optional<std::uint64_t> seed;
+  if (!o.seed.empty()) seed = parseSeed(o.seed, "--seed");
+  if (o.reproducibleNoise && !seed) seed = 1;
+  applySeed(settings, seed);
+  if (!o.weightsFrom.empty() && !core::pipeline::usesReferenceWeights(config.mechanism))
+    throw std::invalid_argument("--weights-from applies to censor-w and weighted-e only");
   {
     std::vector<std::string> problems = settings.nuts.validate();
     for (const auto& p : config.validate()) problems.push_back(p);
@@ -174,12 +192,16 @@ int runFit(const FitOptions& o) {
       throw std::invalid_argument(message);
     }
   }
-  for (const auto& out : {o.syntheticOut, o.report}) {
-    if (out.empty()) continue;
-    std::error_code ec;
-    if (std::filesystem::exists(out) && std::filesystem::equivalent(out, o.data, ec))
-      throw std::invalid_argument("refusing to overwrite the input data file " + o.data +
-                                  ": choose another output path");
+  {
+    // Every path this command will write, checked before any work.
+    std::vector<std::pair<std::string, std::string>> outputs;
+    if (!o.syntheticOut.empty()) {
+      const auto bundle = core::pipeline::syntheticBundlePaths(o.syntheticOut, o.datasets);
+      for (const auto& f : bundle.csvFiles) outputs.emplace_back("--synthetic-out", f);
+      outputs.emplace_back("--synthetic-out (sidecar)", bundle.sidecar);
+    }
+    outputs.emplace_back("--report", o.report);
+    checkOutputPaths(outputs, {o.data, o.weightsFrom});
   }
 
   const core::data::CsvTable table = core::data::readCsv(o.data);
@@ -196,6 +218,12 @@ int runFit(const FitOptions& o) {
   const core::data::Dataset dataset = core::data::buildDataset(table, spec);
   if (dataset.droppedRows > 0 && !o.quiet)
     std::cerr << "dropped " << dataset.droppedRows << " rows with missing values\n";
+  if (const std::string dropped = droppedColumnsLine(dataset);
+      !dropped.empty() && !o.syntheticOut.empty())
+    std::cerr << dropped << "\n";
+  if (!o.weightsFrom.empty()) settings.weightReference = loadReference(o.weightsFrom, spec);
+  if (!settings.release && !o.quiet)
+    std::cerr << "reproducible run (--seed): every output is labelled not_for_release\n";
 
   ConsoleObserver observer(o.quiet);
   const auto run = core::pipeline::runMechanisms(dataset, {config}, settings, nullptr, stop,
@@ -206,13 +234,26 @@ int runFit(const FitOptions& o) {
   }
   const auto& result = run.mechanisms.front();
   const auto synthetic =
-      core::pipeline::synthesize(dataset, result, settings.model, o.datasets, o.seed);
+      core::pipeline::synthesize(dataset, result, settings.model, o.datasets, settings.nuts.seed);
   const nlohmann::json report =
       core::pipeline::buildReport(dataset, result, settings, synthetic.front());
+  if (stop.stop_requested()) {
+    std::cerr << "dpsynth: cancelled; no files were written\n";
+    return kExitCancelled;
+  }
 
-  if (!o.syntheticOut.empty())
-    core::pipeline::writeSyntheticBundle(o.syntheticOut, dataset, result, synthetic, o.seed);
+  // The (internal) report is written even when the release is refused: it holds the reasons.
   if (!o.report.empty()) core::data::writeTextAtomic(o.report, report.dump(2) + "\n");
+  if (!o.syntheticOut.empty() && !result.refusals.empty()) {
+    for (const auto& w : result.warnings) std::cerr << "warning: " << w << "\n";
+    std::cerr << "dpsynth: " << core::pipeline::refusalMessage(result)
+              << ". No synthetic data were written" << (o.report.empty() ? "" : "; the report was")
+              << ". Run more warm-up and draws (--warmup, --draws) or choose a larger --epsilon.\n";
+    return kExitBadInput;
+  }
+  if (!o.syntheticOut.empty())
+    core::pipeline::writeSyntheticBundle(o.syntheticOut, dataset, result, synthetic,
+                                         settings.nuts.seed);
 
   if (!o.quiet) printSummary(dataset, result, report);
   for (const auto& w : result.warnings) std::cerr << "warning: " << w << "\n";

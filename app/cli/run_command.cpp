@@ -7,6 +7,7 @@
 
 #include "app/cli/cli_common.h"
 #include "app/cli/commands.h"
+#include "app/cli/run_inputs.h"
 #include "core/data/csv_writer.h"
 #include "core/data/generators.h"
 #include "core/pipeline/pipeline.h"
@@ -99,6 +100,15 @@ int runRun(const RunOptions& o) {
       throw std::invalid_argument("--out " + o.out + " exists and is not a folder");
   }
   core::pipeline::RunSettings settings = session.run;
+  // A session with a seed replays bit for bit, not for release; one without is a release.
+  applySeed(settings, session.reproducible ? std::optional<std::uint64_t>(session.run.nuts.seed.lo)
+                                           : std::nullopt);
+  if (!session.weightsFrom.empty()) {
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(session.weightsFrom, ec))
+      throw std::invalid_argument("session " + o.session + ": the reference data file '" +
+                                  session.weightsFrom + "' (weights_from) was not found");
+  }
   if (o.threads) {
     if (*o.threads < 0) throw std::invalid_argument("--threads must be >= 0");
     settings.nuts.threads = *o.threads;
@@ -107,9 +117,18 @@ int runRun(const RunOptions& o) {
 
   const core::data::CsvTable table = loadSessionData(session, o.session, o.quiet);
   const core::data::Dataset dataset = core::data::buildDataset(table, session.dataset);
-  if (!o.quiet)
+  if (!session.weightsFrom.empty())
+    settings.weightReference = loadReference(session.weightsFrom, session.dataset);
+  if (!o.quiet) {
     std::cerr << "running " << session.mechanisms.size() << " mechanism(s) on " << dataset.size()
-              << " records\n";
+              << " records ("
+              << (settings.release ? "a release: secret seed from the operating system"
+                                   : "reproducible: the session has a seed, so every output is "
+                                     "labelled not_for_release")
+              << ")\n";
+    if (const std::string dropped = droppedColumnsLine(dataset); !dropped.empty())
+      std::cerr << dropped << "\n";
+  }
 
   core::pipeline::StageCache cache;
   StageLog log;
@@ -121,12 +140,27 @@ int runRun(const RunOptions& o) {
   }
 
   const auto exported = core::report::exportRun(
-      session, dataset, run, settings, {o.out, session.syntheticDatasets, settings.nuts.seed});
+      session, dataset, run, settings,
+      {o.out, session.syntheticDatasets, settings.nuts.seed, {o.session, session.weightsFrom}});
+  if (!exported.refusals.empty()) {
+    for (const auto& m : run.mechanisms)
+      for (const auto& w : m.warnings)
+        std::cerr << "warning: " << core::pipeline::mechanismName(m.config.mechanism) << ": " << w
+                  << "\n";
+    for (const auto& r : exported.refusals) std::cerr << "dpsynth: " << r << "\n";
+    std::cerr << "dpsynth: the release was refused: nothing was written to "
+              << (std::filesystem::path(o.out) / core::report::kReleaseFolder).string()
+              << "; the internal report with the diagnostics is in "
+              << (std::filesystem::path(o.out) / core::report::kInternalFolder).string()
+              << ". Run more warm-up and draws or choose a larger epsilon.\n";
+    return kExitBadInput;
+  }
   if (!o.quiet) {
     std::cout << "wrote " << exported.files.size() << " files to "
               << std::filesystem::absolute(o.out).lexically_normal().string() << ":\n";
     for (const auto& f : exported.files)
-      std::cout << "  " << std::filesystem::path(f).filename().string() << "\n";
+      std::cout << "  " << std::filesystem::path(f).parent_path().filename().string() << "/"
+                << std::filesystem::path(f).filename().string() << "\n";
   }
   for (const auto& m : run.mechanisms)
     for (const auto& w : m.warnings)

@@ -232,6 +232,7 @@ Dataset buildDataset(const CsvTable& table, const DatasetSpec& spec) {
 
   std::vector<Eigen::VectorXd> design{Eigen::VectorXd::Ones(dataset.y.size())};
   dataset.designNames = {"(Intercept)"};
+  dataset.covariateNames = spec.covariates;
   for (std::size_t k = 1; k < columns.size(); ++k) {
     addCovariate(table, columns[k], kept, design, dataset.designNames);
   }

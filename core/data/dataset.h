@@ -25,10 +25,13 @@ struct Dataset {
   Eigen::VectorXd y;                     ///< n outcomes
   Eigen::MatrixXd X;                     ///< n × K design, column 0 is the intercept (all 1)
   std::vector<std::string> designNames;  ///< K names: "(Intercept)", "age", "gender=F", ...
+  /// The covariate columns the user declared public, as named in the file: with the outcome,
+  /// the only columns a synthetic file may hold (SPEC §0).
+  std::vector<std::string> covariateNames;
   std::vector<std::size_t> fileLines;    ///< 1-based file line of each kept record
   std::size_t droppedRows = 0;           ///< rows removed by dropMissing
-  /// The kept rows of the original table (all columns, as text) so that synthetic data can be
-  /// written with the input's header, covariates copied and the outcome replaced.
+  /// The kept rows of the original table (all columns, as text), from which synthetic files take
+  /// the declared covariates as they are. CONFIDENTIAL: other columns never leave.
   CsvTable source;
 
   std::size_t size() const { return static_cast<std::size_t>(y.size()); }

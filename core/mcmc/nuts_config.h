@@ -4,6 +4,8 @@
 #include <string>
 #include <vector>
 
+#include "core/random/seed.h"
+
 namespace dpsynth::core::mcmc {
 
 /// Sampler settings (SPEC §3). A value type: validate() lists every problem in words.
@@ -11,7 +13,7 @@ struct NutsConfig {
   int chains = 4;
   int warmup = 1000;
   int draws = 1000;
-  std::uint64_t seed = 1;
+  random::Seed seed = 1;       ///< a user seed, or 128 bits from the OS for a release
   int threads = 0;             ///< worker threads for chains; 0 = min(chains, hardware)
   int maxTreeDepth = 10;
   double targetAccept = 0.8;

@@ -45,7 +45,7 @@ class GlmModel final : public SynthesisModel {
         lik_(shape_),
         weights_(std::move(weights)),
         groups_(groupRecords(y, X, weights_.alpha)),
-        clamped_(std::isfinite(weights_.clamp)),
+        clamped_(weights_.censored()),
         initial_(lik_.initialPoint(y)) {
     data_.reserve(groups_.patterns());
     for (Eigen::Index p = 0; p < groups_.y.size(); ++p) data_.push_back(L::data(groups_.y[p]));
@@ -169,22 +169,23 @@ double GlmModel<L>::logDensity(const Eigen::VectorXd& u, Eigen::VectorXd& grad) 
     });
     // Effective weight of each pattern in the gradient: Σ α over its records whose
     // contribution is not clamped (a clamped record is constant in θ).
-    const double bound = weights_.clamp;
+    const double lower = weights_.lower;
+    const double upper = weights_.upper;
     std::fill(s.weight, s.weight + active, 0.0);
     for (const auto& t : groups_.terms) {
       const double v = t.alpha * s.f[t.pattern];
       if (std::isnan(v)) return kNegInf;
-      if (v > bound) {
-        logLik += t.count * bound;
-      } else if (v < -bound) {
-        logLik -= t.count * bound;
+      if (v > upper) {
+        logLik += t.count * upper;
+      } else if (v < lower) {
+        logLik += t.count * lower;
       } else {
         logLik += t.count * v;
         s.weight[t.pattern] += t.count * t.alpha;
       }
     }
     // A pattern whose records are all clamped contributes nothing, even if its derivatives
-    // overflowed (its f may be -inf, clamped to -M).
+    // overflowed (its f may be -inf, clamped to L).
     for (std::size_t p = 0; p < active; ++p) {
       const double w = s.weight[p];
       s.dEta[p] = w == 0.0 ? 0.0 : w * s.dEta[p];

@@ -66,8 +66,10 @@ void validateWeights(const LikelihoodWeights& weights, std::size_t n) {
              "; weights must lie in [0, 1]");
     }
   }
-  if (!(weights.clamp > 0.0)) {
-    reject("the censoring bound must be positive (got " + std::to_string(weights.clamp) + ")");
+  if (std::isnan(weights.lower) || std::isnan(weights.upper) || !(weights.lower < 0.0) ||
+      !(weights.upper >= 0.0)) {
+    reject("the censoring interval [" + std::to_string(weights.lower) + ", " +
+           std::to_string(weights.upper) + "] must satisfy lower < 0 <= upper");
   }
 }
 

@@ -3,6 +3,7 @@
 /// mechanisms use. Parameters live on the unconstrained scale; log densities include the
 /// log-Jacobian of the constraining transform (as Stan does).
 #include <Eigen/Dense>
+#include <cmath>
 #include <limits>
 #include <memory>
 #include <string>
@@ -44,11 +45,16 @@ struct ModelSpec {
   double sdScale = 1.0;  ///< normal family: public scale for the priors of beta and sigma
 };
 
-/// SPEC §4: record i contributes clamp(alpha_i * f_theta(x_i), -clamp, clamp) to the log
-/// pseudo-likelihood. alpha empty means all ones; clamp = +inf means no censoring.
+/// SPEC §0/§4: record i contributes clamp(alpha_i * f_theta(x_i), lower, upper) to the log
+/// pseudo-likelihood. alpha empty means all ones; infinite bounds mean no censoring. A censored
+/// model needs lower < 0 <= upper (count families use upper = 0: their log-pmf is never
+/// positive).
 struct LikelihoodWeights {
   std::vector<double> alpha;
-  double clamp = std::numeric_limits<double>::infinity();
+  double lower = -std::numeric_limits<double>::infinity();
+  double upper = std::numeric_limits<double>::infinity();
+
+  bool censored() const { return std::isfinite(lower) || std::isfinite(upper); }
 };
 
 /// A Bayesian synthesizer: the pseudo posterior of SPEC §1 for one dataset, one family, one set

@@ -10,7 +10,7 @@ namespace dpsynth::core::models {
 
 struct RecordGroups {
   /// A distinct (pattern, α) pair with α > 0 and its multiplicity. Only clamped likelihoods
-  /// need these: each record's contribution clamp(α f, −M, M) depends on its own α.
+  /// need these: each record's contribution clamp(α f, L, U) depends on its own α.
   struct Term {
     std::size_t pattern;
     double alpha;

@@ -1,10 +1,12 @@
 #include "core/pipeline/export.h"
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <stdexcept>
 
 #include "core/data/csv_writer.h"
+#include "core/random/rng.h"
 #include "core/version.h"
 
 namespace dpsynth::core::pipeline {
@@ -12,46 +14,143 @@ namespace dpsynth::core::pipeline {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
+namespace {
+
+bool isReleased(const data::Dataset& dataset, const std::string& column) {
+  return column == dataset.outcomeName ||
+         std::find(dataset.covariateNames.begin(), dataset.covariateNames.end(), column) !=
+             dataset.covariateNames.end();
+}
+
+std::string epsilonMeaning(const MechanismResult& result) {
+  switch (result.guarantee) {
+    case Guarantee::DP:
+      return "strict epsilon-differential privacy for each released dataset, under the stated "
+             "neighbour relation";
+    case Guarantee::aDP:
+      return "asymptotic (local) differential privacy: epsilon is epsilon_x = 2 x the Lipschitz "
+             "bound of the weighted pseudo-likelihood on this database, rounded up to two "
+             "decimals. It is itself computed from the confidential data (local and "
+             "data-dependent) and bounds the effect of removing one of this database's records; "
+             "it is not a worst-case guarantee over all databases";
+    case Guarantee::none:
+      break;
+  }
+  if (result.claimed == Guarantee::DP)
+    return "no privacy guarantee: the censored fit failed its sampling diagnostics, so its "
+           "draws cannot be taken as exact and the DP argument does not apply";
+  return "no formal privacy guarantee (unweighted synthesizer)";
+}
+
+}  // namespace
+
+std::vector<std::string> releasedColumns(const data::Dataset& dataset) {
+  std::vector<std::string> out;
+  for (const auto& h : dataset.source.header)
+    if (isReleased(dataset, h)) out.push_back(h);
+  return out;
+}
+
+std::vector<std::string> droppedColumns(const data::Dataset& dataset) {
+  std::vector<std::string> out;
+  for (const auto& h : dataset.source.header)
+    if (!isReleased(dataset, h)) out.push_back(h);
+  return out;
+}
+
+std::vector<std::size_t> syntheticRowOrder(std::size_t n, random::Seed seed, int j) {
+  std::vector<std::size_t> order(n);
+  for (std::size_t i = 0; i < n; ++i) order[i] = i;
+  random::Rng rng = random::makeRng(seed, 2000 + static_cast<std::uint64_t>(j));
+  for (std::size_t i = n; i > 1; --i) {  // Fisher–Yates
+    const auto k = static_cast<std::size_t>(random::uniformIndex(rng, i));
+    std::swap(order[i - 1], order[k]);
+  }
+  return order;
+}
+
+double roundUpEpsilon(double epsilonX) {
+  if (!std::isfinite(epsilonX)) return epsilonX;
+  // A tiny tolerance keeps an exact 1.23 from becoming 1.24 through binary rounding of 123.0.
+  return std::ceil(epsilonX * 100.0 - 1e-9) / 100.0;
+}
+
 std::vector<std::vector<std::string>> syntheticRows(const data::Dataset& dataset,
-                                                    const Eigen::VectorXd& synthetic) {
-  if (static_cast<std::size_t>(synthetic.size()) != dataset.source.rows.size())
+                                                    const Eigen::VectorXd& synthetic,
+                                                    random::Seed seed, int j) {
+  const std::size_t n = dataset.source.rows.size();
+  if (static_cast<std::size_t>(synthetic.size()) != n)
     throw std::invalid_argument("synthetic data has a different number of records than the input");
-  const std::size_t col = dataset.source.columnIndex(dataset.outcomeName);
+  std::vector<std::size_t> columns;
+  for (std::size_t c = 0; c < dataset.source.header.size(); ++c)
+    if (isReleased(dataset, dataset.source.header[c])) columns.push_back(c);
+  const std::size_t outcome = dataset.source.columnIndex(dataset.outcomeName);
   const bool integer = models::isCountFamily(dataset.family);
-  std::vector<std::vector<std::string>> rows = dataset.source.rows;
-  for (std::size_t i = 0; i < rows.size(); ++i) {
-    const double v = synthetic[static_cast<Eigen::Index>(i)];
-    rows[i][col] = data::formatNumber(integer ? std::round(v) : v);
+  std::vector<std::vector<std::string>> rows;
+  rows.reserve(n);
+  for (std::size_t i : syntheticRowOrder(n, seed, j)) {
+    std::vector<std::string> row;
+    row.reserve(columns.size());
+    for (std::size_t c : columns) {
+      if (c == outcome) {
+        const double v = synthetic[static_cast<Eigen::Index>(i)];
+        row.push_back(data::formatNumber(integer ? std::round(v) : v));
+      } else {
+        row.push_back(dataset.source.rows[i][c]);
+      }
+    }
+    rows.push_back(std::move(row));
   }
   return rows;
 }
 
+std::string refusalMessage(const MechanismResult& result) {
+  std::string out = mechanismName(result.config.mechanism) + ": release refused: ";
+  for (std::size_t i = 0; i < result.refusals.size(); ++i)
+    out += (i ? "; " : "") + result.refusals[i];
+  return out;
+}
+
 json sidecarJson(const data::Dataset& dataset, const MechanismResult& result, int datasets,
-                 std::uint64_t seed, const std::vector<std::string>& files) {
+                 random::Seed seed, const std::vector<std::string>& files) {
   const auto& c = result.config;
-  const bool seededNoise = result.ph && !result.ph->forRelease;
+  const bool ph = result.ph.has_value();
   json j;
   j["mechanism"] = mechanismName(c.mechanism);
   j["family"] = models::familyName(dataset.family);
   j["outcome"] = dataset.outcomeName;
+  j["columns"] = releasedColumns(dataset);
+  j["columns_note"] =
+      "the outcome is synthetic; the listed covariates were declared public and are copied "
+      "from the input as they are; rows are in a random order";
   j["n"] = dataset.size();
   j["guarantee"] = guaranteeName(result.guarantee);
-  j["epsilon"] = result.epsilon;
-  j["epsilon_meaning"] =
-      result.guarantee == Guarantee::DP
-          ? "strict epsilon-differential privacy for each released dataset"
-          : result.guarantee == Guarantee::aDP
-                ? "asymptotic differential privacy: epsilon_x = 2 x the Lipschitz bound of the "
-                  "weighted pseudo-likelihood on this database"
-                : "no formal privacy guarantee (unweighted synthesizer); epsilon_x shown for "
-                  "reference only";
-  j["composition"] = {
-      {"datasets", datasets},
-      {"epsilon_per_dataset", result.epsilon},
-      {"epsilon_total", datasets * result.epsilon},
-      {"note", "Releasing " + std::to_string(datasets) +
-                   " synthetic dataset(s) spends " + std::to_string(datasets) +
-                   " x epsilon under basic composition."}};
+  json epsilon = nullptr;
+  if (result.guarantee == Guarantee::DP) epsilon = result.epsilon;
+  if (result.guarantee == Guarantee::aDP) epsilon = roundUpEpsilon(result.epsilon);
+  j["epsilon"] = epsilon;
+  j["epsilon_local"] = result.guarantee == Guarantee::aDP;
+  j["epsilon_meaning"] = epsilonMeaning(result);
+  j["neighbours"] = privacy::neighboursName(result.neighbours);
+  j["neighbours_meaning"] = privacy::neighboursMeaning(result.neighbours);
+  if (result.clamp)
+    j["censoring_interval"] = {{"lower", result.clamp->lower}, {"upper", result.clamp->upper}};
+  if (usesReferenceWeights(c.mechanism))
+    j["weights_from"] = result.referenceWeights ? "reference data" : "the released data";
+  const double perDataset = epsilon.is_number() ? epsilon.get<double>() : 0.0;
+  if (epsilon.is_number()) {
+    const double total = ph ? perDataset : datasets * perDataset;
+    j["composition"] = {
+        {"datasets", datasets},
+        {"epsilon_per_dataset", ph ? json(nullptr) : json(perDataset)},
+        {"epsilon_total", total},
+        {"note", ph ? "All " + std::to_string(datasets) +
+                          " synthetic dataset(s) are post-processing of one noisy histogram "
+                          "and together spend epsilon once."
+                    : "Releasing " + std::to_string(datasets) +
+                          " synthetic dataset(s) spends " + std::to_string(datasets) +
+                          " x epsilon under basic composition."}};
+  }
   // Settings chosen automatically from the data (k = auto, downscale = auto) are functions of
   // the confidential Lipschitz bounds: the bundle says "auto", the internal report has values.
   auto chosen = [](const std::optional<double>& asked, const std::optional<double>& used) {
@@ -65,58 +164,68 @@ json sidecarJson(const data::Dataset& dataset, const MechanismResult& result, in
                  {"epsilon_target", c.epsilon ? json(*c.epsilon) : json(nullptr)}};
   if (c.mechanism == Mechanism::cw || c.mechanism == Mechanism::cwFinal)
     j["tuning"]["radius"] = {{"r", c.radius}, {"relative", c.radiusRelative}};
-  if (result.ph) {
+  if (ph) {
     j["tuning"]["bins"] = result.ph->noisy.size();
     j["tuning"]["lower"] = result.ph->edges.front();
     j["tuning"]["upper"] = result.ph->edges.back();
+    j["tuning"]["l1_sensitivity"] = result.ph->sensitivity;
   }
-  j["not_for_release"] = seededNoise;
-  if (seededNoise)
+  j["not_for_release"] = result.notForRelease;
+  if (result.notForRelease) {
     j["release_note"] =
-        "NOT FOR RELEASE: the perturbed-histogram noise was seeded (reproducible mode for "
-        "studies and tests)";
-  // The guarantee assumes the sampler's randomness is secret: with the seed, anyone holding all
-  // records but one could replay the run for each candidate value. The seed stays in the
-  // internal report and the session; it is published only for seeded, not-for-release output.
-  j["seed"] = seededNoise ? json(seed) : json(nullptr);
-  if (!seededNoise)
-    j["seed_note"] = "withheld: publishing the random seed would void the privacy guarantee";
+        "NOT FOR RELEASE: a reproducible run (a seed was given), for studies and tests. Anyone "
+        "with the seed and all records but one can replay it, so no privacy guarantee holds";
+    j["seed"] = seed.isUserSeed() ? json(seed.lo) : json(nullptr);
+  } else {
+    // The guarantee assumes the randomness is secret: the release's seed came from the OS and
+    // is written nowhere.
+    j["seed"] = nullptr;
+    j["seed_note"] = "a release: its randomness came from the operating system and was not kept";
+  }
   j["files"] = files;
   j["tool"] = "dpsynth";
   j["tool_version"] = version();
   return j;
 }
 
-SyntheticBundle writeSyntheticBundle(const std::string& csvPath, const data::Dataset& dataset,
-                                     const MechanismResult& result,
-                                     const std::vector<Eigen::VectorXd>& synthetic,
-                                     std::uint64_t seed) {
-  if (synthetic.empty()) throw std::invalid_argument("no synthetic datasets to write");
-  std::error_code ec;
-  if (!dataset.file.empty() && fs::exists(csvPath) &&
-      fs::equivalent(csvPath, dataset.file, ec)) {
-    throw std::invalid_argument("refusing to overwrite the input data file " + dataset.file +
-                                ": choose another output path");
-  }
+SyntheticBundle syntheticBundlePaths(const std::string& csvPath, int m) {
   SyntheticBundle bundle;
   const fs::path base(csvPath);
-  if (synthetic.size() == 1) {
+  if (m == 1) {
     bundle.csvFiles.push_back(csvPath);
   } else {
-    for (std::size_t j = 0; j < synthetic.size(); ++j) {
+    for (int j = 0; j < m; ++j) {
       fs::path p = base.parent_path() /
                    (base.stem().string() + "_" + std::to_string(j + 1) + base.extension().string());
       bundle.csvFiles.push_back(p.string());
     }
   }
   bundle.sidecar = csvPath + ".json";
+  return bundle;
+}
 
+SyntheticBundle writeSyntheticBundle(const std::string& csvPath, const data::Dataset& dataset,
+                                     const MechanismResult& result,
+                                     const std::vector<Eigen::VectorXd>& synthetic,
+                                     random::Seed seed) {
+  if (synthetic.empty()) throw std::invalid_argument("no synthetic datasets to write");
+  if (!result.refusals.empty()) throw std::invalid_argument(refusalMessage(result));
+  std::error_code ec;
+  if (!dataset.file.empty() && fs::exists(csvPath) &&
+      fs::equivalent(csvPath, dataset.file, ec)) {
+    throw std::invalid_argument("refusing to overwrite the input data file " + dataset.file +
+                                ": choose another output path");
+  }
+  const SyntheticBundle bundle = syntheticBundlePaths(csvPath, static_cast<int>(synthetic.size()));
+
+  const std::vector<std::string> header = releasedColumns(dataset);
   std::vector<std::string> created;
   try {
     for (std::size_t j = 0; j < synthetic.size(); ++j) {
       const bool existed = fs::exists(bundle.csvFiles[j]);
-      data::writeCsvAtomic(bundle.csvFiles[j], dataset.source.header,
-                           syntheticRows(dataset, synthetic[j]), dataset.source.delimiter);
+      data::writeCsvAtomic(bundle.csvFiles[j], header,
+                           syntheticRows(dataset, synthetic[j], seed, static_cast<int>(j)),
+                           dataset.source.delimiter);
       if (!existed) created.push_back(bundle.csvFiles[j]);
     }
     std::vector<std::string> names;

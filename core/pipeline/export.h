@@ -1,7 +1,8 @@
 #pragma once
-/// The synthetic-data bundle: CSV file(s) with the input's header (covariates copied, outcome
-/// synthesized) and a JSON sidecar FILE.csv.json with what may be published about the release.
-/// Weights and per-record Lipschitz bounds are confidential and never enter the bundle.
+/// The synthetic-data bundle: CSV file(s) holding the synthesized outcome and the covariates the
+/// user declared public, nothing else, rows in a random order (SPEC §0), and a JSON sidecar
+/// FILE.csv.json with what may be published about the release. Weights, per-record Lipschitz
+/// bounds, data-chosen settings and the seed of a release never enter the bundle.
 #include <Eigen/Dense>
 #include <cstdint>
 #include <nlohmann/json.hpp>
@@ -10,6 +11,7 @@
 
 #include "core/data/dataset.h"
 #include "core/pipeline/stage.h"
+#include "core/random/seed.h"
 
 namespace dpsynth::core::pipeline {
 
@@ -18,25 +20,50 @@ struct SyntheticBundle {
   std::string sidecar;                ///< csvPath + ".json"
 };
 
-/// Sidecar contents: mechanism, family, epsilon, guarantee, composition (m datasets spend
-/// m·epsilon under basic composition), public tuning settings (data-chosen values as "auto"),
-/// tool version, and "not_for_release" for seeded perturbed-histogram noise. The seed is
-/// withheld (null) unless the output is not for release anyway.
+/// The columns a synthetic file holds, in the input's order: the outcome and the declared
+/// covariates.
+std::vector<std::string> releasedColumns(const data::Dataset& dataset);
+/// The input columns that never leave (everything else), in the input's order.
+std::vector<std::string> droppedColumns(const data::Dataset& dataset);
+
+/// The row order of synthetic dataset j (0-based): a uniformly random permutation of 0..n-1 from
+/// makeRng(seed, 2000 + j), so that the input's order (a file sorted by salary, say) says
+/// nothing. With a release's OS seed nobody can undo it.
+std::vector<std::size_t> syntheticRowOrder(std::size_t n, random::Seed seed, int j);
+
+/// aDP's ε_x rounded UP to two decimals: the published figure is a coarse, conservative view of
+/// a statistic of the data (SPEC §0).
+double roundUpEpsilon(double epsilonX);
+
+/// Sidecar contents: mechanism, family, columns, guarantee and its ε (aDP: ε_x rounded up, said
+/// to be local and data-dependent), the neighbour relation and the clamp interval it implies,
+/// composition (m posterior datasets spend m·ε; m datasets from one perturbed histogram spend
+/// ε once), public tuning settings (data-chosen values as "auto"), where the weights came from,
+/// "not_for_release" for seeded runs, tool version. The seed of a release is never written.
 nlohmann::json sidecarJson(const data::Dataset& dataset, const MechanismResult& result,
-                           int datasets, std::uint64_t seed,
-                           const std::vector<std::string>& files);
+                           int datasets, random::Seed seed, const std::vector<std::string>& files);
+
+/// The paths writeSyntheticBundle writes for m datasets (no I/O): the CSV files, then the
+/// sidecar.
+SyntheticBundle syntheticBundlePaths(const std::string& csvPath, int m);
 
 /// Writes synthetic datasets (from synthesize()) next to each other: for one dataset exactly
 /// csvPath, for m > 1 "stem_1.csv" … "stem_m.csv"; then the sidecar csvPath + ".json". Every file
 /// is written atomically; if any write fails, the files this call already created are removed
-/// and the error is rethrown. Refuses (std::invalid_argument) to write over the input data file.
+/// and the error is rethrown. Refuses (std::invalid_argument) to write over the input data file,
+/// and to write a mechanism whose release was refused (result.refusals).
 SyntheticBundle writeSyntheticBundle(const std::string& csvPath, const data::Dataset& dataset,
                                      const MechanismResult& result,
                                      const std::vector<Eigen::VectorXd>& synthetic,
-                                     std::uint64_t seed);
+                                     random::Seed seed);
 
-/// The rows of one synthetic dataset as text: the input rows with the outcome column replaced.
+/// The rows of synthetic dataset j as text, in the order of releasedColumns(): the synthesized
+/// outcome and the record's declared covariates, rows permuted by syntheticRowOrder(n, seed, j).
 std::vector<std::vector<std::string>> syntheticRows(const data::Dataset& dataset,
-                                                    const Eigen::VectorXd& synthetic);
+                                                    const Eigen::VectorXd& synthetic,
+                                                    random::Seed seed, int j);
+
+/// One line naming the refusal reasons, for messages ("censor-uw: stage ...; ...").
+std::string refusalMessage(const MechanismResult& result);
 
 }  // namespace dpsynth::core::pipeline

@@ -32,9 +32,11 @@ constexpr std::array<Entry, 10> kEntries{{
     {Mechanism::weightedE, "weighted-e",
      "LW weights, then every record whose bound exceeds eps/2 gets weight 0; refit."},
     {Mechanism::censorUw, "censor-uw",
-     "Censored likelihood, unweighted: each contribution clamped to [-eps/2, eps/2] (strict DP)."},
+     "Censored likelihood, unweighted: each contribution clamped to [L, U] with U - L = eps/2 "
+     "(replace-one) or max(|L|, |U|) = eps/2 (add-remove): strict DP."},
     {Mechanism::censorW, "censor-w",
-     "Censored likelihood with LW weights: contributions clamped to [-eps/2, eps/2] (strict DP)."},
+     "Censored likelihood with LW weights: strict DP only with weights from a public reference "
+     "dataset; aDP (eps_x <= eps) with weights from the data itself."},
     {Mechanism::ph, "ph",
      "Perturbed histogram: discrete-Laplace noise on bin counts within public bounds (strict "
      "DP)."},
@@ -78,14 +80,18 @@ std::string guaranteeName(Guarantee guarantee) {
   return "none";
 }
 
-Guarantee guaranteeOf(Mechanism mechanism) {
+Guarantee guaranteeOf(Mechanism mechanism, bool referenceWeights) {
   switch (mechanism) {
     case Mechanism::unweighted: return Guarantee::none;
     case Mechanism::censorUw:
-    case Mechanism::censorW:
     case Mechanism::ph: return Guarantee::DP;
+    case Mechanism::censorW: return referenceWeights ? Guarantee::DP : Guarantee::aDP;
     default: return Guarantee::aDP;
   }
+}
+
+bool usesReferenceWeights(Mechanism mechanism) {
+  return mechanism == Mechanism::censorW || mechanism == Mechanism::weightedE;
 }
 
 bool requiresEpsilon(Mechanism mechanism) {
@@ -105,16 +111,15 @@ std::vector<std::string> MechanismConfig::validate() const {
   if (epsilon && !(std::isfinite(*epsilon) && *epsilon > 0.0))
     problems.push_back(who + "epsilon must be a finite number > 0");
   if (requiresEpsilon(mechanism) && !epsilon)
-    problems.push_back(who + "this mechanism needs a target epsilon: pass --epsilon E");
+    problems.push_back(who + "this mechanism needs a target epsilon (epsilon)");
   if (downscale && !(*downscale > 0.0 && *downscale <= 1.0))
     problems.push_back(who + "downscale must be in (0, 1] (or auto)");
   if (bins < 0) problems.push_back(who + "bins must be >= 1 (or 0 for the default ceil(sqrt(n)))");
   if (mechanism == Mechanism::ph) {
     if (!lower || !upper) {
       problems.push_back(who +
-                         "the perturbed histogram needs public bounds: pass --lower and --upper "
-                         "(they must come from public knowledge, never from the confidential "
-                         "data)");
+                         "the perturbed histogram needs public lower and upper bounds (they must "
+                         "come from public knowledge, never from the confidential data)");
     } else if (!(std::isfinite(*lower) && std::isfinite(*upper) && *lower < *upper)) {
       problems.push_back(who + "the bounds must be finite with lower < upper");
     }

@@ -21,7 +21,12 @@ std::string mechanismDescription(Mechanism mechanism);
 enum class Guarantee { none, aDP, DP };
 /// "none" | "aDP" | "DP" (the report's spelling).
 std::string guaranteeName(Guarantee guarantee);
-Guarantee guaranteeOf(Mechanism mechanism);
+/// The guarantee a mechanism claims (SPEC §0): censor-w is DP only with weights from a public
+/// reference (referenceWeights), aDP with weights from the data it releases.
+Guarantee guaranteeOf(Mechanism mechanism, bool referenceWeights = false);
+/// True for the mechanisms that can use a weight function from reference data (censor-w,
+/// weighted-e).
+bool usesReferenceWeights(Mechanism mechanism);
 /// True if the mechanism needs an ε (weighted-e, censor-uw, censor-w, ph).
 bool requiresEpsilon(Mechanism mechanism);
 
@@ -38,7 +43,10 @@ struct MechanismConfig {
   std::optional<double> lower;      ///< PH public lower bound
   std::optional<double> upper;      ///< PH public upper bound
   int bins = 0;                     ///< PH bins; 0 = ceil(sqrt(n))
-  bool reproducibleNoise = false;   ///< PH noise from the seed (studies, tests): not for release
+  /// Older sessions' switch for seeded PH noise. A seeded run is never a release anyway (SPEC
+  /// §0): front ends turn this into a reproducible run; the pipeline seeds PH noise whenever
+  /// the run is not a release.
+  bool reproducibleNoise = false;
 
   /// Empty when usable; otherwise one plain-language message per problem.
   std::vector<std::string> validate() const;

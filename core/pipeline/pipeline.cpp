@@ -33,17 +33,24 @@ WeightSummary summarizeWeights(const std::vector<double>& alpha, std::size_t n) 
 
 namespace {
 
-constexpr double kInf = std::numeric_limits<double>::infinity();
 
 using detail::formatFixed;
 
 /// Runs the stages of one mechanism. Every method returns null/nullopt when cancelled.
 class MechanismRun {
  public:
-  MechanismRun(detail::StageRunner& runner, const MechanismConfig& config)
-      : runner_(runner), config_(config), name_(mechanismName(config.mechanism)) {
+  /// reference: the runner of the public reference data, or null (weights from the data).
+  MechanismRun(detail::StageRunner& runner, detail::StageRunner* reference,
+               const MechanismConfig& config)
+      : runner_(runner), reference_(usesReferenceWeights(config.mechanism) ? reference : nullptr),
+        config_(config), name_(mechanismName(config.mechanism)) {
+    const RunSettings& settings = runner.settings();
     result_.config = config;
-    result_.guarantee = guaranteeOf(config.mechanism);
+    result_.referenceWeights = reference_ != nullptr;
+    result_.claimed = guaranteeOf(config.mechanism, result_.referenceWeights);
+    result_.guarantee = result_.claimed;
+    result_.neighbours = settings.neighbours;
+    result_.notForRelease = !settings.release || config.reproducibleNoise;
   }
 
   std::optional<MechanismResult> run() {
@@ -61,14 +68,74 @@ class MechanismRun {
   double halfEpsilon() const { return *config_.epsilon / 2.0; }
 
   StagePtr stage(const std::string& kind, const std::string& label,
-                 const std::vector<double>& alpha, double clamp, const StagePtr& previous,
-                 std::optional<double> k = std::nullopt) {
+                 const std::vector<double>& alpha, std::optional<privacy::ClampInterval> clamp,
+                 const StagePtr& previous, std::optional<double> k = std::nullopt) {
     StagePtr s = runner_.run(name_, kind, label, alpha, clamp, previous, k);
     if (s) result_.stages.push_back(s);
     return s;
   }
 
-  StagePtr unweighted() { return stage("unweighted", "unweighted", ones(), kInf, nullptr); }
+  StagePtr unweighted() { return stage("unweighted", "unweighted", ones(), std::nullopt, nullptr); }
+
+  /// The censoring interval of SPEC §0 for this family, relation and ε.
+  privacy::ClampInterval censorInterval() {
+    const auto interval = privacy::censorInterval(runner_.dataset().family,
+                                                  runner_.settings().neighbours, *config_.epsilon);
+    result_.clamp = interval;
+    return interval;
+  }
+
+  /// LW weights as a function fitted on the public reference (SPEC §0): the reference's
+  /// unweighted fit gives f(y, X) = max_s |log p(y | θ_s, X)|, normalised by the reference's
+  /// own min and max f, and applied record by record to the data being released. With
+  /// downscale auto, the reference's LW fit also gives Δ for d. Null when cancelled.
+  struct ReferenceWeights {
+    std::vector<double> alpha;
+    StagePtr unweighted;
+    std::optional<double> delta;  ///< Δ of the reference's LW fit (downscale auto only)
+  };
+  std::optional<ReferenceWeights> referenceWeights() {
+    const std::size_t refN = reference_->dataset().size();
+    StagePtr refUnw = reference_->run(name_, "reference-unweighted", "reference unweighted",
+                                      std::vector<double>(refN, 1.0), std::nullopt, nullptr);
+    if (!refUnw) return std::nullopt;
+    result_.stages.push_back(refUnw);
+    const Eigen::VectorXd& refF = refUnw->lipschitz.perRecordRaw;
+    if (!refF.allFinite())
+      throw std::invalid_argument(
+          "the reference data give an unbounded log-likelihood for some record, so no weight "
+          "function can be fitted on them");
+    const double lo = refF.minCoeff(), hi = refF.maxCoeff();
+    // f of each record being released, under the reference draws: one streaming pass.
+    const auto model = models::makeModel(runner_.dataset(), runner_.settings().model);
+    const int threads = std::max(1, runner_.settings().lipschitzThreads);
+    const Eigen::VectorXd f =
+        privacy::computeLipschitz(*model, refUnw->sample.pooled(), models::LikelihoodWeights{},
+                                  threads)
+            .perRecordRaw;
+    ReferenceWeights out{privacy::lwWeightsFromReference(f, lo, hi, config_.c, config_.g), refUnw,
+                         std::nullopt};
+    if (!config_.downscale) {
+      StagePtr refLw = reference_->run(name_, "reference-lw", "reference lw",
+                                       privacy::lwWeightsFromReference(refF, lo, hi, config_.c,
+                                                                       config_.g),
+                                       std::nullopt, refUnw);
+      if (!refLw) return std::nullopt;
+      result_.stages.push_back(refLw);
+      out.delta = refLw->lipschitz.max;
+    }
+    return out;
+  }
+
+  /// d: given, or auto = min(1, (eps/2)/Delta) with Delta of an LW fit (the reference's when
+  /// the weights come from it).
+  double downscaleFromDelta(double delta) {
+    const double d = config_.downscale
+                         ? *config_.downscale
+                         : std::min(1.0, delta > 0 ? halfEpsilon() / delta : 1.0);
+    result_.downscale = d;
+    return d;
+  }
 
   /// LW or CW weighted fit (with its prerequisites).
   StagePtr weightedBase(bool lw) {
@@ -81,16 +148,7 @@ class MechanismRun {
       alpha = privacy::cwWeights(runner_.dataset().y, config_.radius, config_.radiusRelative,
                                  config_.c, config_.g);
     }
-    return stage(lw ? "lw" : "cw", lw ? "lw" : "cw", alpha, kInf, base);
-  }
-
-  /// The downscale factor d: given, or auto = min(1, (eps/2)/Delta) from the LW fit.
-  double downscaleFactor(const StageResult& lw) {
-    double d = config_.downscale
-                   ? *config_.downscale
-                   : std::min(1.0, lw.lipschitz.max > 0 ? halfEpsilon() / lw.lipschitz.max : 1.0);
-    result_.downscale = d;
-    return d;
+    return stage(lw ? "lw" : "cw", lw ? "lw" : "cw", alpha, std::nullopt, base);
   }
 
   bool dispatch() {
@@ -121,7 +179,8 @@ class MechanismRun {
       if (!lw) return false;
       a = deltaX > 0 ? std::min(1.0, lw->lipschitz.max / deltaX) : 1.0;
     }
-    StagePtr fit = stage("sw", "sw a=" + formatFixed(a, 4), std::vector<double>(n(), a), kInf, base);
+    StagePtr fit = stage("sw", "sw a=" + formatFixed(a, 4), std::vector<double>(n(), a),
+                         std::nullopt, base);
     if (!fit) return false;
     if (config_.epsilon && 2.0 * fit->lipschitz.max > *config_.epsilon) {
       result_.warnings.push_back(
@@ -138,7 +197,7 @@ class MechanismRun {
     const std::string kind = lw ? "lw-final" : "cw-final";
     auto fit = [&](double k) {
       std::vector<double> alpha = privacy::reweight(base->alpha, base->lipschitz.perRecord, k);
-      return stage(kind, kind + " k=" + formatFixed(k, 4), alpha, kInf, base, k);
+      return stage(kind, kind + " k=" + formatFixed(k, 4), alpha, std::nullopt, base, k);
     };
     if (config_.k) {
       result_.k = *config_.k;
@@ -167,15 +226,26 @@ class MechanismRun {
   }
 
   bool runWeightedE() {
-    StagePtr lw = weightedBase(true);
-    if (!lw) return false;
-    const double d = downscaleFactor(*lw);
+    StagePtr lw;
+    double d = 1.0;
+    if (reference_) {
+      auto ref = referenceWeights();
+      if (!ref) return false;
+      lw = stage("lw-reference", "lw (reference weights)", ref->alpha, std::nullopt,
+                 ref->unweighted);
+      if (!lw) return false;
+      d = downscaleFromDelta(ref->delta.value_or(0.0));
+    } else {
+      lw = weightedBase(true);
+      if (!lw) return false;
+      d = downscaleFromDelta(lw->lipschitz.max);
+    }
     const std::vector<double> scaled = privacy::downscale(lw->alpha, d);
     const Eigen::VectorXd bound = lw->lipschitz.perRecord * d;  // bounds scale with the weights
     std::size_t truncated = 0;
     const auto alpha = privacy::truncateAbove(scaled, bound, halfEpsilon(), &truncated);
     result_.truncatedRecords = truncated;
-    StagePtr fit = stage("weighted-e", "weighted-e", alpha, kInf, lw);
+    StagePtr fit = stage("weighted-e", "weighted-e", alpha, std::nullopt, lw);
     if (!fit) return false;
     if (2.0 * fit->lipschitz.max > *config_.epsilon) {
       result_.warnings.push_back(
@@ -190,18 +260,28 @@ class MechanismRun {
   bool runCensorUw() {
     StagePtr base = unweighted();
     if (!base) return false;
-    StagePtr fit = stage("censor-uw", "censor-uw", ones(), halfEpsilon(), base);
+    StagePtr fit = stage("censor-uw", "censor-uw", ones(), censorInterval(), base);
     if (!fit) return false;
     result_.censoredRecords = fit->lipschitz.censoredRecords;
     return true;
   }
 
   bool runCensorW() {
-    StagePtr lw = weightedBase(true);
-    if (!lw) return false;
-    const double d = downscaleFactor(*lw);
-    StagePtr fit =
-        stage("censor-w", "censor-w", privacy::downscale(lw->alpha, d), halfEpsilon(), lw);
+    StagePtr fit;
+    if (reference_) {
+      // No fit on the data being released before the censored one: the weights are a function
+      // of each record alone, so the clamp bounds one record's influence (strict DP).
+      auto ref = referenceWeights();
+      if (!ref) return false;
+      const double d = downscaleFromDelta(ref->delta.value_or(0.0));
+      fit = stage("censor-w", "censor-w (reference weights)", privacy::downscale(ref->alpha, d),
+                  censorInterval(), ref->unweighted);
+    } else {
+      StagePtr lw = weightedBase(true);
+      if (!lw) return false;
+      const double d = downscaleFromDelta(lw->lipschitz.max);
+      fit = stage("censor-w", "censor-w", privacy::downscale(lw->alpha, d), censorInterval(), lw);
+    }
     if (!fit) return false;
     result_.censoredRecords = fit->lipschitz.censoredRecords;
     return true;
@@ -214,14 +294,30 @@ class MechanismRun {
     ph.bins = config_.bins;
     ph.epsilon = *config_.epsilon;
     ph.integer = models::isCountFamily(runner_.dataset().family);
-    if (config_.reproducibleNoise)
-      ph.reproducibleSeed = random::splitMix64(runner_.settings().nuts.seed ^ 0x5048ULL);
+    ph.sensitivity = privacy::histogramSensitivity(runner_.settings().neighbours);
+    // A release's noise comes from the OS CSPRNG; any other run's from its seed.
+    if (result_.notForRelease)
+      ph.reproducibleSeed = random::deriveSeed(runner_.settings().nuts.seed, 0x5048ULL);
     result_.ph = privacy::perturbHistogram(runner_.dataset().y, ph);
     return !runner_.cancelled();
   }
 
   void finish() {
     if (config_.mechanism != Mechanism::ph && !result_.final) result_.final = result_.stages.back();
+    // Exact sampling (SPEC §0): a DP claim rests on draws from the censored pseudo posterior;
+    // a DP stage that fails its diagnostics carries no DP label.
+    if (result_.claimed == Guarantee::DP && result_.final) {
+      result_.refusals = detail::releaseGateFailures(result_.final->name, result_.final->posterior,
+                                                     result_.final->sample);
+      if (!result_.refusals.empty()) {
+        result_.guarantee = Guarantee::none;
+        result_.warnings.push_back(
+            name_ + ": not released as DP: the censored fit failed its diagnostics (" +
+            joined(result_.refusals) +
+            "); the guarantee needs draws from the exact pseudo posterior, so run more warm-up "
+            "and draws or choose a larger epsilon");
+      }
+    }
     if (result_.guarantee == Guarantee::DP) {
       result_.epsilon = *config_.epsilon;
     } else {
@@ -236,13 +332,25 @@ class MechanismRun {
     result_.warnings = std::move(all);
   }
 
+  static std::string joined(const std::vector<std::string>& parts) {
+    std::string out;
+    for (const auto& p : parts) out += (out.empty() ? "" : "; ") + p;
+    return out;
+  }
+
   detail::StageRunner& runner_;
+  detail::StageRunner* reference_;
   const MechanismConfig& config_;
   std::string name_;
   MechanismResult result_;
 };
 
 }  // namespace
+
+void makeRelease(RunSettings& settings) {
+  settings.nuts.seed = random::osSeed();
+  settings.release = true;
+}
 
 RunResult runMechanisms(const data::Dataset& dataset, const std::vector<MechanismConfig>& configs,
                         const RunSettings& settings, StageCache* cache, std::stop_token stop,
@@ -254,6 +362,20 @@ RunResult runMechanisms(const data::Dataset& dataset, const std::vector<Mechanis
   }
   if (!(settings.model.sdScale > 0) || !std::isfinite(settings.model.sdScale))
     problems.push_back("the normal family's sd scale must be a finite number > 0");
+  if (settings.release && settings.nuts.seed.isUserSeed())
+    problems.push_back("a release needs a seed from the operating system (makeRelease), not a "
+                       "user seed");
+  if (const auto& ref = settings.weightReference) {
+    if (ref->family != dataset.family || ref->designNames != dataset.designNames) {
+      std::string want, got;
+      for (const auto& d : dataset.designNames) want += (want.empty() ? "" : ", ") + d;
+      for (const auto& d : ref->designNames) got += (got.empty() ? "" : ", ") + d;
+      problems.push_back("the reference data must have the same family and design as the data "
+                         "(data: " + models::familyName(dataset.family) + " with " + want +
+                         "; reference: " + models::familyName(ref->family) + " with " + got +
+                         ")");
+    }
+  }
   if (!problems.empty()) {
     std::string message;
     for (const auto& p : problems) message += (message.empty() ? "" : "; ") + p;
@@ -281,9 +403,12 @@ RunResult runMechanisms(const data::Dataset& dataset, const std::vector<Mechanis
   StageCache local;
   StageCache* shared = cache ? cache : &local;
   detail::StageRunner runner(dataset, settings, shared, stop, observer);
+  std::optional<detail::StageRunner> reference;
+  if (settings.weightReference)
+    reference.emplace(*settings.weightReference, settings, shared, stop, observer, true);
   RunResult out;
   for (const auto& config : configs) {
-    MechanismRun run(runner, config);
+    MechanismRun run(runner, reference ? &*reference : nullptr, config);
     auto result = run.run();
     if (!result) {
       out.outcome = RunOutcome::cancelled;

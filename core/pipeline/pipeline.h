@@ -13,6 +13,7 @@
 #include "core/models/model.h"
 #include "core/pipeline/stage.h"
 #include "core/pipeline/stage_cache.h"
+#include "core/privacy/neighbours.h"
 
 namespace dpsynth::core::pipeline {
 
@@ -40,7 +41,19 @@ struct RunSettings {
   models::ModelSpec model;
   mcmc::NutsConfig nuts;       ///< seed, chains, warm-up, draws, threads (inits are set per stage)
   int lipschitzThreads = 0;    ///< 0 = hardware concurrency
+  /// The neighbour relation every guarantee of the run is stated under (SPEC §0).
+  privacy::Neighbours neighbours = privacy::Neighbours::replaceOne;
+  /// A release (SPEC §0): nuts.seed came from the OS CSPRNG (makeRelease) and perturbed-histogram
+  /// noise comes from the OS CSPRNG; nothing the run writes may contain the seed. False (the
+  /// default): a reproducible study/test run whose every output says not_for_release.
+  bool release = false;
+  /// Public reference data (same outcome, covariates and family) from which censor-w and
+  /// weighted-e take a weight function (SPEC §0); null: weights from the data being released.
+  std::shared_ptr<const data::Dataset> weightReference;
 };
+
+/// Turns settings into a release: a fresh 128-bit seed from the OS CSPRNG, release = true.
+void makeRelease(RunSettings& settings);
 
 enum class RunOutcome { completed, cancelled };
 

@@ -61,11 +61,14 @@ json stageJson(const StageResult& s) {
             {"from_cache", s.fromCache},
             {"k", optionalNumber(s.k)},
             {"warnings", s.warnings}};
-  if (std::isfinite(s.clamp)) {
-    j["clamp"] = s.clamp;
+  if (s.censored()) {
+    j["clamp"] = std::max(std::abs(s.lower), std::abs(s.upper));  // the bound on |contribution|
+    j["clamp_lower"] = s.lower;
+    j["clamp_upper"] = s.upper;
     j["lipschitz_uncensored"] = s.lipschitz.maxRaw;
     j["censored_records"] = s.lipschitz.censoredRecords;
   }
+  if (s.reference) j["reference"] = true;
   return j;
 }
 
@@ -77,8 +80,18 @@ json buildReport(const data::Dataset& dataset, const MechanismResult& result,
   r["family"] = models::familyName(dataset.family);
   r["n"] = dataset.size();
   r["guarantee"] = guaranteeName(result.guarantee);
+  r["guarantee_claimed"] = guaranteeName(result.claimed);
+  r["release_refused"] = result.refusals;
   r["epsilon"] = result.epsilon;
   r["epsilon_target"] = optionalNumber(config.epsilon);
+  r["neighbours"] = privacy::neighboursName(result.neighbours);
+  r["censoring_interval"] =
+      result.clamp ? json{{"lower", result.clamp->lower}, {"upper", result.clamp->upper}}
+                   : json(nullptr);
+  r["weights_from"] = usesReferenceWeights(config.mechanism)
+                          ? json(result.referenceWeights ? "reference" : "data")
+                          : json(nullptr);
+  r["not_for_release"] = result.notForRelease;
   r["outcome"] = dataset.outcomeName;
   r["covariates"] = json::array();
   for (std::size_t j = 1; j < dataset.designNames.size(); ++j)
@@ -91,7 +104,7 @@ json buildReport(const data::Dataset& dataset, const MechanismResult& result,
     r["lipschitz_q90"] = fin->lipschitz.q90;
     r["lipschitz_q95"] = fin->lipschitz.q95;
     r["lipschitz_uncensored"] =
-        std::isfinite(fin->clamp) ? json(fin->lipschitz.maxRaw) : json(nullptr);
+        fin->censored() ? json(fin->lipschitz.maxRaw) : json(nullptr);
     r["weights"] = weightsJson(fin->weights);
     r["posterior"] = posteriorJson(fin->posterior);
   } else {
@@ -127,7 +140,11 @@ json buildReport(const data::Dataset& dataset, const MechanismResult& result,
                   {"tree_depth_saturated", fin ? fin->sample.treeDepthSaturated() : 0},
                   {"seconds", seconds},
                   {"gradient_evaluations", gradients},
-                  {"seed", settings.nuts.seed},
+                  // A release's seed came from the OS and is written nowhere (SPEC §0).
+                  {"seed", settings.nuts.seed.isUserSeed() && !settings.release
+                               ? json(settings.nuts.seed.lo)
+                               : json(nullptr)},
+                  {"mode", settings.release ? "release" : "reproducible"},
                   {"max_tree_depth", settings.nuts.maxTreeDepth},
                   {"step_sizes", json::array()}};
   if (fin)

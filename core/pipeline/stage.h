@@ -1,6 +1,7 @@
 #pragma once
 /// One fit of a pseudo posterior (a "stage") and what a mechanism run produces.
 #include <Eigen/Dense>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <string>
@@ -10,6 +11,7 @@
 #include "core/mcmc/sampler.h"
 #include "core/pipeline/mechanism.h"
 #include "core/privacy/lipschitz.h"
+#include "core/privacy/neighbours.h"
 #include "core/privacy/perturbed_histogram.h"
 
 namespace dpsynth::core::pipeline {
@@ -26,7 +28,8 @@ WeightSummary summarizeWeights(const std::vector<double>& alpha, std::size_t n);
 struct StageResult {
   std::string name;                  ///< "unweighted", "lw", "lw-final k=0.95", "censor-w", ...
   std::vector<double> alpha;         ///< weights used (size n; all ones for unweighted)
-  double clamp = 0;                  ///< M (infinity when not censored)
+  double lower = -std::numeric_limits<double>::infinity();  ///< clamp L (-inf: not censored)
+  double upper = std::numeric_limits<double>::infinity();   ///< clamp U (+inf: not censored)
   mcmc::SampleResult sample;         ///< draws on the unconstrained scale
   std::vector<mcmc::ParameterSummary> posterior;
   privacy::LipschitzResult lipschitz;
@@ -35,15 +38,34 @@ struct StageResult {
   double seconds = 0;                ///< sampling + Lipschitz
   std::optional<double> k;           ///< the re-weighting k this stage used, if any
   bool fromCache = false;            ///< reused from the cache, not run again
+  bool reference = false;            ///< fitted on the public reference data, not the release data
+
+  bool censored() const { return std::isfinite(lower) || std::isfinite(upper); }
 };
 using StagePtr = std::shared_ptr<const StageResult>;
 
 /// What one mechanism run produces.
 struct MechanismResult {
   MechanismConfig config;
+  /// The guarantee that holds for this run as executed (SPEC §0): `claimed`, or none when the
+  /// DP stage failed its diagnostics (see refusals).
   Guarantee guarantee = Guarantee::none;
+  /// What the mechanism promises when its draws are exact (DP for censor-uw, ph, and censor-w
+  /// with reference weights; aDP for the weighted mechanisms; none for unweighted).
+  Guarantee claimed = Guarantee::none;
   /// The ε the guarantee refers to: the asked ε for DP mechanisms, ε_x = 2Δ_{α,x} otherwise.
   double epsilon = 0;
+  privacy::Neighbours neighbours = privacy::Neighbours::replaceOne;
+  /// Censored mechanisms: the interval each contribution was clamped to.
+  std::optional<privacy::ClampInterval> clamp;
+  /// Weights came from a weight function fitted on public reference data (--weights-from).
+  bool referenceWeights = false;
+  /// True unless the run was a release (OS seed, OS noise): seeded output is for studies and
+  /// tests and says so in every file.
+  bool notForRelease = true;
+  /// Why this mechanism's output may not be released with a DP label (diagnostics of the DP
+  /// stage: R-hat > 1.01, divergences, bulk-ESS < 100 per chain). Empty: nothing refused.
+  std::vector<std::string> refusals;
   std::vector<StagePtr> stages;      ///< every fit in run order (k=auto: every refit)
   StagePtr final;                    ///< the fit synthetic data come from; null for ph
   std::optional<privacy::PhRelease> ph;

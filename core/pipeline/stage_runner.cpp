@@ -80,9 +80,10 @@ std::string formatFixed(double v, int digits) {
 }
 
 StageRunner::StageRunner(const data::Dataset& dataset, const RunSettings& settings,
-                         StageCache* cache, std::stop_token stop, PipelineObserver* observer)
+                         StageCache* cache, std::stop_token stop, PipelineObserver* observer,
+                         bool reference)
     : dataset_(dataset), settings_(settings), cache_(cache), stop_(std::move(stop)),
-      observer_(observer) {
+      observer_(observer), reference_(reference) {
   Hasher h;
   h.value(static_cast<int>(dataset.family));
   h.doubles(dataset.y.data(), static_cast<std::size_t>(dataset.y.size()));
@@ -91,14 +92,15 @@ StageRunner::StageRunner(const data::Dataset& dataset, const RunSettings& settin
   dataFingerprint_ = h.hex();
 }
 
-std::string StageRunner::cacheKey(const std::string& kind, const std::vector<double>& alpha,
-                                  double clamp, const std::vector<Eigen::VectorXd>& inits) const {
+std::string StageRunner::cacheKey(const std::string& kind, const models::LikelihoodWeights& weights,
+                                  const std::vector<Eigen::VectorXd>& inits) const {
   const auto& nuts = settings_.nuts;
   Hasher h;
   h.text(dataFingerprint_);
   h.text(kind);
-  h.doubles(alpha.data(), alpha.size());
-  h.value(clamp);
+  h.doubles(weights.alpha.data(), weights.alpha.size());
+  h.value(weights.lower);
+  h.value(weights.upper);
   h.value(nuts.chains);
   h.value(nuts.warmup);
   h.value(nuts.draws);
@@ -112,12 +114,13 @@ std::string StageRunner::cacheKey(const std::string& kind, const std::vector<dou
 
 StagePtr StageRunner::run(const std::string& mechanism, const std::string& kind,
                           const std::string& label, const std::vector<double>& alpha,
-                          double clamp, const StagePtr& previous, std::optional<double> k) {
+                          std::optional<privacy::ClampInterval> clamp, const StagePtr& previous,
+                          std::optional<double> k) {
   if (stop_.stop_requested()) return nullptr;
 
   mcmc::NutsConfig nuts = settings_.nuts;
   // Every stage kind has its own random stream, independent of which mechanism asked for it.
-  nuts.seed = random::splitMix64(settings_.nuts.seed ^ kindStream(kind));
+  nuts.seed = random::deriveSeed(settings_.nuts.seed, kindStream(kind));
   nuts.inits.clear();
   if (previous && !previous->sample.chains.empty()) {
     // One draw per chain from the previous stage's posterior: each chain starts from the last
@@ -130,7 +133,12 @@ StagePtr StageRunner::run(const std::string& mechanism, const std::string& kind,
     }
   }
 
-  const std::string key = cacheKey(kind, alpha, clamp, nuts.inits);
+  models::LikelihoodWeights weights{alpha};
+  if (clamp) {
+    weights.lower = clamp->lower;
+    weights.upper = clamp->upper;
+  }
+  const std::string key = cacheKey(kind, weights, nuts.inits);
   if (cache_) {
     if (StagePtr cached = cache_->find(key)) {
       auto copy = std::make_shared<StageResult>(*cached);
@@ -145,7 +153,6 @@ StagePtr StageRunner::run(const std::string& mechanism, const std::string& kind,
   if (observer_) observer_->onStageStarted(mechanism, label, false);
 
   const auto start = std::chrono::steady_clock::now();
-  models::LikelihoodWeights weights{alpha, clamp};
   // Shared: an observer may keep the model to reduce the draws while they arrive.
   std::shared_ptr<const models::SynthesisModel> model =
       models::makeModel(dataset_, settings_.model, weights);
@@ -162,13 +169,15 @@ StagePtr StageRunner::run(const std::string& mechanism, const std::string& kind,
   auto stage = std::make_shared<StageResult>();
   stage->name = label;
   stage->alpha = alpha;
-  stage->clamp = clamp;
+  stage->lower = weights.lower;
+  stage->upper = weights.upper;
+  stage->reference = reference_;
   stage->k = k;
   stage->posterior = mcmc::summarize(*model, sample);
   const int threads = settings_.lipschitzThreads > 0
                           ? settings_.lipschitzThreads
                           : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-  stage->lipschitz = privacy::computeLipschitz(*model, sample.pooled(), alpha, clamp, threads);
+  stage->lipschitz = privacy::computeLipschitz(*model, sample.pooled(), weights, threads);
   stage->weights = summarizeWeights(alpha, dataset_.size());
   stage->warnings = diagnosticWarnings(label, stage->posterior, sample, nuts.maxTreeDepth);
   stage->sample = std::move(sample);
@@ -179,6 +188,30 @@ StagePtr StageRunner::run(const std::string& mechanism, const std::string& kind,
   if (cache_) cache_->insert(key, result);
   if (observer_) observer_->onStageFinished(mechanism, result);
   return result;
+}
+
+std::vector<std::string> releaseGateFailures(const std::string& stage,
+                                             const std::vector<mcmc::ParameterSummary>& posterior,
+                                             const mcmc::SampleResult& sample) {
+  std::vector<std::string> failures;
+  const auto chains = static_cast<double>(sample.chains.size());
+  for (const auto& p : posterior) {
+    if (std::isnan(p.rhat) || p.rhat > 1.01) {
+      failures.push_back("stage " + stage + ": R-hat " + formatFixed(p.rhat, 3) + " for " +
+                         p.name + " is above 1.01");
+      break;
+    }
+  }
+  for (const auto& p : posterior) {
+    if (std::isnan(p.essBulk) || p.essBulk < 100.0 * chains) {
+      failures.push_back("stage " + stage + ": bulk-ESS " + formatFixed(p.essBulk, 0) + " for " +
+                         p.name + " is below 100 per chain");
+      break;
+    }
+  }
+  if (int d = sample.divergences(); d > 0)
+    failures.push_back("stage " + stage + ": " + std::to_string(d) + " divergent transitions");
+  return failures;
 }
 
 std::vector<std::string> diagnosticWarnings(const std::string& stage,

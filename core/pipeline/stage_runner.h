@@ -13,23 +13,26 @@ namespace dpsynth::core::pipeline::detail {
 
 class StageRunner {
  public:
+  /// reference: the dataset is the public reference of a weight function (its stages are
+  /// marked as such).
   StageRunner(const data::Dataset& dataset, const RunSettings& settings, StageCache* cache,
-              std::stop_token stop, PipelineObserver* observer);
+              std::stop_token stop, PipelineObserver* observer, bool reference = false);
 
   /// kind names the stage family ("unweighted", "lw", "censor-w", ...) and fixes its random
   /// stream, so that the same stage run for different mechanisms gives the same draws. label is
   /// what reports show (e.g. "lw-final k=0.9500"). previous (may be null) provides one initial
-  /// point per chain. Returns null when cancelled.
+  /// point per chain. clamp: the censoring interval, none for an uncensored fit. Returns null
+  /// when cancelled.
   StagePtr run(const std::string& mechanism, const std::string& kind, const std::string& label,
-               const std::vector<double>& alpha, double clamp, const StagePtr& previous,
-               std::optional<double> k = std::nullopt);
+               const std::vector<double>& alpha, std::optional<privacy::ClampInterval> clamp,
+               const StagePtr& previous, std::optional<double> k = std::nullopt);
 
   bool cancelled() const { return stop_.stop_requested(); }
   const data::Dataset& dataset() const { return dataset_; }
   const RunSettings& settings() const { return settings_; }
 
  private:
-  std::string cacheKey(const std::string& kind, const std::vector<double>& alpha, double clamp,
+  std::string cacheKey(const std::string& kind, const models::LikelihoodWeights& weights,
                        const std::vector<Eigen::VectorXd>& inits) const;
 
   const data::Dataset& dataset_;
@@ -38,10 +41,17 @@ class StageRunner {
   std::stop_token stop_;
   PipelineObserver* observer_;
   std::string dataFingerprint_;
+  bool reference_;
 };
 
 /// v with `digits` decimals, for the plain-language messages of the pipeline.
 std::string formatFixed(double v, int digits);
+
+/// Why a DP stage's draws cannot carry a DP label (SPEC §0 "exact sampling"): R-hat > 1.01 (or
+/// not computable), any divergence, bulk-ESS < 100 per chain. Empty when the stage passes.
+std::vector<std::string> releaseGateFailures(const std::string& stage,
+                                             const std::vector<mcmc::ParameterSummary>& posterior,
+                                             const mcmc::SampleResult& sample);
 
 /// Plain-language warnings for R-hat > 1.01, bulk-ESS < 100 per chain, divergences and tree
 /// depth saturation.

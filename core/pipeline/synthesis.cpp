@@ -11,7 +11,7 @@ namespace dpsynth::core::pipeline {
 std::vector<Eigen::VectorXd> synthesize(const data::Dataset& dataset,
                                         const MechanismResult& result,
                                         const models::ModelSpec& spec, int m,
-                                        std::uint64_t seed) {
+                                        random::Seed seed) {
   if (m < 1) throw std::invalid_argument("the number of synthetic datasets must be >= 1");
   std::vector<Eigen::VectorXd> out;
   out.reserve(static_cast<std::size_t>(m));

@@ -17,6 +17,6 @@ namespace dpsynth::core::pipeline {
 std::vector<Eigen::VectorXd> synthesize(const data::Dataset& dataset,
                                         const MechanismResult& result,
                                         const models::ModelSpec& spec, int m,
-                                        std::uint64_t seed);
+                                        random::Seed seed);
 
 }  // namespace dpsynth::core::pipeline

@@ -27,19 +27,9 @@ class OsRandomSource final : public BitSource {
   }
 
  private:
-  /// One system call per 64 words; getrandom may return fewer bytes or be interrupted, so loop.
+  /// One system call per 64 words.
   void refill() {
-    auto* bytes = reinterpret_cast<unsigned char*>(buffer_.data());
-    std::size_t have = 0;
-    const std::size_t want = sizeof(buffer_);
-    while (have < want) {
-      const ssize_t got = getrandom(bytes + have, want - have, 0);
-      if (got < 0) {
-        if (errno == EINTR) continue;
-        throw std::runtime_error(std::string("getrandom failed: ") + std::strerror(errno));
-      }
-      have += static_cast<std::size_t>(got);
-    }
+    random::osRandomWords(buffer_.data(), buffer_.size());
     used_ = 0;
   }
 
@@ -49,7 +39,7 @@ class OsRandomSource final : public BitSource {
 
 class SeededSource final : public BitSource {
  public:
-  explicit SeededSource(std::uint64_t seed) : rng_(random::makeRng(seed, 0)) {}
+  explicit SeededSource(random::Seed seed) : rng_(random::makeRng(seed, 0)) {}
   std::uint64_t next64() override { return rng_(); }
 
  private:
@@ -114,7 +104,7 @@ std::uint64_t geometricExp(BitSource& bits, std::uint64_t num, std::uint64_t den
 
 std::unique_ptr<BitSource> makeOsRandomSource() { return std::make_unique<OsRandomSource>(); }
 
-std::unique_ptr<BitSource> makeSeededSource(std::uint64_t seed) {
+std::unique_ptr<BitSource> makeSeededSource(random::Seed seed) {
   return std::make_unique<SeededSource>(seed);
 }
 
@@ -142,22 +132,26 @@ std::int64_t discreteLaplace(BitSource& bits, std::uint64_t num, std::uint64_t d
   }
 }
 
-void phNoiseRate(double epsilon, std::uint64_t& num, std::uint64_t& den) {
+void phNoiseRate(double epsilon, int sensitivity, std::uint64_t& num, std::uint64_t& den) {
   constexpr double kDen = 1e6;
   if (!std::isfinite(epsilon) || !(epsilon > 0.0)) {
     throw std::invalid_argument("the perturbed histogram needs a finite epsilon > 0");
   }
-  // t = epsilon/2 = epsilon * 500000 / 10^6. Round the EXACT product down: when the
-  // floating-point product rounds up onto an integer, step back one (fma gives the exact error).
-  const double product = epsilon * (kDen / 2.0);
+  if (sensitivity != 1 && sensitivity != 2)
+    throw std::invalid_argument("phNoiseRate: the L1 sensitivity must be 1 or 2");
+  // t = epsilon/Δ1 = epsilon * (10^6/Δ1) / 10^6 (10^6/Δ1 is exact for Δ1 = 1, 2). Round the EXACT
+  // product down: when the floating-point product rounds up onto an integer, step back one (fma
+  // gives the exact error).
+  const double scale = kDen / sensitivity;
+  const double product = epsilon * scale;
   if (product >= 0x1.0p62)
     throw std::invalid_argument("the perturbed histogram: epsilon is too large");
   double whole = std::floor(product);
-  if (whole == product && std::fma(epsilon, kDen / 2.0, -product) < 0.0) whole -= 1.0;
+  if (whole == product && std::fma(epsilon, scale, -product) < 0.0) whole -= 1.0;
   if (whole < 1.0) {
     throw std::invalid_argument(
-        "the perturbed histogram: epsilon is too small (the noise rate epsilon/2 is rounded down "
-        "to a multiple of 1e-6, so epsilon must be at least 2e-6)");
+        "the perturbed histogram: epsilon is too small (the noise rate epsilon/sensitivity is "
+        "rounded down to a multiple of 1e-6, so epsilon must be at least 2e-6)");
   }
   num = static_cast<std::uint64_t>(whole);
   den = static_cast<std::uint64_t>(kDen);

@@ -17,6 +17,7 @@ namespace {
 struct Partial {
   Eigen::VectorXd perRecord;
   Eigen::VectorXd perRecordRaw;
+  std::vector<char> censored;  ///< record i left [L, U] in at least one of this worker's draws
 };
 
 /// |alpha_i f| with the conventions that keep the bound honest: a record of weight 0 contributes
@@ -28,9 +29,19 @@ double rawContribution(double alpha, double f) {
   return std::isnan(a) ? std::numeric_limits<double>::infinity() : a;
 }
 
+/// The signed contribution alpha f with the same conventions (weight 0 is exactly 0; NaN is
+/// unbounded, on the side that can hit a clamp).
+double signedContribution(double alpha, double f) {
+  if (alpha == 0.0) return 0.0;
+  const double c = alpha * f;
+  return std::isnan(c) ? -std::numeric_limits<double>::infinity() : c;
+}
+
 void processDraws(const models::SynthesisModel& model, const Eigen::MatrixXd& draws,
-                  const std::vector<double>& alpha, double clamp, Eigen::Index begin,
+                  const models::LikelihoodWeights& weights, Eigen::Index begin,
                   Eigen::Index end, Partial& partial, Eigen::VectorXd& perDrawMax) {
+  const auto& alpha = weights.alpha;
+  const double lower = weights.lower, upper = weights.upper;
   const auto n = static_cast<Eigen::Index>(model.records());
   Eigen::VectorXd scratch(n);
   Eigen::VectorXd u(draws.cols());
@@ -41,7 +52,9 @@ void processDraws(const models::SynthesisModel& model, const Eigen::MatrixXd& dr
     for (Eigen::Index i = 0; i < n; ++i) {
       const double w = alpha.empty() ? 1.0 : alpha[static_cast<std::size_t>(i)];
       const double raw = rawContribution(w, scratch[i]);
-      const double clamped = std::min(raw, clamp);  // |clamp(c, -M, M)| = min(|c|, M)
+      const double c = signedContribution(w, scratch[i]);
+      const double clamped = std::abs(std::clamp(c, lower, upper));
+      if (c < lower || c > upper) partial.censored[static_cast<std::size_t>(i)] = 1;
       partial.perRecordRaw[i] = std::max(partial.perRecordRaw[i], raw);
       partial.perRecord[i] = std::max(partial.perRecord[i], clamped);
       drawMax = std::max(drawMax, clamped);
@@ -53,7 +66,8 @@ void processDraws(const models::SynthesisModel& model, const Eigen::MatrixXd& dr
 }  // namespace
 
 LipschitzResult computeLipschitz(const models::SynthesisModel& model, const Eigen::MatrixXd& draws,
-                                 const std::vector<double>& alpha, double clamp, int threads) {
+                                 const models::LikelihoodWeights& weights, int threads) {
+  const auto& alpha = weights.alpha;
   const std::size_t n = model.records();
   if (!alpha.empty() && alpha.size() != n) {
     throw std::invalid_argument("computeLipschitz: " + std::to_string(alpha.size()) +
@@ -71,7 +85,8 @@ LipschitzResult computeLipschitz(const models::SynthesisModel& model, const Eige
   }
   // With no draws every maximum would be 0, i.e. a perfect (and false) privacy bound.
   if (draws.rows() == 0) throw std::invalid_argument("computeLipschitz: no posterior draws");
-  if (!(clamp > 0.0)) throw std::invalid_argument("computeLipschitz: the clamp M must be > 0");
+  if (!(weights.lower < 0.0) || !(weights.upper >= 0.0))
+    throw std::invalid_argument("computeLipschitz: the clamp interval needs lower < 0 <= upper");
   if (threads < 1) throw std::invalid_argument("computeLipschitz: threads must be >= 1");
 
   const Eigen::Index S = draws.rows();
@@ -84,13 +99,14 @@ LipschitzResult computeLipschitz(const models::SynthesisModel& model, const Eige
   for (Partial& p : partials) {
     p.perRecord = Eigen::VectorXd::Zero(nIdx);
     p.perRecordRaw = Eigen::VectorXd::Zero(nIdx);
+    p.censored.assign(n, 0);
   }
 
   // Contiguous blocks of draws; each worker writes its own Partial and its own slice of
   // perDrawMax. Maxima are exact, so merging gives the same bits for any number of workers.
   auto blockBegin = [&](Eigen::Index w) { return S * w / workers; };
   if (workers == 1) {
-    processDraws(model, draws, alpha, clamp, 0, S, partials[0], result.perDrawMax);
+    processDraws(model, draws, weights, 0, S, partials[0], result.perDrawMax);
   } else {
     std::vector<std::exception_ptr> errors(static_cast<std::size_t>(workers));
     {
@@ -99,7 +115,7 @@ LipschitzResult computeLipschitz(const models::SynthesisModel& model, const Eige
       for (Eigen::Index w = 0; w < workers; ++w) {
         pool.emplace_back([&, w] {
           try {
-            processDraws(model, draws, alpha, clamp, blockBegin(w), blockBegin(w + 1),
+            processDraws(model, draws, weights, blockBegin(w), blockBegin(w + 1),
                          partials[static_cast<std::size_t>(w)], result.perDrawMax);
           } catch (...) {
             errors[static_cast<std::size_t>(w)] = std::current_exception();
@@ -114,9 +130,11 @@ LipschitzResult computeLipschitz(const models::SynthesisModel& model, const Eige
 
   result.perRecord = partials[0].perRecord;
   result.perRecordRaw = partials[0].perRecordRaw;
+  std::vector<char> censored = partials[0].censored;
   for (std::size_t w = 1; w < partials.size(); ++w) {
     result.perRecord = result.perRecord.cwiseMax(partials[w].perRecord);
     result.perRecordRaw = result.perRecordRaw.cwiseMax(partials[w].perRecordRaw);
+    for (std::size_t i = 0; i < n; ++i) censored[i] |= partials[w].censored[i];
   }
   partials.clear();
 
@@ -124,10 +142,8 @@ LipschitzResult computeLipschitz(const models::SynthesisModel& model, const Eige
   result.maxRaw = n > 0 ? result.perRecordRaw.maxCoeff() : 0.0;
   result.q90 = utility::quantile(result.perDrawMax, 0.90);
   result.q95 = utility::quantile(result.perDrawMax, 0.95);
-  if (std::isfinite(clamp)) {
-    result.censoredRecords =
-        static_cast<std::size_t>((result.perRecordRaw.array() > clamp).count());
-  }
+  result.censoredRecords =
+      static_cast<std::size_t>(std::count(censored.begin(), censored.end(), char{1}));
   return result;
 }
 

@@ -86,7 +86,7 @@ std::vector<std::string> PhConfig::validate() const {
   } else {
     try {
       std::uint64_t num = 0, den = 1;
-      phNoiseRate(epsilon, num, den);
+      phNoiseRate(epsilon, sensitivity, num, den);
     } catch (const std::invalid_argument& e) {
       errors.emplace_back(e.what());
     }
@@ -130,8 +130,8 @@ PhRelease perturbHistogram(const Eigen::VectorXd& y, const PhConfig& config) {
   for (Eigen::Index i = 0; i < y.size(); ++i) {
     if (std::isnan(y[i])) throw std::invalid_argument("perturbHistogram: y contains NaN");
   }
-  // m depends on n only, which is public under the replace-one neighbour relation that the
-  // sensitivity of 2 assumes.
+  // m depends on n only. n is public under replace-one neighbours (sensitivity 2); under
+  // add-remove (sensitivity 1) the release treats n as public too, and the release note says so.
   const std::size_t m =
       config.bins > 0
           ? static_cast<std::size_t>(config.bins)
@@ -141,12 +141,13 @@ PhRelease perturbHistogram(const Eigen::VectorXd& y, const PhConfig& config) {
   PhRelease release;
   release.integer = config.integer;
   release.forRelease = !config.reproducibleSeed.has_value();
+  release.sensitivity = config.sensitivity;
   release.edges = makeEdges(*config.lower, *config.upper, m);
   release.counts.assign(m, 0);
   for (Eigen::Index i = 0; i < y.size(); ++i) ++release.counts[binOf(y[i], release.edges)];
 
   std::uint64_t num = 0, den = 1;
-  phNoiseRate(config.epsilon, num, den);
+  phNoiseRate(config.epsilon, config.sensitivity, num, den);
   const std::unique_ptr<BitSource> source =
       config.reproducibleSeed ? makeSeededSource(*config.reproducibleSeed) : makeOsRandomSource();
   release.noisy.resize(m);

@@ -22,24 +22,30 @@ class BitSource {
 /// The operating system's CSPRNG (getrandom(2)). This is what releases use.
 std::unique_ptr<BitSource> makeOsRandomSource();
 /// A seeded source for studies and tests: NOT for release.
-std::unique_ptr<BitSource> makeSeededSource(std::uint64_t seed);
+std::unique_ptr<BitSource> makeSeededSource(random::Seed seed);
 
 /// Exact discrete Laplace sample: P(K = k) ∝ exp(-|k| t) with t = num/den (rational, so that the
 /// sampler is exact in integer arithmetic; Canonne, Kamath & Steinke 2020).
 std::int64_t discreteLaplace(BitSource& bits, std::uint64_t num, std::uint64_t den);
 
-/// The rational t = num/den used for ε-DP with L1 sensitivity 2: t = ε/2 rounded DOWN to a
-/// multiple of 1/den (den = 10^6), so the guarantee never exceeds the ε asked for.
-void phNoiseRate(double epsilon, std::uint64_t& num, std::uint64_t& den);
+/// The rational t = num/den used for ε-DP with L1 sensitivity Δ1 (2 under replace-one
+/// neighbours, 1 under add-remove; SPEC §0): t = ε/Δ1 rounded DOWN to a multiple of 1/den
+/// (den = 10^6), so the guarantee never exceeds the ε asked for.
+void phNoiseRate(double epsilon, int sensitivity, std::uint64_t& num, std::uint64_t& den);
+inline void phNoiseRate(double epsilon, std::uint64_t& num, std::uint64_t& den) {
+  phNoiseRate(epsilon, 2, num, den);
+}
 
 struct PhConfig {
   std::optional<double> lower;  ///< public bound a (required)
   std::optional<double> upper;  ///< public bound b (required, > a)
   int bins = 0;                 ///< m; 0 = ceil(sqrt(n))
   double epsilon = 1.0;
+  /// L1 sensitivity of the count vector: 2 (replace-one neighbours) or 1 (add-remove).
+  int sensitivity = 2;
   bool integer = false;         ///< integer-valued family: synthetic values are integers
   /// Seeded, reproducible noise (studies, tests): not for release. nullopt = OS CSPRNG.
-  std::optional<std::uint64_t> reproducibleSeed;
+  std::optional<random::Seed> reproducibleSeed;
 
   /// Empty when usable; e.g. "perturbed histogram needs public bounds: give --lower and --upper".
   std::vector<std::string> validate() const;
@@ -52,6 +58,7 @@ struct PhRelease {
   std::vector<double> probabilities;  ///< q_j = max(D_j, 0) / sum (uniform if all zero)
   bool forRelease = true;             ///< false when reproducibleSeed was used
   bool integer = false;
+  int sensitivity = 2;                ///< the L1 sensitivity the noise was calibrated to
 };
 
 /// Post-processing of the noisy counts: q_j = max(D_j, 0) / sum over eligible bins of max(D, 0)

@@ -17,8 +17,7 @@ void RunningLipschitz::addDraws(const Eigen::MatrixXd& rows) {
   // The batch's own reduction reuses computeLipschitz, so the contribution conventions (weight
   // 0, NaN, clamp) cannot drift from the final bound; maxima are exact, so merging batches in
   // any order gives the same bits as one pass over all draws.
-  const auto& weights = model_->weights();
-  const LipschitzResult batch = computeLipschitz(*model_, rows, weights.alpha, weights.clamp, 1);
+  const LipschitzResult batch = computeLipschitz(*model_, rows, model_->weights(), 1);
   const std::lock_guard lock(mutex_);
   perRecord_ = perRecord_.cwiseMax(batch.perRecord);
   max_ = perRecord_.size() > 0 ? perRecord_.maxCoeff() : 0.0;

@@ -13,7 +13,7 @@ namespace dpsynth::core::privacy {
 
 class RunningLipschitz {
  public:
-  /// The weights alpha and the clamp M are the model's own (model->weights()). Throws
+  /// The weights alpha and the clamp interval [L, U] are the model's own (model->weights()). Throws
   /// std::invalid_argument for a null model.
   explicit RunningLipschitz(std::shared_ptr<const models::SynthesisModel> model);
 
@@ -22,7 +22,7 @@ class RunningLipschitz {
   /// After all of a stage's draws, perRecord() equals computeLipschitz(...).perRecord exactly.
   void addDraws(const Eigen::MatrixXd& rows);
 
-  /// Snapshot of Δ_i = max over the draws so far of |clamp(alpha_i f(x_i), -M, M)| (zeros
+  /// Snapshot of Δ_i = max over the draws so far of |clamp(alpha_i f(x_i), L, U)| (zeros
   /// before the first draw).
   Eigen::VectorXd perRecord() const;
   /// max_i perRecord()_i (0 before the first draw).

@@ -61,6 +61,26 @@ std::vector<double> lwWeights(const Eigen::VectorXd& f, double c, double g) {
   return alpha;
 }
 
+std::vector<double> lwWeightsFromReference(const Eigen::VectorXd& f, double refMin, double refMax,
+                                           double c, double g) {
+  requireTuning(c, g, "lwWeightsFromReference");
+  if (!(std::isfinite(refMin) && std::isfinite(refMax) && refMin <= refMax))
+    throw std::invalid_argument("lwWeightsFromReference: the reference range must be finite");
+  const double range = refMax - refMin;
+  std::vector<double> alpha(static_cast<std::size_t>(f.size()));
+  for (Eigen::Index i = 0; i < f.size(); ++i) {
+    double a;
+    if (!std::isfinite(f[i])) {
+      a = c > 0.0 ? 0.0 : g;  // beyond every reference value
+    } else {
+      const double scaled = range > 0.0 ? (f[i] - refMin) / range : (f[i] > refMax ? 1.0 : 0.0);
+      a = c * (1.0 - scaled) + g;
+    }
+    alpha[static_cast<std::size_t>(i)] = clamp01(a);
+  }
+  return alpha;
+}
+
 Eigen::VectorXd isolationRisk(const Eigen::VectorXd& y, double r, bool relative) {
   if (!(r >= 0.0)) throw std::invalid_argument("isolationRisk: the radius must be >= 0");
   for (Eigen::Index i = 0; i < y.size(); ++i) {

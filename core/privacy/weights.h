@@ -9,6 +9,15 @@ namespace dpsynth::core::privacy {
 /// f_i = max_s |f_{theta_s}(x_i)| from the unweighted fit. When all f_i are equal, f̃ ≡ 0.
 std::vector<double> lwWeights(const Eigen::VectorXd& f, double c, double g);
 
+/// LW weights as a weight FUNCTION fitted on a reference dataset (SPEC §0, 002 §4.5): the same
+/// formula as lwWeights, but f̃_i = (f_i - refMin)/(refMax - refMin) with the minimum and
+/// maximum of f over the REFERENCE records, so record i's weight depends on its own f_i (and
+/// the public reference) only: changing one record changes no other weight. Values outside the
+/// reference range are absorbed by the clamp to [0, 1]; a non-finite f_i counts as beyond the
+/// reference maximum.
+std::vector<double> lwWeightsFromReference(const Eigen::VectorXd& f, double refMin, double refMax,
+                                           double c, double g);
+
 /// Isolation risk IR_i = #{j : |y_j - y_i| > r_i}/n with r_i = r (absolute) or r·|y_i|
 /// (relative). O(n log n): sort once, two binary searches per record.
 Eigen::VectorXd isolationRisk(const Eigen::VectorXd& y, double r, bool relative);

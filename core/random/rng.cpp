@@ -13,7 +13,16 @@ std::uint64_t splitMix64(std::uint64_t x) {
   return x ^ (x >> 31);
 }
 
-Rng makeRng(std::uint64_t seed, std::uint64_t stream) {
+Rng makeRng(Seed full, std::uint64_t stream) {
+  const std::uint64_t seed = full.lo;
+  if (!full.isUserSeed()) {
+    const std::uint64_t a = splitMix64(full.lo), b = splitMix64(full.hi ^ a);
+    const std::uint64_t c = splitMix64(b ^ stream);
+    std::seed_seq seq{static_cast<std::uint32_t>(a), static_cast<std::uint32_t>(a >> 32),
+                      static_cast<std::uint32_t>(b), static_cast<std::uint32_t>(b >> 32),
+                      static_cast<std::uint32_t>(c), static_cast<std::uint32_t>(c >> 32)};
+    return Rng(seq);
+  }
   // Two rounds of mixing so that (seed, stream) and (seed + 1, stream - 1) stay unrelated.
   std::seed_seq seq{static_cast<std::uint32_t>(splitMix64(seed)),
                     static_cast<std::uint32_t>(splitMix64(seed) >> 32),

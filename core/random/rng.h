@@ -6,13 +6,16 @@
 #include <cstdint>
 #include <random>
 
+#include "core/random/seed.h"
+
 namespace dpsynth::core::random {
 
 using Rng = std::mt19937_64;
 
 /// An independent stream for (seed, stream), e.g. stream = chain index. Both are mixed through
-/// SplitMix64 so that neighbouring seeds and streams give unrelated sequences.
-Rng makeRng(std::uint64_t seed, std::uint64_t stream = 0);
+/// SplitMix64 so that neighbouring seeds and streams give unrelated sequences. A 128-bit seed
+/// (Seed::hi != 0) seeds the engine with all 128 bits.
+Rng makeRng(Seed seed, std::uint64_t stream = 0);
 
 /// SplitMix64 finaliser; exposed for deriving sub-seeds.
 std::uint64_t splitMix64(std::uint64_t x);

@@ -39,19 +39,28 @@ void validate(const pipeline::RunResult& result, int m) {
   if (m < 1) throw std::invalid_argument("the number of synthetic datasets must be >= 1");
 }
 
-/// An export must never replace the data it was computed from.
-void refuseInputOverwrite(const std::string& target, const std::vector<std::string>& names,
-                          const std::vector<std::string>& inputs) {
+/// An export must never move or replace the files it was computed from: refuse when an input
+/// lies inside one of the folders it replaces.
+void refuseInputsInside(const fs::path& target, const std::vector<std::string>& inputs) {
   std::error_code ec;
-  for (const auto& name : names) {
-    const fs::path path = fs::path(target) / name;
-    if (!fs::exists(path, ec)) continue;
+  for (const char* sub : {kReleaseFolder, kInternalFolder}) {
+    const fs::path folder = fs::weakly_canonical(target / sub, ec);
+    if (ec) continue;
     for (const auto& input : inputs) {
-      if (!input.empty() && fs::exists(input, ec) && fs::equivalent(path, input, ec))
-        throw std::invalid_argument("refusing to overwrite the input data file " + input +
-                                    ": choose another output folder");
+      if (input.empty()) continue;
+      const fs::path in = fs::weakly_canonical(input, ec);
+      if (ec) continue;
+      const auto rel = in.lexically_relative(folder);
+      if (!rel.empty() && *rel.begin() != "..")
+        throw std::invalid_argument("refusing to replace the folder " + folder.string() +
+                                    ": it holds the input file " + input +
+                                    "; choose another output folder");
     }
   }
+}
+
+std::string inFolder(const char* folder, const std::string& name) {
+  return std::string(folder) + "/" + name;
 }
 
 }  // namespace
@@ -59,11 +68,13 @@ void refuseInputOverwrite(const std::string& target, const std::vector<std::stri
 std::vector<std::string> exportFileNames(const pipeline::RunResult& result, int m) {
   std::vector<std::string> names;
   for (const auto& label : mechanismLabels(result)) {
-    for (const auto& n : syntheticNames(label, m)) names.push_back(n);
-    names.push_back("synthetic_" + label + ".csv.json");
-    names.push_back("report_" + label + ".json");
+    for (const auto& n : syntheticNames(label, m)) names.push_back(inFolder(kReleaseFolder, n));
+    names.push_back(inFolder(kReleaseFolder, "synthetic_" + label + ".csv.json"));
   }
-  for (const char* n : {kResults, kInternal, kRelease, kSession}) names.emplace_back(n);
+  names.push_back(inFolder(kReleaseFolder, kRelease));
+  for (const auto& label : mechanismLabels(result))
+    names.push_back(inFolder(kInternalFolder, "report_" + label + ".json"));
+  for (const char* n : {kResults, kInternal, kSession}) names.push_back(inFolder(kInternalFolder, n));
   return names;
 }
 
@@ -78,35 +89,52 @@ ExportedFiles exportRun(const session::Session& session, const data::Dataset& da
                   {},      {},      {}};
   std::vector<Eigen::VectorXd> firsts;
   std::vector<nlohmann::json> reports;
+  ExportedFiles out;
   for (std::size_t j = 0; j < result.mechanisms.size(); ++j) {
     const auto& mech = result.mechanisms[j];
     in.synthetic.push_back(pipeline::synthesize(dataset, mech, settings.model, m, options.seed));
     in.syntheticFiles.push_back(syntheticNames(in.labels[j], m));
     firsts.push_back(in.synthetic.back().front());
     reports.push_back(pipeline::buildReport(dataset, mech, settings, firsts.back()));
+    if (!mech.refusals.empty()) out.refusals.push_back(pipeline::refusalMessage(mech));
   }
   in.rows = resultsTable(dataset, result, firsts);
   const std::string internal = internalReportHtml(in);
-  const std::string release = releaseNoteHtml(in);
   session::Session saved = session;
   if (!saved.dataFile.empty())
     saved.dataFile = fs::absolute(saved.dataFile).lexically_normal().string();
+  if (!saved.weightsFrom.empty())
+    saved.weightsFrom = fs::absolute(saved.weightsFrom).lexically_normal().string();
 
-  const std::vector<std::string> names = exportFileNames(result, m);
+  const bool release = out.refusals.empty();
+  std::vector<std::string> names = exportFileNames(result, m);
+  if (!release)
+    std::erase_if(names, [](const std::string& n) { return n.rfind(kReleaseFolder, 0) == 0; });
   StagedFolder folder(options.outDir);
-  refuseInputOverwrite(folder.target(), names, {dataset.file, session.dataFile});
+  std::vector<std::string> inputs = options.inputs;
+  inputs.push_back(dataset.file);
+  inputs.push_back(session.dataFile);
+  refuseInputsInside(folder.target(), inputs);
   for (std::size_t j = 0; j < result.mechanisms.size(); ++j) {
     const std::string& label = in.labels[j];
-    pipeline::writeSyntheticBundle(folder.stagedPath("synthetic_" + label + ".csv"), dataset,
-                                   result.mechanisms[j], in.synthetic[j], options.seed);
-    data::writeTextAtomic(folder.stagedPath("report_" + label + ".json"),
+    if (release)
+      pipeline::writeSyntheticBundle(
+          folder.stagedPath(inFolder(kReleaseFolder, "synthetic_" + label + ".csv")), dataset,
+          result.mechanisms[j], in.synthetic[j], options.seed);
+    data::writeTextAtomic(folder.stagedPath(inFolder(kInternalFolder, "report_" + label + ".json")),
                           reports[j].dump(2) + "\n");
   }
-  writeResultsCsv(folder.stagedPath(kResults), in.rows);
-  data::writeTextAtomic(folder.stagedPath(kInternal), internal);
-  data::writeTextAtomic(folder.stagedPath(kRelease), release);
-  data::writeTextAtomic(folder.stagedPath(kSession), session::toJson(saved));
-  return {folder.commit(names)};
+  if (release)
+    data::writeTextAtomic(folder.stagedPath(inFolder(kReleaseFolder, kRelease)),
+                          releaseNoteHtml(in));
+  writeResultsCsv(folder.stagedPath(inFolder(kInternalFolder, kResults)), in.rows);
+  data::writeTextAtomic(folder.stagedPath(inFolder(kInternalFolder, kInternal)), internal);
+  data::writeTextAtomic(folder.stagedPath(inFolder(kInternalFolder, kSession)),
+                        session::toJson(saved));
+  std::vector<std::string> subfolders{kInternalFolder};
+  if (release) subfolders.insert(subfolders.begin(), kReleaseFolder);
+  out.files = folder.commitFolders(subfolders, names);
+  return out;
 }
 
 }  // namespace dpsynth::core::report

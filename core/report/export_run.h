@@ -5,6 +5,8 @@
 #include <string>
 #include <vector>
 
+#include "core/random/seed.h"
+
 #include "core/data/dataset.h"
 #include "core/pipeline/pipeline.h"
 #include "core/session/session.h"
@@ -14,27 +16,39 @@ namespace dpsynth::core::report {
 struct ExportOptions {
   std::string outDir;
   int syntheticDatasets = 1;  ///< m synthetic datasets per mechanism
-  std::uint64_t seed = 1;     ///< synthesis seed (the CLI passes the session's sampler seed)
+  random::Seed seed = 1;      ///< synthesis seed: the run's seed (a release's is never written)
+  /// Files the run read (data, session, reference): an export never moves, replaces or deletes
+  /// them, wherever they are.
+  std::vector<std::string> inputs;
 };
 
 struct ExportedFiles {
   std::vector<std::string> files;  ///< final paths, in the order of exportFileNames()
+  /// Non-empty when the release was refused (SPEC §0: a DP stage failed its diagnostics): then
+  /// only internal/ was written and release/ was left as it was. One message per mechanism.
+  std::vector<std::string> refusals;
 };
 
-/// Writes into outDir (created if missing), for each mechanism (label L from mechanismLabels):
-///   synthetic_L.csv (m = 1) or synthetic_L_1.csv … synthetic_L_m.csv, the sidecar
-///   synthetic_L.csv.json, and report_L.json (report of the first synthetic dataset);
-/// then results.csv, internal_report.html, release_note.html and session.dpsynth (the session,
-/// with its data path made absolute). Synthetic data come from pipeline::synthesize(dataset,
-/// result, settings.model, m, seed). Nothing is written when anything fails: the files are
-/// produced in a hidden folder inside outDir and moved into place together (existing files of
-/// the same names are replaced only on success). Throws std::invalid_argument for a cancelled
-/// or empty run, m < 1, or an output that would overwrite the input data file.
+inline constexpr const char* kReleaseFolder = "release";
+inline constexpr const char* kInternalFolder = "internal";
+
+/// Writes two folders inside outDir (created if missing), each replaced as a whole:
+///   release/  (publishable) for each mechanism (label L from mechanismLabels): synthetic_L.csv
+///             (m = 1) or synthetic_L_1.csv … synthetic_L_m.csv and the sidecar
+///             synthetic_L.csv.json; then release_note.html;
+///   internal/ (confidential) report_L.json per mechanism, results.csv, internal_report.html and
+///             session.dpsynth (data path made absolute).
+/// Synthetic data come from pipeline::synthesize(dataset, result, settings.model, m, seed).
+/// Nothing is written when anything fails: both folders are built in a hidden folder inside
+/// outDir and moved into place together. When a mechanism's release is refused, only internal/
+/// is written (refusals says why). Throws std::invalid_argument for a cancelled or empty run,
+/// m < 1, or when an input file lies inside a folder that would be replaced.
 ExportedFiles exportRun(const session::Session& session, const data::Dataset& dataset,
                         const pipeline::RunResult& result, const pipeline::RunSettings& settings,
                         const ExportOptions& options);
 
-/// The file names exportRun writes for this run (no I/O): lets a caller warn before replacing.
+/// The paths (relative to outDir, e.g. "release/synthetic_lw.csv") exportRun writes for this
+/// run when nothing is refused (no I/O): lets a caller warn before replacing.
 std::vector<std::string> exportFileNames(const pipeline::RunResult& result, int syntheticDatasets);
 
 }  // namespace dpsynth::core::report

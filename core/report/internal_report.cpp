@@ -72,8 +72,10 @@ std::string samplerSection(const ReportInputs& in) {
               {"Warm-up iterations per chain", std::to_string(n.warmup)},
               {"Draws per chain", std::to_string(n.draws)},
               {"Maximum tree depth", std::to_string(n.maxTreeDepth)},
-              {"Sampler seed", std::to_string(n.seed)},
-              {"Synthesis seed", std::to_string(in.seed)},
+              {"Run", in.settings.release
+                          ? std::string("release: seed from the operating system, not kept")
+                          : "reproducible, NOT FOR RELEASE: seed " + std::to_string(n.seed.lo)},
+              {"Neighbouring databases", privacy::neighboursName(in.settings.neighbours)},
               {"Synthetic datasets per mechanism (m)", std::to_string(in.datasets)}};
   if (in.dataset.family == models::Family::normal)
     facts.push_back({"Prior scale (sd_scale)", displayNumber(in.settings.model.sdScale)});
@@ -106,9 +108,9 @@ std::string resultsSection(const ReportInputs& in) {
     const auto& m = in.run.mechanisms[j];
     if (!m.final) continue;
     ViolinGroup g{in.labels[j], toVector(m.final->lipschitz.perRecord), std::nullopt, ""};
-    if (std::isfinite(m.final->clamp)) {
-      g.reference = m.final->clamp;
-      g.referenceLabel = "ε/2";
+    if (m.final->censored()) {
+      g.reference = std::max(std::abs(m.final->lower), std::abs(m.final->upper));
+      g.referenceLabel = "clamp";
     } else {
       g.reference = m.final->lipschitz.max;
       g.referenceLabel = "Δ";
@@ -135,10 +137,11 @@ std::string stagesTable(const pipeline::MechanismResult& m) {
       minEss = std::min(minEss, p.essBulk);
     }
     if (s->posterior.empty()) maxRhat = minEss = NAN;
-    const bool censored = std::isfinite(s->clamp);
+    const bool censored = s->censored();
     rows.push_back({s->name, displayNumber(s->lipschitz.max), displayNumber(2 * s->lipschitz.max),
                     displayNumber(s->lipschitz.q90), displayNumber(s->lipschitz.q95),
-                    censored ? displayNumber(s->clamp) : "—",
+                    censored ? "[" + displayNumber(s->lower) + ", " + displayNumber(s->upper) + "]"
+                             : "—",
                     censored ? std::to_string(s->lipschitz.censoredRecords) : "—",
                     std::to_string(s->sample.divergences()), displayNumber(maxRhat),
                     displayNumber(minEss), s->k ? displayNumber(*s->k) : "—",
@@ -168,12 +171,17 @@ std::string mechanismSection(const ReportInputs& in, std::size_t j) {
                      "</h2>\n<p>" + escapeHtml(pipeline::mechanismDescription(c.mechanism)) +
                      "</p>\n";
   Facts facts{{"Guarantee", pipeline::guaranteeName(m.guarantee)}, {"ε", displayNumber(m.epsilon)}};
+  if (!m.refusals.empty()) {
+    std::string why;
+    for (const auto& r : m.refusals) why += (why.empty() ? "" : "; ") + r;
+    facts.push_back({"Release refused (claimed " + pipeline::guaranteeName(m.claimed) + ")", why});
+  }
   if (c.epsilon) facts.push_back({"Target ε", displayNumber(*c.epsilon)});
   if (fin) {
     facts.push_back({"Δ (Lipschitz bound)", displayNumber(fin->lipschitz.max)});
     facts.push_back({"Δ q90 / q95 over draws", displayNumber(fin->lipschitz.q90) + " / " +
                                                    displayNumber(fin->lipschitz.q95)});
-    if (std::isfinite(fin->clamp))
+    if (fin->censored())
       facts.push_back({"Δ without censoring", displayNumber(fin->lipschitz.maxRaw)});
   }
   facts.push_back({"Censored records", optionalCount(m.censoredRecords)});
@@ -230,12 +238,13 @@ std::string mechanismSection(const ReportInputs& in, std::size_t j) {
 
   if (fin) {
     const std::optional<double> clamp =
-        std::isfinite(fin->clamp) ? std::optional<double>(fin->clamp) : std::nullopt;
+        fin->censored() ? std::optional<double>(std::max(std::abs(fin->lower), std::abs(fin->upper)))
+                        : std::nullopt;
     std::vector<double> alpha = fin->alpha;
     if (alpha.empty()) alpha.assign(in.dataset.size(), 1.0);
     html +=
         "<figure>\n" +
-        scatterChart(alpha, toVector(fin->lipschitz.perRecordRaw), clamp, "ε/2",
+        scatterChart(alpha, toVector(fin->lipschitz.perRecordRaw), clamp, "clamp",
                      {"Lipschitz bound against weight", "weight αᵢ", "Δᵢ (uncensored)", 640, 280}) +
         "<figcaption>Each point is a record: its weight and the largest |αᵢ f(xᵢ; θ)| over "
         "the draws of the final fit.</figcaption>\n</figure>\n";

@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "core/pipeline/export.h"
 #include "core/report/html_writer.h"
 #include "core/utility/utility.h"
 #include "core/version.h"
@@ -16,15 +17,35 @@ using pipeline::Mechanism;
 
 std::string meaning(const pipeline::MechanismResult& m) {
   switch (m.guarantee) {
-    case Guarantee::DP:
-      return "Strict ε-differential privacy: for any two databases that differ in one record, "
-             "the probability of producing any given synthetic dataset changes by at most a "
-             "factor exp(ε). The bound holds whatever the confidential data are.";
+    case Guarantee::DP: {
+      std::string s =
+          "Strict ε-differential privacy: for any two neighbouring databases (as defined above), "
+          "the probability of producing any given synthetic dataset changes by at most a factor "
+          "exp(ε), whatever the confidential data are. ";
+      if (m.config.mechanism == Mechanism::ph)
+        s += "It rests on exact discrete Laplace noise, calibrated to the L1 sensitivity " +
+             std::to_string(m.ph ? m.ph->sensitivity : 2) +
+             " of the bin counts, drawn from the operating system's random source, and on "
+             "histogram bounds that are public knowledge.";
+      else
+        s += "It rests on every record's contribution to the log pseudo-likelihood being clamped "
+             "to the interval shown (so one record moves the exponent by at most ε/2), on draws "
+             "that passed the sampler's diagnostics, on randomness from the operating system "
+             "that was not kept" +
+             std::string(m.referenceWeights
+                             ? ", and on record weights given by a function fitted on public "
+                               "reference data, so that no record's weight depends on another "
+                               "record."
+                             : ".");
+      return s;
+    }
     case Guarantee::aDP:
       return "Asymptotic differential privacy: ε = 2Δ, where Δ is the largest contribution of "
              "any record to the weighted log pseudo-likelihood over the posterior draws of this "
-             "fit. ε describes this database (a local guarantee) and holds as the data grow; it "
-             "is not a worst-case bound over all possible databases.";
+             "fit, rounded up to two decimals. This ε is itself computed from the confidential "
+             "data (local and data-dependent): it bounds the effect of removing one of this "
+             "database's records and holds as the data grow; it is not a worst-case bound over "
+             "all possible databases.";
     case Guarantee::none:
       break;
   }
@@ -75,20 +96,44 @@ std::string mechanismSection(const ReportInputs& in, std::size_t j) {
     html +=
         "<div class=\"banner warning\">No formal privacy guarantee: do not release these "
         "data.</div>\n";
-  if (m.ph && !m.ph->forRelease)
+  if (m.notForRelease)
     html +=
-        "<div class=\"banner warning\">NOT FOR RELEASE: the histogram noise was seeded "
-        "(reproducible mode for studies and tests).</div>\n";
+        "<div class=\"banner warning\">NOT FOR RELEASE: a reproducible run (a seed was given) "
+        "for studies and tests; anyone with the seed can replay it.</div>\n";
   html += "<p>" + escapeHtml(pipeline::mechanismDescription(m.config.mechanism)) + "</p>\n";
-  Facts facts{{"Guarantee", pipeline::guaranteeName(m.guarantee)},
-              {"ε per synthetic dataset", displayNumber(m.epsilon)},
-              {"Synthetic datasets (m)", std::to_string(datasets)},
-              {"Total ε (m · ε, basic composition)", displayNumber(datasets * m.epsilon)}};
+  const bool ph = m.ph.has_value();
+  const double eps =
+      m.guarantee == Guarantee::aDP ? pipeline::roundUpEpsilon(m.epsilon) : m.epsilon;
+  const double total = ph ? eps : datasets * eps;
+  Facts facts{{"Guarantee", pipeline::guaranteeName(m.guarantee)}};
+  if (m.guarantee != Guarantee::none) {
+    facts.push_back({m.guarantee == Guarantee::aDP ? "ε per synthetic dataset (local, rounded up)"
+                                                   : "ε per synthetic dataset",
+                     displayNumber(eps)});
+    facts.push_back({"Synthetic datasets (m)", std::to_string(datasets)});
+    facts.push_back({ph ? "Total ε (one noisy histogram)" : "Total ε (m · ε, basic composition)",
+                     displayNumber(total)});
+  }
+  if (m.clamp)
+    facts.push_back({"Censoring interval [L, U]",
+                     "[" + displayNumber(m.clamp->lower) + ", " + displayNumber(m.clamp->upper) +
+                         "]"});
+  if (pipeline::usesReferenceWeights(m.config.mechanism))
+    facts.push_back({"Record weights", m.referenceWeights
+                                           ? "a weight function fitted on public reference data"
+                                           : "computed from the confidential data themselves"});
   html += htmlFacts(facts);
   html += "<p>" + escapeHtml(meaning(m)) + "</p>\n";
-  html += "<p class=\"note\">Releasing " + std::to_string(datasets) +
-          " synthetic dataset(s) from the same confidential data spends m · ε = " +
-          escapeHtml(displayNumber(datasets * m.epsilon)) + " under basic composition.</p>\n";
+  if (m.guarantee != Guarantee::none)
+    html += "<p class=\"note\">" +
+            escapeHtml(ph ? "All " + std::to_string(datasets) +
+                                " synthetic dataset(s) are drawn from one noisy histogram: "
+                                "together they spend ε = " + displayNumber(total) + " once."
+                          : "Releasing " + std::to_string(datasets) +
+                                " synthetic dataset(s) from the same confidential data spends "
+                                "m · ε = " + displayNumber(total) +
+                                " under basic composition.") +
+            "</p>\n";
   html += "<h3>Settings</h3>\n" + htmlFacts(tuning(in, m));
 
   html += "<h3>Synthetic " + escapeHtml(in.dataset.outcomeName) + "</h3>\n";
@@ -122,11 +167,16 @@ std::string releaseNoteHtml(const ReportInputs& in) {
       {{"Synthesized variable", d.outcomeName},
        {"Model family", models::familyName(d.family)},
        {"Records per synthetic dataset", std::to_string(d.size())},
-       {"Covariates (copied unchanged, public)", covariates.empty() ? "none" : covariates}});
+       {"Covariates (copied unchanged, public)", covariates.empty() ? "none" : covariates},
+       {"Neighbouring databases", privacy::neighboursName(in.settings.neighbours)}});
+  body += "<p>" + escapeHtml(privacy::neighboursMeaning(in.settings.neighbours)) + "</p>\n";
   body +=
-      "<p>Each synthetic dataset keeps the original columns; only the synthesized variable "
-      "is replaced, by draws from a Bayesian model fitted under the privacy mechanism below "
-      "(one posterior draw per dataset).</p>\n";
+      "<p>Each synthetic dataset holds only the synthesized variable and the covariates "
+      "declared public, which are copied as they are (the privacy guarantee covers the "
+      "synthesized variable, not the public covariates); every other column of the input was "
+      "dropped, and the rows are in a random order. The synthesized variable comes from a "
+      "Bayesian model fitted under the privacy mechanism below (one posterior draw per "
+      "dataset).</p>\n";
   if (in.run.mechanisms.size() > 1)
     body +=
         "<p class=\"note\">The sections below describe alternative releases. Publishing the "

@@ -18,7 +18,7 @@ struct ReportInputs {
   const data::Dataset& dataset;
   const pipeline::RunResult& run;
   const pipeline::RunSettings& settings;
-  std::uint64_t seed = 0;                                ///< synthesis seed
+  random::Seed seed = 0;                                 ///< synthesis seed (a release's is never written)
   int datasets = 1;                                      ///< m synthetic datasets per mechanism
   std::vector<std::string> labels;                       ///< mechanismLabels(run)
   std::vector<ResultsRow> rows;                          ///< resultsTable(...)

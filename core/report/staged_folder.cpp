@@ -55,7 +55,64 @@ StagedFolder::~StagedFolder() {
 }
 
 std::string StagedFolder::stagedPath(const std::string& name) const {
-  return (staging_ / name).string();
+  const fs::path path = staging_ / name;
+  std::error_code ec;
+  fs::create_directories(path.parent_path(), ec);
+  if (ec)
+    throw std::runtime_error("cannot create '" + path.parent_path().string() + "': " +
+                             ec.message());
+  return path.string();
+}
+
+std::vector<std::string> StagedFolder::commitFolders(const std::vector<std::string>& subfolders,
+                                                     const std::vector<std::string>& names) {
+  std::error_code ec;
+  for (const auto& sub : subfolders) {
+    const fs::path target = target_ / sub;
+    const auto status = fs::symlink_status(target, ec);
+    if (fs::exists(status) && !fs::is_directory(status))
+      throw std::invalid_argument("cannot write the folder '" + target.string() +
+                                  "': a file of that name exists");
+    fs::create_directories(staging_ / sub, ec);
+  }
+  const fs::path backups = staging_ / ".replaced";
+  fs::create_directory(backups, ec);
+  if (ec) throw std::runtime_error("cannot prepare '" + backups.string() + "': " + ec.message());
+
+  struct Move {
+    std::string sub;
+    bool replaced = false;
+  };
+  std::vector<Move> done;
+  try {
+    for (const auto& sub : subfolders) {
+      Move move{sub};
+      const fs::path target = target_ / sub;
+      if (fs::exists(fs::symlink_status(target))) {
+        fs::rename(target, backups / sub);
+        move.replaced = true;
+      }
+      try {
+        fs::rename(staging_ / sub, target);
+      } catch (...) {
+        if (move.replaced) fs::rename(backups / sub, target, ec);
+        throw;
+      }
+      done.push_back(move);
+    }
+  } catch (const std::exception& e) {
+    for (auto it = done.rbegin(); it != done.rend(); ++it) {
+      const fs::path target = target_ / it->sub;
+      fs::rename(target, staging_ / it->sub, ec);
+      if (it->replaced) fs::rename(backups / it->sub, target, ec);
+    }
+    throw std::runtime_error(std::string("cannot move the results into '") + target_.string() +
+                             "': " + e.what());
+  }
+  committed_ = true;
+  std::vector<std::string> paths;
+  for (const auto& name : names) paths.push_back((target_ / name).string());
+  return paths;
 }
 
 std::vector<std::string> StagedFolder::commit(const std::vector<std::string>& names) {

@@ -31,6 +31,14 @@ class StagedFolder {
   /// (std::invalid_argument, before moving anything) to replace a folder. Returns the final paths.
   std::vector<std::string> commit(const std::vector<std::string>& names);
 
+  /// Replaces whole subfolders: target/sub becomes the staged sub for every sub in `subfolders`
+  /// (the previous one, with everything in it, is removed on success). All or nothing: on any
+  /// failure the previous subfolders are put back and std::runtime_error is thrown. A staged
+  /// subfolder that does not exist is created empty. Returns the final paths of the files in
+  /// them, in the order they were listed by `names` (paths relative to the staging folder).
+  std::vector<std::string> commitFolders(const std::vector<std::string>& subfolders,
+                                         const std::vector<std::string>& names);
+
  private:
   std::filesystem::path target_;
   std::filesystem::path staging_;

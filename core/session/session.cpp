@@ -51,6 +51,8 @@ class Reader {
                        problem);
   }
 
+  bool has(const std::string& key) const { return object_.contains(key); }
+
   const json& require(const std::string& key) const {
     auto it = object_.find(key);
     if (it == object_.end()) fail(key, "is missing");
@@ -153,10 +155,12 @@ std::string toJson(const Session& session) {
                    {"outcome", session.dataset.outcome},
                    {"covariates", session.dataset.covariates},
                    {"family", models::familyName(session.dataset.family)},
-                   {"drop_missing", session.dataset.dropMissing}}},
+                   {"drop_missing", session.dataset.dropMissing},
+                   {"weights_from", session.weightsFrom}}},
                  {"mechanisms", mechanisms},
                  {"run",
-                  {{"seed", nuts.seed},
+                  {{"seed", session.reproducible ? json(nuts.seed.lo) : json(nullptr)},
+                   {"neighbours", privacy::neighboursName(session.run.neighbours)},
                    {"chains", nuts.chains},
                    {"warmup", nuts.warmup},
                    {"draws", nuts.draws},
@@ -170,7 +174,8 @@ Session fromJson(const std::string& text, const std::string& file) {
   json doc;
   try {
     doc = json::parse(text);
-  } catch (const json::parse_error& e) {
+  } catch (const json::exception& e) {
+    // parse_error, and out_of_range for numbers such as 1e999.
     throw SessionError("session file '" + file + "' is not valid JSON (" + e.what() + ")");
   }
   const Reader top(doc, file, "");
@@ -195,6 +200,7 @@ Session fromJson(const std::string& text, const std::string& file) {
     data.fail("family", e.what());
   }
   session.dataset.dropMissing = data.boolean("drop_missing");
+  if (data.has("weights_from")) session.weightsFrom = data.string("weights_from");
 
   const json& mechanisms = top.require("mechanisms");
   if (!mechanisms.is_array()) top.fail("mechanisms", "must be a list");
@@ -203,12 +209,26 @@ Session fromJson(const std::string& text, const std::string& file) {
   }
 
   const Reader run(top.require("run"), file, "run");
-  const json& seed = run.require("seed");
-  if (!seed.is_number_unsigned() && !(seed.is_number_integer() && seed.get<long long>() >= 0)) {
-    run.fail("seed", "must be a non-negative whole number");
-  }
+  // Sessions saved before releases existed always hold a seed: they replay reproducibly, as
+  // not for release. A null or missing seed replays as a release.
   auto& nuts = session.run.nuts;
-  nuts.seed = seed.get<std::uint64_t>();
+  const json seed = run.has("seed") ? run.require("seed") : json(nullptr);
+  if (seed.is_null()) {
+    session.reproducible = false;
+  } else if (seed.is_number_unsigned() ||
+             (seed.is_number_integer() && seed.get<long long>() >= 0)) {
+    session.reproducible = true;
+    nuts.seed = seed.get<std::uint64_t>();
+  } else {
+    run.fail("seed", "must be a non-negative whole number, or null for a release");
+  }
+  if (run.has("neighbours")) {
+    try {
+      session.run.neighbours = privacy::parseNeighbours(run.string("neighbours"));
+    } catch (const std::invalid_argument& e) {
+      run.fail("neighbours", e.what());
+    }
+  }
   nuts.chains = boundedInt(run, "chains", 1, 1024);
   nuts.warmup = boundedInt(run, "warmup", 0, 100'000'000);
   nuts.draws = boundedInt(run, "draws", 1, 100'000'000);
@@ -232,12 +252,11 @@ Session loadSession(const std::string& path) {
   text << in.rdbuf();
   if (in.bad()) throw SessionError("error while reading session file '" + path + "'");
   Session session = fromJson(text.str(), path);
-  if (!session.dataFile.empty()) {
-    std::filesystem::path data(session.dataFile);
-    if (data.is_relative()) {
-      session.dataFile =
-          (std::filesystem::absolute(path).parent_path() / data).lexically_normal().string();
-    }
+  for (std::string* file : {&session.dataFile, &session.weightsFrom}) {
+    if (file->empty()) continue;
+    std::filesystem::path data(*file);
+    if (data.is_relative())
+      *file = (std::filesystem::absolute(path).parent_path() / data).lexically_normal().string();
   }
   return session;
 }

@@ -36,9 +36,17 @@ struct Session {
   std::string dataSha256;
   data::DatasetSpec dataset;  ///< outcome, covariates, family, dropMissing
   std::vector<pipeline::MechanismConfig> mechanisms;
-  /// model.sdScale and nuts.{seed, chains, warmup, draws, threads} are stored; model.family
-  /// always equals dataset.family.
+  /// model.sdScale, neighbours and nuts.{seed, chains, warmup, draws, threads} are stored;
+  /// model.family always equals dataset.family. run.release and run.weightReference are never
+  /// stored: see reproducible and weightsFrom.
   pipeline::RunSettings run;
+  /// true: run.nuts.seed is a user seed and the session replays bit for bit, labelled
+  /// not_for_release. false ("seed": null in the file): the session replays as a release with a
+  /// fresh seed from the OS (SPEC §0).
+  bool reproducible = false;
+  /// Public reference CSV for censor-w / weighted-e weight functions (SPEC §0); empty = weights
+  /// from the data. Relative paths are resolved like dataFile.
+  std::string weightsFrom;
   int syntheticDatasets = 1;  ///< m synthetic datasets to release (spends m·ε)
 };
 

@@ -55,9 +55,8 @@ class FakeSynthesisModel final : public core::models::SynthesisModel {
       if (a == 0.0) continue;
       const double d = y_[i] - mu;
       const double c = a * recordLogLikAt(y_[i], mu, logTau);
-      const double m = weights_.clamp;
-      if (c > m || c < -m) {
-        lp += std::clamp(c, -m, m);  // flat beyond the clamp: no gradient
+      if (c > weights_.upper || c < weights_.lower) {
+        lp += std::clamp(c, weights_.lower, weights_.upper);  // flat beyond the clamp
         continue;
       }
       lp += c;

@@ -105,7 +105,7 @@ void RunPresenter::showOutput(const RunOutput& output, bool current) {
   for (const auto& list : output.warnings) warnings += list.size();
   results_->setNote(warnings > 0 ? tr("%1 warning(s): hover a row for details").arg(warnings)
                                  : tr("Seed %1; utility from one synthetic dataset per mechanism")
-                                       .arg(output.settings.nuts.seed));
+                                       .arg(output.settings.nuts.seed.lo));
   if (!current) showOutdated(tr("Settings changed during this run: press Run to update."));
 }
 

@@ -43,14 +43,14 @@ SamplerPanel::SamplerPanel(QWidget* parent) : QWidget(parent) {
           "composition."),
        1, 1000, 1, 1000, 0, 1, 1.0});
 
-  seed_ = new QLineEdit(QString::number(defaults.seed), this);
+  seed_ = new QLineEdit(QString::number(defaults.seed.lo), this);
   seed_->setObjectName(QStringLiteral("seed"));
   seed_->setValidator(
       new QRegularExpressionValidator(QRegularExpression(QStringLiteral("[0-9]{1,20}")), seed_));
   seed_->setToolTip(
       tr("Seeds the sampler (stream per chain) and the synthesis; the same seed "
          "gives the same draws on every machine."));
-  committedSeed_ = defaults.seed;
+  committedSeed_ = defaults.seed.lo;
   form->addRow(tr("seed"), seed_);
   connect(seed_, &QLineEdit::editingFinished, this, [this] { onSeedEdited(); });
 }
@@ -92,8 +92,8 @@ void SamplerPanel::setNuts(const core::mcmc::NutsConfig& nuts, int syntheticData
   fields_["draws"]->setValue(double(nuts.draws));
   fields_["threads"]->setValue(nuts.threads > 0 ? QVariant(double(nuts.threads)) : QVariant());
   fields_["syntheticDatasets"]->setValue(double(syntheticDatasets));
-  committedSeed_ = nuts.seed;
-  seed_->setText(QString::number(nuts.seed));
+  committedSeed_ = nuts.seed.lo;
+  seed_->setText(QString::number(nuts.seed.lo));
   silent_ = false;
   emit changed();
 }

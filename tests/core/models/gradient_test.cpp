@@ -148,7 +148,7 @@ class GradientTest : public QObject {
     for (const auto& u : testPoints(*probe, 23)) {
       const auto [bound, margin] = chooseBound(*probe, u, alpha);
       QVERIFY2(margin > 1e-6, "no clear gap between clamped and unclamped records");
-      const auto model = models::makeModel(data, {}, {alpha, bound});
+      const auto model = models::makeModel(data, {}, {alpha, -bound, bound});
       const auto pattern = clampPattern(*model, u, alpha, bound);
       QVERIFY(std::count(pattern.begin(), pattern.end(), 0) > 0);
       QVERIFY(std::count(pattern.begin(), pattern.end(), 0) < std::ptrdiff_t(pattern.size()));

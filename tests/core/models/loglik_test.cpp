@@ -148,8 +148,8 @@ class LogLikTest : public QObject {
       std::nth_element(a.begin(), a.begin() + a.size() / 2, a.end());
       clamp = a[a.size() / 2];
     }
-    const auto model = models::makeModel(data, {}, {alpha, clamp});
-    const auto prior = models::makeModel(data, {}, {std::vector<double>(data.size(), 0.0), clamp});
+    const auto model = models::makeModel(data, {}, {alpha, -clamp, clamp});
+    const auto prior = models::makeModel(data, {}, {std::vector<double>(data.size(), 0.0), -clamp, clamp});
     const Eigen::VectorXd theta = model->constrain(u);
     double want = prior->logDensity(u);
     for (Eigen::Index i = 0; i < data.y.size(); ++i) {
@@ -179,7 +179,7 @@ class LogLikTest : public QObject {
     const std::vector<double> alpha{1.0, 0.5, 0.5};
     const auto prior = models::makeModel(d, {}, {{0.0, 0.0, 0.0}});
     const auto weighted = models::makeModel(d, {}, {alpha});
-    const auto censored = models::makeModel(d, {}, {alpha, 1.2});
+    const auto censored = models::makeModel(d, {}, {alpha, -1.2, 1.2});
     const Eigen::VectorXd u = vec({1.0, std::log(2.0)});
     const double c = 0.5 * std::log(2.0 * std::numbers::pi);
     const double f12 = -c - std::log(2.0) - 0.125;
@@ -206,7 +206,7 @@ class LogLikTest : public QObject {
     Eigen::VectorXd f(3);
     weighted->recordLogLik(u, f);
     const double bound = std::abs(f[0]);  // record 1 (α = 1) sits exactly on the bound
-    const auto censored = models::makeModel(d, {}, {alpha, bound});
+    const auto censored = models::makeModel(d, {}, {alpha, -bound, bound});
     const auto prior = models::makeModel(d, {}, {{0.0, 0.0, 0.0}});
     Eigen::VectorXd g0(2), gc(2);
     const double lp0 = prior->logDensity(u, g0);
@@ -227,7 +227,7 @@ class LogLikTest : public QObject {
     weighted->recordLogLik(u, f);
     QVERIFY(f[0] > f[1] && f[1] > 0.0 && 0.5 * f[2] < -f[1]);
     const double bound = f[1];  // record 2 sits exactly on +M; 1 is above, 3 below −M
-    const auto censored = models::makeModel(d, {}, {alpha, bound});
+    const auto censored = models::makeModel(d, {}, {alpha, -bound, bound});
     const auto prior = models::makeModel(d, {}, {{0.0, 0.0, 0.0}});
     Eigen::VectorXd g0(2), gc(2);
     const double lp0 = prior->logDensity(u, g0);

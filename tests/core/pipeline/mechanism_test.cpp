@@ -19,8 +19,12 @@ class MechanismTest : public QObject {
     for (Mechanism m : {Mechanism::sw, Mechanism::lw, Mechanism::cw, Mechanism::lwFinal,
                         Mechanism::cwFinal, Mechanism::weightedE})
       QCOMPARE(guaranteeName(guaranteeOf(m)), std::string("aDP"));
-    for (Mechanism m : {Mechanism::censorUw, Mechanism::censorW, Mechanism::ph})
+    for (Mechanism m : {Mechanism::censorUw, Mechanism::ph})
       QCOMPARE(guaranteeName(guaranteeOf(m)), std::string("DP"));
+    // censor-w is strict DP only with a weight function from reference data (SPEC §0).
+    QCOMPARE(guaranteeName(guaranteeOf(Mechanism::censorW)), std::string("aDP"));
+    QCOMPARE(guaranteeName(guaranteeOf(Mechanism::censorW, true)), std::string("DP"));
+    QCOMPARE(guaranteeName(guaranteeOf(Mechanism::weightedE, true)), std::string("aDP"));
   }
 
   void defaultsAreValid() {
@@ -44,7 +48,7 @@ class MechanismTest : public QObject {
     c.epsilon = 1.0;
     auto problems = c.validate();
     QCOMPARE(problems.size(), std::size_t{1});
-    QVERIFY(problems[0].find("public bounds") != std::string::npos);
+    QVERIFY(problems[0].find("public lower and upper bounds") != std::string::npos);
     c.lower = 5;
     c.upper = 1;
     QCOMPARE(c.validate().size(), std::size_t{1});

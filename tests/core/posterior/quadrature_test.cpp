@@ -101,7 +101,7 @@ class QuadratureTest : public QObject {
     const double c = std::log(y.mean());
     const auto q = gridMarginals({linspace(c - 1.5, c + 1.5, 6001)}, logp, {});
     auto model = models::makeModel(intercept(models::Family::poisson, y),
-                                   {models::Family::poisson}, {alpha, clamp});
+                                   {models::Family::poisson}, {alpha, -clamp, clamp});
     const auto s = sampleSummary(*model);
     compare(s[0], q[0]);
   }

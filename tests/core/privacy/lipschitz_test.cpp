@@ -102,7 +102,7 @@ class LipschitzTest : public QObject {
       FakeSynthesisModel model(p.y);
       expectSame(computeLipschitz(model, p.draws, p.alpha),
                  bruteForce(p.y, p.draws, p.alpha, kInf));
-      expectSame(computeLipschitz(model, p.draws, {}), bruteForce(p.y, p.draws, {}, kInf));
+      expectSame(computeLipschitz(model, p.draws, std::vector<double>{}), bruteForce(p.y, p.draws, {}, kInf));
       QCOMPARE(computeLipschitz(model, p.draws, p.alpha).censoredRecords, std::size_t{0});
     }
   }
@@ -180,7 +180,7 @@ class LipschitzTest : public QObject {
     FakeSynthesisModel model({0.0});
     Eigen::MatrixXd draws(5, 2);
     draws << -1, 0, -2, 0, -3, 0, -4, 0, -10, 0;  // |f| = .5, 2, 4.5, 8, 50
-    const LipschitzResult r = computeLipschitz(model, draws, {});
+    const LipschitzResult r = computeLipschitz(model, draws, std::vector<double>{});
     QCOMPARE(r.max, 50.0);
     // Type 7 on {.5, 2, 4.5, 8, 50}: h = 3.6 -> 8 + .6*42 = 33.2; h = 3.8 -> 8 + .8*42 = 41.6.
     QVERIFY(std::abs(r.q90 - 33.2) < 1e-12);

@@ -60,7 +60,7 @@ class RunningLipschitzTest : public QObject {
     const Problem p = makeProblem(5, 41, 97);
     const double clamp = 1.5;  // binds for some records, not for others
     auto model = std::make_shared<FakeSynthesisModel>(
-        p.y, models::LikelihoodWeights{p.alpha, clamp});
+        p.y, models::LikelihoodWeights{p.alpha, -clamp, clamp});
     const LipschitzResult want = computeLipschitz(*model, p.draws, p.alpha, clamp);
     QVERIFY(want.censoredRecords > 0);
     QVERIFY(want.censoredRecords < p.y.size());
@@ -91,7 +91,7 @@ class RunningLipschitzTest : public QObject {
   void concurrentChainsGiveTheSameBound() {
     const Problem p = makeProblem(6, 29, 120);
     auto model = std::make_shared<FakeSynthesisModel>(
-        p.y, models::LikelihoodWeights{p.alpha, 2.0});
+        p.y, models::LikelihoodWeights{p.alpha, -2.0, 2.0});
     const LipschitzResult want = computeLipschitz(*model, p.draws, p.alpha, 2.0);
     RunningLipschitz running(model);
     {

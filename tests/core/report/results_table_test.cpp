@@ -23,7 +23,7 @@ data::Dataset tinyDataset() {
 pipeline::MechanismResult mechanism(pipeline::Mechanism m, double delta) {
   pipeline::MechanismResult r;
   r.config.mechanism = m;
-  r.guarantee = pipeline::guaranteeOf(m);
+  r.guarantee = pipeline::guaranteeOf(m, /*referenceWeights=*/true);
   auto stage = std::make_shared<pipeline::StageResult>();
   stage->lipschitz.max = delta;
   r.final = stage;

@@ -39,6 +39,9 @@ session::Session exampleSession() {
   ph.radiusRelative = false;
   s.mechanisms = {lw, ph};
   s.run.nuts.seed = 18446744073709551557ull;  // above 2^63: stored exactly as an unsigned
+  s.reproducible = true;
+  s.run.neighbours = dpsynth::core::privacy::Neighbours::addRemove;
+  s.weightsFrom = "/data/last_year.csv";
   s.run.nuts.chains = 3;
   s.run.nuts.warmup = 321;
   s.run.nuts.draws = 654;
@@ -78,6 +81,9 @@ void compareSessions(const session::Session& a, const session::Session& b) {
     compareConfigs(a.mechanisms[i], b.mechanisms[i]);
   }
   QCOMPARE(a.run.nuts.seed, b.run.nuts.seed);
+  QCOMPARE(a.reproducible, b.reproducible);
+  QCOMPARE(a.run.neighbours, b.run.neighbours);
+  QCOMPARE(a.weightsFrom, b.weightsFrom);
   QCOMPARE(a.run.nuts.chains, b.run.nuts.chains);
   QCOMPARE(a.run.nuts.warmup, b.run.nuts.warmup);
   QCOMPARE(a.run.nuts.draws, b.run.nuts.draws);
@@ -111,6 +117,36 @@ class SessionTest : public QObject {
     const auto s = exampleSession();
     session::saveSession(path, s);
     compareSessions(session::loadSession(path), s);
+  }
+
+  void seedDecidesReleaseOrReproducible() {
+    // A session written before releases existed always holds a seed and no neighbour relation:
+    // it replays reproducibly (not for release) under replace-one.
+    session::Session s = exampleSession();
+    std::string text = session::toJson(s);
+    auto doc = nlohmann::json::parse(text);
+    doc["run"].erase("neighbours");
+    doc["data"].erase("weights_from");
+    session::Session old = session::fromJson(doc.dump(), "old.dpsynth");
+    QVERIFY(old.reproducible);
+    QCOMPARE(old.run.nuts.seed, s.run.nuts.seed);
+    QCOMPARE(old.run.neighbours, dpsynth::core::privacy::Neighbours::replaceOne);
+    QVERIFY(old.weightsFrom.empty());
+    // A null or missing seed is a release.
+    doc["run"]["seed"] = nullptr;
+    QVERIFY(!session::fromJson(doc.dump(), "release.dpsynth").reproducible);
+    doc["run"].erase("seed");
+    QVERIFY(!session::fromJson(doc.dump(), "release.dpsynth").reproducible);
+    // And a release session is written with "seed": null.
+    s.reproducible = false;
+    QVERIFY(nlohmann::json::parse(session::toJson(s))["run"]["seed"].is_null());
+    doc["run"]["seed"] = -1;
+    QVERIFY_THROWS_EXCEPTION(session::SessionError, session::fromJson(doc.dump(), "bad.dpsynth"));
+    doc["run"]["seed"] = 1;
+    doc["run"]["neighbours"] = "replace-two";
+    QVERIFY_THROWS_EXCEPTION(session::SessionError, session::fromJson(doc.dump(), "bad.dpsynth"));
+    QVERIFY_THROWS_EXCEPTION(session::SessionError,
+                             session::fromJson(R"({"version": 1e999})", "overflow.dpsynth"));
   }
 
   void autoAndUnsetValuesAreDistinct() {

@@ -1,0 +1,107 @@
+#include "app/cli/run_inputs.h"
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <limits>
+#include <stdexcept>
+
+#include "core/data/csv_table.h"
+#include "core/pipeline/export.h"
+
+namespace dpsynth::cli {
+
+namespace fs = std::filesystem;
+
+std::uint64_t parseSeed(const std::string& text, const std::string& option) {
+  const bool digits =
+      !text.empty() && text.size() <= 20 &&
+      text.find_first_not_of("0123456789") == std::string::npos;
+  if (digits) {
+    try {
+      return std::stoull(text);
+    } catch (const std::exception&) {
+    }
+  }
+  throw std::invalid_argument(option + " must be a whole number from 0 to " +
+                              std::to_string(std::numeric_limits<std::uint64_t>::max()) +
+                              ", written in decimal digits; leave it out for a release");
+}
+
+void applySeed(core::pipeline::RunSettings& settings, std::optional<std::uint64_t> seed) {
+  if (seed) {
+    settings.nuts.seed = *seed;
+    settings.release = false;
+  } else {
+    core::pipeline::makeRelease(settings);
+  }
+}
+
+std::shared_ptr<const core::data::Dataset> loadReference(const std::string& file,
+                                                         const core::data::DatasetSpec& spec) {
+  const core::data::CsvTable table = core::data::readCsv(file);
+  return std::make_shared<const core::data::Dataset>(core::data::buildDataset(table, spec));
+}
+
+namespace {
+
+struct FileId {
+  dev_t dev;
+  ino_t ino;
+};
+
+std::optional<FileId> idOf(const std::string& path) {
+  struct stat st {};
+  if (path.empty() || ::stat(path.c_str(), &st) != 0) return std::nullopt;
+  return FileId{st.st_dev, st.st_ino};
+}
+
+}  // namespace
+
+void checkOutputPaths(const std::vector<std::pair<std::string, std::string>>& outputs,
+                      const std::vector<std::string>& inputs) {
+  std::vector<std::pair<std::string, fs::path>> seen;
+  for (const auto& [option, path] : outputs) {
+    if (path.empty()) continue;
+    const std::string who = option + " " + path;
+    if (path.back() == '/')
+      throw std::invalid_argument(who + ": names a folder; give a file name");
+    std::error_code ec;
+    if (fs::is_directory(path, ec))
+      throw std::invalid_argument(who + " is a folder; give a file name inside it");
+    const fs::path full = fs::absolute(path).lexically_normal();
+    const fs::path parent = full.parent_path();
+    if (!fs::is_directory(parent, ec))
+      throw std::invalid_argument(who + ": the folder " + parent.string() +
+                                  " does not exist; create it first");
+    if (::access(parent.c_str(), W_OK | X_OK) != 0)
+      throw std::invalid_argument(who + ": the folder " + parent.string() +
+                                  " is not writable; choose another place");
+    const fs::path canonical = fs::weakly_canonical(full, ec);
+    const auto id = idOf(path);
+    for (const auto& [otherOption, other] : seen)
+      if (other == canonical ||
+          (id && idOf(other.string()) && idOf(other.string())->dev == id->dev &&
+           idOf(other.string())->ino == id->ino))
+        throw std::invalid_argument(who + " is also written as " + otherOption +
+                                    ": give each output its own file");
+    for (const auto& input : inputs) {
+      const auto in = idOf(input);
+      if (id && in && id->dev == in->dev && id->ino == in->ino)
+        throw std::invalid_argument(who + " is the input file " + input +
+                                    ": refusing to overwrite an input; choose another path");
+    }
+    seen.emplace_back(who, canonical);
+  }
+}
+
+std::string droppedColumnsLine(const core::data::Dataset& dataset) {
+  const auto dropped = core::pipeline::droppedColumns(dataset);
+  if (dropped.empty()) return {};
+  std::string line;
+  for (const auto& d : dropped) line += (line.empty() ? "" : ", ") + d.substr(0, 60);
+  return "not released (only the outcome and the declared covariates leave): " + line;
+}
+
+}  // namespace dpsynth::cli
