@@ -185,7 +185,13 @@ int runFit(const FitOptions& o) {
     throw std::invalid_argument("--weights-from applies to censor-w and weighted-e only");
   {
     std::vector<std::string> problems = settings.nuts.validate();
-    for (const auto& p : config.validate()) problems.push_back(p);
+    // Core names fields; the command line names its flags.
+    for (auto p : config.validate()) {
+      if (auto at = p.find("(epsilon)"); at != std::string::npos) p.replace(at, 9, "(--epsilon E)");
+      if (p.find("public lower and upper bounds") != std::string::npos)
+        p += ": pass --lower and --upper";
+      problems.push_back(p);
+    }
     if (!problems.empty()) {
       std::string message;
       for (const auto& p : problems) message += (message.empty() ? "" : "; ") + p;

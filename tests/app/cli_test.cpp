@@ -92,7 +92,7 @@ class CliTest : public QObject {
     QTest::newRow("unknown mechanism") << QStringList{"--mechanism", "magic"} << "magic";
     QTest::newRow("censor without epsilon") << QStringList{"--mechanism", "censor-w"} << "epsilon";
     QTest::newRow("ph without bounds")
-        << QStringList{"--mechanism", "ph", "--epsilon", "1"} << "public bounds";
+        << QStringList{"--mechanism", "ph", "--epsilon", "1"} << "--lower and --upper";
     QTest::newRow("k out of range") << QStringList{"--mechanism", "lw-final", "--k", "2"} << "k";
     QTest::newRow("unknown column") << QStringList{"--covariates", "nope"} << "nope";
   }
@@ -189,8 +189,11 @@ class CliTest : public QObject {
     for (const char* key : {"mechanism", "family", "epsilon", "guarantee", "composition", "seed",
                             "tool_version"})
       QVERIFY2(s.contains(key), key);
-    // The sampler's seed would let anyone replay the run: withheld from a release bundle.
-    QVERIFY(s["seed"].isNull());
+    // A seeded run is for studies and tests and says so; its seed may travel with it.
+    QCOMPARE(s["not_for_release"].toBool(), true);
+    QCOMPARE(s["neighbours"].toString(), QString("replace-one"));
+    QCOMPARE(j["not_for_release"].toBool(), true);
+    QCOMPARE(j["sampler"].toObject()["mode"].toString(), QString("reproducible"));
     // Confidential quantities never travel with the release.
     QVERIFY(!sideText.contains("alpha"));
     QVERIFY(!sideText.contains("weights"));
@@ -201,14 +204,97 @@ class CliTest : public QObject {
     const QString synth = dir_->filePath("s.csv");
     Run r = dpsynth(QStringList{"fit", "--data", sample("poisson"), "--outcome", "count",
                                 "--family", "poisson", "--mechanism", "censor-uw", "--epsilon",
-                                "10", "--datasets", "3", "--synthetic-out", synth} + kSmall);
+                                "20", "--datasets", "3", "--synthetic-out", synth, "--chains",
+                                "2", "--warmup", "300", "--draws", "300", "--seed", "3"});
     QVERIFY2(r.exitCode == 0, qPrintable(r.err));
     for (int j = 1; j <= 3; ++j) QVERIFY(QFile::exists(dir_->filePath(QString("s_%1.csv").arg(j))));
     QFile side(synth + ".json");
     QVERIFY(side.open(QIODevice::ReadOnly));
     const QJsonObject s = QJsonDocument::fromJson(side.readAll()).object();
-    QCOMPARE(s["composition"].toObject()["epsilon_total"].toDouble(), 30.0);
+    QCOMPARE(s["composition"].toObject()["epsilon_total"].toDouble(), 60.0);
     QCOMPARE(s["guarantee"].toString(), QString("DP"));
+  }
+
+  void releaseRunsCannotBeReplayedSeededRunsCan() {
+    // Without --seed every run is a release with a fresh OS seed: the same command on the same
+    // data gives another file (replaying a release is the attack SPEC §0 rules out).
+    auto fit = [&](const QString& out, const QStringList& extra) {
+      return dpsynth(QStringList{"fit", "--data", sample("beta"), "--outcome", "value",
+                                 "--family", "beta", "--mechanism", "unweighted", "--chains", "2",
+                                 "--warmup", "100", "--draws", "100", "--quiet",
+                                 "--synthetic-out", dir_->filePath(out)} +
+                     extra);
+    };
+    auto bytes = [&](const QString& name) {
+      QFile f(dir_->filePath(name));
+      return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+    };
+    QCOMPARE(fit("r1.csv", {}).exitCode, 0);
+    QCOMPARE(fit("r2.csv", {}).exitCode, 0);
+    QVERIFY(!bytes("r1.csv").isEmpty());
+    QVERIFY(bytes("r1.csv") != bytes("r2.csv"));
+    const QJsonObject side = QJsonDocument::fromJson(bytes("r1.csv.json")).object();
+    QCOMPARE(side["not_for_release"].toBool(), false);
+    QVERIFY(side["seed"].isNull());
+    // A seeded run is bit-identical whatever the number of threads, and says not_for_release.
+    for (const QString threads : {"1", "2", "8"})
+      QCOMPARE(fit("s" + threads + ".csv", {"--seed", "77", "--threads", threads}).exitCode, 0);
+    QCOMPARE(bytes("s1.csv"), bytes("s2.csv"));
+    QCOMPARE(bytes("s1.csv"), bytes("s8.csv"));
+    QJsonObject side1 = QJsonDocument::fromJson(bytes("s1.csv.json")).object();
+    QJsonObject side8 = QJsonDocument::fromJson(bytes("s8.csv.json")).object();
+    side1.remove("files");  // they name their own CSV
+    side8.remove("files");
+    QCOMPARE(side1, side8);
+    QCOMPARE(QJsonDocument::fromJson(bytes("s1.csv.json")).object()["not_for_release"].toBool(),
+             true);
+    // Seeds are unsigned decimal numbers; -1 must not wrap to 2^64 - 1.
+    const Run bad = fit("bad.csv", {"--seed", "-1"});
+    QCOMPARE(bad.exitCode, 2);
+    QVERIFY(!QFile::exists(dir_->filePath("bad.csv")));
+  }
+
+  void onlyTheOutcomeAndDeclaredCovariatesLeave() {
+    const QString data = dir_->filePath("people.csv");
+    {
+      QFile f(data);
+      QVERIFY(f.open(QIODevice::WriteOnly));
+      QByteArray csv = "id,y,x,unused,note\n";
+      for (int i = 0; i < 60; ++i)
+        csv += QByteArray::number(1000 + i) + "," + QByteArray::number(2.5 + 0.37 * i) + "," +
+               QByteArray::number(i) + "," + QByteArray::number(777 + i) + ",secret" +
+               QByteArray::number(i) + "\n";
+      f.write(csv);
+    }
+    const QString synth = dir_->filePath("syn.csv");
+    Run r = dpsynth({"fit", "--data", data, "--outcome", "y", "--covariates", "x", "--family",
+                     "normal", "--sd-scale", "10", "--mechanism", "unweighted", "--chains", "2",
+                     "--warmup", "100", "--draws", "100", "--synthetic-out", synth});
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    QVERIFY2(r.err.contains("not released") && r.err.contains("id, unused, note"),
+             qPrintable(r.err));
+    QFile f(synth);
+    QVERIFY(f.open(QIODevice::ReadOnly | QIODevice::Text));
+    const QStringList lines = QString::fromUtf8(f.readAll()).split('\n', Qt::SkipEmptyParts);
+    QCOMPARE(lines.front(), QString("y,x"));
+    QCOMPARE(lines.size(), 61);
+    QStringList xs;
+    for (int i = 1; i < lines.size(); ++i) {
+      const QStringList cells = lines[i].split(',');
+      QCOMPARE(cells.size(), 2);
+      xs << cells[1];
+    }
+    // Each covariate value once (rows are permuted whole), but not in the input's order.
+    QStringList inOrder;
+    for (int i = 0; i < 60; ++i) inOrder << QString::number(i);
+    QVERIFY(xs != inOrder);
+    xs.sort();
+    inOrder.sort();
+    QCOMPARE(xs, inOrder);
+    QFile side(synth + ".json");
+    QVERIFY(side.open(QIODevice::ReadOnly));
+    const QByteArray sideText = side.readAll();
+    QVERIFY(!sideText.contains("secret") && !sideText.contains("unused"));
   }
 
   void warningsKeepExitStatusZero() {

@@ -3,16 +3,20 @@
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
+#include <QFileInfo>
+#include <QRegularExpression>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QtTest>
+#include <cmath>
 #include <memory>
 
 #include "core/session/session.h"
 #include "core/session/sha256.h"
+#include "core/pipeline/mechanism.h"
 
 namespace session = dpsynth::core::session;
 namespace pipeline = dpsynth::core::pipeline;
@@ -73,16 +77,55 @@ QJsonValue jsonFile(const QString& path, bool dropCache = false) {
   return o;
 }
 
-const QStringList kFiles = {"internal_report.html",
-                            "release_note.html",
-                            "report_censor-w.json",
-                            "report_lw.json",
-                            "results.csv",
-                            "session.dpsynth",
-                            "synthetic_censor-w.csv",
-                            "synthetic_censor-w.csv.json",
-                            "synthetic_lw.csv",
-                            "synthetic_lw.csv.json"};
+const QStringList kFiles = {"internal/internal_report.html",
+                            "internal/report_censor-w.json",
+                            "internal/report_lw.json",
+                            "internal/results.csv",
+                            "internal/session.dpsynth",
+                            "release/release_note.html",
+                            "release/synthetic_censor-w.csv",
+                            "release/synthetic_censor-w.csv.json",
+                            "release/synthetic_lw.csv",
+                            "release/synthetic_lw.csv.json"};
+
+/// Every file below dir, as "folder/name", sorted.
+QStringList filesBelow(const QString& dir) {
+  QStringList out;
+  const auto all = QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot;
+  for (const QString& sub : QDir(dir).entryList(all, QDir::Name)) {
+    const QFileInfo info(dir + "/" + sub);
+    if (!info.isDir()) {
+      out << sub;
+      continue;
+    }
+    for (const QString& f : QDir(info.filePath()).entryList(all, QDir::Name)) out << sub + "/" + f;
+  }
+  return out;
+}
+
+/// Every number written in text, as it is written.
+QStringList numbersIn(const QString& text) {
+  QStringList out;
+  static const QRegularExpression re("-?[0-9]+(\\.[0-9]+)?([eE][-+]?[0-9]+)?");
+  for (auto it = re.globalMatch(text); it.hasNext();) out << it.next().captured(0);
+  return out;
+}
+
+/// True when `written` shows `secret` at the precision it is written with, and carries at least
+/// three significant digits (fewer would match public settings such as ε = 8 by chance).
+bool shows(const QString& written, double secret) {
+  QString digits = written;
+  digits.remove('-').remove('.');
+  const int mantissa = written.indexOf(QRegularExpression("[eE]"));
+  if (mantissa >= 0) digits = digits.left(mantissa);
+  while (digits.startsWith('0')) digits.remove(0, 1);
+  if (digits.size() < 3) return false;
+  const int dot = written.indexOf('.');
+  const int decimals = dot < 0 || mantissa >= 0 ? 0 : written.size() - dot - 1;
+  const double value = written.toDouble();
+  const double tolerance = mantissa >= 0 ? std::abs(value) * 1e-6 : 0.5 * std::pow(10.0, -decimals);
+  return std::abs(value - secret) <= tolerance;
+}
 
 }  // namespace
 
@@ -111,6 +154,7 @@ class RunTest : public QObject {
     s.run.nuts.warmup = 150;
     s.run.nuts.draws = 150;
     s.run.nuts.seed = 5;
+    s.reproducible = true;
     session_ = dir_->filePath("study.dpsynth");
     session::saveSession(session_.toStdString(), s);
   }
@@ -122,9 +166,8 @@ class RunTest : public QObject {
     Run r2 = cli({"run", "--session", session_, "--out", b, "--threads", "1", "--quiet"});
     QVERIFY2(r2.exitCode == 0, qPrintable(r2.err));
     QVERIFY(r2.out.isEmpty());
-    const auto all = QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot;
-    QCOMPARE(QDir(a).entryList(all, QDir::Name), kFiles);  // no temporary folder left
-    QCOMPARE(QDir(b).entryList(all, QDir::Name), kFiles);
+    QCOMPARE(filesBelow(a), kFiles);  // no temporary folder left
+    QCOMPARE(filesBelow(b), kFiles);
     for (const QString& f : kFiles) {
       if (f.endsWith(".json")) {
         QVERIFY2(jsonFile(a + "/" + f) == jsonFile(b + "/" + f), qPrintable(f));
@@ -132,8 +175,14 @@ class RunTest : public QObject {
         QVERIFY2(readAll(a + "/" + f) == readAll(b + "/" + f), qPrintable(f));
       }
     }
-    QVERIFY(readAll(a + "/results.csv").startsWith("mechanism,guarantee,lipschitz,epsilon,"));
+    QVERIFY(readAll(a + "/internal/results.csv").startsWith("mechanism,guarantee,lipschitz,epsilon,"));
     for (const QString& f : kFiles) QVERIFY2(r1.out.contains(f), qPrintable(r1.out));
+    // A seeded session is for studies and tests: every release file says so.
+    QVERIFY(readAll(a + "/release/release_note.html").contains("NOT FOR RELEASE"));
+    QCOMPARE(QJsonDocument::fromJson(readAll(a + "/release/synthetic_lw.csv.json"))
+                 .object()["not_for_release"]
+                 .toBool(),
+             true);
   }
 
   void changedOrMissingDataIsRefused() {
@@ -184,10 +233,96 @@ class RunTest : public QObject {
     r = cli(QStringList{"fit", "--mechanism", "censor-w", "--epsilon", "6", "--report", cw} +
             common);
     QVERIFY2(r.exitCode == 0, qPrintable(r.err));
-    QCOMPARE(jsonFile(lw), jsonFile(out + "/report_lw.json"));
+    QCOMPARE(jsonFile(lw), jsonFile(out + "/internal/report_lw.json"));
     // censor-w re-uses the unweighted and LW fits of the run's cache: only the cache flags and
     // the cost of the stages that ran differ.
-    QCOMPARE(jsonFile(cw, true), jsonFile(out + "/report_censor-w.json", true));
+    QCOMPARE(jsonFile(cw, true), jsonFile(out + "/internal/report_censor-w.json", true));
+  }
+
+  void releaseFolderHoldsNoConfidentialNumber() {
+    // A release session (no seed) with every mechanism: nothing under release/ may show a
+    // statistic of the confidential data that the internal reports hold.
+    // Poisson data: its censored fits mix well at this ε (the NB mixture's hierarchical prior
+    // makes censored fits fail the diagnostics gate at small sizes).
+    const QString poisson = dir_->filePath("poisson.csv");
+    QVERIFY(QFile::copy(QString(DPSYNTH_SOURCE_DIR) + "/resources/samples/poisson.csv", poisson));
+    session::Session s = session::loadSession(session_.toStdString());
+    s.dataFile = poisson.toStdString();
+    s.dataSha256 = session::sha256File(s.dataFile);
+    s.dataset.family = s.run.model.family = dpsynth::core::models::Family::poisson;
+    s.reproducible = false;
+    s.mechanisms.clear();
+    for (auto m : pipeline::allMechanisms()) {
+      pipeline::MechanismConfig c;
+      c.mechanism = m;
+      if (pipeline::requiresEpsilon(m)) c.epsilon = 40;
+      if (m == pipeline::Mechanism::ph) {
+        c.lower = 0;
+        c.upper = 400;
+      }
+      if (m == pipeline::Mechanism::weightedE || m == pipeline::Mechanism::censorW)
+        c.downscale = std::nullopt;  // auto: chosen from the data, must stay internal
+      s.mechanisms.push_back(c);
+    }
+    s.run.nuts.chains = 4;
+    s.run.nuts.warmup = 500;
+    s.run.nuts.draws = 500;
+    const QString file = dir_->filePath("all.dpsynth");
+    session::saveSession(file.toStdString(), s);
+    const QString out = dir_->filePath("all");
+    Run r = cli({"run", "--session", file, "--out", out, "--quiet"});
+    if (r.exitCode == 2 && r.err.contains("release refused"))
+      QSKIP(qPrintable("the censored fits failed their diagnostics this time: " + r.err));
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+
+    std::vector<double> secret;
+    auto add = [&](const QJsonValue& v) {
+      if (v.isDouble()) secret.push_back(v.toDouble());
+    };
+    QStringList internalText;
+    for (const QString& f : filesBelow(out)) {
+      if (!f.startsWith("internal/")) continue;
+      const QByteArray text = readAll(out + "/" + f);
+      internalText << QString::fromUtf8(text);
+      if (!f.startsWith("internal/report_")) continue;
+      const QJsonObject j = QJsonDocument::fromJson(text).object();
+      for (const char* key : {"lipschitz", "lipschitz_q90", "lipschitz_q95",
+                              "lipschitz_uncensored", "k", "downscale"})
+        add(j[key]);
+      // aDP's ε_x = 2Δ is published by design, rounded up to two decimals (SPEC §0); Δ itself,
+      // its quantiles and every other stage's figures are not.
+      for (const auto& w : j["weights"].toObject()) add(w);
+      for (const auto& c : j["confidential"].toObject()) add(c);
+      for (const auto& stage : j["stages"].toArray())
+        for (const char* key : {"lipschitz", "lipschitz_q90", "lipschitz_q95"})
+          add(stage.toObject()[key]);
+      for (const auto& p : j["posterior"].toObject())
+        for (const char* key : {"mean", "sd", "q025", "q975"}) add(p.toObject()[key]);
+    }
+    QVERIFY(secret.size() > 50);
+    const QString hash = QString::fromStdString(s.dataSha256);
+    int scanned = 0;
+    for (const QString& f : filesBelow(out)) {
+      if (!f.startsWith("release/")) continue;
+      QString text = QString::fromUtf8(readAll(out + "/" + f));
+      // Synthetic values are the DP output itself; their header and the JSON/HTML are scanned.
+      if (f.endsWith(".csv")) text = text.section('\n', 0, 0);
+      QVERIFY2(!text.contains(hash.left(16)), qPrintable(f));
+      QVERIFY2(!text.contains(dir_->path()), qPrintable(f + ": an absolute path"));
+      for (const QString& number : numbersIn(text)) {
+        for (double v : secret) {
+          // Whole numbers (0, 1, ε/2 = 20, ε = 40, count quantiles) also arise as settings or
+          // as the synthetic data's own quantiles, which are public: only fractions are telling.
+          if (v == std::round(v)) continue;
+          QVERIFY2(!shows(number, v), qPrintable(f + " shows " + number + " = " +
+                                                 QString::number(v, 'g', 17)));
+        }
+        ++scanned;
+      }
+    }
+    QVERIFY(scanned > 20);
+    // The release's seed is nowhere: the internal report says it was not kept.
+    QVERIFY(internalText.join('\n').contains("not kept"));
   }
 
   void interruptWritesNothing() {

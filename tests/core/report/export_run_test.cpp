@@ -1,6 +1,7 @@
 /// exportRun: the exact file set, the results table on disk, the release note's confidentiality,
 /// escaping of column names, determinism and nothing partial on refusal.
 #include "core/report/export_run.h"
+#include "core/pipeline/export.h"
 
 #include <QDir>
 #include <QRegularExpression>
@@ -85,6 +86,7 @@ class ExportRunTest : public QObject {
     session_.run.nuts.warmup = 150;
     session_.run.nuts.draws = 150;
     session_.run.nuts.seed = 11;
+    session_.reproducible = true;
 
     dataset_ = data::buildDataset(data::readCsv(dataPath_), session_.dataset);
     pipeline::StageCache cache;
@@ -95,29 +97,51 @@ class ExportRunTest : public QObject {
   }
 
   void writesExactlyTheDocumentedFiles() {
-    const std::vector<std::string> expected{"synthetic_lw.csv",
-                                            "synthetic_lw.csv.json",
-                                            "report_lw.json",
-                                            "synthetic_censor-w.csv",
-                                            "synthetic_censor-w.csv.json",
-                                            "report_censor-w.json",
-                                            "synthetic_ph.csv",
-                                            "synthetic_ph.csv.json",
-                                            "report_ph.json",
-                                            "results.csv",
-                                            "internal_report.html",
-                                            "release_note.html",
-                                            "session.dpsynth"};
+    const std::vector<std::string> expected{"release/synthetic_lw.csv",
+                                            "release/synthetic_lw.csv.json",
+                                            "release/synthetic_censor-w.csv",
+                                            "release/synthetic_censor-w.csv.json",
+                                            "release/synthetic_ph.csv",
+                                            "release/synthetic_ph.csv.json",
+                                            "release/release_note.html",
+                                            "internal/report_lw.json",
+                                            "internal/report_censor-w.json",
+                                            "internal/report_ph.json",
+                                            "internal/results.csv",
+                                            "internal/internal_report.html",
+                                            "internal/session.dpsynth"};
     QCOMPARE(report::exportFileNames(run_, 1), expected);
     QCOMPARE(files_.files.size(), expected.size());
-    QStringList names;
+    QVERIFY(files_.refusals.empty());
+    QStringList release, internal;
     for (std::size_t i = 0; i < expected.size(); ++i) {
       QCOMPARE(QString::fromStdString(files_.files[i]),
                QDir(out_).absoluteFilePath(QString::fromStdString(expected[i])));
-      names << QString::fromStdString(expected[i]);
+      const QString name = QString::fromStdString(expected[i]);
+      (name.startsWith("release/") ? release : internal) << name.section('/', 1);
     }
-    names.sort();
-    QCOMPARE(entries(out_), names);  // and no temporary folder left behind
+    release.sort();
+    internal.sort();
+    // Two folders and no temporary folder left behind; nothing else in either.
+    QCOMPARE(entries(out_), (QStringList{"internal", "release"}));
+    QCOMPARE(entries(out_ + "/release"), release);
+    QCOMPARE(entries(out_ + "/internal"), internal);
+  }
+
+  void aRefusedReleaseWritesOnlyTheInternalFolder() {
+    const QString dir = tmp_.filePath("refused");
+    report::exportRun(session_, dataset_, run_, session_.run, {dir.toStdString(), 1, 11});
+    const std::string before = read(dir + "/release/synthetic_lw.csv");
+    pipeline::RunResult refused = run_;
+    refused.mechanisms[1].refusals = {"stage censor-w: R-hat 1.200 for beta[0] is above 1.01"};
+    const auto out =
+        report::exportRun(session_, dataset_, refused, session_.run, {dir.toStdString(), 1, 11});
+    QCOMPARE(out.refusals.size(), std::size_t(1));
+    QVERIFY(out.refusals[0].find("R-hat 1.200") != std::string::npos);
+    for (const auto& f : out.files) QVERIFY(f.find("/internal/") != std::string::npos);
+    QCOMPARE(read(dir + "/release/synthetic_lw.csv"), before);  // the old release is untouched
+    const auto j = nlohmann::json::parse(read(dir + "/internal/report_censor-w.json"));
+    QCOMPARE(j["release_refused"].size(), std::size_t(1));
   }
 
   void resultsCsvHoldsTheTableRows() {
@@ -130,19 +154,20 @@ class ExportRunTest : public QObject {
       for (const auto& f : r) line += (line.empty() ? "" : ",") + f;
       expected += line + "\n";
     }
-    QCOMPARE(read(out_ + "/results.csv"), expected);
+    QCOMPARE(read(out_ + "/internal/results.csv"), expected);
     QVERIFY(expected.find("\nconfidential,,,,,,,,") != std::string::npos);
-    QVERIFY(expected.find("\ncensor-w,DP,") != std::string::npos);
+    // censor-w with weights from the data it releases is aDP, never DP (SPEC §0).
+    QVERIFY(expected.find("\ncensor-w,aDP,") != std::string::npos);
     // The report JSON of each mechanism shows the same utility numbers.
-    const auto j = nlohmann::json::parse(read(out_ + "/report_censor-w.json"));
+    const auto j = nlohmann::json::parse(read(out_ + "/internal/report_censor-w.json"));
     QCOMPARE(j["utility"]["mean"].get<double>(), rows[2].mean);
     QCOMPARE(j["utility"]["max_ecdf"].get<double>(), *rows[2].maxEcdf);
     QCOMPARE(j["confidential"]["q90"].get<double>(), rows[0].q90);
   }
 
   void releaseNoteHoldsNoConfidentialNumbers() {
-    const std::string note = read(out_ + "/release_note.html");
-    const std::string internal = read(out_ + "/internal_report.html");
+    const std::string note = read(out_ + "/release/release_note.html");
+    const std::string internal = read(out_ + "/internal/internal_report.html");
     std::vector<double> secret;
     const auto c = utility::describe(dataset_.y);
     secret.insert(secret.end(), {c.mean, c.median, c.q15, c.q90});
@@ -159,6 +184,11 @@ class ExportRunTest : public QObject {
     int checked = 0;
     for (double v : secret) {
       if (v == 0 || v == 1) continue;  // weights of exactly 0 or 1 are not informative
+      // A censored fit's bound that sits at the clamp is the public interval, not a statistic.
+      bool atClamp = false;
+      for (const auto& m : run_.mechanisms)
+        if (m.clamp) atClamp |= v == -m.clamp->lower || v == m.clamp->upper;
+      if (atClamp) continue;
       const std::string text = report::displayNumber(v);
       QVERIFY2(containsNumber(internal, text), text.c_str());  // the format matches
       QVERIFY2(!containsNumber(note, text), text.c_str());
@@ -174,17 +204,21 @@ class ExportRunTest : public QObject {
   }
 
   void releaseNoteDescribesTheRelease() {
-    const std::string note = read(out_ + "/release_note.html");
+    const std::string note = read(out_ + "/release/release_note.html");
     const auto syn = pipeline::synthesize(dataset_, run_.mechanisms[1], session_.run.model, 1, 11);
     QVERIFY(containsNumber(note, report::displayNumber(utility::describe(syn[0]).mean)));
     QVERIFY(note.find("Strict ε-differential privacy") != std::string::npos);
     QVERIFY(note.find("Asymptotic differential privacy") != std::string::npos);
     QVERIFY(note.find("NOT FOR RELEASE") != std::string::npos);  // seeded ph noise
-    QVERIFY(containsNumber(note, report::displayNumber(run_.mechanisms[0].epsilon)));
+    // aDP's ε_x is published rounded up to two decimals, never at full precision.
+    QVERIFY(containsNumber(
+        note, report::displayNumber(pipeline::roundUpEpsilon(run_.mechanisms[0].epsilon))));
+    QVERIFY(!containsNumber(note, report::displayNumber(run_.mechanisms[0].epsilon)));
+    QVERIFY(note.find("replace-one") != std::string::npos);
   }
 
   void columnNamesAreEscaped() {
-    for (const QString file : {"internal_report.html", "release_note.html"}) {
+    for (const QString file : {"internal/internal_report.html", "release/release_note.html"}) {
       const std::string html = read(out_ + "/" + file);
       QVERIFY2(html.find("y&lt;b&gt;&amp;&#39;") != std::string::npos, qPrintable(file));
       QVERIFY2(html.find("y<b>") == std::string::npos, qPrintable(file));
@@ -193,7 +227,7 @@ class ExportRunTest : public QObject {
   }
 
   void htmlIsSelfContained() {
-    for (const QString file : {"internal_report.html", "release_note.html"}) {
+    for (const QString file : {"internal/internal_report.html", "release/release_note.html"}) {
       std::string html = read(out_ + "/" + file);
       const std::string ns = "xmlns=\"http://www.w3.org/2000/svg\"";  // a name, never fetched
       for (auto at = html.find(ns); at != std::string::npos; at = html.find(ns))
@@ -206,8 +240,9 @@ class ExportRunTest : public QObject {
   void exportIsDeterministic() {
     const QString again = tmp_.filePath("again");
     report::exportRun(session_, dataset_, run_, session_.run, {again.toStdString(), 1, 11});
-    for (const QString file : {"results.csv", "internal_report.html", "release_note.html",
-                               "session.dpsynth", "synthetic_lw.csv", "synthetic_ph.csv.json"})
+    for (const QString file :
+         {"internal/results.csv", "internal/internal_report.html", "release/release_note.html",
+          "internal/session.dpsynth", "release/synthetic_lw.csv", "release/synthetic_ph.csv.json"})
       QVERIFY2(read(out_ + "/" + file) == read(again + "/" + file), qPrintable(file));
   }
 
@@ -215,30 +250,34 @@ class ExportRunTest : public QObject {
     const QString dir = tmp_.filePath("m3");
     report::exportRun(session_, dataset_, run_, session_.run, {dir.toStdString(), 3, 11});
     for (int j = 1; j <= 3; ++j)
-      QVERIFY(QFile::exists(dir + QString("/synthetic_lw_%1.csv").arg(j)));
-    QVERIFY(!QFile::exists(dir + "/synthetic_lw.csv"));
-    const std::string note = read(dir + "/release_note.html");
+      QVERIFY(QFile::exists(dir + QString("/release/synthetic_lw_%1.csv").arg(j)));
+    QVERIFY(!QFile::exists(dir + "/release/synthetic_lw.csv"));
+    const std::string note = read(dir + "/release/release_note.html");
     QVERIFY(note.find("synthetic_censor-w_3.csv") != std::string::npos);
-    QVERIFY(note.find("basic composition)</th><td>18</td>") != std::string::npos);  // 3 · ε 6
+    // Three PH datasets come from one noisy histogram: they spend ε = 1 once, not 3 · ε.
+    QVERIFY(note.find("one noisy histogram)</th><td>1</td>") != std::string::npos);
+    const auto side = nlohmann::json::parse(read(dir + "/release/synthetic_ph.csv.json"));
+    QCOMPARE(side["composition"]["epsilon_total"].get<double>(), 1.0);
   }
 
   void sessionFileReloads() {
-    const auto reloaded = session::fromJson(read(out_ + "/session.dpsynth"), "session.dpsynth");
+    const auto reloaded = session::fromJson(read(out_ + "/internal/session.dpsynth"), "session.dpsynth");
     QCOMPARE(session::toJson(reloaded), session::toJson(session_));  // dataFile already absolute
   }
 
   void refusesWithoutWritingAnything() {
-    // The input data file lives where results.csv would go.
+    // The input data file lives in a folder the export would replace.
     const QString dir = tmp_.filePath("clash");
-    QVERIFY(QDir().mkpath(dir));
-    QVERIFY(QFile::copy(QString::fromStdString(dataPath_), dir + "/results.csv"));
+    QVERIFY(QDir().mkpath(dir + "/internal"));
+    QVERIFY(QFile::copy(QString::fromStdString(dataPath_), dir + "/internal/data.csv"));
     session::Session s = session_;
-    s.dataFile = (dir + "/results.csv").toStdString();
-    const std::string before = read(dir + "/results.csv");
+    s.dataFile = (dir + "/internal/data.csv").toStdString();
+    const std::string before = read(dir + "/internal/data.csv");
     QVERIFY_THROWS_EXCEPTION(std::invalid_argument, report::exportRun(s, dataset_, run_, s.run,
                                                                       {dir.toStdString(), 1, 11}));
-    QCOMPARE(entries(dir), QStringList{"results.csv"});
-    QCOMPARE(read(dir + "/results.csv"), before);
+    QCOMPARE(entries(dir), QStringList{"internal"});
+    QCOMPARE(entries(dir + "/internal"), QStringList{"data.csv"});
+    QCOMPARE(read(dir + "/internal/data.csv"), before);
 
     pipeline::RunResult cancelled = run_;
     cancelled.outcome = pipeline::RunOutcome::cancelled;
