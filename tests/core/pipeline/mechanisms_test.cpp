@@ -144,17 +144,27 @@ class MechanismsTest : public QObject {
     QVERIFY(w[0] <= w[1] && w[1] <= w[2]);
   }
 
+  void weightedETruncatesExactlyAboveHalfEpsilon_data() {
+    QTest::addColumn<bool>("autoDownscale");
+    QTest::newRow("d = 1") << false;
+    QTest::newRow("d = auto") << true;
+  }
   void weightedETruncatesExactlyAboveHalfEpsilon() {
+    QFETCH(bool, autoDownscale);
     StageCache cache;
+    // With d = auto every d·Δ_i is at most ε/2 by construction and nothing is truncated, so the
+    // fixed d = 1 case is the one that exercises the truncation.
     const double eps = 6.0;
     auto c = config(Mechanism::weightedE, eps);
-    c.downscale = std::nullopt;  // auto
+    if (autoDownscale) c.downscale = std::nullopt;
     const auto run = runMechanisms(nbmix_, {config(Mechanism::lw), c},
                                    smallSettings(models::Family::negbin), &cache);
     const auto& lw = find(run, Mechanism::lw);
     const auto& we = find(run, Mechanism::weightedE);
-    const double d = std::min(1.0, (eps / 2) / lw.final->lipschitz.max);
+    const double d =
+        autoDownscale ? std::min(1.0, (eps / 2) / lw.final->lipschitz.max) : 1.0;
     QCOMPARE(*we.downscale, d);
+    if (!autoDownscale) QVERIFY(*we.truncatedRecords >= 1);
     std::size_t zeroed = 0;
     for (std::size_t i = 0; i < lw.final->alpha.size(); ++i) {
       const double bound = d * lw.final->lipschitz.perRecord[static_cast<Eigen::Index>(i)];
