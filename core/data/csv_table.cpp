@@ -15,6 +15,7 @@
 namespace dpsynth::core::data {
 namespace {
 
+constexpr std::string_view kByteOrderMark = "\xEF\xBB\xBF";
 constexpr std::string_view kBinaryProblem =
     "this looks like a binary file (e.g. a spreadsheet); save it as CSV";
 /// libcsv's parser state for "between rows" (ROW_NOT_BEGUN in libcsv.c). The state lives in the
@@ -152,7 +153,14 @@ std::string joinPositions(std::size_t first, std::size_t second) {
 
 void validateHeader(std::vector<std::string>& header, std::size_t line, const std::string& file) {
   for (std::size_t j = 0; j < header.size(); ++j) {
-    header[j] = std::string(trimBlanks(header[j]));
+    std::string_view name = trimBlanks(header[j]);
+    // A byte order mark is junk wherever the header line starts (also after blank lines or
+    // inside quotes); kept, it would be part of the first name and not survive a write and
+    // read (the writer's text starts with the name, the reader strips a leading BOM).
+    while (j == 0 && name.starts_with(kByteOrderMark)) {
+      name = trimBlanks(name.substr(kByteOrderMark.size()));
+    }
+    header[j] = std::string(name);
     if (header[j].empty()) {
       throw DataError(file, line, "",
                       "column " + std::to_string(j + 1) + " of " + std::to_string(header.size()) +
@@ -202,7 +210,7 @@ std::size_t CsvTable::columnIndex(const std::string& name) const {
 
 CsvTable parseCsv(const std::string& input, const std::string& file) {
   std::string_view text = input;
-  if (text.starts_with("\xEF\xBB\xBF")) text.remove_prefix(3);
+  if (text.starts_with(kByteOrderMark)) text.remove_prefix(kByteOrderMark.size());
   requireText(text, file);
   if (text.find_first_not_of(" \t\r\n") == std::string_view::npos) {
     throw DataError(file, 0, "", "the file is empty",
