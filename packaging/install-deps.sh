@@ -9,6 +9,7 @@ packages=(
   libbenchmark-dev
   qt6-base-dev qt6-svg-dev libqcustomplot-dev libgl-dev
   xvfb xauth
+  clang libclang-rt-14-dev   # fuzz/run.sh: libFuzzer and its sanitizer runtimes
 )
 
 missing=()

@@ -1,13 +1,18 @@
 #include "app/cli/cli_common.h"
 
+#include <pthread.h>
+
+#include <charconv>
 #include <csignal>
 #include <iostream>
 #include <mutex>
-#include <pthread.h>
 #include <stdexcept>
 #include <thread>
 
+#include "core/data/csv_writer.h"
 #include "core/data/data_error.h"
+#include "core/data/quote_value.h"
+#include "core/data/value_parsing.h"
 
 namespace dpsynth::cli {
 
@@ -25,6 +30,51 @@ int guarded(const std::function<int()>& body) {
     return kExitInternal;
   }
 }
+
+namespace {
+
+/// The user's text, shortened and escaped for a one-line message.
+std::string shown(const std::string& text) { return core::data::quoteForMessage(text, 40); }
+
+}  // namespace
+
+CLI::Validator unsignedDecimal(std::uint64_t lo, std::uint64_t hi) {
+  const std::string range = "an integer from " + std::to_string(lo) + " to " + std::to_string(hi);
+  return CLI::Validator(
+      [lo, hi, range](std::string& text) -> std::string {
+        const bool digitsOnly =
+            !text.empty() && text.find_first_not_of("0123456789") == std::string::npos;
+        if (!digitsOnly) {
+          return shown(text) + " is not a whole number written in decimal digits; use " + range;
+        }
+        std::uint64_t value = 0;
+        const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+        if (ec != std::errc{} || ptr != text.data() + text.size() || value < lo || value > hi) {
+          return shown(text) + " is out of range; use " + range;
+        }
+        return {};
+      },
+      range, "UNSIGNED_DECIMAL");
+}
+
+CLI::Validator finiteNumber(double lo, double hi) {
+  const std::string range =
+      "a number from " + detail::describeNumber(lo) + " to " + detail::describeNumber(hi);
+  return CLI::Validator(
+      [lo, hi, range](std::string& text) -> std::string {
+        const auto value = core::data::parseNumber(text);
+        if (!value) return shown(text) + " is not a finite decimal number; use " + range;
+        if (!(*value >= lo && *value <= hi)) return shown(text) + " is out of range; use " + range;
+        return {};
+      },
+      range, "FINITE_NUMBER");
+}
+
+namespace detail {
+std::string describeNumber(double value) { return core::data::formatNumber(value); }
+std::string describeNumber(std::uint64_t value) { return std::to_string(value); }
+std::string describeNumber(std::int64_t value) { return std::to_string(value); }
+}  // namespace detail
 
 std::stop_token interruptToken() {
   static std::stop_source source;

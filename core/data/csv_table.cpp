@@ -3,21 +3,19 @@
 #include <csv.h>
 
 #include <array>
-#include <cerrno>
 #include <cstdio>
 #include <cstring>
-#include <filesystem>
-#include <fstream>
-#include <iterator>
-#include <sstream>
 #include <string_view>
 
 #include "core/data/data_error.h"
+#include "core/data/quote_value.h"
+#include "core/data/regular_file.h"
 #include "core/data/value_parsing.h"
 
 namespace dpsynth::core::data {
 namespace {
 
+constexpr std::string_view kByteOrderMark = "\xEF\xBB\xBF";
 constexpr std::string_view kBinaryProblem =
     "this looks like a binary file (e.g. a spreadsheet); save it as CSV";
 /// libcsv's parser state for "between rows" (ROW_NOT_BEGUN in libcsv.c). The state lives in the
@@ -155,7 +153,14 @@ std::string joinPositions(std::size_t first, std::size_t second) {
 
 void validateHeader(std::vector<std::string>& header, std::size_t line, const std::string& file) {
   for (std::size_t j = 0; j < header.size(); ++j) {
-    header[j] = std::string(trimBlanks(header[j]));
+    std::string_view name = trimBlanks(header[j]);
+    // A byte order mark is junk wherever the header line starts (also after blank lines or
+    // inside quotes); kept, it would be part of the first name and not survive a write and
+    // read (the writer's text starts with the name, the reader strips a leading BOM).
+    while (j == 0 && name.starts_with(kByteOrderMark)) {
+      name = trimBlanks(name.substr(kByteOrderMark.size()));
+    }
+    header[j] = std::string(name);
     if (header[j].empty()) {
       throw DataError(file, line, "",
                       "column " + std::to_string(j + 1) + " of " + std::to_string(header.size()) +
@@ -183,10 +188,21 @@ std::size_t CsvTable::columnIndex(const std::string& name) const {
   for (std::size_t j = 0; j < header.size(); ++j) {
     if (header[j] == name) return j;
   }
+  // A file with a single column may not be a CSV at all (a session can point anywhere, e.g. at
+  // /etc/shadow): its whole first line would be the "column name", so it is not shown.
+  if (header.size() < 2) {
+    throw DataError(file, 0, name, "there is no column with this name",
+                    "The first line of the file has no ',', ';' or tab, so it holds a single "
+                    "column; check that this is the CSV file you meant.");
+  }
+  constexpr std::size_t kListed = 12;
   std::string available;
-  for (const auto& column : header) {
+  for (std::size_t j = 0; j < header.size() && j < kListed; ++j) {
     if (!available.empty()) available += ", ";
-    available += column;
+    available += quoteForMessage(header[j], 40);
+  }
+  if (header.size() > kListed) {
+    available += " and " + std::to_string(header.size() - kListed) + " more";
   }
   throw DataError(file, 0, name, "there is no column with this name",
                   "Available columns: " + available + ".");
@@ -194,7 +210,7 @@ std::size_t CsvTable::columnIndex(const std::string& name) const {
 
 CsvTable parseCsv(const std::string& input, const std::string& file) {
   std::string_view text = input;
-  if (text.starts_with("\xEF\xBB\xBF")) text.remove_prefix(3);
+  if (text.starts_with(kByteOrderMark)) text.remove_prefix(kByteOrderMark.size());
   requireText(text, file);
   if (text.find_first_not_of(" \t\r\n") == std::string_view::npos) {
     throw DataError(file, 0, "", "the file is empty",
@@ -264,29 +280,8 @@ CsvTable parseCsv(const std::string& input, const std::string& file) {
   return table;
 }
 
-CsvTable readCsv(const std::string& path) {
-  namespace fs = std::filesystem;
-  std::error_code ec;
-  const auto status = fs::status(path, ec);
-  if (!fs::exists(status)) {
-    throw DataError(path, 0, "", "the file does not exist",
-                    "Check the path and the spelling of the file name.");
-  }
-  if (fs::is_directory(status)) {
-    throw DataError(path, 0, "", "this is a folder, not a file", "Choose a CSV file.");
-  }
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    throw DataError(path, 0, "", std::string("the file cannot be read: ") + std::strerror(errno),
-                    "Check that you have permission to read it.");
-  }
-  std::ostringstream contents;
-  contents << in.rdbuf();
-  if (in.bad()) {
-    throw DataError(path, 0, "", "reading the file failed part way through",
-                    "Check that it is not on a disconnected drive and try again.");
-  }
-  return parseCsv(contents.str(), path);
+CsvTable readCsv(const std::string& path, std::uint64_t maxBytes) {
+  return parseCsv(readRegularFile(path, maxBytes), path);
 }
 
 }  // namespace dpsynth::core::data

@@ -2,15 +2,18 @@
 /// Raw CSV text as a table of strings, before any typing. Parsing is done by libcsv (Debian
 /// package libcsv-dev): RFC 4180 quoting, embedded delimiters and newlines in quoted fields.
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <vector>
+
+#include "core/data/regular_file.h"
 
 namespace dpsynth::core::data {
 
 struct CsvTable {
-  std::string file;                ///< path as given (for messages)
-  char delimiter = ',';            ///< detected: ',' ';' or '\t'
-  std::vector<std::string> header; ///< column names, BOM and surrounding blanks removed
+  std::string file;                            ///< path as given (for messages)
+  char delimiter = ',';                        ///< detected: ',' ';' or '\t'
+  std::vector<std::string> header;             ///< column names, BOM and surrounding blanks removed
   std::vector<std::vector<std::string>> rows;  ///< every data row has header.size() fields
   std::vector<std::size_t> lineOfRow;          ///< 1-based file line where each row starts
 
@@ -20,8 +23,9 @@ struct CsvTable {
 /// Reads a CSV file: UTF-8 with or without BOM, LF or CRLF, delimiter detected from the header
 /// line among ',', ';' and tab. Throws DataError for a missing/unreadable file, a file that is not
 /// text (NUL bytes or invalid UTF-8), an empty file, duplicate or empty column names, and rows
-/// whose field count differs from the header's.
-CsvTable readCsv(const std::string& path);
+/// whose field count differs from the header's. The path must name an ordinary file of at most
+/// maxBytes: a FIFO, device or folder is refused before anything is read (readRegularFile).
+CsvTable readCsv(const std::string& path, std::uint64_t maxBytes = kMaxInputBytes);
 /// The same from text already in memory; `file` is used only in messages.
 CsvTable parseCsv(const std::string& text, const std::string& file);
 

@@ -92,10 +92,13 @@ std::string formatNumber(double value) {
 }
 
 std::string quoteCsvField(std::string_view field, char delimiter) {
-  const bool needsQuotes =
-      field.find_first_of(std::string{delimiter, '"', '\r', '\n'}) != std::string_view::npos ||
-      (!field.empty() && (field.front() == ' ' || field.front() == '\t' || field.back() == ' ' ||
-                          field.back() == '\t'));
+  // Every delimiter readCsv might detect is quoted, not only the one in use: the reader
+  // re-detects the delimiter from the header, and an unquoted ';' or tab in a column name
+  // would make it pick the wrong one.
+  const bool needsQuotes = field.find_first_of(std::string{delimiter, ',', ';', '\t', '"', '\r',
+                                                           '\n'}) != std::string_view::npos ||
+                           (!field.empty() && (field.front() == ' ' || field.front() == '\t' ||
+                                               field.back() == ' ' || field.back() == '\t'));
   if (!needsQuotes) return std::string(field);
   std::string quoted;
   quoted.reserve(field.size() + 2);

@@ -14,8 +14,10 @@ namespace dpsynth::core::data {
 /// empty field (missing in R, Stata, Excel and dpsynth), infinities as "Inf" and "-Inf".
 std::string formatNumber(double value);
 
-/// One field as RFC 4180 wants it: quoted (with quotes doubled) when it contains the delimiter,
-/// a double quote, CR or LF, or starts or ends with a space or tab (readers trim those).
+/// One field as RFC 4180 wants it: quoted (with quotes doubled) when it contains the delimiter
+/// or any other that readCsv detects (',', ';', tab), a double quote, CR or LF, or starts or
+/// ends with a space or tab (readers trim those). So readCsv reads formatCsv's text back to the
+/// same table whatever the delimiter (header names without surrounding blanks).
 std::string quoteCsvField(std::string_view field, char delimiter = ',');
 
 /// The whole CSV text: header line then one line per row, "\n" line ends, UTF-8 without BOM.

@@ -1,6 +1,9 @@
 #include "core/data/data_error.h"
 
+#include <cstdio>
 #include <utility>
+
+#include "core/data/quote_value.h"
 
 namespace dpsynth::core::data {
 namespace {
@@ -23,18 +26,41 @@ std::string composeMessage(const std::string& file, std::size_t row, const std::
   } else if (row > 0) {
     message += "line " + std::to_string(row) + ": ";
   }
-  if (!column.empty()) message += "column '" + column + "': ";
+  if (!column.empty()) message += "column " + quoteForMessage(column) + ": ";
   message += problem;
   if (!problem.empty() && !endsWithPunctuation(problem)) message += '.';
   if (!hint.empty()) {
     if (!problem.empty()) message += ' ';
     message += hint;
   }
-  // Values quoted into messages come from the file: keep the message on one line.
-  for (char& c : message) {
-    if (c == '\n' || c == '\r') c = ' ';
+  // Values quoted into messages come from the file (quoteForMessage shortens and escapes them);
+  // as a safety net for text that did not go through it, keep the message on one line and let
+  // no control character (an ANSI escape sequence starts with ESC) reach the terminal.
+  std::string safe;
+  safe.reserve(message.size());
+  for (std::size_t i = 0; i < message.size(); ++i) {
+    const char c = message[i];
+    const auto byte = static_cast<unsigned char>(c);
+    // C2 80..C2 9F encode the C1 controls; U+009B is an 8-bit CSI.
+    const bool c1Control = byte == 0xC2 && i + 1 < message.size() &&
+                           static_cast<unsigned char>(message[i + 1]) < 0xA0 &&
+                           static_cast<unsigned char>(message[i + 1]) >= 0x80;
+    if (c == '\n' || c == '\r') {
+      safe += ' ';
+    } else if (c1Control) {
+      char escaped[16];
+      std::snprintf(escaped, sizeof escaped, "\\xc2\\x%02x",
+                    static_cast<unsigned char>(message[++i]));
+      safe += escaped;
+    } else if (byte < 0x20 || byte == 0x7F) {
+      char escaped[8];
+      std::snprintf(escaped, sizeof escaped, "\\x%02x", byte);
+      safe += escaped;
+    } else {
+      safe += c;
+    }
   }
-  return message;
+  return safe;
 }
 
 }  // namespace

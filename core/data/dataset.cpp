@@ -1,17 +1,28 @@
 #include "core/data/dataset.h"
 
+#include <algorithm>
 #include <cmath>
 #include <optional>
+#include <string_view>
 #include <unordered_map>
 
 #include "core/data/csv_writer.h"
 #include "core/data/data_error.h"
+#include "core/data/quote_value.h"
 #include "core/data/value_parsing.h"
 
 namespace dpsynth::core::data {
 namespace {
 
 using models::Family;
+
+constexpr std::string_view kOutOfRangeHint =
+    "The value is too large or too small in magnitude for a double (about 1.8e308 at most, and "
+    "2.2e-308 at least unless 0): correct it, or rescale the column (e.g. to thousands).";
+
+/// The most levels a text covariate may have in n records: each level but the first becomes a
+/// dummy column, so an identifier-like column would give (almost) one parameter per record.
+std::size_t maxLevels(std::size_t n) { return std::max<std::size_t>(50, n / 2); }
 
 std::string plural(std::size_t count, const std::string& singular, const std::string& many) {
   return std::to_string(count) + " " + (count == 1 ? singular : many);
@@ -69,12 +80,12 @@ std::vector<std::size_t> completeRows(const CsvTable& table, const DatasetSpec& 
   if (dropped > 0 && !spec.dropMissing) {
     const auto [r, c] = *firstMissing;
     const std::string& text = table.rows[r][c];
-    const std::string shown = trimBlanks(text).empty() ? "an empty field" : "'" + text + "'";
-    throw DataError(table.file, table.lineOfRow[r], table.header[c],
-                    "missing value (" + shown + "); " +
-                        plural(dropped, "record has", "records have") +
-                        " missing values in the chosen columns",
-                    "Fill them in, or drop incomplete records (--drop-missing on the command line).");
+    const std::string shown = trimBlanks(text).empty() ? "an empty field" : quoteForMessage(text);
+    throw DataError(
+        table.file, table.lineOfRow[r], table.header[c],
+        "missing value (" + shown + "); " + plural(dropped, "record has", "records have") +
+            " missing values in the chosen columns",
+        "Fill them in, or drop incomplete records (--drop-missing on the command line).");
   }
   return kept;
 }
@@ -100,6 +111,8 @@ Eigen::VectorXd parseOutcome(const CsvTable& table, std::size_t column,
   }
   if (withPoint != text && parseNumber(withPoint)) {
     hint = "Write numbers with '.' as the decimal separator and no thousands separators.";
+  } else if (isOutOfRangeNumber(text)) {
+    hint = std::string(kOutOfRangeHint);
   } else if (text.find_first_of("0123456789") != std::string::npos) {
     hint =
         "Numbers must be finite and written plainly, e.g. 12, -0.5 or 1e-3 (no units or "
@@ -107,7 +120,7 @@ Eigen::VectorXd parseOutcome(const CsvTable& table, std::size_t column,
   }
   throw DataError(
       table.file, table.lineOfRow[firstBad], table.header[column],
-      "value '" + text + "' is not a number" +
+      "value " + quoteForMessage(text) + " is not a number" +
           (bad > 1 ? " (" + std::to_string(bad) + " values in this column are not numbers)"
                    : std::string()),
       hint);
@@ -129,7 +142,7 @@ void checkFamily(const CsvTable& table, std::size_t column, const std::vector<st
     if (!ok && bad++ == 0) firstBad = kept[i];
   }
   if (bad == 0) return;
-  const std::string first = "first: '" + table.rows[firstBad][column] + "'";
+  const std::string first = "first: " + quoteForMessage(table.rows[firstBad][column]);
   const std::string count = std::to_string(bad) + " of " + std::to_string(n);
   if (models::isCountFamily(family)) {
     throw DataError(table.file, table.lineOfRow[firstBad], table.header[column],
@@ -157,16 +170,30 @@ void addCovariate(const CsvTable& table, std::size_t column, const std::vector<s
   const auto n = static_cast<Eigen::Index>(kept.size());
   const std::string& name = table.header[column];
   Eigen::VectorXd numeric(n);
-  bool isNumeric = true;
-  for (Eigen::Index i = 0; i < n && isNumeric; ++i) {
-    const auto value = parseNumber(table.rows[kept[static_cast<std::size_t>(i)]][column]);
-    if (value) {
+  std::size_t outOfRange = 0, firstOutOfRange = 0, textValues = 0, firstText = 0;
+  for (Eigen::Index i = 0; i < n; ++i) {
+    const std::size_t row = kept[static_cast<std::size_t>(i)];
+    const std::string& cell = table.rows[row][column];
+    if (const auto value = parseNumber(cell)) {
       numeric[i] = *value;
-    } else {
-      isNumeric = false;
+    } else if (isOutOfRangeNumber(cell)) {
+      if (outOfRange++ == 0) firstOutOfRange = row;
+    } else if (textValues++ == 0) {
+      firstText = row;
     }
   }
-  if (isNumeric) {
+  // Numbers that a double cannot hold in an otherwise numeric column are errors, not a reason to
+  // treat the column as text (one dummy per distinct value).
+  if (outOfRange > 0 && textValues == 0) {
+    throw DataError(
+        table.file, table.lineOfRow[firstOutOfRange], name,
+        "value " + quoteForMessage(table.rows[firstOutOfRange][column]) + " is out of range" +
+            (outOfRange > 1
+                 ? " (" + std::to_string(outOfRange) + " values in this column are out of range)"
+                 : std::string()),
+        std::string(kOutOfRangeHint));
+  }
+  if (textValues == 0) {
     if ((numeric.array() == numeric[0]).all()) {
       throw DataError(table.file, 0, name,
                       "has the same value (" + formatNumber(numeric[0]) + ") in every record",
@@ -185,8 +212,21 @@ void addCovariate(const CsvTable& table, std::size_t column, const std::vector<s
     if (inserted) levels.push_back(level);
     codes[i] = it->second;
   }
+  if (levels.size() > maxLevels(kept.size())) {
+    throw DataError(
+        table.file, 0, name,
+        "is text with " + std::to_string(levels.size()) + " distinct values in " +
+            plural(kept.size(), "record", "records") + " (first value that is not a number: " +
+            quoteForMessage(table.rows[firstText][column]) + " on line " +
+            std::to_string(table.lineOfRow[firstText]) + ")",
+        "Each value would become a dummy column (at most " +
+            std::to_string(maxLevels(kept.size())) +
+            " levels are allowed here): remove an identifier-like column, group its values into "
+            "fewer levels, or correct the values if the column is meant to be numeric.");
+  }
   if (levels.size() == 1) {
-    throw DataError(table.file, 0, name, "has only one level ('" + levels.front() + "')",
+    throw DataError(table.file, 0, name,
+                    "has only one level (" + quoteForMessage(levels.front()) + ")",
                     "A covariate with a single level duplicates the intercept; remove it.");
   }
   for (std::size_t level = 1; level < levels.size(); ++level) {

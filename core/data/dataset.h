@@ -15,7 +15,7 @@ struct DatasetSpec {
   std::string outcome;                  ///< outcome column name
   std::vector<std::string> covariates;  ///< public covariate column names (may be empty)
   models::Family family = models::Family::normal;
-  bool dropMissing = false;             ///< drop rows with an empty/NA field in a used column
+  bool dropMissing = false;  ///< drop rows with an empty/NA field in a used column
 };
 
 struct Dataset {
@@ -43,7 +43,10 @@ struct Dataset {
 /// non-integer counts for poisson/negbin; values outside (0,1) for beta (with the count of
 /// offending values and a suggested transform); fewer than 2 records; constant outcome.
 /// Text covariates become dummy columns with the first level (in order of appearance) as the
-/// reference; numeric covariates are used as they are.
+/// reference; numeric covariates are used as they are. Also refused: a covariate whose only
+/// non-numbers are numbers out of a double's range ("1e400"), and a text covariate with more
+/// than max(50, n/2) levels (an identifier would give one dummy per record). Values and names
+/// in messages are shortened and escaped (quoteForMessage).
 Dataset buildDataset(const CsvTable& table, const DatasetSpec& spec);
 
 /// Suggests a family from the outcome column: non-negative integers → negbin, all values in

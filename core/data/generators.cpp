@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "core/data/csv_writer.h"
+#include "core/data/quote_value.h"
 #include "core/random/rng.h"
 
 namespace dpsynth::core::data {
@@ -22,7 +23,8 @@ std::size_t kindIndex(const std::string& kind) {
   if (it == kinds.end()) {
     std::string known;
     for (const auto& k : kinds) known += (known.empty() ? "" : ", ") + k;
-    throw std::invalid_argument("unknown sample kind '" + kind + "': use one of " + known);
+    throw std::invalid_argument("unknown sample kind " + quoteForMessage(kind) + ": use one of " +
+                                known);
   }
   return static_cast<std::size_t>(it - kinds.begin());
 }

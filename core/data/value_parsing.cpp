@@ -32,18 +32,37 @@ bool isMissingValue(std::string_view text) {
          equalsIgnoringCase(text, "nan") || equalsIgnoringCase(text, "null");
 }
 
-std::optional<double> parseNumber(std::string_view text) {
+namespace {
+
+/// The cell as std::from_chars sees it: blanks trimmed and a leading '+' removed (from_chars
+/// rejects it, but spreadsheets sometimes write it).
+std::string_view numberText(std::string_view text) {
   text = trimBlanks(text);
-  // std::from_chars rejects a leading '+', which spreadsheets sometimes write.
   if (text.size() > 1 && text.front() == '+' && text[1] != '-' && text[1] != '+') {
     text.remove_prefix(1);
   }
+  return text;
+}
+
+}  // namespace
+
+std::optional<double> parseNumber(std::string_view text) {
+  text = numberText(text);
   if (text.empty()) return std::nullopt;
   double value = 0.0;
   const char* end = text.data() + text.size();
   const auto [ptr, ec] = std::from_chars(text.data(), end, value, std::chars_format::general);
   if (ec != std::errc{} || ptr != end || !std::isfinite(value)) return std::nullopt;
   return value;
+}
+
+bool isOutOfRangeNumber(std::string_view text) {
+  text = numberText(text);
+  if (text.empty()) return false;
+  double value = 0.0;
+  const char* end = text.data() + text.size();
+  const auto [ptr, ec] = std::from_chars(text.data(), end, value, std::chars_format::general);
+  return ec == std::errc::result_out_of_range && ptr == end;
 }
 
 }  // namespace dpsynth::core::data

@@ -19,4 +19,8 @@ bool isMissingValue(std::string_view text);
 /// such as "12abc" or "1,5".
 std::optional<double> parseNumber(std::string_view text);
 
+/// True when `text` is written as a decimal number but its value cannot be held in a double
+/// ("1e400", "-1e999", "1e-400"): parseNumber refuses it, yet it is no text level either.
+bool isOutOfRangeNumber(std::string_view text);
+
 }  // namespace dpsynth::core::data

@@ -1,6 +1,8 @@
 #include <sys/stat.h>
+#include <sys/types.h>
 #include <unistd.h>
 
+#include <QElapsedTimer>
 #include <QTemporaryDir>
 #include <QtTest>
 #include <fstream>
@@ -75,6 +77,26 @@ class CsvReaderTest : public QObject {
   void stripsByteOrderMarkAndHeaderBlanks() {
     const CsvTable t = parseCsv("\xEF\xBB\xBF a ,\" b \"\n1,2\n", "bom.csv");
     QVERIFY(t.header == (Strings{"a", "b"}));
+    // Found by fuzz/csv_fuzzer: a BOM after blank lines (or quoted, or doubled) stayed in the
+    // first name, and the written file then read back with a different header.
+    DPSYNTH_EXPECT_DATA_ERROR(parseCsv("\n\n\xEF\xBB\xBF\n2\n70\n", "b.csv"), 3, "",
+                              "column 1 of 1 in the header has no name");
+    QVERIFY(parseCsv("\n\xEF\xBB\xBF"
+                     "a,b\n1,2\n",
+                     "b.csv")
+                .header == (Strings{"a", "b"}));
+    QVERIFY(parseCsv("\"\xEF\xBB\xBF"
+                     "a\",b\n",
+                     "b.csv")
+                .header == (Strings{"a", "b"}));
+    QVERIFY(parseCsv("\xEF\xBB\xBF\xEF\xBB\xBF x,y\n", "b.csv").header == (Strings{"x", "y"}));
+    // Only the first name: elsewhere U+FEFF is an ordinary (if odd) character.
+    QVERIFY(parseCsv("a,\xEF\xBB\xBF"
+                     "b\n",
+                     "b.csv")
+                .header == (Strings{"a",
+                                    "\xEF\xBB\xBF"
+                                    "b"}));
   }
 
   void acceptsCrlfAndMissingFinalNewline() {
@@ -116,7 +138,7 @@ class CsvReaderTest : public QObject {
     const CsvTable t = parseCsv("a,b\n1,2\n", "c.csv");
     QCOMPARE(t.columnIndex("b"), std::size_t{1});
     QVERIFY_THROWS_EXCEPTION(DataError, t.columnIndex("B"));
-    DPSYNTH_EXPECT_DATA_ERROR(t.columnIndex("z"), 0, "z", "Available columns: a, b.");
+    DPSYNTH_EXPECT_DATA_ERROR(t.columnIndex("z"), 0, "z", "Available columns: 'a', 'b'.");
   }
 
   void rejectsMissingAndUnreadableFiles() {
@@ -130,6 +152,46 @@ class CsvReaderTest : public QObject {
     ::chmod(locked.c_str(), 0);
     if (::geteuid() == 0) QSKIP("running as root: file permissions are not enforced");
     DPSYNTH_EXPECT_DATA_ERROR(readCsv(locked), 0, "", "cannot be read");
+  }
+
+  void refusesFifosAndDevicesWithoutReading() {
+    // Each of these would block or be read forever if it were opened and read like a file.
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const std::string fifo = dir.filePath("pipe.csv").toStdString();
+    QCOMPARE(::mkfifo(fifo.c_str(), 0600), 0);
+    QElapsedTimer timer;
+    timer.start();
+    DPSYNTH_EXPECT_DATA_ERROR(readCsv(fifo), 0, "", "pipe.csv: this is a named pipe (FIFO)");
+    DPSYNTH_EXPECT_DATA_ERROR(readCsv("/dev/zero"), 0, "", "/dev/zero: this is a device");
+    DPSYNTH_EXPECT_DATA_ERROR(readCsv("/dev/null"), 0, "", "not an ordinary file");
+    QVERIFY(timer.elapsed() < 5000);
+    // A symbolic link is followed: to a regular file it reads, to a device it is refused.
+    const std::string real = dir.filePath("real.csv").toStdString();
+    std::ofstream(real) << "a\n1\n";
+    const std::string goodLink = dir.filePath("good.csv").toStdString();
+    const std::string badLink = dir.filePath("bad.csv").toStdString();
+    QCOMPARE(::symlink(real.c_str(), goodLink.c_str()), 0);
+    QCOMPARE(::symlink("/dev/zero", badLink.c_str()), 0);
+    QCOMPARE(readCsv(goodLink).rows.size(), std::size_t{1});
+    DPSYNTH_EXPECT_DATA_ERROR(readCsv(badLink), 0, "", "this is a device");
+  }
+
+  void capsTheSizeRead() {
+    QTemporaryDir dir;
+    const std::string path = dir.filePath("big.csv").toStdString();
+    std::ofstream(path, std::ios::binary) << "value\n" << std::string(2000, '1') << "\n";
+    QCOMPARE(readCsv(path, 4096).rows.size(), std::size_t{1});
+    DPSYNTH_EXPECT_DATA_ERROR(readCsv(path, 1024), 0, "",
+                              "big.csv: the file is larger than 1 KiB. dpsynth holds its input in "
+                              "memory and reads at most 1 KiB");
+    // The default cap is 2 GiB and the message names it.
+    QCOMPARE(dpsynth::core::data::kMaxInputBytes, std::uint64_t{2} << 30);
+    QCOMPARE(qs(dpsynth::core::data::formatByteSize(dpsynth::core::data::kMaxInputBytes)),
+             QString("2 GiB"));
+    QCOMPARE(qs(dpsynth::core::data::formatByteSize(1000)), QString("1000 bytes"));
+    // Files in /proc report size 0 but have content: the cap applies to what is read.
+    DPSYNTH_EXPECT_DATA_ERROR(readCsv("/proc/self/maps", 16), 0, "", "larger than 16 bytes");
   }
 
   void readsAFileFromDisk() {

@@ -43,6 +43,21 @@ class DataErrorTest : public QObject {
              QString("a.csv:2: column 'note': value 'x y' is not a number."));
   }
 
+  void controlCharactersNeverReachTheTerminal() {
+    // A column name or value that did not go through quoteForMessage is still made safe.
+    const DataError error("a.csv", 2, "n\x1b[2Jame", "value '\x1b]0;owned\x07' is bad \xc2\x9b");
+    const std::string message = error.what();
+    QVERIFY(message.find('\x1b') == std::string::npos);
+    QVERIFY(message.find('\x07') == std::string::npos);
+    QVERIFY(message.find("\xc2\x9b") == std::string::npos);
+    QCOMPARE(QString::fromStdString(message),
+             QString("a.csv:2: column 'n\\x1b[2Jame': value '\\x1b]0;owned\\x07' is bad "
+                     "\\xc2\\x9b."));
+    // The column name is quoted short.
+    const DataError longName("a.csv", 0, std::string(500, 'c'), "no such column");
+    QVERIFY(std::string(longName.what()).size() < 120);
+  }
+
   void isARuntimeError() {
     QVERIFY_THROWS_EXCEPTION(std::runtime_error, throw DataError("a.csv", 1, "", "bad"));
   }

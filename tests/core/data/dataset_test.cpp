@@ -111,12 +111,82 @@ class DatasetTest : public QObject {
                               "missing value ('null')");
   }
 
+  void rejectsNumbersOutOfRangeInsteadOfMakingTextLevels() {
+    // One 1e400 among numbers used to turn the column into a factor with a dummy per value.
+    DPSYNTH_EXPECT_DATA_ERROR(build("y,x\n1,2\n2,1e400\n3,4\n4,5\n", spec("y", {"x"})), 3, "x",
+                              "d.csv:3: column 'x': value '1e400' is out of range. The value is "
+                              "too large or too small");
+    DPSYNTH_EXPECT_DATA_ERROR(
+        build("y,x\n1,2\n2,-1e999\n3,1e-400\n4,5\n", spec("y", {"x"})), 3, "x",
+        "(2 values in this column are out of range)");
+    // In the outcome the message says why the number is not one.
+    DPSYNTH_EXPECT_DATA_ERROR(build("y\n1\n1e400\n3\n", spec("y")), 3, "y",
+                              "value '1e400' is not a number. The value is too large");
+    // A genuine text column may hold such a code as one of its levels.
+    const Dataset d = build("y,x\n1,a\n2,1e400\n3,a\n4,b\n", spec("y", {"x"}));
+    QVERIFY(d.designNames == (Strings{"(Intercept)", "x=1e400", "x=b"}));
+  }
+
+  void rejectsTextCovariatesWithALevelPerRecord() {
+    // 120 records, 61 levels: more than max(50, 120/2) = 60.
+    std::string text = "y,id\n";
+    for (int i = 0; i < 120; ++i) {
+      text += std::to_string(i % 7) + "," + (i < 61 ? "id" + std::to_string(i) : "id0") + "\n";
+    }
+    DPSYNTH_EXPECT_DATA_ERROR(build(text, spec("y", {"id"})), 0, "id",
+                              "column 'id': is text with 61 distinct values in 120 records (first "
+                              "value that is not a number: 'id0' on line 2)");
+    DPSYNTH_EXPECT_DATA_ERROR(build(text, spec("y", {"id"})), 0, "id",
+                              "at most 60 levels are allowed here");
+    // Exactly 60 levels are allowed, and small files may always have 50.
+    std::string sixty = "y,id\n";
+    for (int i = 0; i < 120; ++i) {
+      sixty += std::to_string(i % 7) + ",id" + std::to_string(i % 60) + "\n";
+    }
+    QCOMPARE(build(sixty, spec("y", {"id"})).X.cols(), Eigen::Index{60});
+    std::string small = "y,id\n";
+    for (int i = 0; i < 50; ++i) small += std::to_string(i % 3) + ",id" + std::to_string(i) + "\n";
+    QCOMPARE(build(small, spec("y", {"id"})).X.cols(), Eigen::Index{50});
+    std::string over = small + "9,id50\n";
+    DPSYNTH_EXPECT_DATA_ERROR(build(over, spec("y", {"id"})), 0, "id", "51 distinct values");
+  }
+
+  void quotesValuesShortAndEscaped() {
+    const std::string huge(10 * 1024 * 1024, '7');
+    const auto error =
+        dpsynth::test::catchDataError([&] { build("y\n1\nx" + huge + "\n2\n", spec("y")); });
+    QVERIFY(error.has_value());
+    QVERIFY2(std::string(error->what()).size() < 400, error->what());
+    QVERIFY(std::string(error->what()).find("(10485761 bytes)") != std::string::npos);
+    DPSYNTH_EXPECT_DATA_ERROR(build("y\n1\n\x1b[2J\x1b]0;pwned\x07\n2\n", spec("y")), 3, "y",
+                              "value '\\x1b[2J\\x1b]0;pwned\\x07' is not a number");
+    DPSYNTH_EXPECT_DATA_ERROR(build("y\n1\n\"a\nb\"\n2\n", spec("y")), 3, "y", "value 'a\\nb'");
+    DPSYNTH_EXPECT_DATA_ERROR(build("y,x\n1,\x1b[1m\n2,\x1b[1m\n", spec("y", {"x"})), 0, "x",
+                              "has only one level ('\\x1b[1m')");
+    DPSYNTH_EXPECT_DATA_ERROR(build("y\n1\n2.5\n", spec("y", {}, Family::poisson)), 3, "y",
+                              "first: '2.5'");
+  }
+
+  void doesNotEchoTheFirstLineOfAFileThatIsNoCsv() {
+    // A single "column" is likely a file that is not a CSV at all (a password file, say).
+    DPSYNTH_EXPECT_DATA_ERROR(build("root:x:0:0:secret:/root:/bin/bash\nbin:x:1:1\n", spec("y")), 0,
+                              "y", "holds a single column");
+    const auto error = dpsynth::test::catchDataError(
+        [&] { build("root:x:0:0:secret:/root:/bin/bash\nbin:x:1:1\n", spec("y")); });
+    QVERIFY(std::string(error->what()).find("secret") == std::string::npos);
+    // Many columns: a few are listed, each quoted short.
+    std::string header;
+    for (int j = 0; j < 30; ++j) header += (j ? "," : "") + std::string(100, 'c') + std::to_string(j);
+    DPSYNTH_EXPECT_DATA_ERROR(build(header + "\n" + header + "\n", spec("y")), 0, "y",
+                              "and 18 more.");
+  }
+
   void rejectsUnknownColumnsListingTheAvailableOnes() {
     DPSYNTH_EXPECT_DATA_ERROR(build("a,b\n1,2\n3,4\n", spec("c")), 0, "c",
                               "d.csv: column 'c': there is no column with this name. Available "
-                              "columns: a, b.");
+                              "columns: 'a', 'b'.");
     DPSYNTH_EXPECT_DATA_ERROR(build("a,b\n1,2\n3,4\n", spec("a", {"x"})), 0, "x",
-                              "Available columns: a, b.");
+                              "Available columns: 'a', 'b'.");
     DPSYNTH_EXPECT_DATA_ERROR(build("a,b\n1,2\n3,4\n", spec("")), 0, "", "no outcome column");
   }
 

@@ -39,6 +39,17 @@ class ValueParsingTest : public QObject {
     }
   }
 
+  void recognisesNumbersOutOfRange() {
+    using dpsynth::core::data::isOutOfRangeNumber;
+    for (const char* text : {"1e400", "-1e999", " +1E309 ", "1e-400", "-2.5e-99999"}) {
+      QVERIFY2(isOutOfRangeNumber(text), text);
+      QVERIFY2(!parseNumber(text).has_value(), text);
+    }
+    for (const char* text : {"", "1e308", "-1.7e308", "abc", "1e400x", "inf", "1,5e400", "NA"}) {
+      QVERIFY2(!isOutOfRangeNumber(text), text);
+    }
+  }
+
   void trimsSpacesAndTabsOnly() {
     QCOMPARE(QString::fromStdString(std::string(trimBlanks(" \t a b\t "))), QString("a b"));
     QCOMPARE(QString::fromStdString(std::string(trimBlanks("\na\n"))), QString("\na\n"));

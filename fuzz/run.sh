@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer harnesses with clang (ASan + UBSan + coverage) in build-fuzz/ and runs each
+# for SECONDS (default 60), one after the other, starting from fuzz/corpus/<harness>. Prints
+# executions and coverage per harness; exits non-zero when a harness crashes (the reproducer is
+# written to build-fuzz/artifacts/). Usage: fuzz/run.sh [SECONDS]   (JOBS=n for the build)
+set -euo pipefail
+seconds="${1:-60}"
+root="$(cd "$(dirname "$0")/.." && pwd)"
+build="${FUZZ_BUILD_DIR:-$root/build-fuzz}"
+jobs="${JOBS:-2}"
+harnesses=(csv_fuzzer session_fuzzer)
+
+command -v clang++ >/dev/null || { echo "fuzz/run.sh: clang++ is missing (packaging/install-deps.sh)"; exit 1; }
+
+flags="-fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer -g"
+cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_CXX_FLAGS="$flags" \
+  -DDPSYNTH_FUZZ=ON -DDPSYNTH_BUILD_UI=OFF -DDPSYNTH_BUILD_BENCH=OFF >/dev/null
+nice cmake --build "$build" -j"$jobs" --target "${harnesses[@]}"
+
+mkdir -p "$build/artifacts"
+export ASAN_OPTIONS="${ASAN_OPTIONS:-abort_on_error=1:detect_leaks=1}"
+export UBSAN_OPTIONS="${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1}"
+status=0
+summary=()
+for h in "${harnesses[@]}"; do
+  corpus="$build/corpus/${h%_fuzzer}"   # working corpus: grows, never written into the repository
+  mkdir -p "$corpus"
+  log="$build/$h.log"
+  set +e
+  nice "$build/fuzz/$h" "$corpus" "$root/fuzz/corpus/${h%_fuzzer}" \
+    -max_total_time="$seconds" -max_len=8192 -timeout=10 -rss_limit_mb=2048 \
+    -print_final_stats=1 -artifact_prefix="$build/artifacts/$h-" >"$log" 2>&1
+  rc=$?
+  set -e
+  runs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' || true)
+  cov=$(grep -oE '(#[0-9]+|DONE).*cov: [0-9]+ ft: [0-9]+' "$log" | tail -1 | grep -oE 'cov: [0-9]+ ft: [0-9]+' || true)
+  line="$h: ${runs:-?} executions, ${cov:-no coverage line}, corpus $(ls "$corpus" | wc -l) files"
+  if [ "$rc" -ne 0 ]; then
+    line="$line  CRASH (exit $rc): see $log and $build/artifacts/"
+    grep -E 'ERROR: |SUMMARY: |runtime error|Test unit written' "$log" | head -5 | sed 's/^/    /'
+    status=1
+  fi
+  summary+=("$line")
+done
+printf '%s\n' "${summary[@]}"
+exit "$status"
