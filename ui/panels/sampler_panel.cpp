@@ -135,7 +135,10 @@ void SamplerPanel::setRelease(bool reproducible, privacy::Neighbours neighbours)
 }
 
 void SamplerPanel::onSeedEdited() {
-  if (!reproducible_->isChecked()) return;  // a release has no seed to edit
+  if (!reproducible_->isChecked()) {  // a release has no seed to edit or show
+    showReproducible();
+    return;
+  }
   bool ok = false;
   const quint64 seed = seed_->text().toULongLong(&ok);
   if (!ok) {  // more than 2^64 - 1: put the last good value back
