@@ -104,6 +104,9 @@ int main(int argc, char* argv[]) {
   const QCommandLineOption tab(QStringLiteral("tab"),
                                QStringLiteral("Show this plot tab (0-5) before the screenshot."),
                                QStringLiteral("N"));
+  const QCommandLineOption check(
+      QStringLiteral("check"), QStringLiteral("Check these mechanisms (comma-separated), no run."),
+      QStringLiteral("MECHS"));
   const QCommandLineOption seed(
       QStringLiteral("seed"),
       QStringLiteral("Turn on 'reproducible (not for release)' with this seed."),
@@ -127,16 +130,17 @@ int main(int argc, char* argv[]) {
       QStringLiteral("With --screenshot: also save the open dialog (e.g. Release refused)."),
       QStringLiteral("FILE.png"));
   parser.addOptions({sample, data, session, run, screenshot, tab, seed, neighbours, sampler,
-                     weightsFrom, show, dialogShot});
+                     weightsFrom, show, dialogShot, check});
   parser.addPositionalArgument(QStringLiteral("file"),
                                QStringLiteral("A CSV file or a .dpsynth session to open."),
                                QStringLiteral("[file]"));
   parser.process(app);
 
   std::vector<dpsynth::core::pipeline::Mechanism> mechanisms;
-  if (parser.isSet(run)) {
+  if (parser.isSet(run) || parser.isSet(check)) {
     try {
-      for (const QString& name : parser.value(run).split(',', Qt::SkipEmptyParts)) {
+      for (const QString& name :
+           parser.value(parser.isSet(run) ? run : check).split(',', Qt::SkipEmptyParts)) {
         mechanisms.push_back(dpsynth::core::pipeline::parseMechanism(name.trimmed().toStdString()));
       }
     } catch (const std::invalid_argument& e) {

@@ -67,7 +67,7 @@ QStringList refusalParagraphs(const RefusalReport& report) {
       "show the sampler did not get there, so the guarantee would not hold.");
   out << QApplication::translate(
       "ReleaseRefused",
-      "What to do: raise 'warm-up' and 'draws' (or 'chains') in the Sampler settings, or choose "
+      "What to do: raise 'warm-up' and 'draws' (or 'chains') in 'Release and sampler', or choose "
       "a larger ε in Tuning, then Run again and export.");
   return out;
 }

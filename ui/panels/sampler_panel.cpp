@@ -110,7 +110,7 @@ void SamplerPanel::showReproducible() {
   const bool on = reproducible_->isChecked();
   seed_->setEnabled(on);
   // A release's seed is never shown: the field shows the study seed, or says it is unused.
-  seed_->setPlaceholderText(on ? QString() : tr("release: secret seed"));
+  seed_->setPlaceholderText(on ? QString() : tr("secret"));
   seed_->setText(on ? QString::number(committedSeed_) : QString());
   seed_->setToolTip(
       on ? tr("Seeds the sampler (stream per chain), the synthesis, the row order and the "
