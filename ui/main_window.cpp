@@ -2,8 +2,8 @@
 
 #include <QApplication>
 #include <QCheckBox>
-#include <QComboBox>
 #include <QCloseEvent>
+#include <QComboBox>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QIcon>
@@ -23,6 +23,7 @@
 #include "ui/controllers/session_controller.h"
 #include "ui/controllers/settings_controller.h"
 #include "ui/dialogs/data_error_dialog.h"
+#include "ui/field_names.h"
 #include "ui/models/csv_preview_model.h"
 #include "ui/panels/control_pane.h"
 #include "ui/panels/data_panel.h"
@@ -31,8 +32,8 @@
 #include "ui/panels/results_panel.h"
 #include "ui/panels/sampler_panel.h"
 #include "ui/panels/tuning_panel.h"
-#include "ui/plots/plots_view.h"
 #include "ui/plots/lipschitz_weight_plot.h"
+#include "ui/plots/plots_view.h"
 #include "ui/studio_resources.h"
 #include "ui/widgets/guarantee_badge.h"
 
@@ -52,6 +53,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   setWindowIcon(QIcon(QStringLiteral(":/dpsynth/icons/dpsynth.svg")));
   setAcceptDrops(true);
   errorPresenter_ = dialogPresenter(this);
+  refusalPresenter_ = refusalDialogPresenter(this);
 
   data_ = new DataPanel;
   mechanisms_ = new MechanismPanel;
@@ -131,7 +133,12 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
                tr("Check that this is the data you meant; results will not reproduce the "
                   "saved analysis.")});
   });
-  connect(session_, &SessionController::pathChanged, this, [this] { updateTitle(); });
+  connect(session_, &SessionController::pathChanged, this, [this](const QString& path) {
+    exports_->setSessionPath(path);
+    updateTitle();
+  });
+  connect(settings_, &SettingsController::errorOccurred, this,
+          [this](const ErrorReport& r) { showError(r); });
   const auto status = [this](const QString& m) { statusBar()->showMessage(m, kStatusTimeoutMs); };
   connect(results_, &ResultsPanel::message, this, status);
   connect(exports_, &ExportActions::message, this, status);
@@ -255,7 +262,7 @@ void MainWindow::connectRun() {
     emit runEnded(false);
   });
   connect(run_, &RunController::failed, this, [this](const QString& message) {
-    showError({tr("Run failed"), {}, 0, {}, message, {}});
+    showError({tr("Run failed"), {}, 0, {}, withFieldNames(message), {}});
     emit runEnded(false);
   });
 }
@@ -268,7 +275,7 @@ bool MainWindow::startRun(bool interactive) {
   } else {
     const auto problems = settings_->current().problems();
     QStringList lines;
-    for (const auto& p : problems) lines << QString::fromStdString(p);
+    for (const auto& p : problems) lines << withFieldNames(p);
     problem = lines.join(QStringLiteral("; "));
   }
   if (!problem.isEmpty()) {
@@ -295,6 +302,9 @@ void MainWindow::onFinished(const RunOutput& output) {
   updateBadge();
   followCurrentMechanism();
   statusBar()->showMessage(RunPresenter::summaryOf(output), kStatusTimeoutMs);
+  // A DP mechanism that failed its diagnostics: say so now, not only at export time.
+  const auto refused = refusalReportOf(*output.result, RefusalReport::When::run);
+  if (!refused.empty() && refusalPresenter_) refusalPresenter_(refused);
   emit runEnded(true);
 }
 
@@ -310,13 +320,21 @@ void MainWindow::markResultsOutdated() {
 
 void MainWindow::updateBadge() {
   const auto current = mechanisms_->current();
-  std::optional<double> epsilon;
+  const StudioSettings settings = settings_->current();
+  GuaranteeContext context;
+  context.datasets = settings.syntheticDatasets;
+  context.referenceWeights = settings.run.weightReference != nullptr;
+  context.notForRelease = settings.reproducible;
   if (current && lastOutput_ && resultsCurrent_ && !run_->isRunning()) {
     for (const auto& m : lastOutput_->result->mechanisms) {
-      if (m.config.mechanism == *current) epsilon = m.epsilon;
+      if (m.config.mechanism != *current) continue;
+      context.epsilon = m.epsilon;
+      context.referenceWeights = m.referenceWeights;
+      context.notForRelease = m.notForRelease;
+      context.refused = !m.refusals.empty();
     }
   }
-  badge_->setGuarantee(current, tuning_->tuning(), epsilon, sampler_->syntheticDatasets());
+  badge_->setGuarantee(current, settings.tuning, context);
 }
 
 void MainWindow::followCurrentMechanism() {
@@ -340,6 +358,11 @@ void MainWindow::updateTitle() {
 
 void MainWindow::setErrorPresenter(ErrorPresenter presenter) {
   errorPresenter_ = std::move(presenter);
+}
+
+void MainWindow::setRefusalPresenter(RefusalPresenter presenter) {
+  refusalPresenter_ = presenter;
+  exports_->setRefusalPresenter(std::move(presenter));
 }
 
 void MainWindow::showError(const ErrorReport& report) {

@@ -7,6 +7,7 @@
 
 #include "ui/app_settings.h"
 #include "ui/dialogs/error_report.h"
+#include "ui/dialogs/release_refused_dialog.h"
 #include "ui/workers/run_types.h"
 
 class QCheckBox;
@@ -49,6 +50,8 @@ class MainWindow : public QMainWindow {
   bool saveSession(const QString& path);
   /// Replaces the dialog that shows errors (tests record them instead).
   void setErrorPresenter(ErrorPresenter presenter);
+  /// Replaces the "Release refused" dialog of runs and exports (tests record them instead).
+  void setRefusalPresenter(RefusalPresenter presenter);
 
   const std::optional<RunOutput>& lastOutput() const { return lastOutput_; }
 
@@ -93,6 +96,7 @@ class MainWindow : public QMainWindow {
 
   AppSettings appSettings_;
   ErrorPresenter errorPresenter_;
+  RefusalPresenter refusalPresenter_;
   DataPanel* data_ = nullptr;
   MechanismPanel* mechanisms_ = nullptr;
   TuningPanel* tuning_ = nullptr;

@@ -22,6 +22,12 @@ std::vector<pipeline::MechanismConfig> StudioSettings::mechanismConfigs() const 
 pipeline::RunSettings StudioSettings::runSettings() const {
   pipeline::RunSettings settings = run;
   settings.model.family = dataset.family;
+  if (reproducible) {
+    settings.release = false;
+  } else {
+    settings.nuts.seed = releaseSeed ? *releaseSeed : core::random::osSeed();
+    settings.release = true;
+  }
   return settings;
 }
 
@@ -32,6 +38,7 @@ std::vector<std::string> StudioSettings::problems() const {
     for (const auto& p : config.validate()) out.push_back(p);
   }
   for (const auto& p : run.nuts.validate()) out.push_back("sampler: " + p);
+  if (!referenceProblem.empty()) out.push_back("reference data: " + referenceProblem);
   return out;
 }
 
@@ -50,7 +57,13 @@ core::session::Session toSession(const StudioSettings& settings, const DataSourc
   session.dataSha256 = source.sha256;
   session.dataset = settings.dataset;
   session.mechanisms = settings.mechanismConfigs();
-  session.run = settings.runSettings();
+  // The seed field, never the release seed: a release session stores "seed": null.
+  session.run = settings.run;
+  session.run.model.family = settings.dataset.family;
+  session.run.release = false;
+  session.run.weightReference.reset();
+  session.reproducible = settings.reproducible;
+  session.weightsFrom = settings.weightsFrom;
   session.syntheticDatasets = settings.syntheticDatasets;
   return session;
 }
@@ -62,7 +75,15 @@ StudioSettings fromSession(const core::session::Session& session, DataSource* so
   for (const auto& config : session.mechanisms) settings.mechanisms.push_back(config.mechanism);
   settings.run = session.run;
   settings.run.model.family = session.dataset.family;
+  settings.run.release = false;
+  settings.run.weightReference.reset();  // loaded from weightsFrom by the caller
   settings.syntheticDatasets = session.syntheticDatasets;
+  // Older sessions' seeded-PH switch meant a study run: it stays one (SPEC §0).
+  settings.reproducible = session.reproducible;
+  for (const auto& config : session.mechanisms)
+    if (config.reproducibleNoise) settings.reproducible = true;
+  settings.tuning.reproducibleNoise = false;  // the run-wide switch says it now
+  settings.weightsFrom = session.weightsFrom;
   if (source) {
     source->file = QString::fromStdString(session.dataFile);
     source->sample = QString::fromStdString(session.sample);

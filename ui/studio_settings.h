@@ -4,12 +4,14 @@
 /// to and read from session files. No widgets here.
 #include <QMetaType>
 #include <QString>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "core/data/dataset.h"
 #include "core/pipeline/mechanism.h"
 #include "core/pipeline/pipeline.h"
+#include "core/random/seed.h"
 #include "core/session/session.h"
 
 namespace dpsynth::ui {
@@ -28,12 +30,26 @@ struct StudioSettings {
   /// not use); `mechanism` itself is ignored.
   core::pipeline::MechanismConfig tuning;
   std::vector<core::pipeline::Mechanism> mechanisms;  ///< checked, in allMechanisms() order
+  /// nuts.seed is the seed field (used only when reproducible); neighbours and model as shown;
+  /// weightReference is the loaded reference dataset (null: weights from the data).
   core::pipeline::RunSettings run;
   int syntheticDatasets = 1;
+  /// The "reproducible (not for release)" switch: true runs with run.nuts.seed and every output
+  /// says not_for_release; false (the default) is a release with releaseSeed.
+  bool reproducible = false;
+  /// The OS seed of a release (SPEC §0): drawn once per loaded dataset so that auto-run re-runs
+  /// can reuse cached stages; kept in memory only, never shown and never saved.
+  std::optional<core::random::Seed> releaseSeed;
+  /// Path of the public reference CSV for censor-w / weighted-e weight functions (empty: none).
+  std::string weightsFrom;
+  /// Why the reference data cannot be used with the current column choices (empty: fine).
+  std::string referenceProblem;
 
   /// One MechanismConfig per checked mechanism, ready for runMechanisms().
   std::vector<core::pipeline::MechanismConfig> mechanismConfigs() const;
-  /// run with model.family set from the dataset choice.
+  /// run with model.family set from the dataset choice, and release/seed from the switch: a
+  /// release gets releaseSeed (a fresh OS seed when there is none), a reproducible run the seed
+  /// field.
   core::pipeline::RunSettings runSettings() const;
   /// Every problem that would stop a run, in plain words (empty = ready).
   std::vector<std::string> problems() const;
@@ -45,6 +61,8 @@ core::pipeline::MechanismConfig defaultTuning();
 /// NutsConfig's defaults.
 core::pipeline::RunSettings defaultRunSettings();
 
+/// The session of these settings: reproducible as switched (a release stores no seed: the OS
+/// seed never reaches a Session), the neighbour relation and the reference path.
 core::session::Session toSession(const StudioSettings& settings, const DataSource& source);
 /// The session's first mechanism provides the shared tuning (the studio tunes all mechanisms
 /// together; a session without mechanisms gets defaultTuning()); the source is filled from the

@@ -2,27 +2,69 @@
 /// window, load what was asked for, optionally run and take a screenshot.
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QDialog>
+#include <QScrollArea>
 #include <QTimer>
 #include <cstdio>
 
 #include "core/pipeline/mechanism.h"
+#include "core/privacy/neighbours.h"
 #include "core/version.h"
+#include "ui/controllers/settings_controller.h"
 #include "ui/main_window.h"
 #include "ui/panels/data_panel.h"
 #include "ui/panels/mechanism_panel.h"
+#include "ui/panels/sampler_panel.h"
 #include "ui/plots/plots_view.h"
+#include "ui/widgets/collapsible_section.h"
 
 namespace {
 
 using dpsynth::ui::MainWindow;
 
+/// Unfolds the sampler settings and scrolls the left pane to the widget with this object name.
+void reveal(MainWindow& window, const QString& objectName) {
+  for (auto* section : window.findChildren<dpsynth::ui::CollapsibleSection*>())
+    section->setExpanded(true);
+  auto* target = window.findChild<QWidget*>(objectName);
+  if (!target) {
+    std::fprintf(stderr, "dpsynth-studio: no widget named %s\n", qPrintable(objectName));
+    return;
+  }
+  for (QWidget* w = target->parentWidget(); w; w = w->parentWidget()) {
+    if (auto* scroll = qobject_cast<QScrollArea*>(w)) {
+      scroll->widget()->adjustSize();
+      scroll->ensureWidgetVisible(target, 20, 40);
+      break;
+    }
+  }
+}
+
 /// Saves the window as a PNG; returns the process exit code.
 int saveScreenshot(MainWindow& window, const QString& path) {
+  if (const QVariant name = window.property("dpsynthReveal"); name.isValid()) {
+    reveal(window, name.toString());
+    QCoreApplication::processEvents();
+    reveal(window, name.toString());  // again, once the unfolded section has its size
+  }
   if (!window.grab().save(path)) {
     std::fprintf(stderr, "dpsynth-studio: cannot write screenshot %s\n", qPrintable(path));
     return 1;
   }
   return 0;
+}
+
+/// Saves the first visible dialog of the window (say, "Release refused") as a PNG.
+int saveDialogScreenshot(MainWindow& window, const QString& path) {
+  for (auto* dialog : window.findChildren<QDialog*>()) {
+    if (dialog->isVisible()) {
+      if (dialog->grab().save(path)) return 0;
+      std::fprintf(stderr, "dpsynth-studio: cannot write screenshot %s\n", qPrintable(path));
+      return 1;
+    }
+  }
+  std::fprintf(stderr, "dpsynth-studio: no dialog open for %s\n", qPrintable(path));
+  return 1;
 }
 
 /// Prints errors to stderr (the dialog would never be seen in screenshot mode).
@@ -62,16 +104,43 @@ int main(int argc, char* argv[]) {
   const QCommandLineOption tab(QStringLiteral("tab"),
                                QStringLiteral("Show this plot tab (0-5) before the screenshot."),
                                QStringLiteral("N"));
-  parser.addOptions({sample, data, session, run, screenshot, tab});
+  const QCommandLineOption check(
+      QStringLiteral("check"), QStringLiteral("Check these mechanisms (comma-separated), no run."),
+      QStringLiteral("MECHS"));
+  const QCommandLineOption seed(
+      QStringLiteral("seed"),
+      QStringLiteral("Turn on 'reproducible (not for release)' with this seed."),
+      QStringLiteral("N"));
+  const QCommandLineOption neighbours(QStringLiteral("neighbours"),
+                                      QStringLiteral("replace-one or add-remove."),
+                                      QStringLiteral("RELATION"));
+  const QCommandLineOption sampler(QStringLiteral("sampler"),
+                                   QStringLiteral("Chains, warm-up and draws, e.g. 2,60,40."),
+                                   QStringLiteral("C,W,D"));
+  const QCommandLineOption weightsFrom(
+      QStringLiteral("weights-from"),
+      QStringLiteral("Load a public reference CSV for censor-w / weighted-e weights."),
+      QStringLiteral("FILE.csv"));
+  const QCommandLineOption show(
+      QStringLiteral("show"),
+      QStringLiteral("Unfold the sampler settings and scroll to this widget (object name)."),
+      QStringLiteral("NAME"));
+  const QCommandLineOption dialogShot(
+      QStringLiteral("dialog-screenshot"),
+      QStringLiteral("With --screenshot: also save the open dialog (e.g. Release refused)."),
+      QStringLiteral("FILE.png"));
+  parser.addOptions({sample, data, session, run, screenshot, tab, seed, neighbours, sampler,
+                     weightsFrom, show, dialogShot, check});
   parser.addPositionalArgument(QStringLiteral("file"),
                                QStringLiteral("A CSV file or a .dpsynth session to open."),
                                QStringLiteral("[file]"));
   parser.process(app);
 
   std::vector<dpsynth::core::pipeline::Mechanism> mechanisms;
-  if (parser.isSet(run)) {
+  if (parser.isSet(run) || parser.isSet(check)) {
     try {
-      for (const QString& name : parser.value(run).split(',', Qt::SkipEmptyParts)) {
+      for (const QString& name :
+           parser.value(parser.isSet(run) ? run : check).split(',', Qt::SkipEmptyParts)) {
         mechanisms.push_back(dpsynth::core::pipeline::parseMechanism(name.trimmed().toStdString()));
       }
     } catch (const std::invalid_argument& e) {
@@ -107,23 +176,60 @@ int main(int argc, char* argv[]) {
     window.mechanismPanel()->setChecked(mechanisms);
     window.mechanismPanel()->setCurrent(mechanisms.front());
   }
+  try {
+    auto* samplerPanel = window.samplerPanel();
+    if (parser.isSet(sampler)) {
+      const QStringList parts = parser.value(sampler).split(',');
+      if (parts.size() != 3) throw std::invalid_argument("--sampler needs C,W,D");
+      auto nuts = samplerPanel->nuts();
+      nuts.chains = parts[0].toInt();
+      nuts.warmup = parts[1].toInt();
+      nuts.draws = parts[2].toInt();
+      samplerPanel->setNuts(nuts, samplerPanel->syntheticDatasets());
+    }
+    if (parser.isSet(seed)) {
+      auto nuts = samplerPanel->nuts();
+      nuts.seed = parser.value(seed).toULongLong();
+      samplerPanel->setNuts(nuts, samplerPanel->syntheticDatasets());
+    }
+    auto relation = samplerPanel->neighbours();
+    if (parser.isSet(neighbours))
+      relation = dpsynth::core::privacy::parseNeighbours(parser.value(neighbours).toStdString());
+    samplerPanel->setRelease(parser.isSet(seed) || samplerPanel->reproducible(), relation);
+  } catch (const std::invalid_argument& e) {
+    std::fprintf(stderr, "dpsynth-studio: %s\n", e.what());
+    return 2;
+  }
+  if (parser.isSet(weightsFrom) &&
+      !window.settingsController()->loadReference(parser.value(weightsFrom))) {
+    loaded = false;
+  }
   if (parser.isSet(tab)) window.plotsView()->setCurrentIndex(parser.value(tab).toInt());
   window.show();
   if (headless && !loaded) return 2;
+  if (parser.isSet(show)) {
+    const QString name = parser.value(show);
+    window.setProperty("dpsynthReveal", name);
+    QTimer::singleShot(50, &window, [&window, name] { reveal(window, name); });
+  }
 
   if (headless) {
     const QString path = parser.value(screenshot);
+    const QString dialogPath = parser.value(dialogShot);
     if (parser.isSet(run)) {
-      QObject::connect(&window, &MainWindow::runEnded, &window, [&window, path](bool ok) {
-        // Let queued replots land before grabbing.
-        QTimer::singleShot(200, &window, [&window, path, ok] {
-          const int code = saveScreenshot(window, path);
-          QApplication::exit(code != 0 ? code : (ok ? 0 : 1));
-        });
-      });
+      QObject::connect(&window, &MainWindow::runEnded, &window,
+                       [&window, path, dialogPath](bool ok) {
+                         // Let queued replots land before grabbing.
+                         QTimer::singleShot(400, &window, [&window, path, ok, dialogPath] {
+                           int code = saveScreenshot(window, path);
+                           if (code == 0 && !dialogPath.isEmpty())
+                             code = saveDialogScreenshot(window, dialogPath);
+                           QApplication::exit(code != 0 ? code : (ok ? 0 : 1));
+                         });
+                       });
       if (!window.startRun(true)) return 2;  // the presenter prints why
     } else {
-      QTimer::singleShot(200, &window,
+      QTimer::singleShot(400, &window,
                          [&window, path] { QApplication::exit(saveScreenshot(window, path)); });
     }
   } else if (parser.isSet(run)) {

@@ -141,7 +141,8 @@ class PipelineWorkerTest : public QObject {
       const auto& bound = e.result->lipschitz.perRecord;
       for (std::size_t i = 0; i < last.perRecord->size(); ++i) {
         const double live = (*last.perRecord)[i], done = bound[Eigen::Index(i)];
-        QVERIFY2(live <= done, qPrintable(QString("record %1: %2 > %3").arg(i).arg(live).arg(done)));
+        QVERIFY2(live <= done,
+                 qPrintable(QString("record %1: %2 > %3").arg(i).arg(live).arg(done)));
         if (last.draws == allDraws) QCOMPARE(live, done);
       }
     }

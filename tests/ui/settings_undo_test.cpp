@@ -1,4 +1,5 @@
 #include <QCheckBox>
+#include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QLineEdit>
 #include <QListWidget>
@@ -108,21 +109,65 @@ class SettingsUndoTest : public QObject {
     auto* item = rig.mechanisms.list()->findItems("censor-w", Qt::MatchExactly).front();
     item->setCheckState(Qt::Checked);
     rig.sampler.field("chains")->spinBox()->setValue(2);
+    rig.sampler.seedEdit()->setText("5");  // a release has no seed to edit
+    emit rig.sampler.seedEdit()->editingFinished();
+    QCOMPARE(rig.undo().count(), 3);
+    QVERIFY(rig.sampler.seedEdit()->text().isEmpty());  // a release's seed is never shown
+    rig.sampler.reproducibleBox()->setChecked(true);
     rig.sampler.seedEdit()->setText("18446744073709551615");
     emit rig.sampler.seedEdit()->editingFinished();
-    QCOMPARE(rig.undo().count(), 4);
+    QCOMPARE(rig.undo().count(), 5);
     auto s = rig.controller.current();
     QVERIFY(!s.tuning.radiusRelative);
     QCOMPARE(s.mechanisms, std::vector<pipeline::Mechanism>{pipeline::Mechanism::censorW});
     QCOMPARE(s.run.nuts.chains, 2);
     QCOMPARE(s.run.nuts.seed, std::uint64_t(18446744073709551615ull));
-    for (int i = 0; i < 4; ++i) rig.undo().undo();
+    for (int i = 0; i < 5; ++i) rig.undo().undo();
     s = rig.controller.current();
+    QVERIFY(!s.reproducible);
     QVERIFY(s.tuning.radiusRelative);
     QVERIFY(s.mechanisms.empty());
     QCOMPARE(s.run.nuts.chains, 4);
     QCOMPARE(s.run.nuts.seed, std::uint64_t(1));
+    QVERIFY(rig.sampler.seedEdit()->text().isEmpty());
+    for (int i = 0; i < 4; ++i) rig.undo().redo();  // up to "reproducible" on
     QCOMPARE(rig.sampler.seedEdit()->text(), QString("1"));
+  }
+
+  void reproducibleSwitchAndNeighboursUndo() {
+    Rig rig;
+    // New analyses are releases: the seed field is unused and the run gets an OS seed.
+    auto s = rig.controller.current();
+    QVERIFY(!s.reproducible);
+    QVERIFY(!rig.sampler.seedEdit()->isEnabled());
+    auto run = s.runSettings();
+    QVERIFY(run.release);
+    QVERIFY(!run.nuts.seed.isUserSeed());
+    // The release seed stays the same across reads (auto-run reuses cached stages)...
+    QCOMPARE(rig.controller.current().runSettings().nuts.seed, run.nuts.seed);
+
+    rig.sampler.reproducibleBox()->setChecked(true);
+    rig.sampler.neighboursBox()->setCurrentIndex(
+        rig.sampler.neighboursBox()->findData(int(dpsynth::core::privacy::Neighbours::addRemove)));
+    QCOMPARE(rig.undo().count(), 2);
+    s = rig.controller.current();
+    QVERIFY(s.reproducible);
+    QVERIFY(rig.sampler.seedEdit()->isEnabled());
+    QVERIFY(!s.runSettings().release);
+    QCOMPARE(s.runSettings().nuts.seed, dpsynth::core::random::Seed(1));
+    QCOMPARE(s.runSettings().neighbours, dpsynth::core::privacy::Neighbours::addRemove);
+    rig.undo().undo();
+    QCOMPARE(rig.controller.current().run.neighbours,
+             dpsynth::core::privacy::Neighbours::replaceOne);
+    rig.undo().undo();
+    QVERIFY(!rig.controller.current().reproducible);
+    QVERIFY(rig.controller.current().runSettings().release);
+    rig.undo().redo();
+    QVERIFY(rig.controller.current().reproducible);
+
+    // ...and a new dataset gets a new one.
+    rig.controller.renewReleaseSeed();
+    QVERIFY(*rig.controller.current().releaseSeed != run.nuts.seed);
   }
 
   void undoAndRedoAnnounceChanges() {
@@ -150,7 +195,8 @@ class SettingsUndoTest : public QObject {
     s.tuning.lower = -1;
     s.tuning.upper = 300;
     s.tuning.bins = 17;
-    s.tuning.reproducibleNoise = true;
+    s.reproducible = true;
+    s.run.neighbours = dpsynth::core::privacy::Neighbours::addRemove;
     s.tuning.radius = 3.5;
     s.tuning.radiusRelative = false;
     s.mechanisms = {pipeline::Mechanism::lw, pipeline::Mechanism::ph};
@@ -171,7 +217,8 @@ class SettingsUndoTest : public QObject {
     QCOMPARE(t.tuning.lower, std::optional<double>(-1));
     QCOMPARE(t.tuning.upper, std::optional<double>(300));
     QCOMPARE(t.tuning.bins, 17);
-    QVERIFY(t.tuning.reproducibleNoise);
+    QVERIFY(t.reproducible);
+    QCOMPARE(t.run.neighbours, dpsynth::core::privacy::Neighbours::addRemove);
     QCOMPARE(t.tuning.radius, 3.5);
     QVERIFY(!t.tuning.radiusRelative);
     QCOMPARE(t.mechanisms, s.mechanisms);

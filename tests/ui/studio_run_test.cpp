@@ -1,10 +1,13 @@
 #include <QCheckBox>
 #include <QClipboard>
 #include <QComboBox>
+#include <QDialog>
 #include <QDoubleSpinBox>
 #include <QElapsedTimer>
 #include <QFile>
+#include <QFileInfo>
 #include <QGuiApplication>
+#include <QLineEdit>
 #include <QListWidget>
 #include <QProcess>
 #include <QPushButton>
@@ -14,6 +17,7 @@
 #include <QtTest>
 #include <nlohmann/json.hpp>
 
+#include "core/pipeline/export.h"
 #include "core/pipeline/synthesis.h"
 #include "core/utility/utility.h"
 #include "studio_test_helpers.h"
@@ -26,6 +30,7 @@
 #include "ui/panels/mechanism_panel.h"
 #include "ui/panels/progress_panel.h"
 #include "ui/panels/results_panel.h"
+#include "ui/panels/sampler_panel.h"
 #include "ui/panels/tuning_panel.h"
 #include "ui/widgets/guarantee_badge.h"
 #include "ui/widgets/tuning_field.h"
@@ -81,7 +86,6 @@ class StudioRunTest : public QObject {
         {pipeline::Mechanism::lwFinal, pipeline::Mechanism::censorW, pipeline::Mechanism::ph});
     window->tuningPanel()->field("lower")->setValue(0.0);
     window->tuningPanel()->field("upper")->setValue(400.0);
-    window->tuningPanel()->checkBox("reproducibleNoise")->setChecked(true);
     QVERIFY(window->startRun(false));
     QVERIFY(!window->runButton()->isEnabled());
     QVERIFY(test::waitForRun(*window, ended));
@@ -128,6 +132,10 @@ class StudioRunTest : public QObject {
              qulonglong(*out.result->mechanisms[1].censoredRecords));
     QVERIFY(!model.data(model.index(1, ResultsTableModel::kCensored), Qt::UserRole).isValid());
     QVERIFY(window->guaranteeBadge()->text().startsWith("lw-final: ε_x = "));
+    // A seeded run says so on the badge and in the results note, and its mechanisms say so too.
+    QVERIFY(window->guaranteeBadge()->text().contains("NOT FOR RELEASE"));
+    QVERIFY(window->resultsPanel()->note().contains("NOT FOR RELEASE"));
+    for (const auto& m : out.result->mechanisms) QVERIFY(m.notForRelease);
 
     // Copy and export carry the exact numbers.
     window->resultsPanel()->copyToClipboard();
@@ -194,12 +202,14 @@ class StudioRunTest : public QObject {
     test::ErrorRecorder errors;
     auto window = makeWindow(errors);
     window->mechanismPanel()->setChecked(
-        {pipeline::Mechanism::lwFinal, pipeline::Mechanism::censorUw});
+        {pipeline::Mechanism::lw, pipeline::Mechanism::lwFinal});
     QSignalSpy ended(window.get(), &MainWindow::runEnded);
     QVERIFY(window->startRun(false));
     QVERIFY(test::waitForRun(*window, ended));
     QTemporaryDir dir;
     const QString studioOut = dir.filePath("studio");
+    for (const auto& m : window->lastOutput()->result->mechanisms)
+      QVERIFY2(m.refusals.empty(), pipeline::refusalMessage(m).c_str());
     QVERIFY(window->exportActions()->exportAll(*window->lastOutput(), studioOut));
     QCOMPARE(errors.count(), std::size_t(0));
     const QString session = dir.filePath("s.dpsynth");
@@ -210,17 +220,118 @@ class StudioRunTest : public QObject {
               {"run", "--session", session, "--out", dir.filePath("cli"), "--quiet"});
     QVERIFY(cli.waitForFinished(60000));
     QVERIFY2(cli.exitCode() == 0, cli.readAllStandardError().constData());
-    for (const QString name :
-         {"results.csv", "synthetic_lw-final.csv", "synthetic_censor-uw.csv"}) {
+    for (const QString name : {"internal/results.csv", "release/synthetic_lw-final.csv",
+                               "release/synthetic_lw.csv"}) {
       QFile a(QDir(studioOut).filePath(name)), b(QDir(dir.filePath("cli")).filePath(name));
       QVERIFY2(a.open(QIODevice::ReadOnly), qPrintable(name));
       QVERIFY2(b.open(QIODevice::ReadOnly), qPrintable(name));
       QCOMPARE(a.readAll(), b.readAll());
     }
     // And the table on screen is results.csv.
-    QFile results(QDir(studioOut).filePath("results.csv"));
+    QFile results(QDir(studioOut).filePath("internal/results.csv"));
     QVERIFY(results.open(QIODevice::ReadOnly));
     QCOMPARE(results.readAll().toStdString(), window->resultsPanel()->model()->toCsv());
+  }
+
+  void releaseRunsShowNoSeed() {
+    test::ErrorRecorder errors;
+    auto window = makeWindow(errors);
+    window->samplerPanel()->setRelease(false, window->samplerPanel()->neighbours());
+    QSignalSpy ended(window.get(), &MainWindow::runEnded);
+    QVERIFY(window->startRun(false));
+    QVERIFY(test::waitForRun(*window, ended));
+    const auto& out = *window->lastOutput();
+    QVERIFY(out.settings.release);
+    QVERIFY(!out.settings.nuts.seed.isUserSeed());
+    const QString note = window->resultsPanel()->note();
+    QVERIFY2(note.contains("Release run"), qPrintable(note));
+    QVERIFY(!note.contains(QString::number(out.settings.nuts.seed.lo)));
+    QVERIFY(!window->guaranteeBadge()->text().contains("NOT FOR RELEASE"));
+    QVERIFY(!window->samplerPanel()->seedEdit()->text().contains(
+        QString::number(out.settings.nuts.seed.lo)));
+  }
+
+  void refusedReleaseShowsTheDialogAndWritesNoReleaseFolder() {
+    test::ErrorRecorder errors;
+    test::RefusalRecorder refusals;
+    auto window = makeWindow(errors);
+    window->setRefusalPresenter(refusals.presenter());
+    // Far too few draws for bulk-ESS >= 100 per chain: the DP stage fails its diagnostics.
+    test::useSmallSampler(*window, 2, 40, 30);
+    window->mechanismPanel()->setChecked(
+        {pipeline::Mechanism::lwFinal, pipeline::Mechanism::censorUw});
+    window->mechanismPanel()->setCurrent(pipeline::Mechanism::censorUw);
+    QSignalSpy ended(window.get(), &MainWindow::runEnded);
+    QVERIFY(window->startRun(false));
+    QVERIFY(test::waitForRun(*window, ended));
+    const auto& out = *window->lastOutput();
+    QVERIFY(!out.result->mechanisms[1].refusals.empty());
+    QCOMPARE(out.result->mechanisms[1].guarantee, pipeline::Guarantee::none);
+    // The run itself says so.
+    QCOMPARE(refusals.count(), std::size_t(1));
+    QCOMPARE(refusals.last().when, RefusalReport::When::run);
+    QCOMPARE(refusals.last().mechanisms.size(), std::size_t(1));
+    QCOMPARE(refusals.last().mechanisms[0].mechanism, QString("censor-uw"));
+    QVERIFY(!window->guaranteeBadge()->text().contains("strict DP"));
+    QVERIFY(window->guaranteeBadge()->text().contains("refused"));
+
+    // Export all: internal/ only, and the dialog says why and what to do, without CLI flags.
+    QTemporaryDir dir;
+    const QString folder = dir.filePath("out");
+    QVERIFY(!window->exportActions()->exportAll(out, folder));
+    QCOMPARE(refusals.count(), std::size_t(2));
+    const RefusalReport report = refusals.last();  // a copy: the recorder grows below
+    QCOMPARE(report.when, RefusalReport::When::exportAll);
+    QVERIFY(!QFileInfo::exists(QDir(folder).filePath("release")));
+    QVERIFY(QFileInfo::exists(QDir(folder).filePath("internal/results.csv")));
+    const QString text = refusalParagraphs(report).join('\n');
+    QVERIFY(text.contains("censor-uw"));
+    QVERIFY(text.contains("Nothing was written to release/"));
+    QVERIFY(text.contains("internal"));
+    QVERIFY(text.contains("'warm-up'"));
+    QVERIFY(text.contains("larger ε"));
+    QVERIFY2(!text.contains("--"), qPrintable(text));
+    for (const auto& reason : report.mechanisms[0].reasons) QVERIFY(text.contains(reason));
+
+    // The single-mechanism export refuses the refused mechanism with the same dialog.
+    const QString csv = dir.filePath("censor.csv");
+    QVERIFY(!window->exportActions()->exportSynthetic(out, pipeline::Mechanism::censorUw, 1, csv));
+    QCOMPARE(refusals.count(), std::size_t(3));
+    QCOMPARE(refusals.last().when, RefusalReport::When::exportSynthetic);
+    QVERIFY(!QFileInfo::exists(csv));
+    QVERIFY(!QFileInfo::exists(csv + ".json"));
+    QCOMPARE(errors.count(), std::size_t(0));
+
+    // The real dialog: opened by the default presenter, closed by a timer.
+    ReleaseRefusedDialog dialog(report);
+    QTimer::singleShot(0, &dialog, [&dialog] {
+      QVERIFY(dialog.isVisible());
+      dialog.accept();
+    });
+    QCOMPARE(dialog.exec(), int(QDialog::Accepted));
+  }
+
+  void exportConfirmationListsTheReleasedColumns() {
+    test::ErrorRecorder errors;
+    auto window = std::make_unique<MainWindow>();
+    window->setErrorPresenter(errors.presenter());
+    window->autoRunBox()->setChecked(false);
+    QVERIFY(window->dataPanel()->loadSample("salary"));
+    auto spec = window->dataPanel()->choice();
+    spec.covariates = {"gender"};
+    QVERIFY(window->dataPanel()->setChoice(spec, 20000.0));
+    test::useSmallSampler(*window);
+    window->mechanismPanel()->setChecked({pipeline::Mechanism::lw});
+    QSignalSpy ended(window.get(), &MainWindow::runEnded);
+    QVERIFY(window->startRun(false));
+    QVERIFY(test::waitForRun(*window, ended));
+    const QString summary = ExportActions::releaseSummary(*window->lastOutput());
+    QVERIFY2(summary.contains("Columns of every synthetic file: salary, gender") ||
+                 summary.contains("Columns of every synthetic file: gender, salary"),
+             qPrintable(summary));
+    QVERIFY(summary.contains("Not released (never leave): "));
+    QVERIFY(summary.contains("age_group"));
+    QVERIFY(summary.contains("NOT FOR RELEASE"));
   }
 
   void cancelReenablesRunWithin100ms() {

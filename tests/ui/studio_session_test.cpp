@@ -1,10 +1,13 @@
 #include <QApplication>
 #include <QCheckBox>
+#include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QDragEnterEvent>
 #include <QDropEvent>
 #include <QFile>
+#include <QLabel>
 #include <QMimeData>
+#include <QPushButton>
 #include <QSignalSpy>
 #include <QUrl>
 #include <QtTest>
@@ -21,6 +24,7 @@
 #include "ui/panels/mechanism_panel.h"
 #include "ui/panels/sampler_panel.h"
 #include "ui/panels/tuning_panel.h"
+#include "ui/widgets/guarantee_badge.h"
 #include "ui/widgets/tuning_field.h"
 
 using namespace dpsynth::ui;
@@ -71,7 +75,10 @@ class StudioSessionTest : public QObject {
       window.tuningPanel()->checkBox("radiusRelative")->setChecked(false);
       window.mechanismPanel()->setChecked(
           {pipeline::Mechanism::lwFinal, pipeline::Mechanism::censorW, pipeline::Mechanism::ph});
-      test::useSmallSampler(window, 3, 120, 130, 424242);
+      test::useSmallSampler(window, 3, 120, 130, 424242);  // reproducible, seed 424242
+      window.samplerPanel()->neighboursBox()->setCurrentIndex(
+          window.samplerPanel()->neighboursBox()->findData(
+              int(dpsynth::core::privacy::Neighbours::addRemove)));
       saved = window.settingsController()->current();
       QVERIFY(window.saveSession(path));
     }
@@ -83,6 +90,8 @@ class StudioSessionTest : public QObject {
     QCOMPARE(QString::fromStdString(json["data"]["file"].get<std::string>()), data);
     QCOMPARE(json["data"]["sha256"].get<std::string>().size(), std::size_t(64));
     QVERIFY(json.dump().find("96618.27") == std::string::npos);  // first salary of the data
+    QCOMPARE(json["run"]["seed"].get<std::uint64_t>(), std::uint64_t(424242));
+    QCOMPARE(json["run"]["neighbours"].get<std::string>(), std::string("add-remove"));
 
     MainWindow reopened;
     reopened.setErrorPresenter(errors.presenter());
@@ -109,9 +118,97 @@ class StudioSessionTest : public QObject {
     QCOMPARE(s.run.nuts.warmup, 120);
     QCOMPARE(s.run.nuts.draws, 130);
     QCOMPARE(s.run.nuts.seed, std::uint64_t(424242));
+    QVERIFY(s.reproducible);
+    QVERIFY(reopened.samplerPanel()->reproducibleBox()->isChecked());
+    QCOMPARE(s.run.neighbours, dpsynth::core::privacy::Neighbours::addRemove);
     QVERIFY(reopened.dataPanel()->dataset());
     QCOMPARE(reopened.dataPanel()->dataset()->X.cols(), Eigen::Index(1 + 1 + 3));
     QVERIFY(reopened.windowTitle().contains("analysis.dpsynth"));
+  }
+
+  void releaseSessionsNeverHoldASeed() {
+    QTemporaryDir dir;
+    const QString data = copyFile(test::samplePath("nbmix"), dir.filePath("nb.csv"));
+    const QString path = dir.filePath("release.dpsynth");
+    test::ErrorRecorder errors;
+    dpsynth::core::random::Seed releaseSeed;
+    {
+      MainWindow window;
+      window.setErrorPresenter(errors.presenter());
+      QVERIFY(window.dataPanel()->loadFile(data));
+      QVERIFY(!window.samplerPanel()->reproducibleBox()->isChecked());  // new analyses: release
+      const auto settings = window.settingsController()->current();
+      releaseSeed = settings.runSettings().nuts.seed;
+      QVERIFY(!releaseSeed.isUserSeed());
+      QVERIFY(window.saveSession(path));
+    }
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const QByteArray text = file.readAll();
+    const auto json = nlohmann::json::parse(text.toStdString());
+    QVERIFY(json["run"]["seed"].is_null());
+    // Neither word of the OS seed is anywhere in the file.
+    QVERIFY(!text.contains(QByteArray::number(qulonglong(releaseSeed.lo))));
+    QVERIFY(!text.contains(QByteArray::number(qulonglong(releaseSeed.hi))));
+
+    MainWindow reopened;
+    reopened.setErrorPresenter(errors.presenter());
+    QVERIFY(reopened.openSession(path));
+    QCOMPARE(errors.count(), std::size_t(0));
+    const auto s = reopened.settingsController()->current();
+    QVERIFY(!s.reproducible);
+    QVERIFY(s.runSettings().release);
+    QVERIFY(s.runSettings().nuts.seed != releaseSeed);  // a fresh secret seed
+  }
+
+  void referenceWeightsRoundTripAndFlipCensorWToDp() {
+    QTemporaryDir dir;
+    const QString data = copyFile(test::samplePath("beta"), dir.filePath("beta.csv"));
+    const QString reference = copyFile(test::samplePath("beta"), dir.filePath("reference.csv"));
+    const QString path = dir.filePath("ref.dpsynth");
+    test::ErrorRecorder errors;
+    {
+      MainWindow window;
+      window.setErrorPresenter(errors.presenter());
+      QVERIFY(window.dataPanel()->loadFile(data));
+      window.mechanismPanel()->setChecked({pipeline::Mechanism::censorW});
+      window.mechanismPanel()->setCurrent(pipeline::Mechanism::censorW);
+      QVERIFY(!window.guaranteeBadge()->text().contains("strict DP"));
+      QVERIFY(window.guaranteeBadge()->text().contains("asymptotic DP"));
+      QVERIFY(!window.settingsController()->current().run.weightReference);
+
+      QVERIFY(window.settingsController()->loadReference(reference));
+      const auto s = window.settingsController()->current();
+      QVERIFY(s.run.weightReference);
+      QCOMPARE(s.run.weightReference->family, Family::beta);
+      QCOMPARE(s.weightsFrom, reference.toStdString());
+      QVERIFY2(window.guaranteeBadge()->text().contains("strict DP"),
+               qPrintable(window.guaranteeBadge()->text()));
+      QVERIFY(window.saveSession(path));
+
+      // A reference that cannot be read is shown like a data error; the loaded one stays.
+      QVERIFY(!window.settingsController()->loadReference(test::malformedPath("ragged_row.csv")));
+      QCOMPARE(errors.count(), std::size_t(1));
+      QVERIFY(errors.last().title.contains("reference"));
+      QCOMPARE(errors.last().line, qint64(3));
+      QVERIFY(window.settingsController()->current().run.weightReference);
+
+      window.tuningPanel()->referenceClearButton()->click();
+      QVERIFY(!window.settingsController()->current().run.weightReference);
+      QVERIFY(!window.guaranteeBadge()->text().contains("strict DP"));
+    }
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const auto json = nlohmann::json::parse(file.readAll().toStdString());
+    QCOMPARE(QString::fromStdString(json["data"]["weights_from"].get<std::string>()), reference);
+
+    MainWindow reopened;
+    reopened.setErrorPresenter(errors.presenter());
+    QVERIFY(reopened.openSession(path));
+    const auto s = reopened.settingsController()->current();
+    QCOMPARE(s.weightsFrom, reference.toStdString());
+    QVERIFY(s.run.weightReference);
+    QVERIFY(reopened.tuningPanel()->referenceLabel()->text().contains("reference.csv"));
   }
 
   void changedDataFileIsReported() {

@@ -12,6 +12,7 @@
 #include "core/data/csv_table.h"
 #include "core/data/dataset.h"
 #include "ui/dialogs/error_report.h"
+#include "ui/dialogs/release_refused_dialog.h"
 #include "ui/main_window.h"
 #include "ui/panels/sampler_panel.h"
 
@@ -36,7 +37,8 @@ struct ErrorRecorder {
   const ErrorReport& last() const { return reports->back(); }
 };
 
-/// 2 chains × 150 warm-up + 150 draws: enough for the pipeline, fast in tests.
+/// 2 chains × 150 warm-up + 150 draws: enough for the pipeline, fast in tests. Tests are
+/// seeded: the "reproducible (not for release)" switch is turned on.
 inline void useSmallSampler(MainWindow& window, int chains = 2, int warmup = 150, int draws = 150,
                             std::uint64_t seed = 7) {
   core::mcmc::NutsConfig nuts;
@@ -45,7 +47,20 @@ inline void useSmallSampler(MainWindow& window, int chains = 2, int warmup = 150
   nuts.draws = draws;
   nuts.seed = seed;
   window.samplerPanel()->setNuts(nuts, 1);
+  window.samplerPanel()->setRelease(true, window.samplerPanel()->neighbours());
 }
+
+/// Records every "Release refused" report the window would show in a dialog.
+struct RefusalRecorder {
+  std::shared_ptr<std::vector<RefusalReport>> reports =
+      std::make_shared<std::vector<RefusalReport>>();
+  RefusalPresenter presenter() const {
+    auto target = reports;
+    return [target](const RefusalReport& r) { target->push_back(r); };
+  }
+  std::size_t count() const { return reports->size(); }
+  const RefusalReport& last() const { return reports->back(); }
+};
 
 inline QString samplePath(const QString& kind) {
   return QStringLiteral(DPSYNTH_SOURCE_DIR "/resources/samples/%1.csv").arg(kind);

@@ -4,6 +4,7 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QMessageBox>
+#include <QPushButton>
 #include <QWidget>
 
 #include "core/pipeline/export.h"
@@ -26,10 +27,58 @@ const pipeline::MechanismResult* chooseResult(const RunOutput& output,
   return &output.result->mechanisms.front();
 }
 
+QString joinColumns(const std::vector<std::string>& names) {
+  QStringList out;
+  for (const auto& n : names) out << QString::fromStdString(n);
+  return out.join(QStringLiteral(", "));
+}
+
 }  // namespace
 
 ExportActions::ExportActions(QWidget* dialogParent)
-    : QObject(dialogParent), dialogParent_(dialogParent) {}
+    : QObject(dialogParent),
+      dialogParent_(dialogParent),
+      refused_(refusalDialogPresenter(dialogParent)),
+      confirm_([dialogParent](const QString& title, const QString& text) {
+        QMessageBox box(QMessageBox::Question, title, text, QMessageBox::NoButton, dialogParent);
+        box.setTextFormat(Qt::PlainText);
+        QPushButton* go = box.addButton(tr("Export"), QMessageBox::AcceptRole);
+        box.addButton(QMessageBox::Cancel);
+        box.exec();
+        return box.clickedButton() == go;
+      }) {}
+
+QString ExportActions::releaseSummary(const RunOutput& output) {
+  const auto& dataset = *output.dataset;
+  QStringList names;
+  QStringList refused;
+  for (const auto& m : output.result->mechanisms) {
+    const QString name = QString::fromStdString(pipeline::mechanismName(m.config.mechanism));
+    names << name;
+    if (!m.refusals.empty()) refused << name;
+  }
+  QStringList lines;
+  lines << tr("release/ (publishable) will hold, for %1: synthetic data, a sidecar per "
+              "mechanism and release_note.html.")
+               .arg(names.join(QStringLiteral(", ")));
+  lines << tr("Columns of every synthetic file: %1 (the synthesized outcome, then the public "
+              "covariates, copied as they are), rows in a random order.")
+               .arg(joinColumns(pipeline::releasedColumns(dataset)));
+  const auto dropped = pipeline::droppedColumns(dataset);
+  lines << (dropped.empty() ? tr("Not released: no other input column.")
+                            : tr("Not released (never leave): %1.").arg(joinColumns(dropped)));
+  lines << tr(
+      "internal/ (confidential, do not publish) will hold the reports, results.csv, "
+      "internal_report.html and the session.");
+  if (output.studio.reproducible) {
+    lines << tr("This is a reproducible run: every file will say NOT FOR RELEASE.");
+  }
+  if (!refused.isEmpty()) {
+    lines << tr("%1 failed its diagnostics: nothing will be written to release/.")
+                 .arg(refused.join(QStringLiteral(", ")));
+  }
+  return lines.join(QStringLiteral("\n\n"));
+}
 
 bool ExportActions::exportSynthetic(const RunOutput& output,
                                     std::optional<pipeline::Mechanism> mechanism, int m,
@@ -37,6 +86,13 @@ bool ExportActions::exportSynthetic(const RunOutput& output,
   const auto* chosen = chooseResult(output, mechanism);
   if (!chosen) {
     emit errorOccurred({tr("Nothing to export"), {}, 0, {}, tr("run a mechanism first"), {}});
+    return false;
+  }
+  if (!chosen->refusals.empty()) {
+    if (refused_) {
+      refused_(refusalReportOf(*output.result, RefusalReport::When::exportSynthetic,
+                               chosen->config.mechanism));
+    }
     return false;
   }
   try {
@@ -66,10 +122,24 @@ bool ExportActions::exportAll(const RunOutput& output, const QString& folder) {
     options.outDir = folder.toStdString();
     options.syntheticDatasets = output.studio.syntheticDatasets;
     options.seed = output.settings.nuts.seed;
+    // Files the run read: the export never moves, replaces or deletes them.
+    for (const QString& input :
+         {output.source.file, sessionPath_, QString::fromStdString(output.studio.weightsFrom)}) {
+      if (!input.isEmpty()) options.inputs.push_back(input.toStdString());
+    }
     const auto files =
         core::report::exportRun(toSession(output.studio, output.source), *output.dataset,
                                 *output.result, output.settings, options);
-    emit message(tr("Wrote %1 files to %2").arg(files.files.size()).arg(folder));
+    if (!files.refusals.empty()) {
+      auto report = refusalReportOf(*output.result, RefusalReport::When::exportAll);
+      report.internalFolder =
+          QDir(folder).filePath(QString::fromLatin1(core::report::kInternalFolder));
+      emit message(tr("Release refused: only %1 was written").arg(report.internalFolder));
+      if (refused_) refused_(report);
+      return false;
+    }
+    emit message(
+        tr("Wrote %1 files to %2 (release/ and internal/)").arg(files.files.size()).arg(folder));
     return true;
   } catch (const std::exception& e) {
     emit errorOccurred(errorReportFrom(e, tr("Cannot export"), folder));
@@ -85,6 +155,9 @@ void ExportActions::exportAllWithDialog(const RunOutput* output) {
   const QString folder =
       QFileDialog::getExistingDirectory(dialogParent_, tr("Export all results to folder"));
   if (folder.isEmpty()) return;
+  if (confirm_ && !confirm_(tr("Export all: what the release holds"), releaseSummary(*output))) {
+    return;
+  }
   QStringList existing;
   for (const auto& name :
        core::report::exportFileNames(*output->result, output->studio.syntheticDatasets)) {

@@ -1,10 +1,15 @@
 #pragma once
-/// The File menu's exports that need a finished run: "Export all" (core::report::exportRun, the
-/// same folder `dpsynth run --session` writes), the synthetic-data bundle of one mechanism (CSV
-/// + sidecar, never containing weights or bounds) and the plots.
+/// The File menu's exports that need a finished run: "Export all" (core::report::exportRun: a
+/// publishable release/ folder and a confidential internal/ one, the same folders `dpsynth run
+/// --session` writes), the synthetic-data bundle of one mechanism (CSV + sidecar, only the
+/// outcome and the public covariates) and the plots. A mechanism whose release was refused
+/// (SPEC §0: its DP fit failed its diagnostics) is never written to a release; the refusal is
+/// shown by the RefusalPresenter.
 #include <QObject>
+#include <functional>
 
 #include "ui/dialogs/error_report.h"
+#include "ui/dialogs/release_refused_dialog.h"
 #include "ui/workers/run_types.h"
 
 class QWidget;
@@ -17,21 +22,36 @@ class ExportActions : public QObject {
   Q_OBJECT
 
  public:
+  /// Asks the user to confirm (title, text); true = go ahead.
+  using Confirmer = std::function<bool(const QString& title, const QString& text)>;
+
   explicit ExportActions(QWidget* dialogParent);
 
   /// Writes m synthetic datasets of `mechanism` (or the run's first one) from `output` to
-  /// csvPath, with the run's seed. Returns false and emits errorOccurred on failure.
+  /// csvPath, with the run's seed. A refused mechanism is shown as refused and not written.
+  /// Returns false (errorOccurred or the refusal says why) when nothing was written.
   bool exportSynthetic(const RunOutput& output, std::optional<core::pipeline::Mechanism> mechanism,
                        int m, const QString& csvPath);
-  /// core::report::exportRun of the run into folder, with the session of the settings the run
-  /// was started with. Returns false and emits errorOccurred on failure (nothing is written).
+  /// core::report::exportRun of the run into folder (release/ and internal/), with the session
+  /// of the settings the run was started with; the data, session and reference files are
+  /// passed as inputs never to clobber. Returns true only when release/ was written; a refused
+  /// release writes internal/ only and shows the refusal.
   bool exportAll(const RunOutput& output, const QString& folder);
-  /// Asks for the folder (and before replacing files), then exportAll().
+  /// Asks for the folder, shows what the release will hold (its columns) for confirmation,
+  /// asks before replacing files, then exportAll().
   void exportAllWithDialog(const RunOutput* output);
   /// Asks for the file, then exportSynthetic().
   void exportSyntheticWithDialog(const RunOutput* output,
                                  std::optional<core::pipeline::Mechanism> mechanism, int m);
   void exportPlotsWithDialog(PlotsView* plots);
+
+  /// The confirmation text of Export all: the release's files and columns, what never leaves.
+  static QString releaseSummary(const RunOutput& output);
+
+  /// The open session file (an input of the export: never replaced).
+  void setSessionPath(const QString& path) { sessionPath_ = path; }
+  void setRefusalPresenter(RefusalPresenter presenter) { refused_ = std::move(presenter); }
+  void setConfirmer(Confirmer confirmer) { confirm_ = std::move(confirmer); }
 
  signals:
   void message(const QString& text);
@@ -39,6 +59,9 @@ class ExportActions : public QObject {
 
  private:
   QWidget* dialogParent_;
+  QString sessionPath_;
+  RefusalPresenter refused_;
+  Confirmer confirm_;
 };
 
 }  // namespace dpsynth::ui

@@ -103,9 +103,22 @@ void RunPresenter::showOutput(const RunOutput& output, bool current) {
   progress_->setSummary(summaryOf(output) + '.');
   int warnings = 0;
   for (const auto& list : output.warnings) warnings += list.size();
-  results_->setNote(warnings > 0 ? tr("%1 warning(s): hover a row for details").arg(warnings)
-                                 : tr("Seed %1; utility from one synthetic dataset per mechanism")
-                                       .arg(output.settings.nuts.seed.lo));
+  // A release's seed is secret (SPEC §0): only a reproducible run's seed is ever shown.
+  QString mode =
+      output.settings.release
+          ? tr("Release run (secret seed from the operating system)")
+          : tr("NOT FOR RELEASE: reproducible run with seed %1").arg(output.settings.nuts.seed.lo);
+  QStringList refused;
+  for (const auto& m : output.result->mechanisms) {
+    if (!m.refusals.empty())
+      refused << QString::fromStdString(core::pipeline::mechanismName(m.config.mechanism));
+  }
+  if (!refused.isEmpty()) {
+    mode += tr(" · release refused for %1 (diagnostics)").arg(refused.join(QStringLiteral(", ")));
+  }
+  results_->setNote(warnings > 0
+                        ? tr("%1 · %2 warning(s): hover a row for details").arg(mode).arg(warnings)
+                        : tr("%1; utility from one synthetic dataset per mechanism").arg(mode));
   if (!current) showOutdated(tr("Settings changed during this run: press Run to update."));
 }
 

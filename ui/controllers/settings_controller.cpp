@@ -3,6 +3,7 @@
 #include <QUndoStack>
 
 #include "ui/commands/setting_command.h"
+#include "ui/controllers/reference_data.h"
 #include "ui/panels/data_panel.h"
 #include "ui/panels/mechanism_panel.h"
 #include "ui/panels/sampler_panel.h"
@@ -17,7 +18,9 @@ SettingsController::SettingsController(DataPanel* data, MechanismPanel* mechanis
       mechanisms_(mechanisms),
       tuning_(tuning),
       sampler_(sampler),
-      undo_(new QUndoStack(this)) {
+      undo_(new QUndoStack(this)),
+      reference_(new ReferenceData(this)),
+      releaseSeed_(core::random::osSeed()) {
   const auto push = [this](const SettingChange& change) {
     undo_->push(new SettingCommand(change));
   };
@@ -28,7 +31,24 @@ SettingsController::SettingsController(DataPanel* data, MechanismPanel* mechanis
   connect(mechanisms_, &MechanismPanel::changed, this, changed);
   connect(tuning_, &TuningPanel::changed, this, changed);
   connect(sampler_, &SamplerPanel::changed, this, changed);
+  // A new dataset gets a new release seed; within one dataset re-runs reuse cached stages.
+  connect(data_, &DataPanel::loaded, this, [this] { renewReleaseSeed(); });
+  connect(tuning_, &TuningPanel::referenceChosen, this,
+          [this](const QString& path) { loadReference(path); });
+  connect(tuning_, &TuningPanel::referenceCleared, this, [this] { reference_->clear(); });
+  connect(reference_, &ReferenceData::changed, this, [this] {
+    tuning_->showReferenceFile(reference_->path());
+    emit settingsChanged();
+  });
+  connect(reference_, &ReferenceData::errorOccurred, this,
+          [this](const ErrorReport& r) { emit errorOccurred(r); });
 }
+
+bool SettingsController::loadReference(const QString& path) {
+  return reference_->load(path, data_->choice());
+}
+
+void SettingsController::renewReleaseSeed() { releaseSeed_ = core::random::osSeed(); }
 
 StudioSettings SettingsController::current() const {
   StudioSettings s;
@@ -39,6 +59,12 @@ StudioSettings SettingsController::current() const {
   s.run.model.sdScale = data_->sdScale();
   s.run.model.family = s.dataset.family;
   s.syntheticDatasets = sampler_->syntheticDatasets();
+  s.reproducible = sampler_->reproducible();
+  s.run.neighbours = sampler_->neighbours();
+  s.releaseSeed = releaseSeed_;
+  s.weightsFrom = reference_->path().toStdString();
+  if (reference_->isLoaded())
+    s.run.weightReference = reference_->datasetFor(s.dataset, &s.referenceProblem);
   return s;
 }
 
@@ -47,8 +73,13 @@ void SettingsController::apply(const StudioSettings& settings) {
     const QSignalBlocker block(this);  // one announcement at the end
     tuning_->setTuning(settings.tuning);
     sampler_->setNuts(settings.run.nuts, settings.syntheticDatasets);
+    sampler_->setRelease(settings.reproducible, settings.run.neighbours);
     mechanisms_->setChecked(settings.mechanisms);
+    reference_->clear();
   }
+  // Outside the blocker: a reference that cannot be read must reach the user.
+  if (!settings.weightsFrom.empty())
+    reference_->load(QString::fromStdString(settings.weightsFrom), settings.dataset);
   undo_->clear();
   emit settingsChanged();
 }

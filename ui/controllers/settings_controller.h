@@ -1,8 +1,12 @@
 #pragma once
 /// Adds the settings panels up to one StudioSettings value, puts every user edit on the undo
-/// stack, and announces changes (for auto-run and the guarantee badge).
+/// stack, and announces changes (for auto-run and the guarantee badge). It also keeps what the
+/// panels cannot show: the release seed of the loaded dataset (memory only) and the reference
+/// dataset for weight functions.
 #include <QObject>
 
+#include "core/random/seed.h"
+#include "ui/dialogs/error_report.h"
 #include "ui/studio_settings.h"
 
 class QUndoStack;
@@ -11,6 +15,7 @@ namespace dpsynth::ui {
 
 class DataPanel;
 class MechanismPanel;
+class ReferenceData;
 class SamplerPanel;
 class TuningPanel;
 
@@ -22,13 +27,21 @@ class SettingsController : public QObject {
                      SamplerPanel* sampler, QObject* parent = nullptr);
 
   StudioSettings current() const;
-  /// Shows stored settings (session load); the undo history starts afresh.
+  /// Shows stored settings (session load); the undo history starts afresh. A weightsFrom path
+  /// is loaded as the reference (typed with settings.dataset); a reference that cannot be read
+  /// is reported through errorOccurred() and left out.
   void apply(const StudioSettings& settings);
   QUndoStack* undoStack() const { return undo_; }
+  ReferenceData* reference() const { return reference_; }
+  /// Loads a reference CSV for the current column choices (errors through errorOccurred()).
+  bool loadReference(const QString& path);
+  /// Draws a new release seed from the OS (a new dataset was loaded).
+  void renewReleaseSeed();
 
  signals:
   /// Any change of a run setting: user edit, undo/redo or apply().
   void settingsChanged();
+  void errorOccurred(const ErrorReport& report);
 
  private:
   DataPanel* data_;
@@ -36,6 +49,8 @@ class SettingsController : public QObject {
   TuningPanel* tuning_;
   SamplerPanel* sampler_;
   QUndoStack* undo_;
+  ReferenceData* reference_;
+  core::random::Seed releaseSeed_;
 };
 
 }  // namespace dpsynth::ui

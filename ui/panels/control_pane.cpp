@@ -36,7 +36,7 @@ ControlPane::ControlPane(DataPanel* data, MechanismPanel* mechanisms, TuningPane
   column->addWidget(group(tr("Data"), data));
   column->addWidget(group(tr("Mechanisms"), mechanisms));
   column->addWidget(group(tr("Tuning"), tuning));
-  column->addWidget(new CollapsibleSection(tr("Sampler"), sampler));
+  column->addWidget(new CollapsibleSection(tr("Release and sampler"), sampler));
   column->addStretch(1);
   auto* scroll = new QScrollArea;
   scroll->setWidget(inner);

@@ -23,6 +23,7 @@
 #include "core/session/sha256.h"
 #include "ui/models/csv_preview_model.h"
 #include "ui/studio_resources.h"
+#include "ui/widgets/column_roles_view.h"
 #include "ui/widgets/outcome_summary.h"
 
 namespace dpsynth::ui {
@@ -124,12 +125,14 @@ DataPanel::DataPanel(QWidget* parent) : QWidget(parent) {
   problemLabel_->setStyleSheet(QStringLiteral("color: #b00020"));
   problemLabel_->hide();
   summary_ = new OutcomeSummary(this);
+  roles_ = new ColumnRolesView(this);
 
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(0, 0, 0, 0);
   layout->addLayout(top);
   layout->addWidget(previewView_);
   layout->addLayout(form);
+  layout->addWidget(roles_);
   layout->addWidget(problemLabel_);
   layout->addWidget(summary_);
 
@@ -317,6 +320,7 @@ bool DataPanel::setChoice(const core::data::DatasetSpec& spec, double sdScale) {
     dataset_.reset();
     problemLabel_->setText(problem_);
     problemLabel_->show();
+    roles_->setRoles(table_->header, choice());
     emit errorOccurred({tr("Session does not fit the data"),
                         source_.file,
                         0,
@@ -361,6 +365,11 @@ void DataPanel::showSummary() {
   sdScale_->setEnabled(choice().family == models::Family::normal);
   problemLabel_->setVisible(!problem_.isEmpty());
   problemLabel_->setText(problem_);
+  if (table_) {
+    roles_->setRoles(table_->header, choice());
+  } else {
+    roles_->clear();
+  }
   if (dataset_) {
     QString name = QString::fromStdString(dataset_->outcomeName);
     if (dataset_->droppedRows > 0) name += tr(" (%1 rows dropped)").arg(dataset_->droppedRows);

@@ -19,6 +19,7 @@ class QTableView;
 
 namespace dpsynth::ui {
 
+class ColumnRolesView;
 class CsvPreviewModel;
 class OutcomeSummary;
 
@@ -58,6 +59,9 @@ class DataPanel : public QWidget {
   QComboBox* familyBox() const { return family_; }
   QListWidget* covariateList() const { return covariates_; }
   OutcomeSummary* summary() const { return summary_; }
+  /// Every input column with its role (outcome / public covariate / not released), following
+  /// the Outcome and Covariates choosers.
+  ColumnRolesView* columnRoles() const { return roles_; }
 
  signals:
   /// New data was loaded (also emits choiceChanged()).
@@ -93,6 +97,7 @@ class DataPanel : public QWidget {
   QDoubleSpinBox* sdScale_ = nullptr;
   QLabel* problemLabel_ = nullptr;
   OutcomeSummary* summary_ = nullptr;
+  ColumnRolesView* roles_ = nullptr;
 };
 
 }  // namespace dpsynth::ui

@@ -1,6 +1,9 @@
 #include "ui/panels/sampler_panel.h"
 
+#include <QCheckBox>
+#include <QComboBox>
 #include <QFormLayout>
+#include <QHBoxLayout>
 #include <QLineEdit>
 #include <QRegularExpressionValidator>
 #include <limits>
@@ -9,10 +12,37 @@
 
 namespace dpsynth::ui {
 
+namespace privacy = core::privacy;
+
 SamplerPanel::SamplerPanel(QWidget* parent) : QWidget(parent) {
   const core::mcmc::NutsConfig defaults;
   auto* form = new QFormLayout(this);
   form->setContentsMargins(0, 0, 0, 0);
+
+  neighbours_ = new QComboBox(this);
+  neighbours_->setObjectName(QStringLiteral("neighboursBox"));
+  neighbours_->addItem(tr("replace-one"), int(privacy::Neighbours::replaceOne));
+  neighbours_->addItem(tr("add-remove"), int(privacy::Neighbours::addRemove));
+  neighbours_->setToolTip(
+      tr("<p>Which two databases the guarantee treats as neighbours.</p>"
+         "<p><b>replace-one</b> (default, bounded DP): the number of records is public and one "
+         "record's values change. Censoring clamps each record's log-likelihood to [L, U] with "
+         "U − L ≤ ε/2: [−ε/2, 0] for count families, [−ε/4, ε/4] for beta and normal. The "
+         "perturbed histogram's counts have sensitivity 2.</p>"
+         "<p><b>add-remove</b> (unbounded DP): one record is added or removed. Censoring needs "
+         "only max(|L|, |U|) ≤ ε/2: [−ε/2, 0] for count families, [−ε/2, ε/2] for beta and "
+         "normal. The histogram's counts have sensitivity 1 (half the noise).</p>"
+         "<p>The relation is stated in every sidecar and release note.</p>"));
+  form->addRow(tr("neighbours"), neighbours_);
+  connect(neighbours_, &QComboBox::currentIndexChanged, this, [this] {
+    if (silent_) return;
+    const int now = neighbours_->currentData().toInt();
+    const int before = now == int(privacy::Neighbours::replaceOne)
+                           ? int(privacy::Neighbours::addRemove)
+                           : int(privacy::Neighbours::replaceOne);
+    emit edited({this, QStringLiteral("neighbours"), before, now, 0});
+    emit changed();
+  });
 
   const auto add = [&](TuningFieldSpec spec) {
     spec.slider = false;
@@ -51,11 +81,64 @@ SamplerPanel::SamplerPanel(QWidget* parent) : QWidget(parent) {
       tr("Seeds the sampler (stream per chain) and the synthesis; the same seed "
          "gives the same draws on every machine."));
   committedSeed_ = defaults.seed.lo;
-  form->addRow(tr("seed"), seed_);
+  reproducible_ = new QCheckBox(tr("reproducible (not for release)"), this);
+  reproducible_->setObjectName(QStringLiteral("reproducibleBox"));
+  reproducible_->setChecked(false);
+  reproducible_->setToolTip(
+      tr("<p><b>Off</b> (a release): the sampler, the synthesis, the row order and the "
+         "histogram noise take a 128-bit seed from the operating system. It is kept in memory "
+         "only, never shown and never saved, so nobody can replay the release.</p>"
+         "<p><b>On</b>: the seed field drives everything, runs repeat bit for bit, and the "
+         "badge, the results and every exported file say NOT FOR RELEASE. For studies and "
+         "tests only.</p>"));
+  auto* seedRow = new QHBoxLayout;
+  seedRow->setContentsMargins(0, 0, 0, 0);
+  seedRow->addWidget(seed_, 1);
+  seedRow->addWidget(reproducible_);
+  form->addRow(tr("seed"), seedRow);
   connect(seed_, &QLineEdit::editingFinished, this, [this] { onSeedEdited(); });
+  connect(reproducible_, &QCheckBox::toggled, this, [this](bool on) {
+    showReproducible();
+    if (silent_) return;
+    emit edited({this, QStringLiteral("reproducible"), !on, on, 0});
+    emit changed();
+  });
+  showReproducible();
+}
+
+void SamplerPanel::showReproducible() {
+  const bool on = reproducible_->isChecked();
+  seed_->setEnabled(on);
+  // A release's seed is never shown: the field shows the study seed, or says it is unused.
+  seed_->setPlaceholderText(on ? QString() : tr("secret"));
+  seed_->setText(on ? QString::number(committedSeed_) : QString());
+  seed_->setToolTip(
+      on ? tr("Seeds the sampler (stream per chain), the synthesis, the row order and the "
+              "histogram noise; the same seed gives the same output on every machine.")
+         : tr("Unused in a release: the seed comes from the operating system and is never "
+              "shown or saved. Turn on 'reproducible (not for release)' to set it."));
+}
+
+bool SamplerPanel::reproducible() const { return reproducible_->isChecked(); }
+
+privacy::Neighbours SamplerPanel::neighbours() const {
+  return static_cast<privacy::Neighbours>(neighbours_->currentData().toInt());
+}
+
+void SamplerPanel::setRelease(bool reproducible, privacy::Neighbours neighbours) {
+  silent_ = true;
+  reproducible_->setChecked(reproducible);
+  neighbours_->setCurrentIndex(neighbours_->findData(int(neighbours)));
+  silent_ = false;
+  showReproducible();
+  emit changed();
 }
 
 void SamplerPanel::onSeedEdited() {
+  if (!reproducible_->isChecked()) {  // a release has no seed to edit or show
+    showReproducible();
+    return;
+  }
   bool ok = false;
   const quint64 seed = seed_->text().toULongLong(&ok);
   if (!ok) {  // more than 2^64 - 1: put the last good value back
@@ -93,13 +176,15 @@ void SamplerPanel::setNuts(const core::mcmc::NutsConfig& nuts, int syntheticData
   fields_["threads"]->setValue(nuts.threads > 0 ? QVariant(double(nuts.threads)) : QVariant());
   fields_["syntheticDatasets"]->setValue(double(syntheticDatasets));
   committedSeed_ = nuts.seed.lo;
-  seed_->setText(QString::number(nuts.seed.lo));
   silent_ = false;
+  showReproducible();
   emit changed();
 }
 
 QVariant SamplerPanel::settingValue(const QString& key) const {
   if (key == QLatin1String("seed")) return QVariant::fromValue(committedSeed_);
+  if (key == QLatin1String("reproducible")) return reproducible_->isChecked();
+  if (key == QLatin1String("neighbours")) return neighbours_->currentData().toInt();
   if (auto* f = fields_.value(key)) return f->value();
   return {};
 }
@@ -107,7 +192,17 @@ QVariant SamplerPanel::settingValue(const QString& key) const {
 void SamplerPanel::setSettingValue(const QString& key, const QVariant& value) {
   if (key == QLatin1String("seed")) {
     committedSeed_ = value.toULongLong();
-    seed_->setText(QString::number(committedSeed_));
+    showReproducible();
+    emit changed();
+  } else if (key == QLatin1String("reproducible") || key == QLatin1String("neighbours")) {
+    silent_ = true;
+    if (key == QLatin1String("reproducible")) {
+      reproducible_->setChecked(value.toBool());
+    } else {
+      neighbours_->setCurrentIndex(neighbours_->findData(value.toInt()));
+    }
+    silent_ = false;
+    showReproducible();
     emit changed();
   } else if (auto* f = fields_.value(key)) {
     f->setValue(value);

@@ -1,12 +1,16 @@
 #pragma once
-/// Sampler settings (chains, warm-up, draws, seed, threads) and the number of synthetic
-/// datasets to release. User edits are reported for the undo stack.
+/// Release and sampler settings: the neighbour relation, the "reproducible (not for release)"
+/// switch beside the seed, chains, warm-up, draws, threads and the number of synthetic datasets
+/// to release. User edits are reported for the undo stack.
 #include <QMap>
 #include <QWidget>
 
 #include "core/mcmc/nuts_config.h"
+#include "core/privacy/neighbours.h"
 #include "ui/commands/setting_change.h"
 
+class QCheckBox;
+class QComboBox;
 class QLineEdit;
 
 namespace dpsynth::ui {
@@ -25,13 +29,21 @@ class SamplerPanel : public QWidget, public SettingsEditor {
   /// Programmatic: no edits reported, one changed().
   void setNuts(const core::mcmc::NutsConfig& nuts, int syntheticDatasets);
 
-  /// Keys: "chains", "warmup", "draws", "seed", "threads", "syntheticDatasets". seed is a
-  /// qulonglong; threads is null for auto.
+  /// The switch: true = the seed field is used and the run is not for release.
+  bool reproducible() const;
+  core::privacy::Neighbours neighbours() const;
+  /// Programmatic (session load): no edits reported, one changed().
+  void setRelease(bool reproducible, core::privacy::Neighbours neighbours);
+
+  /// Keys: "chains", "warmup", "draws", "seed", "threads", "syntheticDatasets", "reproducible"
+  /// (bool), "neighbours" (int of Neighbours). seed is a qulonglong; threads is null for auto.
   QVariant settingValue(const QString& key) const override;
   void setSettingValue(const QString& key, const QVariant& value) override;
 
   TuningField* field(const QString& key) const { return fields_.value(key); }
   QLineEdit* seedEdit() const { return seed_; }
+  QCheckBox* reproducibleBox() const { return reproducible_; }
+  QComboBox* neighboursBox() const { return neighbours_; }
 
  signals:
   void edited(const SettingChange& change);
@@ -39,9 +51,12 @@ class SamplerPanel : public QWidget, public SettingsEditor {
 
  private:
   void onSeedEdited();
+  void showReproducible();
 
   QMap<QString, TuningField*> fields_;
   QLineEdit* seed_ = nullptr;
+  QCheckBox* reproducible_ = nullptr;
+  QComboBox* neighbours_ = nullptr;
   quint64 committedSeed_ = 1;
   bool silent_ = false;
 };

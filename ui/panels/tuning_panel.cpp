@@ -1,7 +1,13 @@
 #include "ui/panels/tuning_panel.h"
 
 #include <QCheckBox>
+#include <QFileDialog>
+#include <QFileInfo>
 #include <QFormLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QPushButton>
+#include <QVBoxLayout>
 
 #include "ui/studio_settings.h"
 #include "ui/widgets/tuning_field.h"
@@ -37,9 +43,11 @@ TuningPanel::TuningPanel(QWidget* parent) : QWidget(parent) {
                "exceeding it."),
             0.001, 1, 0.5, 1, 3, 0.005, optionalToVariant(defaults.k), tr("auto"), true, 0.95});
   addField(form, {"epsilon", tr("ε"),
-                  tr("Target ε. Strict DP for censor-uw, censor-w, ph (each contribution clamped "
-                     "to ±ε/2; PH noise of scale 2/ε); weighted-e drops records with bound > ε/2; "
-                     "sw uses a = min(1, (ε/2)/Δ_x), or matches LW's Δ when none."),
+                  tr("Target ε. Strict DP for censor-uw, ph, and censor-w with weights from a "
+                     "reference dataset: each contribution is clamped to an interval [L, U] set by "
+                     "ε, the family and the neighbour relation; PH noise has scale "
+                     "(sensitivity)/ε. Weighted-e drops records with bound > ε/2; sw uses "
+                     "a = min(1, (ε/2)/Δ_x), or matches LW's Δ when none."),
                   0.01, 1000, 0.1, 20, 2, 0.1, optionalToVariant(defaults.epsilon), tr("none")});
   addField(form, {"radius", tr("CW radius"),
                   tr("Isolation risk of CW: IR_i = #{j : |y_j − y_i| > r_i}/n with r_i = r·|y_i| "
@@ -49,8 +57,10 @@ TuningPanel::TuningPanel(QWidget* parent) : QWidget(parent) {
            tr("Checked: the CW ball around y_i has radius r·|y_i|; unchecked: radius r."));
   addField(form, {"downscale", tr("downscale"),
                   tr("Weighted-e and censor-w multiply the LW weights by d ∈ (0, 1]; auto uses "
-                     "d = min(1, (ε/2)/Δ_{α,x}) from the LW fit."),
+                     "d = min(1, (ε/2)/Δ_{α,x}) from the LW fit (the reference's LW fit when "
+                     "weights come from a reference dataset)."),
                   0.001, 1, 0.05, 1, 3, 0.01, optionalToVariant(defaults.downscale), tr("auto")});
+  addReferenceRow(form);
   addField(form, {"lower", tr("PH lower"),
                   tr("Public lower bound a of the perturbed histogram. It must come from public "
                      "knowledge, never from the confidential data (beta family: 0)."),
@@ -62,10 +72,55 @@ TuningPanel::TuningPanel(QWidget* parent) : QWidget(parent) {
                   tr("Number of histogram bins m; auto = ⌈√n⌉. D_j = C_j + discrete Laplace "
                      "noise of scale 2/ε."),
                   1, 100000, 1, 200, 0, 1, QVariant(), tr("auto"), true, 20});
-  addCheck(form, "reproducibleNoise", tr("reproducible PH noise (not for release)"),
-           defaults.reproducibleNoise,
-           tr("PH noise from the run seed instead of the operating system's CSPRNG: for studies "
-              "and tests only, never for a release."));
+}
+
+void TuningPanel::addReferenceRow(QFormLayout* form) {
+  referenceLabel_ = new QLabel(this);
+  referenceLabel_->setObjectName(QStringLiteral("referenceLabel"));
+  referenceLabel_->setWordWrap(true);
+  referenceChoose_ = new QPushButton(tr("Weights from a reference dataset…"), this);
+  referenceChoose_->setObjectName(QStringLiteral("referenceChooseButton"));
+  referenceClear_ = new QPushButton(tr("Clear"), this);
+  referenceClear_->setObjectName(QStringLiteral("referenceClearButton"));
+  const QString tip =
+      tr("<p>censor-w and weighted-e: fit the unweighted model on a <b>public</b> reference "
+         "dataset (public data, or an earlier period already released) with the same outcome, "
+         "covariates and family, turn it into a weight function α(y, X), and apply it record by "
+         "record to the confidential data. Downscale auto uses the reference too.</p>"
+         "<p>Weights computed from the confidential data itself move with every record, so "
+         "censor-w is then only asymptotic DP (aDP). With reference weights censor-w is strict "
+         "DP; weighted-e stays aDP.</p>");
+  referenceChoose_->setToolTip(tip);
+  referenceLabel_->setToolTip(tip);
+  referenceClear_->setToolTip(
+      tr("Take the weights from the confidential data again (censor-w: "
+         "aDP)."));
+  auto* buttons = new QHBoxLayout;
+  buttons->setContentsMargins(0, 0, 0, 0);
+  buttons->addWidget(referenceChoose_, 1);
+  buttons->addWidget(referenceClear_);
+  auto* box = new QVBoxLayout;
+  box->setContentsMargins(0, 4, 0, 4);
+  box->addLayout(buttons);
+  box->addWidget(referenceLabel_);
+  form->addRow(box);
+  connect(referenceChoose_, &QPushButton::clicked, this, [this] {
+    const QString path =
+        QFileDialog::getOpenFileName(this, tr("Reference dataset (public) for weight functions"),
+                                     {}, tr("CSV files (*.csv *.tsv *.txt);;All files (*)"));
+    if (!path.isEmpty()) emit referenceChosen(path);
+  });
+  connect(referenceClear_, &QPushButton::clicked, this, [this] { emit referenceCleared(); });
+  showReferenceFile({});
+}
+
+void TuningPanel::showReferenceFile(const QString& path) {
+  referenceClear_->setEnabled(!path.isEmpty());
+  referenceLabel_->setText(
+      path.isEmpty()
+          ? tr("censor-w / weighted-e weights: from the confidential data (censor-w is aDP)")
+          : tr("censor-w / weighted-e weights: from reference %1 (censor-w is strict DP)")
+                .arg(QFileInfo(path).fileName()));
 }
 
 void TuningPanel::addField(QFormLayout* form, TuningFieldSpec spec) {
@@ -98,8 +153,8 @@ void TuningPanel::addCheck(QFormLayout* form, const QString& key, const QString&
 }
 
 QStringList TuningPanel::keys() const {
-  return {"c",         "g",     "k",     "epsilon", "radius",           "radiusRelative",
-          "downscale", "lower", "upper", "bins",    "reproducibleNoise"};
+  return {"c",         "g",     "k",     "epsilon", "radius", "radiusRelative",
+          "downscale", "lower", "upper", "bins"};
 }
 
 QVariant TuningPanel::settingValue(const QString& key) const {
@@ -132,7 +187,6 @@ core::pipeline::MechanismConfig TuningPanel::tuning() const {
   config.upper = variantToOptional(fields_["upper"]->value());
   const auto bins = variantToOptional(fields_["bins"]->value());
   config.bins = bins ? static_cast<int>(*bins) : 0;
-  config.reproducibleNoise = checks_["reproducibleNoise"]->isChecked();
   return config;
 }
 
@@ -148,7 +202,6 @@ void TuningPanel::setTuning(const core::pipeline::MechanismConfig& config) {
   fields_["lower"]->setValue(optionalToVariant(config.lower));
   fields_["upper"]->setValue(optionalToVariant(config.upper));
   fields_["bins"]->setValue(config.bins > 0 ? QVariant(double(config.bins)) : QVariant());
-  checks_["reproducibleNoise"]->setChecked(config.reproducibleNoise);
   silent_ = false;
   emit changed();
 }

@@ -1,6 +1,7 @@
 #pragma once
-/// The mechanisms' tuning (c, g, k, ε, CW radius, downscale, PH bounds and bins, reproducible
-/// noise), shared by every checked mechanism. Every user edit is reported for the undo stack.
+/// The mechanisms' tuning (c, g, k, ε, CW radius, downscale, PH bounds and bins), shared by every
+/// checked mechanism, and the choice of a reference dataset for weight functions. Every user
+/// edit of a value is reported for the undo stack.
 #include <QMap>
 #include <QWidget>
 
@@ -9,6 +10,8 @@
 
 class QCheckBox;
 class QFormLayout;
+class QLabel;
+class QPushButton;
 
 namespace dpsynth::ui {
 
@@ -32,20 +35,33 @@ class TuningPanel : public QWidget, public SettingsEditor {
   TuningField* field(const QString& key) const { return fields_.value(key); }
   QCheckBox* checkBox(const QString& key) const { return checks_.value(key); }
   /// "c", "g", "k", "epsilon", "radius", "radiusRelative", "downscale", "lower", "upper",
-  /// "bins", "reproducibleNoise".
+  /// "bins".
   QStringList keys() const;
+
+  /// Shows the reference file in use (empty: weights from the data).
+  void showReferenceFile(const QString& path);
+  QPushButton* referenceChooseButton() const { return referenceChoose_; }
+  QPushButton* referenceClearButton() const { return referenceClear_; }
+  QLabel* referenceLabel() const { return referenceLabel_; }
 
  signals:
   void edited(const SettingChange& change);
   void changed();
+  /// The user picked a reference CSV ("Weights from a reference dataset…").
+  void referenceChosen(const QString& path);
+  void referenceCleared();
 
  private:
   void addField(QFormLayout* form, TuningFieldSpec spec);
   void addCheck(QFormLayout* form, const QString& key, const QString& text, bool defaultValue,
                 const QString& toolTip);
+  void addReferenceRow(QFormLayout* form);
 
   QMap<QString, TuningField*> fields_;
   QMap<QString, QCheckBox*> checks_;
+  QLabel* referenceLabel_ = nullptr;
+  QPushButton* referenceChoose_ = nullptr;
+  QPushButton* referenceClear_ = nullptr;
   bool silent_ = false;
 };
 

@@ -1,0 +1,43 @@
+#pragma once
+/// Every input column and its role in a release (SPEC §0): the outcome (synthesized), a public
+/// covariate (copied into the release as it is) or not released (the default: it never leaves).
+/// A view of the Outcome and Covariates choosers, never a second source of truth: the data panel
+/// calls setRoles() whenever they change.
+#include <QWidget>
+#include <string>
+#include <vector>
+
+#include "core/data/dataset.h"
+
+class QLabel;
+class QTableWidget;
+
+namespace dpsynth::ui {
+
+enum class ColumnRole { outcome, publicCovariate, notReleased };
+QString columnRoleName(ColumnRole role);
+
+class ColumnRolesView : public QWidget {
+  Q_OBJECT
+
+ public:
+  explicit ColumnRolesView(QWidget* parent = nullptr);
+
+  /// Shows `columns` (the input's header, in order) with the roles `spec` gives them.
+  void setRoles(const std::vector<std::string>& columns, const core::data::DatasetSpec& spec);
+  void clear();
+
+  /// The role shown for a column (notReleased for a column that is not shown).
+  ColumnRole role(const QString& column) const;
+  /// The columns a synthetic file will hold, in the input's order.
+  QStringList releasedColumns() const;
+  QTableWidget* table() const { return table_; }
+  QLabel* summary() const { return summary_; }
+
+ private:
+  QTableWidget* table_ = nullptr;
+  QLabel* summary_ = nullptr;
+  std::vector<std::pair<QString, ColumnRole>> roles_;
+};
+
+}  // namespace dpsynth::ui
