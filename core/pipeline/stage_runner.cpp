@@ -205,7 +205,9 @@ std::vector<std::string> releaseGateFailures(const std::string& stage,
   for (const auto& p : posterior) {
     if (std::isnan(p.essBulk) || p.essBulk < 100.0 * chains) {
       failures.push_back("stage " + stage + ": bulk-ESS " + formatFixed(p.essBulk, 0) + " for " +
-                         p.name + " is below 100 per chain");
+                         p.name + " is below 100 per chain (" +
+                         formatFixed(100.0 * chains, 0) + " for " + formatFixed(chains, 0) +
+                         " chains)");
       break;
     }
   }

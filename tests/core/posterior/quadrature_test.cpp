@@ -9,6 +9,7 @@
 #include "core/mcmc/diagnostics.h"
 #include "core/mcmc/sampler.h"
 #include "core/models/model.h"
+#include "core/privacy/neighbours.h"
 #include "core/random/rng.h"
 #include "support/posterior_grid.h"
 
@@ -104,6 +105,67 @@ class QuadratureTest : public QObject {
                                    {models::Family::poisson}, {alpha, -clamp, clamp});
     const auto s = sampleSummary(*model);
     compare(s[0], q[0]);
+  }
+
+  void poissonCensoredOneSided() {
+    // SPEC §0: a count family's log-pmf is never positive, so [L, U] = [-ε/2, 0] for both
+    // neighbour relations. The censored pseudo posterior must be the clamped density below.
+    const auto y = draws(30, [](random::Rng& r) { return double(random::poisson(r, 20)); });
+    const double eps = 7;
+    const auto c = privacy::censorInterval(models::Family::poisson,
+                                           privacy::Neighbours::replaceOne, eps);
+    QCOMPARE(c.lower, -3.5);
+    QCOMPARE(c.upper, 0.0);
+    auto logp = [&](const std::vector<double>& u) {
+      double s = logNormal(u[0], 10);
+      for (double yi : y)
+        s += std::clamp(yi * u[0] - std::exp(u[0]) - std::lgamma(yi + 1), -eps / 2, 0.0);
+      return s;
+    };
+    const double centre = std::log(y.mean());
+    const auto q = gridMarginals({linspace(centre - 6, centre + 3, 12001)}, logp, {});
+    const auto data = intercept(models::Family::poisson, y);
+    auto censored = models::makeModel(data, {models::Family::poisson}, {{}, c.lower, c.upper});
+    const auto s = sampleSummary(*censored);
+    compare(s[0], q[0]);
+    // The clamp binds: the uncensored posterior is a different one.
+    const auto plain = sampleSummary(*models::makeModel(data, {models::Family::poisson}));
+    QVERIFY2(std::abs(plain[0].sd / q[0].sd - 1) > 0.3,
+             qPrintable(QString("sd %1 vs %2").arg(plain[0].sd).arg(q[0].sd)));
+  }
+
+  void betaCensoredTwoSided() {
+    // Beta log-densities take both signs: under replace-one the interval is [-ε/4, ε/4].
+    const auto y = draws(40, [](random::Rng& r) { return random::beta(r, 2.0, 5.0); });
+    const double eps = 2.0;
+    const auto c =
+        privacy::censorInterval(models::Family::beta, privacy::Neighbours::replaceOne, eps);
+    QCOMPARE(c.lower, -0.5);
+    QCOMPARE(c.upper, 0.5);
+    auto logp = [&](const std::vector<double>& u) {
+      const double phi = 1 / (1 + std::exp(-u[0]));
+      const double lambda = 0.1 + std::exp(u[1]);
+      double s = std::log(phi) + std::log1p(-phi) - 2.5 * std::log(lambda) + u[1];
+      const double a = lambda * phi, b = lambda * (1 - phi);
+      for (double yi : y)
+        s += std::clamp(std::lgamma(lambda) - std::lgamma(a) - std::lgamma(b) +
+                            (a - 1) * std::log(yi) + (b - 1) * std::log1p(-yi),
+                        c.lower, c.upper);
+      return s;
+    };
+    const auto q = gridMarginals(
+        {linspace(-4.0, 2.5, 500), linspace(-4.0, 7.0, 500)}, logp,
+        {[](double v) { return 1 / (1 + std::exp(-v)); }, [](double v) { return 0.1 + std::exp(v); }});
+    const auto data = intercept(models::Family::beta, y);
+    auto censored = models::makeModel(data, {models::Family::beta}, {{}, c.lower, c.upper});
+    const auto s = sampleSummary(*censored);
+    compare(s[0], q[0]);
+    compare(s[1], q[1], /*heavyTail=*/true);
+    const auto plain = sampleSummary(*models::makeModel(data, {models::Family::beta}));
+    QVERIFY2(std::abs(plain[0].mean - q[0].mean) > q[0].sd,
+             qPrintable(QString("phi mean %1 vs %2").arg(plain[0].mean).arg(q[0].mean)));
+    QVERIFY2(std::abs(plain[1].q50 - q[1].q50) > 0.5 * q[1].sd,
+             qPrintable(QString("lambda median %1 vs %2").arg(plain[1].q50).arg(q[1].q50)));
   }
 
   void normalTwoParameters() {
