@@ -197,7 +197,7 @@ std::vector<std::string> releaseGateFailures(const std::string& stage,
   const auto chains = static_cast<double>(sample.chains.size());
   for (const auto& p : posterior) {
     if (std::isnan(p.rhat) || p.rhat > 1.01) {
-      failures.push_back("stage " + stage + ": R-hat " + formatFixed(p.rhat, 3) + " for " +
+      failures.push_back("stage " + stage + ": R-hat " + formatFixed(p.rhat, 4) + " for " +
                          p.name + " is above 1.01");
       break;
     }
