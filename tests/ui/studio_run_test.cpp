@@ -382,7 +382,9 @@ class StudioRunTest : public QObject {
     QVERIFY(test::waitForRun(*window, ended));
     timer.stop();
     QVERIFY2(ticks >= 10, qPrintable(QString("only %1 ticks: run too short").arg(ticks)));
-    QVERIFY2(worstGap < 50, qPrintable(QString("worst gap %1 ms").arg(worstGap)));
+    // A GUI thread that waited on the sampler would stall for the whole run (seconds); 250 ms
+    // leaves room for a loaded CI machine that deschedules the process now and then.
+    QVERIFY2(worstGap < 250, qPrintable(QString("worst gap %1 ms").arg(worstGap)));
   }
 
   void autoRunAfterChangingKRerunsOnlyTheReweighting() {
