@@ -15,6 +15,7 @@
 #include "core/pipeline/pipeline.h"
 #include "core/pipeline/report.h"
 #include "core/pipeline/synthesis.h"
+#include "core/report/staged_files.h"
 
 namespace dpsynth::cli {
 
@@ -32,29 +33,36 @@ void addFitCommand(CLI::App& app, FitOptions& o) {
                   "unweighted | sw | lw | cw | lw-final | cw-final | weighted-e | censor-uw | "
                   "censor-w | ph")
       ->capture_default_str();
-  fit->add_option("--c", o.c, "Weight scale c")->capture_default_str();
-  fit->add_option("--g", o.g, "Weight shift g")->capture_default_str();
+  fit->add_option("--c", o.c, "Weight scale c")->check(finiteNumber(0, 1e6))->capture_default_str();
+  fit->add_option("--g", o.g, "Weight shift g")->check(finiteNumber(-1e6, 1e6))->capture_default_str();
   fit->add_option("--radius", o.radius,
-                  "CW radius r (absolute unless --radius-relative; default: relative 0.2)");
+                  "CW radius r (absolute unless --radius-relative; default: relative 0.2)")
+      ->check(finiteNumber(0, 1e300));
   fit->add_flag("--radius-relative", o.radiusRelative, "CW radius is r·|y_i|");
   fit->add_option("--k", o.k, "Re-weighting k in (0,1] or auto")->capture_default_str();
-  fit->add_option("--epsilon", o.epsilon, "Target epsilon");
+  fit->add_option("--epsilon", o.epsilon, "Target epsilon")->check(finiteNumber(1e-6, 1e6));
   fit->add_option("--downscale", o.downscale, "Downscale d in (0,1] or auto")
       ->capture_default_str();
-  fit->add_option("--bins", o.bins, "Perturbed histogram bins (0 = ceil(sqrt(n)))");
-  fit->add_option("--lower", o.lower, "Perturbed histogram public lower bound");
-  fit->add_option("--upper", o.upper, "Perturbed histogram public upper bound");
-  fit->add_option("--chains", o.chains)->capture_default_str();
-  fit->add_option("--warmup", o.warmup)->capture_default_str();
-  fit->add_option("--draws", o.draws)->capture_default_str();
+  fit->add_option("--bins", o.bins, "Perturbed histogram bins (0 = ceil(sqrt(n)))")
+      ->check(unsignedDecimal(0, 1'000'000));
+  fit->add_option("--lower", o.lower, "Perturbed histogram public lower bound")
+      ->check(finiteNumber(-1e300, 1e300));
+  fit->add_option("--upper", o.upper, "Perturbed histogram public upper bound")
+      ->check(finiteNumber(-1e300, 1e300));
+  fit->add_option("--chains", o.chains)->check(unsignedDecimal(1, 256))->capture_default_str();
+  fit->add_option("--warmup", o.warmup)->check(unsignedDecimal(0, 1'000'000))->capture_default_str();
+  fit->add_option("--draws", o.draws)->check(unsignedDecimal(1, 1'000'000))->capture_default_str();
   fit->add_option("--seed", o.seed,
                   "Reproducible run for studies and tests, labelled not_for_release everywhere "
                   "(default: a release, with a secret seed from the operating system)");
   fit->add_option("--threads", o.threads, "Worker threads (0 = all cores)")
+      ->check(unsignedDecimal(0, 1024))
       ->capture_default_str();
   fit->add_option("--sd-scale", o.sdScale, "Normal family: public scale of the priors")
+      ->check(finiteNumber(1e-12, 1e12))
       ->capture_default_str();
   fit->add_option("--datasets", o.datasets, "Number of synthetic datasets to write (m)")
+      ->check(unsignedDecimal(1, 1000))
       ->capture_default_str();
   fit->add_flag("--reproducible-noise", o.reproducibleNoise,
                 "Alias kept for studies and tests: a reproducible run (seed --seed, or 1), NOT "
@@ -167,7 +175,9 @@ int runFit(const FitOptions& o) {
   config.lower = o.lower;
   config.upper = o.upper;
   config.bins = o.bins;
-  if (o.datasets < 1) throw std::invalid_argument("--datasets must be >= 1");
+  // Every draw is kept (chains × draws × dimension doubles): bound the product, not only each.
+  requireRange("--chains × --draws", static_cast<long long>(o.chains) * o.draws, 1LL,
+               10'000'000LL, "use fewer chains or draws");
 
   core::pipeline::RunSettings settings;
   settings.model.sdScale = o.sdScale;
@@ -248,18 +258,33 @@ int runFit(const FitOptions& o) {
     return kExitCancelled;
   }
 
-  // The (internal) report is written even when the release is refused: it holds the reasons.
-  if (!o.report.empty()) core::data::writeTextAtomic(o.report, report.dump(2) + "\n");
-  if (!o.syntheticOut.empty() && !result.refusals.empty()) {
+  // Every output is written into a staging folder beside its target and moved into place
+  // together: a failure, or Ctrl-C before the move, leaves the old files as they were. The
+  // (internal) report is written even when the release is refused: it holds the reasons.
+  const bool refused = !o.syntheticOut.empty() && !result.refusals.empty();
+  core::report::StagedFiles outputs;
+  if (!o.report.empty()) core::data::writeTextAtomic(outputs.stage(o.report), report.dump(2) + "\n");
+  if (!o.syntheticOut.empty() && !refused) {
+    const auto bundle = core::pipeline::syntheticBundlePaths(o.syntheticOut, o.datasets);
+    for (const auto& f : bundle.csvFiles) outputs.stage(f);
+    outputs.stage(bundle.sidecar);
+    core::pipeline::writeSyntheticBundle(outputs.stagingPath(o.syntheticOut), dataset, result,
+                                         synthetic, settings.nuts.seed);
+    for (const auto& old : earlierReleaseFiles(bundle.sidecar, {o.data, o.weightsFrom}))
+      outputs.supersede(old);
+  }
+  if (stop.stop_requested()) {
+    std::cerr << "dpsynth: cancelled; no files were written\n";
+    return kExitCancelled;
+  }
+  outputs.commit();
+  if (refused) {
     for (const auto& w : result.warnings) std::cerr << "warning: " << w << "\n";
     std::cerr << "dpsynth: " << core::pipeline::refusalMessage(result)
               << ". No synthetic data were written" << (o.report.empty() ? "" : "; the report was")
               << ". Run more warm-up and draws (--warmup, --draws) or choose a larger --epsilon.\n";
     return kExitBadInput;
   }
-  if (!o.syntheticOut.empty())
-    core::pipeline::writeSyntheticBundle(o.syntheticOut, dataset, result, synthetic,
-                                         settings.nuts.seed);
 
   if (!o.quiet) printSummary(dataset, result, report);
   for (const auto& w : result.warnings) std::cerr << "warning: " << w << "\n";

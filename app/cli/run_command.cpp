@@ -26,7 +26,8 @@ void addRunCommand(CLI::App& app, RunOptions& o) {
       ->required();
   run->add_option("--out", o.out, "Output folder (created if missing)")->required();
   run->add_option("--threads", o.threads,
-                  "Worker threads (0 = all cores; default: the session's setting)");
+                  "Worker threads (0 = all cores; default: the session's setting)")
+      ->check(unsignedDecimal(0, 1024));
   run->add_flag("--quiet", o.quiet, "Print only warnings and errors");
 }
 

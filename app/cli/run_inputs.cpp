@@ -4,6 +4,8 @@
 #include <unistd.h>
 
 #include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
 #include <limits>
 #include <stdexcept>
 
@@ -94,6 +96,31 @@ void checkOutputPaths(const std::vector<std::pair<std::string, std::string>>& ou
     }
     seen.emplace_back(who, canonical);
   }
+}
+
+std::vector<std::string> earlierReleaseFiles(const std::string& sidecar,
+                                             const std::vector<std::string>& inputs) {
+  std::vector<std::string> out;
+  std::error_code ec;
+  if (!fs::is_regular_file(sidecar, ec) || fs::file_size(sidecar, ec) > (1u << 20)) return out;
+  std::ifstream in(sidecar, std::ios::binary);
+  const nlohmann::json j = nlohmann::json::parse(in, nullptr, /*allow_exceptions=*/false);
+  if (!j.is_object() || !j.contains("files") || !j["files"].is_array()) return out;
+  const fs::path folder = fs::absolute(sidecar).parent_path();
+  for (const auto& name : j["files"]) {
+    if (!name.is_string()) continue;
+    const fs::path file = fs::path(name.get<std::string>());
+    if (file.has_parent_path() || file.filename() != file) continue;  // a plain name only
+    const fs::path full = folder / file;
+    if (!fs::is_regular_file(fs::symlink_status(full, ec))) continue;
+    bool isInput = false;
+    for (const auto& input : inputs) {
+      const auto a = idOf(full.string()), b = idOf(input);
+      isInput |= a && b && a->dev == b->dev && a->ino == b->ino;
+    }
+    if (!isInput) out.push_back(full.string());
+  }
+  return out;
 }
 
 std::string droppedColumnsLine(const core::data::Dataset& dataset) {

@@ -30,6 +30,12 @@ std::shared_ptr<const core::data::Dataset> loadReference(const std::string& file
 void checkOutputPaths(const std::vector<std::pair<std::string, std::string>>& outputs,
                       const std::vector<std::string>& inputs);
 
+/// The files an earlier release at this sidecar path listed (its "files", in the sidecar's
+/// folder) that are regular files and not one of `inputs`: a new release of the same name
+/// supersedes them, so that no mix of old and new datasets is left behind.
+std::vector<std::string> earlierReleaseFiles(const std::string& sidecar,
+                                             const std::vector<std::string>& inputs);
+
 /// One line naming the input columns that will not leave (empty when none).
 std::string droppedColumnsLine(const core::data::Dataset& dataset);
 

@@ -297,6 +297,63 @@ class CliTest : public QObject {
     QVERIFY(!sideText.contains("secret") && !sideText.contains("unused"));
   }
 
+  void outputsNeverClobberInputsOrEachOther() {
+    // Inputs named like outputs: refused before any sampling, nothing changed.
+    const QString input = dir_->filePath("d_1.csv");
+    QVERIFY(QFile::copy(sample("beta"), input));
+    const QString sidecarInput = dir_->filePath("syn.csv.json");
+    QVERIFY(QFile::copy(sample("beta"), sidecarInput));
+    const QStringList base{"fit", "--outcome", "value", "--family", "beta", "--chains", "2",
+                           "--warmup", "100", "--draws", "100", "--seed", "4", "--quiet"};
+    struct Case {
+      QStringList args;
+      QString expected;
+    };
+    const QList<Case> cases{
+        {{"--data", input, "--datasets", "2", "--synthetic-out", dir_->filePath("d.csv")},
+         "input file"},
+        {{"--data", sidecarInput, "--synthetic-out", dir_->filePath("syn.csv")}, "input file"},
+        {{"--data", input, "--synthetic-out", dir_->filePath("a.csv"), "--report",
+          dir_->filePath("a.csv")},
+         "also written"},
+        {{"--data", input, "--synthetic-out", dir_->filePath("b.csv"), "--report",
+          dir_->filePath("b.csv.json")},
+         "also written"},
+        {{"--data", input, "--synthetic-out", dir_->filePath("nowhere/x.csv")}, "does not exist"},
+        {{"--data", input, "--synthetic-out", dir_->path()}, "folder"},
+        {{"--data", input, "--report", dir_->path() + "/"}, "folder"},
+    };
+    const QStringList before = QDir(dir_->path()).entryList(QDir::AllEntries | QDir::NoDotAndDotDot);
+    for (const auto& c : cases) {
+      const Run r = dpsynth(base + c.args);
+      QVERIFY2(r.exitCode == 2, qPrintable(c.args.join(' ') + ": " + r.err));
+      QVERIFY2(r.err.contains(c.expected), qPrintable(r.err));
+      QCOMPARE(QDir(dir_->path()).entryList(QDir::AllEntries | QDir::NoDotAndDotDot), before);
+    }
+    QFile a(input), b(sample("beta"));
+    QVERIFY(a.open(QIODevice::ReadOnly) && b.open(QIODevice::ReadOnly));
+    QCOMPARE(a.readAll(), b.readAll());
+  }
+
+  void aSmallerReleaseSupersedesTheWholeEarlierSet() {
+    const QString out = dir_->filePath("rel.csv");
+    const QStringList base{"fit", "--data", sample("beta"), "--outcome", "value", "--family",
+                           "beta", "--chains", "2", "--warmup", "100", "--draws", "100",
+                           "--seed", "4", "--quiet", "--synthetic-out", out};
+    QCOMPARE(dpsynth(base + QStringList{"--datasets", "3"}).exitCode, 0);
+    for (int j = 1; j <= 3; ++j) QVERIFY(QFile::exists(dir_->filePath(QString("rel_%1.csv").arg(j))));
+    QCOMPARE(dpsynth(base + QStringList{"--datasets", "2"}).exitCode, 0);
+    QVERIFY(QFile::exists(dir_->filePath("rel_2.csv")));
+    QVERIFY(!QFile::exists(dir_->filePath("rel_3.csv")));  // no mix of two releases
+    QCOMPARE(dpsynth(base).exitCode, 0);
+    QVERIFY(QFile::exists(out));
+    QVERIFY(!QFile::exists(dir_->filePath("rel_1.csv")));
+    // Nothing temporary is left beside the outputs.
+    for (const QString& f : QDir(dir_->path()).entryList(QDir::AllEntries | QDir::Hidden |
+                                                          QDir::NoDotAndDotDot))
+      QVERIFY2(!f.startsWith(".dpsynth"), qPrintable(f));
+  }
+
   void warningsKeepExitStatusZero() {
     Run r = dpsynth(QStringList{"fit", "--data", sample("poisson"), "--outcome", "count",
                                 "--family", "poisson", "--mechanism", "censor-uw", "--epsilon",
