@@ -246,6 +246,18 @@ void saveSession(const std::string& path, const Session& session) {
 }
 
 Session loadSession(const std::string& path) {
+  // Never block on a FIFO or read a device forever: a session is a small regular file.
+  constexpr std::uintmax_t kMaxBytes = 16u << 20;
+  std::error_code ec;
+  const auto status = std::filesystem::status(path, ec);
+  if (ec || !std::filesystem::exists(status))
+    throw SessionError("cannot open session file '" + path + "': it does not exist");
+  if (!std::filesystem::is_regular_file(status))
+    throw SessionError("session file '" + path +
+                       "' is not a regular file (a folder, pipe or device); give a .dpsynth file");
+  if (std::filesystem::file_size(path, ec) > kMaxBytes)
+    throw SessionError("session file '" + path + "' is larger than 16 MiB; a session is a few "
+                       "kilobytes: is this the right file?");
   std::ifstream in(path, std::ios::binary);
   if (!in) throw SessionError("cannot open session file '" + path + "'");
   std::ostringstream text;
