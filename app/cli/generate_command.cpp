@@ -5,6 +5,7 @@
 
 #include "app/cli/cli_common.h"
 #include "app/cli/commands.h"
+#include "app/cli/run_inputs.h"
 #include "core/data/csv_writer.h"
 #include "core/data/generators.h"
 
@@ -34,6 +35,7 @@ int runGenerate(const GenerateOptions& o) {
   // themselves.
   requireRange<std::uint64_t>("--n", n, 1, kMaxGeneratedRecords, "choose fewer records");
   const std::uint64_t seed = o.seed ? *o.seed : data::defaultSampleSeed(o.kind);
+  checkOutputPaths({{"--out", o.out}}, {});
   std::string text;
   std::size_t records = 0;
   try {

@@ -1,0 +1,261 @@
+/// The bad-input matrix (issue 8) through the real binary: each row is a command a careless or
+/// careful user might type. Every row must end with its exit status (2 for bad input), one line
+/// on stderr saying what is wrong (naming the file, line and column where there is one), and a
+/// folder exactly as it was: no file created, changed or removed (hashes before and after).
+#include <sys/stat.h>
+
+#include <QCryptographicHash>
+#include <QDir>
+#include <QDirIterator>
+#include <QFile>
+#include <QMap>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QtTest>
+#include <memory>
+
+namespace {
+
+struct Run {
+  int exitCode = -1;
+  QString err;
+};
+
+Run dpsynth(const QStringList& args, const QString& cwd) {
+  QProcess p;
+  p.setWorkingDirectory(cwd);
+  p.start(DPSYNTH_CLI_PATH, args);
+  p.closeWriteChannel();
+  if (!p.waitForFinished(60000)) {
+    p.kill();
+    p.waitForFinished();
+    return {-2, "timed out"};
+  }
+  return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1,
+          QString::fromUtf8(p.readAllStandardError())};
+}
+
+/// Path → SHA-256 of every file below dir (hidden ones too), and the folders as "name/".
+QMap<QString, QByteArray> snapshot(const QString& dir) {
+  QMap<QString, QByteArray> out;
+  QDirIterator it(dir, QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot | QDir::System,
+                  QDirIterator::Subdirectories);
+  while (it.hasNext()) {
+    const QString path = it.next();
+    const QFileInfo info = it.fileInfo();
+    const QString rel = QDir(dir).relativeFilePath(path);
+    if (info.isDir()) {
+      out[rel + "/"] = {};
+    } else if (info.isFile()) {
+      QFile f(path);
+      out[rel] = f.open(QIODevice::ReadOnly)
+                     ? QCryptographicHash::hash(f.readAll(), QCryptographicHash::Sha256)
+                     : QByteArray("unreadable");
+    } else {
+      out[rel] = "special";
+    }
+  }
+  return out;
+}
+
+QString sample(const QString& kind) {
+  return QString(DPSYNTH_SOURCE_DIR) + "/resources/samples/" + kind + ".csv";
+}
+
+const QStringList kFast = {"--chains", "1", "--warmup", "50", "--draws", "50"};
+
+}  // namespace
+
+class BadInputMatrixTest : public QObject {
+  Q_OBJECT
+ private slots:
+  void init() {
+    dir_ = std::make_unique<QTemporaryDir>();
+    QVERIFY(dir_->isValid());
+    const QString d = dir_->path();
+    QVERIFY(QFile::copy(sample("beta"), d + "/beta.csv"));
+    QVERIFY(QFile::copy(sample("poisson"), d + "/counts.csv"));
+    QVERIFY(QDir(d).mkdir("folder"));
+    QVERIFY(::mkfifo(QFile::encodeName(d + "/pipe.csv").constData(), 0600) == 0);
+    const QMap<QString, QByteArray> files{
+        {"text_outcome.csv", "y\n1\n2\nabc\n"},
+        {"missing.csv", "y\n1\n\n2\nNA\n"},
+        {"negative.csv", "y\n1\n-2\n3\n"},
+        {"fraction.csv", "y\n1\n2.5\n3\n"},
+        {"beta_out.csv", "y\n0.2\n1\n0.3\n"},
+        {"one.csv", "y\n1\n"},
+        {"constant.csv", "y\n4\n4\n4\n"},
+        {"duplicate.csv", "y,y\n1,2\n3,4\n"},
+        {"ragged.csv", "y,x\n1,2\n3\n"},
+        {"empty.csv", ""},
+        {"header_only.csv", "y,x\n"},
+        {"binary.csv", QByteArray("PK\x03\x04\x00\x00zz", 8)},
+        {"overflow.csv", "y,x\n1,2\n2,1e400\n3,4\n4,5\n"},
+        {"ids.csv", [] {
+           QByteArray b = "y,id\n";
+           for (int i = 0; i < 200; ++i)
+             b += QByteArray::number(i % 7 + 1) + ",P" + QByteArray::number(i * 7919) + "\n";
+           return b;
+         }()},
+        {"escape.csv", "y\n1\n\x1b[31mred\x1b[0m\n"},
+        {"huge_field.csv", "y\n1\n" + QByteArray(5'000'000, 'x') + "\n"},
+        {"session_bad.dpsynth", "{\"version\": 1}"},
+        {"session_text.dpsynth", "this is not json"},
+        {"session_big_number.dpsynth", "{\"version\": 1e999}"},
+        {"session_version.dpsynth", "{\"version\": 99}"},
+        {"syn.csv.json", "{}"},
+        {"d_1.csv", "y\n0.2\n0.3\n0.4\n"},
+    };
+    for (auto it = files.begin(); it != files.end(); ++it) {
+      QFile f(d + "/" + it.key());
+      QVERIFY(f.open(QIODevice::WriteOnly));
+      f.write(it.value());
+    }
+  }
+
+  void matrix_data() {
+    QTest::addColumn<QStringList>("args");
+    QTest::addColumn<int>("exit");
+    QTest::addColumn<QString>("expected");
+
+    auto fit = [](const QString& data, const QString& outcome, const QString& family,
+                  const QStringList& more = {}) {
+      return QStringList{"fit", "--data", data, "--outcome", outcome, "--family", family} + more;
+    };
+    auto betaFit = [&](const QStringList& more) { return fit("beta.csv", "value", "beta", more); };
+    auto add = [](const char* name, const QStringList& args, const QString& expected,
+                  int exit = 2) { QTest::newRow(name) << args << exit << expected; };
+
+    // Data the tool cannot use: file, line and column named.
+    add("text outcome", fit("text_outcome.csv", "y", "normal"), "text_outcome.csv:4");
+    add("missing value", fit("missing.csv", "y", "normal"), "missing");
+    add("negative count", fit("negative.csv", "y", "poisson"), "negative");
+    add("fractional count", fit("fraction.csv", "y", "negbin"), "integer");
+    add("beta outside (0,1)", fit("beta_out.csv", "y", "beta"), "beta_out.csv");
+    add("one record", fit("one.csv", "y", "normal"), "At least 2");
+    add("constant outcome", fit("constant.csv", "y", "normal"), "equal");
+    add("duplicate columns", fit("duplicate.csv", "y", "normal"), "unique");
+    add("ragged row", fit("ragged.csv", "y", "normal"), "ragged.csv:3");
+    add("empty file", fit("empty.csv", "y", "normal"), "empty.csv");
+    add("header only", fit("header_only.csv", "y", "normal"), "header_only.csv");
+    add("binary file", fit("binary.csv", "y", "normal"), "binary.csv");
+    add("unknown outcome", fit("beta.csv", "nope", "beta"), "nope");
+    add("unknown covariate", betaFit({"--covariates", "nope"}), "nope");
+    add("number out of range", fit("overflow.csv", "y", "normal", {"--covariates", "x"}),
+        "overflow.csv:3");
+    add("identifier covariate", fit("ids.csv", "y", "poisson", {"--covariates", "id"}), "id");
+    add("escape sequence", fit("escape.csv", "y", "normal"), "escape.csv:3");
+    add("huge field", fit("huge_field.csv", "y", "normal"), "huge_field.csv:3");
+    add("data is a pipe", fit("pipe.csv", "y", "normal"), "pipe.csv");
+    add("data is a device", fit("/dev/zero", "y", "normal"), "/dev/zero");
+    add("data is a folder", fit("folder", "y", "normal"), "folder");
+    add("data missing", fit("absent.csv", "y", "normal"), "absent.csv");
+    add("unknown family", fit("beta.csv", "value", "gamma"), "gamma");
+
+    // Flags out of bounds or of the wrong kind.
+    add("draws 2e9", betaFit({"--draws", "2e9"}), "--draws");
+    add("draws 0", betaFit({"--draws", "0"}), "--draws");
+    add("draws -5", betaFit({"--draws", "-5"}), "--draws");
+    add("chains 0", betaFit({"--chains", "0"}), "--chains");
+    add("chains 1e3", betaFit({"--chains", "1e3"}), "--chains");
+    add("chains x draws", betaFit({"--chains", "200", "--draws", "1000000"}), "--chains");
+    add("warmup -1", betaFit({"--warmup", "-1"}), "--warmup");
+    add("bins 1e9", betaFit({"--mechanism", "ph", "--epsilon", "1", "--bins", "1e9"}), "--bins");
+    add("seed -1", betaFit({"--seed", "-1"}), "--seed");
+    add("seed 1e3", betaFit({"--seed", "1e3"}), "--seed");
+    add("seed text", betaFit({"--seed", "abc"}), "--seed");
+    add("seed too big", betaFit({"--seed", "18446744073709551616"}), "--seed");
+    add("epsilon 0", betaFit({"--mechanism", "censor-uw", "--epsilon", "0"}), "--epsilon");
+    add("epsilon -1", betaFit({"--mechanism", "censor-uw", "--epsilon", "-1"}), "--epsilon");
+    add("epsilon inf", betaFit({"--mechanism", "censor-uw", "--epsilon", "inf"}), "--epsilon");
+    add("epsilon nan", betaFit({"--mechanism", "censor-uw", "--epsilon", "nan"}), "--epsilon");
+    add("epsilon 1e400", betaFit({"--mechanism", "censor-uw", "--epsilon", "1e400"}), "--epsilon");
+    add("c negative", betaFit({"--mechanism", "lw", "--c", "-1"}), "--c");
+    add("k 2", betaFit({"--mechanism", "lw-final", "--k", "2"}), "k");
+    add("k text", betaFit({"--mechanism", "lw-final", "--k", "abc"}), "--k");
+    add("downscale 0", betaFit({"--mechanism", "censor-w", "--epsilon", "2", "--downscale", "0"}),
+        "downscale");
+    add("downscale 2", betaFit({"--mechanism", "censor-w", "--epsilon", "2", "--downscale", "2"}),
+        "downscale");
+    add("unknown mechanism", betaFit({"--mechanism", "magic"}), "magic");
+    add("unknown neighbours", betaFit({"--neighbours", "swap"}), "swap");
+    add("datasets 0", betaFit({"--datasets", "0"}), "--datasets");
+    add("datasets 1e9", betaFit({"--datasets", "1e9"}), "--datasets");
+    add("threads -1", betaFit({"--threads", "-1"}), "--threads");
+    add("sd-scale 0", fit("counts.csv", "count", "normal", {"--sd-scale", "0"}), "--sd-scale");
+    add("radius -1", betaFit({"--mechanism", "cw", "--radius", "-1"}), "--radius");
+    add("censor without epsilon", betaFit({"--mechanism", "censor-uw"}), "--epsilon");
+    add("ph without bounds", betaFit({"--mechanism", "ph", "--epsilon", "1"}), "--lower");
+    add("ph bounds inverted",
+        betaFit({"--mechanism", "ph", "--epsilon", "1", "--lower", "1", "--upper", "0"}),
+        "lower");
+    add("weights-from with lw", betaFit({"--mechanism", "lw", "--weights-from", "beta.csv"}),
+        "--weights-from");
+    add("weights-from missing",
+        betaFit(QStringList{"--mechanism", "censor-w", "--epsilon", "2", "--weights-from",
+                            "absent.csv"} +
+                kFast),
+        "absent.csv");
+
+    // Outputs checked before any sampling.
+    add("synthetic-out is a folder", betaFit({"--synthetic-out", "folder"}), "folder");
+    add("synthetic-out trailing slash", betaFit({"--synthetic-out", "out/"}), "folder");
+    add("synthetic-out in a missing folder", betaFit({"--synthetic-out", "absent/x.csv"}),
+        "does not exist");
+    add("report is a folder", betaFit({"--report", "folder"}), "folder");
+    add("synthetic-out is the data", betaFit({"--synthetic-out", "beta.csv"}), "input");
+    add("report is the data", betaFit({"--report", "beta.csv"}), "input");
+    add("report is the synthetic file",
+        betaFit({"--synthetic-out", "s.csv", "--report", "s.csv"}), "also written");
+    add("report is the sidecar",
+        betaFit({"--synthetic-out", "s.csv", "--report", "s.csv.json"}), "also written");
+    add("datasets clobber the input",
+        fit("d_1.csv", "y", "beta", {"--datasets", "2", "--synthetic-out", "d.csv"}), "input");
+    add("sidecar clobbers the input",
+        fit("syn.csv.json", "value", "beta", {"--synthetic-out", "syn.csv"}), "input");
+
+    // Sessions and `dpsynth run`.
+    add("session missing", {"run", "--session", "absent.dpsynth", "--out", "o"}, "absent");
+    add("session is a pipe", {"run", "--session", "pipe.csv", "--out", "o"}, "pipe.csv");
+    add("session is a device", {"run", "--session", "/dev/zero", "--out", "o"}, "/dev/zero");
+    add("session not json", {"run", "--session", "session_text.dpsynth", "--out", "o"},
+        "session_text.dpsynth");
+    add("session keys missing", {"run", "--session", "session_bad.dpsynth", "--out", "o"},
+        "session_bad.dpsynth");
+    add("session number overflow",
+        {"run", "--session", "session_big_number.dpsynth", "--out", "o"}, "session_big_number");
+    add("session newer version", {"run", "--session", "session_version.dpsynth", "--out", "o"},
+        "version");
+    add("run threads -1", {"run", "--session", "session_bad.dpsynth", "--out", "o", "--threads",
+                           "-1"},
+        "--threads");
+
+    // generate.
+    add("generate n 1e13", {"generate", "--kind", "beta", "--n", "1e13", "--out", "g.csv"}, "--n");
+    add("generate n -1", {"generate", "--kind", "beta", "--n", "-1", "--out", "g.csv"}, "--n");
+    add("generate kind", {"generate", "--kind", "magic", "--out", "g.csv"}, "magic");
+    add("generate seed -1", {"generate", "--kind", "beta", "--seed", "-1", "--out", "g.csv"},
+        "--seed");
+    add("generate over the data", {"generate", "--kind", "beta", "--out", "folder"}, "folder");
+  }
+
+  void matrix() {
+    QFETCH(QStringList, args);
+    QFETCH(int, exit);
+    QFETCH(QString, expected);
+    const auto before = snapshot(dir_->path());
+    const Run r = dpsynth(args, dir_->path());
+    QVERIFY2(r.exitCode == exit, qPrintable(QString("exit %1: %2").arg(r.exitCode).arg(r.err)));
+    QVERIFY2(r.err.contains(expected), qPrintable(r.err.left(400)));
+    QVERIFY2(r.err.trimmed().count('\n') == 0, qPrintable(r.err.left(400)));  // one line
+    QVERIFY2(r.err.size() < 600, qPrintable(r.err.left(400)));  // values quoted short
+    QVERIFY2(!r.err.contains(QChar(0x1b)), "an escape sequence reached the terminal");
+    QCOMPARE(snapshot(dir_->path()), before);
+  }
+
+ private:
+  std::unique_ptr<QTemporaryDir> dir_;
+};
+
+QTEST_GUILESS_MAIN(BadInputMatrixTest)
+#include "bad_input_matrix_test.moc"
