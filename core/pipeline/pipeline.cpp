@@ -362,6 +362,18 @@ RunResult runMechanisms(const data::Dataset& dataset, const std::vector<Mechanis
   }
   if (!(settings.model.sdScale > 0) || !std::isfinite(settings.model.sdScale))
     problems.push_back("the normal family's sd scale must be a finite number > 0");
+  // Values whose squares overflow leave every model without a finite starting point: say which
+  // column to rescale rather than failing inside the sampler.
+  constexpr double kLargest = 1e100;
+  if (dataset.size() > 0 && dataset.y.cwiseAbs().maxCoeff() > kLargest)
+    problems.push_back("the outcome '" + dataset.outcomeName.substr(0, 60) +
+                       "' has values beyond 1e100 in size; rescale it (for example to thousands "
+                       "or millions) before synthesis");
+  for (Eigen::Index j = 1; j < dataset.X.cols(); ++j)
+    if (dataset.X.col(j).cwiseAbs().maxCoeff() > kLargest)
+      problems.push_back("the covariate '" +
+                         dataset.designNames[static_cast<std::size_t>(j)].substr(0, 60) +
+                         "' has values beyond 1e100 in size; rescale it before synthesis");
   if (settings.release && settings.nuts.seed.isUserSeed())
     problems.push_back("a release needs a seed from the operating system (makeRelease), not a "
                        "user seed");

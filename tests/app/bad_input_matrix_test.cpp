@@ -91,6 +91,7 @@ class BadInputMatrixTest : public QObject {
         {"header_only.csv", "y,x\n"},
         {"binary.csv", QByteArray("PK\x03\x04\x00\x00zz", 8)},
         {"overflow.csv", "y,x\n1,2\n2,1e400\n3,4\n4,5\n"},
+        {"huge_values.csv", "y\n1e308\n-1e308\n5\n"},
         {"ids.csv", [] {
            QByteArray b = "y,id\n";
            for (int i = 0; i < 200; ++i)
@@ -143,6 +144,7 @@ class BadInputMatrixTest : public QObject {
     add("unknown covariate", betaFit({"--covariates", "nope"}), "nope");
     add("number out of range", fit("overflow.csv", "y", "normal", {"--covariates", "x"}),
         "overflow.csv:3");
+    add("values near the double limit", fit("huge_values.csv", "y", "normal", kFast), "rescale");
     add("identifier covariate", fit("ids.csv", "y", "poisson", {"--covariates", "id"}), "id");
     add("escape sequence", fit("escape.csv", "y", "normal"), "escape.csv:3");
     add("huge field", fit("huge_field.csv", "y", "normal"), "huge_field.csv:3");
