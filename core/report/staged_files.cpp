@@ -1,25 +1,15 @@
 #include "core/report/staged_files.h"
 
+
 #include <algorithm>
-#include <random>
 #include <stdexcept>
 #include <system_error>
+
+#include "core/report/hidden_folder.h"
 
 namespace dpsynth::core::report {
 
 namespace fs = std::filesystem;
-
-namespace {
-
-std::string randomSuffix() {
-  static constexpr char kHex[] = "0123456789abcdef";
-  std::random_device device;
-  std::string s;
-  for (int i = 0; i < 8; ++i) s += kHex[device() % 16];
-  return s;
-}
-
-}  // namespace
 
 StagedFiles::~StagedFiles() {
   std::error_code ec;
@@ -28,18 +18,11 @@ StagedFiles::~StagedFiles() {
 
 fs::path StagedFiles::stagingFor(const fs::path& folder) {
   if (auto it = staging_.find(folder); it != staging_.end()) return it->second;
+  const fs::path staging = detail::createHiddenFolder(folder, ".dpsynth-stage-");
   std::error_code ec;
-  for (int attempt = 0; attempt < 100; ++attempt) {
-    const fs::path candidate = folder / (".dpsynth-stage-" + randomSuffix());
-    if (fs::create_directory(candidate, ec)) {
-      fs::create_directory(candidate / ".replaced", ec);
-      staging_.emplace(folder, candidate);
-      return candidate;
-    }
-    if (ec) break;
-  }
-  throw std::runtime_error("cannot create a temporary folder in '" + folder.string() + "'" +
-                           (ec ? ": " + ec.message() : std::string()));
+  fs::create_directory(staging / ".replaced", ec);
+  staging_.emplace(folder, staging);
+  return staging;
 }
 
 std::string StagedFiles::stage(const std::string& target) {

@@ -1,24 +1,14 @@
 #include "core/report/staged_folder.h"
 
-#include <random>
+
 #include <stdexcept>
 #include <system_error>
+
+#include "core/report/hidden_folder.h"
 
 namespace dpsynth::core::report {
 
 namespace fs = std::filesystem;
-
-namespace {
-
-std::string randomSuffix() {
-  static constexpr char kHex[] = "0123456789abcdef";
-  std::random_device device;
-  std::string s;
-  for (int i = 0; i < 8; ++i) s += kHex[device() % 16];
-  return s;
-}
-
-}  // namespace
 
 StagedFolder::StagedFolder(const std::string& target) {
   if (target.empty()) throw std::invalid_argument("no output folder given");
@@ -35,17 +25,12 @@ StagedFolder::StagedFolder(const std::string& target) {
                                "': " + ec.message());
     createdTarget_ = true;
   }
-  for (int attempt = 0; attempt < 100; ++attempt) {
-    const fs::path candidate = target_ / (".dpsynth-export-" + randomSuffix());
-    if (fs::create_directory(candidate, ec)) {
-      staging_ = candidate;
-      return;
-    }
-    if (ec) break;
+  try {
+    staging_ = detail::createHiddenFolder(target_, ".dpsynth-export-");
+  } catch (...) {
+    if (createdTarget_) fs::remove(target_, ec);
+    throw;
   }
-  if (createdTarget_) fs::remove(target_, ec);
-  throw std::runtime_error("cannot create a temporary folder in '" + target_.string() + "'" +
-                           (ec ? ": " + ec.message() : std::string()));
 }
 
 StagedFolder::~StagedFolder() {

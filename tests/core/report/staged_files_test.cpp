@@ -1,0 +1,87 @@
+/// StagedFiles: a set of outputs in several folders appears together or not at all.
+#include "core/report/staged_files.h"
+
+#include <QDir>
+#include <QTemporaryDir>
+#include <QtTest>
+#include <fstream>
+#include <sstream>
+
+namespace report = dpsynth::core::report;
+
+namespace {
+
+void write(const QString& path, const std::string& text) {
+  std::ofstream(path.toStdString(), std::ios::binary) << text;
+}
+
+std::string read(const QString& path) {
+  std::ifstream in(path.toStdString(), std::ios::binary);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+QStringList everything(const QString& dir) {
+  return QDir(dir).entryList(QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot, QDir::Name);
+}
+
+}  // namespace
+
+class StagedFilesTest : public QObject {
+  Q_OBJECT
+ private slots:
+  void commitsEveryFileTogether() {
+    QTemporaryDir tmp;
+    QVERIFY(QDir(tmp.path()).mkdir("a") && QDir(tmp.path()).mkdir("b"));
+    const QString a = tmp.filePath("a/x.csv"), b = tmp.filePath("b/y.json"),
+                  old = tmp.filePath("a/x_3.csv");
+    write(a, "old a");
+    write(old, "old dataset 3");
+    {
+      report::StagedFiles files;
+      write(QString::fromStdString(files.stage(a.toStdString())), "new a");
+      write(QString::fromStdString(files.stage(b.toStdString())), "new b");
+      files.supersede(old.toStdString());
+      QCOMPARE(read(a), std::string("old a"));  // nothing moves before commit()
+      QVERIFY(!QFile::exists(b));
+      QCOMPARE(files.commit().size(), std::size_t(2));
+    }
+    QCOMPARE(read(a), std::string("new a"));
+    QCOMPARE(read(b), std::string("new b"));
+    QVERIFY(!QFile::exists(old));
+    QCOMPARE(everything(tmp.filePath("a")), QStringList{"x.csv"});  // no staging folder left
+    QCOMPARE(everything(tmp.filePath("b")), QStringList{"y.json"});
+  }
+
+  void aFailedCommitRestoresEverything() {
+    QTemporaryDir tmp;
+    const QString a = tmp.filePath("x.csv"), blocked = tmp.filePath("report.json"),
+                  old = tmp.filePath("x_2.csv");
+    write(a, "old a");
+    write(old, "old dataset 2");
+    QVERIFY(QDir(tmp.path()).mkdir("report.json"));  // a folder where a file must go
+    {
+      report::StagedFiles files;
+      write(QString::fromStdString(files.stage(a.toStdString())), "new a");
+      files.supersede(old.toStdString());
+      write(QString::fromStdString(files.stage(blocked.toStdString())), "new report");
+      QVERIFY_THROWS_EXCEPTION(std::runtime_error, files.commit());
+    }
+    QCOMPARE(read(a), std::string("old a"));
+    QCOMPARE(read(old), std::string("old dataset 2"));
+    QCOMPARE(everything(tmp.path()), (QStringList{"report.json", "x.csv", "x_2.csv"}));
+  }
+
+  void droppedWithoutCommitLeavesNothing() {
+    QTemporaryDir tmp;
+    {
+      report::StagedFiles files;
+      write(QString::fromStdString(files.stage(tmp.filePath("new.csv").toStdString())), "x");
+    }
+    QVERIFY(everything(tmp.path()).isEmpty());
+  }
+};
+
+QTEST_APPLESS_MAIN(StagedFilesTest)
+#include "staged_files_test.moc"
