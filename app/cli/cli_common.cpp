@@ -13,19 +13,19 @@
 #include "core/data/data_error.h"
 #include "core/data/quote_value.h"
 #include "core/data/value_parsing.h"
+#include "core/error.h"
 
 namespace dpsynth::cli {
 
 int guarded(const std::function<int()>& body) {
   try {
     return body();
-  } catch (const core::data::DataError& e) {
-    std::cerr << "dpsynth: " << e.what() << "\n";
-    return kExitBadInput;
-  } catch (const std::invalid_argument& e) {
-    std::cerr << "dpsynth: " << e.what() << "\n";
-    return kExitBadInput;
   } catch (const std::exception& e) {
+    // core::classify is the one place that tells the user's errors from the tool's.
+    if (core::classify(e) == core::Error::Kind::badInput) {
+      std::cerr << "dpsynth: " << e.what() << "\n";
+      return kExitBadInput;
+    }
     std::cerr << "dpsynth: internal error: " << e.what() << "\n";
     return kExitInternal;
   }

@@ -87,12 +87,8 @@ core::data::CsvTable loadSessionData(const core::session::Session& s, const std:
 int runRun(const RunOptions& o) {
   std::stop_token stop = interruptToken();
 
-  core::session::Session session;
-  try {
-    session = core::session::loadSession(o.session);
-  } catch (const core::session::SessionError& e) {
-    throw std::invalid_argument(e.what());  // a bad session file is bad input (exit 2)
-  }
+  // A bad session file is a SessionError: bad input (exit 2) through core::classify.
+  const core::session::Session session = core::session::loadSession(o.session);
   if (session.mechanisms.empty())
     throw std::invalid_argument("session " + o.session + " has no mechanisms to run");
   {

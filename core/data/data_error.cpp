@@ -67,7 +67,7 @@ std::string composeMessage(const std::string& file, std::size_t row, const std::
 
 DataError::DataError(std::string file, std::size_t row, std::string column, std::string problem,
                      std::string hint)
-    : std::runtime_error(composeMessage(file, row, column, problem, hint)),
+    : core::Error(Kind::badInput, composeMessage(file, row, column, problem, hint)),
       file_(std::move(file)),
       row_(row),
       column_(std::move(column)),

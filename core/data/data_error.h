@@ -6,9 +6,11 @@
 #include <stdexcept>
 #include <string>
 
+#include "core/error.h"
+
 namespace dpsynth::core::data {
 
-class DataError : public std::runtime_error {
+class DataError : public core::Error {
  public:
   /// row: 1-based line number in the file (the header is line 1); 0 when not about one row.
   /// column: column name, empty when not about one column.

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/data/dataset.h"
+#include "core/error.h"
 #include "core/pipeline/mechanism.h"
 #include "core/pipeline/pipeline.h"
 
@@ -18,9 +19,9 @@ inline constexpr int kSessionVersion = 1;
 
 /// A session file that cannot be used: unreadable, not JSON, wrong version, a missing or
 /// mistyped key. what() names the file and the key.
-class SessionError : public std::runtime_error {
+class SessionError : public core::Error {
  public:
-  using std::runtime_error::runtime_error;
+  explicit SessionError(const std::string& message) : Error(Kind::badInput, message) {}
 };
 
 struct Session {
