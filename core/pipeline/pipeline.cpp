@@ -108,10 +108,9 @@ class MechanismRun {
     const double lo = refF.minCoeff(), hi = refF.maxCoeff();
     // f of each record being released, under the reference draws: one streaming pass.
     const auto model = models::makeModel(runner_.dataset(), runner_.settings().model);
-    const int threads = std::max(1, runner_.settings().lipschitzThreads);
     const Eigen::VectorXd f =
         privacy::computeLipschitz(*model, refUnw->sample.pooled(), models::LikelihoodWeights{},
-                                  threads)
+                                  detail::lipschitzThreadCount(runner_.settings()))
             .perRecordRaw;
     ReferenceWeights out{privacy::lwWeightsFromReference(f, lo, hi, config_.c, config_.g), refUnw,
                          std::nullopt};

@@ -73,6 +73,12 @@ class StageSamplerObserver : public mcmc::SamplerObserver {
 
 }  // namespace
 
+int lipschitzThreadCount(const RunSettings& settings) {
+  return settings.lipschitzThreads > 0
+             ? settings.lipschitzThreads
+             : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+}
+
 std::string formatFixed(double v, int digits) {
   std::ostringstream out;
   out << std::fixed << std::setprecision(digits) << v;
@@ -174,10 +180,8 @@ StagePtr StageRunner::run(const std::string& mechanism, const std::string& kind,
   stage->reference = reference_;
   stage->k = k;
   stage->posterior = mcmc::summarize(*model, sample);
-  const int threads = settings_.lipschitzThreads > 0
-                          ? settings_.lipschitzThreads
-                          : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-  stage->lipschitz = privacy::computeLipschitz(*model, sample.pooled(), weights, threads);
+  stage->lipschitz = privacy::computeLipschitz(*model, sample.pooled(), weights,
+                                               lipschitzThreadCount(settings_));
   stage->weights = summarizeWeights(alpha, dataset_.size());
   stage->warnings = diagnosticWarnings(label, stage->posterior, sample, nuts.maxTreeDepth);
   stage->sample = std::move(sample);

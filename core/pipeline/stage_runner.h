@@ -44,6 +44,9 @@ class StageRunner {
   bool reference_;
 };
 
+/// Workers for a Lipschitz pass: settings.lipschitzThreads, or every core when it is 0.
+int lipschitzThreadCount(const RunSettings& settings);
+
 /// v with `digits` decimals, for the plain-language messages of the pipeline.
 std::string formatFixed(double v, int digits);
 
