@@ -14,49 +14,17 @@
 #include <QtTest>
 #include <memory>
 
+#include "support/cli_process.h"
+
 namespace {
 
-struct Run {
-  int exitCode = -1;
-  QString err;
-};
-
-Run dpsynth(const QStringList& args, const QString& cwd) {
-  QProcess p;
-  p.setWorkingDirectory(cwd);
-  p.start(DPSYNTH_CLI_PATH, args);
-  p.closeWriteChannel();
-  if (!p.waitForFinished(60000)) {
-    p.kill();
-    p.waitForFinished();
-    return {-2, "timed out"};
-  }
-  return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1,
-          QString::fromUtf8(p.readAllStandardError())};
+using Run = dpsynth::test::CliRun;
+Run runCli(const QStringList& args, const QString& cwd) {
+  return dpsynth::test::runDpsynth(args, cwd, 60000);
 }
+using dpsynth::test::folderSnapshot;
 
-/// Path → SHA-256 of every file below dir (hidden ones too), and the folders as "name/".
-QMap<QString, QByteArray> snapshot(const QString& dir) {
-  QMap<QString, QByteArray> out;
-  QDirIterator it(dir, QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot | QDir::System,
-                  QDirIterator::Subdirectories);
-  while (it.hasNext()) {
-    const QString path = it.next();
-    const QFileInfo info = it.fileInfo();
-    const QString rel = QDir(dir).relativeFilePath(path);
-    if (info.isDir()) {
-      out[rel + "/"] = {};
-    } else if (info.isFile()) {
-      QFile f(path);
-      out[rel] = f.open(QIODevice::ReadOnly)
-                     ? QCryptographicHash::hash(f.readAll(), QCryptographicHash::Sha256)
-                     : QByteArray("unreadable");
-    } else {
-      out[rel] = "special";
-    }
-  }
-  return out;
-}
+
 
 QString sample(const QString& kind) {
   return QString(DPSYNTH_SOURCE_DIR) + "/resources/samples/" + kind + ".csv";
@@ -245,14 +213,14 @@ class BadInputMatrixTest : public QObject {
     QFETCH(QStringList, args);
     QFETCH(int, exit);
     QFETCH(QString, expected);
-    const auto before = snapshot(dir_->path());
-    const Run r = dpsynth(args, dir_->path());
+    const auto before = folderSnapshot(dir_->path());
+    const Run r = runCli(args, dir_->path());
     QVERIFY2(r.exitCode == exit, qPrintable(QString("exit %1: %2").arg(r.exitCode).arg(r.err)));
     QVERIFY2(r.err.contains(expected), qPrintable(r.err.left(400)));
     QVERIFY2(r.err.trimmed().count('\n') == 0, qPrintable(r.err.left(400)));  // one line
     QVERIFY2(r.err.size() < 600, qPrintable(r.err.left(400)));  // values quoted short
     QVERIFY2(!r.err.contains(QChar(0x1b)), "an escape sequence reached the terminal");
-    QCOMPARE(snapshot(dir_->path()), before);
+    QCOMPARE(folderSnapshot(dir_->path()), before);
   }
 
  private:

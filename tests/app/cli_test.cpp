@@ -9,20 +9,13 @@
 #include <QTemporaryDir>
 #include <memory>
 
+#include "support/cli_process.h"
+
 namespace {
 
-struct Run {
-  int exitCode = -1;
-  QString out, err;
-};
+using Run = dpsynth::test::CliRun;
+Run runCli(const QStringList& args) { return dpsynth::test::runDpsynth(args); }
 
-Run dpsynth(const QStringList& args) {
-  QProcess p;
-  p.start(DPSYNTH_CLI_PATH, args);
-  if (!p.waitForFinished(120000)) qFatal("dpsynth did not finish");
-  return {p.exitCode(), QString::fromUtf8(p.readAllStandardOutput()),
-          QString::fromUtf8(p.readAllStandardError())};
-}
 
 QString sample(const QString& kind) {
   return QString(DPSYNTH_SOURCE_DIR) + "/resources/samples/" + kind + ".csv";
@@ -64,7 +57,7 @@ class CliTest : public QObject {
     f.write(csv.toUtf8());
     f.close();
     const QString synth = dir_->filePath("out.csv"), report = dir_->filePath("report.json");
-    Run r = dpsynth(QStringList{"fit", "--data", data, "--outcome", "y", "--family", family,
+    Run r = runCli(QStringList{"fit", "--data", data, "--outcome", "y", "--family", family,
                                 "--synthetic-out", synth, "--report", report} + kSmall);
     QCOMPARE(r.exitCode, 2);
     QVERIFY2(r.err.contains("bad.csv"), qPrintable(r.err));
@@ -81,7 +74,7 @@ class CliTest : public QObject {
     QVERIFY(f.open(QIODevice::WriteOnly));
     f.write(QByteArray("PK\x03\x04\x00\x00binary", 12));
     f.close();
-    Run r = dpsynth({"fit", "--data", data, "--outcome", "y"});
+    Run r = runCli({"fit", "--data", data, "--outcome", "y"});
     QCOMPARE(r.exitCode, 2);
     QVERIFY2(r.err.contains("sheet.csv"), qPrintable(r.err));
   }
@@ -100,7 +93,7 @@ class CliTest : public QObject {
     QFETCH(QStringList, args);
     QFETCH(QString, expected);
     QStringList all{"fit", "--data", sample("nbmix"), "--outcome", "count", "--family", "negbin"};
-    Run r = dpsynth(all + args + kSmall);
+    Run r = runCli(all + args + kSmall);
     QCOMPARE(r.exitCode, 2);
     QVERIFY2(r.err.contains(expected), qPrintable(r.err));
   }
@@ -112,11 +105,11 @@ class CliTest : public QObject {
     f.write("y,x\n1.5,a\n2.5,b\nNA,a\n3.1,b\n0.7,\n2.2,a\n");
     f.close();
     QStringList args{"fit", "--data", data, "--outcome", "y", "--family", "normal"};
-    Run refused = dpsynth(args + kSmall);
+    Run refused = runCli(args + kSmall);
     QCOMPARE(refused.exitCode, 2);
     QVERIFY2(refused.err.contains("--drop-missing"), qPrintable(refused.err));
     const QString report = dir_->filePath("r.json");
-    Run r = dpsynth(args + QStringList{"--covariates", "x", "--drop-missing", "--report", report} +
+    Run r = runCli(args + QStringList{"--covariates", "x", "--drop-missing", "--report", report} +
                     kSmall);
     QVERIFY2(r.exitCode == 0, qPrintable(r.err));
     QVERIFY2(r.err.contains("dropped 2 rows"), qPrintable(r.err));
@@ -126,7 +119,7 @@ class CliTest : public QObject {
   }
 
   void missingFileIsNamed() {
-    Run r = dpsynth(QStringList{"fit", "--data", "/nonexistent/x.csv", "--outcome", "y"} + kSmall);
+    Run r = runCli(QStringList{"fit", "--data", "/nonexistent/x.csv", "--outcome", "y"} + kSmall);
     QCOMPARE(r.exitCode, 2);
     QVERIFY2(r.err.contains("/nonexistent/x.csv"), qPrintable(r.err));
   }
@@ -139,7 +132,7 @@ class CliTest : public QObject {
       f.open(QIODevice::ReadOnly);
       return f.readAll();
     }();
-    Run r = dpsynth(QStringList{"fit", "--data", copy, "--outcome", "count", "--family", "negbin",
+    Run r = runCli(QStringList{"fit", "--data", copy, "--outcome", "count", "--family", "negbin",
                                 "--report", copy} + kSmall);
     QCOMPARE(r.exitCode, 2);
     QFile f(copy);
@@ -149,7 +142,7 @@ class CliTest : public QObject {
 
   void fitWritesReportAndBundle() {
     const QString synth = dir_->filePath("synthetic.csv"), report = dir_->filePath("report.json");
-    Run r = dpsynth(QStringList{"fit", "--data", sample("salary"), "--outcome", "salary",
+    Run r = runCli(QStringList{"fit", "--data", sample("salary"), "--outcome", "salary",
                                 "--covariates", "gender,age_group,weeks_worked", "--family",
                                 "normal", "--sd-scale", "10000", "--mechanism", "lw",
                                 "--synthetic-out", synth, "--report", report} + kSmall);
@@ -202,7 +195,7 @@ class CliTest : public QObject {
 
   void severalDatasetsStateComposition() {
     const QString synth = dir_->filePath("s.csv");
-    Run r = dpsynth(QStringList{"fit", "--data", sample("poisson"), "--outcome", "count",
+    Run r = runCli(QStringList{"fit", "--data", sample("poisson"), "--outcome", "count",
                                 "--family", "poisson", "--mechanism", "censor-uw", "--epsilon",
                                 "20", "--datasets", "3", "--synthetic-out", synth, "--chains",
                                 "2", "--warmup", "300", "--draws", "300", "--seed", "3"});
@@ -219,7 +212,7 @@ class CliTest : public QObject {
     // Without --seed every run is a release with a fresh OS seed: the same command on the same
     // data gives another file (replaying a release is the attack SPEC §0 rules out).
     auto fit = [&](const QString& out, const QStringList& extra) {
-      return dpsynth(QStringList{"fit", "--data", sample("beta"), "--outcome", "value",
+      return runCli(QStringList{"fit", "--data", sample("beta"), "--outcome", "value",
                                  "--family", "beta", "--mechanism", "unweighted", "--chains", "2",
                                  "--warmup", "100", "--draws", "100", "--quiet",
                                  "--synthetic-out", dir_->filePath(out)} +
@@ -267,7 +260,7 @@ class CliTest : public QObject {
       f.write(csv);
     }
     const QString synth = dir_->filePath("syn.csv");
-    Run r = dpsynth({"fit", "--data", data, "--outcome", "y", "--covariates", "x", "--family",
+    Run r = runCli({"fit", "--data", data, "--outcome", "y", "--covariates", "x", "--family",
                      "normal", "--sd-scale", "10", "--mechanism", "unweighted", "--chains", "2",
                      "--warmup", "100", "--draws", "100", "--synthetic-out", synth});
     QVERIFY2(r.exitCode == 0, qPrintable(r.err));
@@ -325,7 +318,7 @@ class CliTest : public QObject {
     };
     const QStringList before = QDir(dir_->path()).entryList(QDir::AllEntries | QDir::NoDotAndDotDot);
     for (const auto& c : cases) {
-      const Run r = dpsynth(base + c.args);
+      const Run r = runCli(base + c.args);
       QVERIFY2(r.exitCode == 2, qPrintable(c.args.join(' ') + ": " + r.err));
       QVERIFY2(r.err.contains(c.expected), qPrintable(r.err));
       QCOMPARE(QDir(dir_->path()).entryList(QDir::AllEntries | QDir::NoDotAndDotDot), before);
@@ -340,12 +333,12 @@ class CliTest : public QObject {
     const QStringList base{"fit", "--data", sample("beta"), "--outcome", "value", "--family",
                            "beta", "--chains", "2", "--warmup", "100", "--draws", "100",
                            "--seed", "4", "--quiet", "--synthetic-out", out};
-    QCOMPARE(dpsynth(base + QStringList{"--datasets", "3"}).exitCode, 0);
+    QCOMPARE(runCli(base + QStringList{"--datasets", "3"}).exitCode, 0);
     for (int j = 1; j <= 3; ++j) QVERIFY(QFile::exists(dir_->filePath(QString("rel_%1.csv").arg(j))));
-    QCOMPARE(dpsynth(base + QStringList{"--datasets", "2"}).exitCode, 0);
+    QCOMPARE(runCli(base + QStringList{"--datasets", "2"}).exitCode, 0);
     QVERIFY(QFile::exists(dir_->filePath("rel_2.csv")));
     QVERIFY(!QFile::exists(dir_->filePath("rel_3.csv")));  // no mix of two releases
-    QCOMPARE(dpsynth(base).exitCode, 0);
+    QCOMPARE(runCli(base).exitCode, 0);
     QVERIFY(QFile::exists(out));
     QVERIFY(!QFile::exists(dir_->filePath("rel_1.csv")));
     // Nothing temporary is left beside the outputs.
@@ -355,7 +348,7 @@ class CliTest : public QObject {
   }
 
   void warningsKeepExitStatusZero() {
-    Run r = dpsynth(QStringList{"fit", "--data", sample("poisson"), "--outcome", "count",
+    Run r = runCli(QStringList{"fit", "--data", sample("poisson"), "--outcome", "count",
                                 "--family", "poisson", "--mechanism", "censor-uw", "--epsilon",
                                 "0.05", "--chains", "2", "--warmup", "100", "--draws", "100"});
     QCOMPARE(r.exitCode, 0);
@@ -365,7 +358,7 @@ class CliTest : public QObject {
   void generateReproducesBundledSamples() {
     for (const QString kind : {"nbmix", "beta", "poisson", "salary"}) {
       const QString out = dir_->filePath(kind + ".csv");
-      Run r = dpsynth({"generate", "--kind", kind, "--out", out});
+      Run r = runCli({"generate", "--kind", kind, "--out", out});
       QCOMPARE(r.exitCode, 0);
       QFile a(out), b(sample(kind));
       QVERIFY(a.open(QIODevice::ReadOnly) && b.open(QIODevice::ReadOnly));

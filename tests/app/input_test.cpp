@@ -13,41 +13,18 @@
 #include <QtTest>
 #include <memory>
 
+#include "support/cli_process.h"
+
 namespace {
 
-struct Run {
-  int exitCode = -1;
-  QString out, err;
-};
-
-Run dpsynth(const QStringList& args) {
-  QProcess p;
-  p.start(DPSYNTH_CLI_PATH, args);
-  if (!p.waitForFinished(60000)) {
-    p.kill();
-    p.waitForFinished();
-    return {-2, {}, "dpsynth did not finish within 60 s"};
-  }
-  return {p.exitCode(), QString::fromUtf8(p.readAllStandardOutput()),
-          QString::fromUtf8(p.readAllStandardError())};
-}
-
-/// Name → SHA-256 of every entry in a folder, to show that a refused command changed nothing.
+using Run = dpsynth::test::CliRun;
+Run runCli(const QStringList& args) { return dpsynth::test::runDpsynth(args, {}, 60000); }
+/// Every file's hash, to show that a refused command changed nothing.
 QMap<QString, QByteArray> snapshot(const QString& folder) {
-  QMap<QString, QByteArray> hashes;
-  for (const QFileInfo& entry : QDir(folder).entryInfoList(QDir::AllEntries | QDir::NoDotAndDotDot |
-                                                           QDir::Hidden | QDir::System)) {
-    QByteArray hash = "special";
-    if (entry.isFile()) {
-      QFile f(entry.filePath());
-      if (f.open(QIODevice::ReadOnly)) {
-        hash = QCryptographicHash::hash(f.readAll(), QCryptographicHash::Sha256);
-      }
-    }
-    hashes.insert(entry.fileName(), hash);
-  }
-  return hashes;
+  return dpsynth::test::folderSnapshot(folder);
 }
+
+
 
 void write(const QString& path, const QByteArray& bytes) {
   QFile f(path);
@@ -95,7 +72,7 @@ class InputTest : public QObject {
     const QString out = dir_->filePath("g.csv");
     QElapsedTimer timer;
     timer.start();
-    const Run r = dpsynth(QStringList{"generate", "--kind", "poisson", "--out", out} + args);
+    const Run r = runCli(QStringList{"generate", "--kind", "poisson", "--out", out} + args);
     QCOMPARE(r.exitCode, 2);
     QVERIFY(timer.elapsed() < 10000);
     QVERIFY2(r.err.contains(expected), qPrintable(r.err));
@@ -106,11 +83,11 @@ class InputTest : public QObject {
 
   void generateAcceptsTheBounds() {
     const QString out = dir_->filePath("g.csv");
-    Run r = dpsynth({"generate", "--kind", "poisson", "--out", out, "--n", "1", "--seed",
+    Run r = runCli({"generate", "--kind", "poisson", "--out", out, "--n", "1", "--seed",
                      "18446744073709551615"});
     QVERIFY2(r.exitCode == 0, qPrintable(r.err));
     QVERIFY2(r.out.contains("seed 18446744073709551615"), qPrintable(r.out));
-    r = dpsynth({"generate", "--kind", "poisson", "--out", out, "--n", "1000000", "--seed", "0"});
+    r = runCli({"generate", "--kind", "poisson", "--out", out, "--n", "1000000", "--seed", "0"});
     QVERIFY2(r.exitCode == 0, qPrintable(r.err));
     QVERIFY(QFileInfo(out).size() > 3'000'000);
   }
@@ -138,7 +115,7 @@ class InputTest : public QObject {
     const auto before = snapshot(dir_->path());
     QElapsedTimer timer;
     timer.start();
-    const Run r = dpsynth(QStringList{"fit", "--data", path, "--outcome", "y", "--family", "normal",
+    const Run r = runCli(QStringList{"fit", "--data", path, "--outcome", "y", "--family", "normal",
                                       "--synthetic-out", dir_->filePath("s.csv")} +
                           kSmall);
     QCOMPARE(r.exitCode, 2);
@@ -189,7 +166,7 @@ class InputTest : public QObject {
                      "--report",
                      dir_->filePath("r.json")};
     if (!covariates.isEmpty()) args << "--covariates" << covariates;
-    const Run r = dpsynth(args + kSmall);
+    const Run r = runCli(args + kSmall);
     QCOMPARE(r.exitCode, 2);
     QVERIFY2(r.err.contains(expected), qPrintable(r.err.left(300)));
     QVERIFY2(r.err.size() < 600, qPrintable(r.err.left(300)));
@@ -202,12 +179,12 @@ class InputTest : public QObject {
   void dpsynthReadsBackAHeaderWithDelimitersInside() {
     // Written by dpsynth, read by dpsynth: a quoted name holding ';' and a tab.
     write(dir_->filePath("d.csv"), "\"y;a\tb\",x\n1,a\n2,b\n3.5,a\n4,b\n");
-    const Run r = dpsynth(QStringList{"fit", "--data", dir_->filePath("d.csv"), "--outcome",
+    const Run r = runCli(QStringList{"fit", "--data", dir_->filePath("d.csv"), "--outcome",
                                       "y;a\tb", "--covariates", "x", "--family", "normal",
                                       "--synthetic-out", dir_->filePath("s.csv")} +
                           kSmall);
     QVERIFY2(r.exitCode == 0, qPrintable(r.err));
-    const Run again = dpsynth(QStringList{"fit", "--data", dir_->filePath("s.csv"), "--outcome",
+    const Run again = runCli(QStringList{"fit", "--data", dir_->filePath("s.csv"), "--outcome",
                                           "y;a\tb", "--covariates", "x", "--family", "normal"} +
                               kSmall);
     QVERIFY2(again.exitCode == 0, qPrintable(again.err));

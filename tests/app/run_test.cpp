@@ -17,24 +17,16 @@
 #include "core/session/session.h"
 #include "core/session/sha256.h"
 #include "core/pipeline/mechanism.h"
+#include "support/cli_process.h"
 
 namespace session = dpsynth::core::session;
 namespace pipeline = dpsynth::core::pipeline;
 
 namespace {
 
-struct Run {
-  int exitCode = -1;
-  QString out, err;
-};
+using Run = dpsynth::test::CliRun;
+Run cli(const QStringList& args) { return dpsynth::test::runDpsynth(args); }
 
-Run cli(const QStringList& args) {
-  QProcess p;
-  p.start(DPSYNTH_CLI_PATH, args);
-  if (!p.waitForFinished(180000)) qFatal("dpsynth did not finish");
-  return {p.exitCode(), QString::fromUtf8(p.readAllStandardOutput()),
-          QString::fromUtf8(p.readAllStandardError())};
-}
 
 QByteArray readAll(const QString& path) {
   QFile f(path);
