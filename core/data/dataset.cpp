@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <optional>
 #include <string_view>
 #include <unordered_map>
@@ -79,7 +80,7 @@ std::vector<std::size_t> completeRows(const CsvTable& table, const DatasetSpec& 
   }
   if (dropped > 0 && !spec.dropMissing) {
     const auto [r, c] = *firstMissing;
-    const std::string& text = table.rows[r][c];
+    const std::string_view text = table.rows[r][c];
     const std::string shown = trimBlanks(text).empty() ? "an empty field" : quoteForMessage(text);
     throw DataError(
         table.file, table.lineOfRow[r], table.header[c],
@@ -103,7 +104,7 @@ Eigen::VectorXd parseOutcome(const CsvTable& table, std::size_t column,
     }
   }
   if (bad == 0) return y;
-  std::string text = table.rows[firstBad][column];
+  const std::string text(table.rows[firstBad][column]);
   std::string hint = "The outcome must be numeric: choose a numeric column or correct the value.";
   std::string withPoint = text;
   for (char& c : withPoint) {
@@ -163,17 +164,30 @@ void checkFamily(const CsvTable& table, std::size_t column, const std::vector<st
                   count + " values are outside the open interval (0, 1) (" + first + ")", hint);
 }
 
-/// Appends the design columns of one covariate: itself if numeric, else one dummy per
+/// One covariate's part of the design, typed before X is allocated: a numeric column, or the
+/// level of every record (levels in order of appearance; the first is the reference).
+struct CovariateDesign {
+  std::string name;
+  Eigen::VectorXd numeric;            ///< when levels is empty
+  std::vector<std::string> levels;    ///< a text covariate's levels
+  std::vector<std::uint32_t> codes;   ///< each kept record's level
+  /// Design columns: itself, or one dummy per non-reference level.
+  std::size_t width() const { return levels.empty() ? 1 : levels.size() - 1; }
+};
+
+/// Types one covariate: numeric if every value is a number, else text with one dummy per
 /// non-reference level.
-void addCovariate(const CsvTable& table, std::size_t column, const std::vector<std::size_t>& kept,
-                  std::vector<Eigen::VectorXd>& columns, std::vector<std::string>& names) {
+CovariateDesign typeCovariate(const CsvTable& table, std::size_t column,
+                              const std::vector<std::size_t>& kept) {
   const auto n = static_cast<Eigen::Index>(kept.size());
-  const std::string& name = table.header[column];
+  CovariateDesign design;
+  design.name = table.header[column];
+  const std::string& name = design.name;
   Eigen::VectorXd numeric(n);
   std::size_t outOfRange = 0, firstOutOfRange = 0, textValues = 0, firstText = 0;
   for (Eigen::Index i = 0; i < n; ++i) {
     const std::size_t row = kept[static_cast<std::size_t>(i)];
-    const std::string& cell = table.rows[row][column];
+    const std::string_view cell = table.rows[row][column];
     if (const auto value = parseNumber(cell)) {
       numeric[i] = *value;
     } else if (isOutOfRangeNumber(cell)) {
@@ -199,18 +213,20 @@ void addCovariate(const CsvTable& table, std::size_t column, const std::vector<s
                       "has the same value (" + formatNumber(numeric[0]) + ") in every record",
                       "A constant covariate duplicates the intercept; remove it.");
     }
-    columns.push_back(std::move(numeric));
-    names.push_back(name);
-    return;
+    design.numeric = std::move(numeric);
+    return design;
   }
-  std::vector<std::string> levels;
-  std::unordered_map<std::string, std::size_t> levelIndex;
-  std::vector<std::size_t> codes(kept.size());
+  // Levels are interned by their text in the table (views stay valid while `table` lives): one
+  // hash look-up per record and no string per record.
+  std::unordered_map<std::string_view, std::uint32_t> levelIndex;
+  std::vector<std::string_view> levels;
+  design.codes.resize(kept.size());
   for (std::size_t i = 0; i < kept.size(); ++i) {
-    const std::string level(trimBlanks(table.rows[kept[i]][column]));
-    const auto [it, inserted] = levelIndex.try_emplace(level, levels.size());
+    const std::string_view level = trimBlanks(table.rows[kept[i]][column]);
+    const auto [it, inserted] =
+        levelIndex.try_emplace(level, static_cast<std::uint32_t>(levels.size()));
     if (inserted) levels.push_back(level);
-    codes[i] = it->second;
+    design.codes[i] = it->second;
   }
   if (levels.size() > maxLevels(kept.size())) {
     throw DataError(
@@ -229,14 +245,8 @@ void addCovariate(const CsvTable& table, std::size_t column, const std::vector<s
                     "has only one level (" + quoteForMessage(levels.front()) + ")",
                     "A covariate with a single level duplicates the intercept; remove it.");
   }
-  for (std::size_t level = 1; level < levels.size(); ++level) {
-    Eigen::VectorXd dummy(n);
-    for (Eigen::Index i = 0; i < n; ++i) {
-      dummy[i] = codes[static_cast<std::size_t>(i)] == level ? 1.0 : 0.0;
-    }
-    columns.push_back(std::move(dummy));
-    names.push_back(name + "=" + levels[level]);
-  }
+  design.levels.assign(levels.begin(), levels.end());
+  return design;
 }
 
 }  // namespace
@@ -270,28 +280,49 @@ Dataset buildDataset(const CsvTable& table, const DatasetSpec& spec) {
                     "A constant outcome has nothing to synthesise; choose another column.");
   }
 
-  std::vector<Eigen::VectorXd> design{Eigen::VectorXd::Ones(dataset.y.size())};
-  dataset.designNames = {"(Intercept)"};
-  dataset.covariateNames = spec.covariates;
+  std::vector<CovariateDesign> covariates;
+  covariates.reserve(columns.size() - 1);
+  std::size_t width = 1;  // the intercept
   for (std::size_t k = 1; k < columns.size(); ++k) {
-    addCovariate(table, columns[k], kept, design, dataset.designNames);
+    covariates.push_back(typeCovariate(table, columns[k], kept));
+    width += covariates.back().width();
   }
-  dataset.X.resize(dataset.y.size(), static_cast<Eigen::Index>(design.size()));
-  for (std::size_t j = 0; j < design.size(); ++j) {
-    dataset.X.col(static_cast<Eigen::Index>(j)) = design[j];
+  // X is filled in place, one pass per covariate: a dummy block is zeroed and each record
+  // sets its level's column, O(n) however many levels there are.
+  const Eigen::Index n = dataset.y.size();
+  dataset.X.resize(n, static_cast<Eigen::Index>(width));
+  dataset.X.col(0).setOnes();
+  dataset.designNames = {"(Intercept)"};
+  dataset.designNames.reserve(width);
+  Eigen::Index next = 1;
+  for (const CovariateDesign& covariate : covariates) {
+    if (covariate.levels.empty()) {
+      dataset.X.col(next) = covariate.numeric;
+      dataset.designNames.push_back(covariate.name);
+      ++next;
+      continue;
+    }
+    const auto dummies = static_cast<Eigen::Index>(covariate.width());
+    dataset.X.middleCols(next, dummies).setZero();
+    for (Eigen::Index i = 0; i < n; ++i) {
+      const std::uint32_t level = covariate.codes[static_cast<std::size_t>(i)];
+      if (level > 0) dataset.X(i, next + static_cast<Eigen::Index>(level) - 1) = 1.0;
+    }
+    for (std::size_t level = 1; level < covariate.levels.size(); ++level) {
+      dataset.designNames.push_back(covariate.name + "=" + covariate.levels[level]);
+    }
+    next += dummies;
   }
+  dataset.covariateNames = spec.covariates;
 
+  // The source rows share the table's cells when no record was dropped.
   dataset.source.file = table.file;
   dataset.source.delimiter = table.delimiter;
   dataset.source.header = table.header;
-  dataset.source.rows.reserve(kept.size());
+  dataset.source.rows = table.rows.select(kept);
   dataset.source.lineOfRow.reserve(kept.size());
-  dataset.fileLines.reserve(kept.size());
-  for (const std::size_t r : kept) {
-    dataset.source.rows.push_back(table.rows[r]);
-    dataset.source.lineOfRow.push_back(table.lineOfRow[r]);
-    dataset.fileLines.push_back(table.lineOfRow[r]);
-  }
+  for (const std::size_t r : kept) dataset.source.lineOfRow.push_back(table.lineOfRow[r]);
+  dataset.fileLines = dataset.source.lineOfRow;
   return dataset;
 }
 
