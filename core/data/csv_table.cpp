@@ -308,7 +308,9 @@ std::optional<CsvTable> parseCsv(std::string_view text, const std::string& file,
   // once. The cells' text is shorter than the file's (no delimiters, quotes or line ends).
   for (std::size_t pos = text.find(lineEnd); pos != std::string_view::npos;
        pos = text.find(lineEnd, pos + 1)) {
-    ++collector.expectedRecords;
+    if ((++collector.expectedRecords & 0xFFFFF) == 0 && control.stop.stop_requested()) {
+      return std::nullopt;
+    }
   }
   ++collector.expectedRecords;
   collector.textBytes = text.size();

@@ -25,6 +25,14 @@ constexpr std::string_view kOutOfRangeHint =
 /// dummy column, so an identifier-like column would give (almost) one parameter per record.
 std::size_t maxLevels(std::size_t n) { return std::max<std::size_t>(50, n / 2); }
 
+/// Thrown inside the builder when a stop was requested; turned into nullopt at its boundary.
+struct Stopped {};
+
+/// Every 65536 records (a millisecond or so of work): throws Stopped if a stop was requested.
+inline void checkStop(const std::stop_token& stop, std::size_t record) {
+  if ((record & 0xFFFF) == 0 && stop.stop_requested()) throw Stopped{};
+}
+
 std::string plural(std::size_t count, const std::string& singular, const std::string& many) {
   return std::to_string(count) + " " + (count == 1 ? singular : many);
 }
@@ -58,12 +66,13 @@ std::vector<std::size_t> usedColumns(const CsvTable& table, const DatasetSpec& s
 /// the spec drops such rows.
 std::vector<std::size_t> completeRows(const CsvTable& table, const DatasetSpec& spec,
                                       const std::vector<std::size_t>& columns,
-                                      std::size_t& dropped) {
+                                      std::size_t& dropped, const std::stop_token& stop) {
   std::vector<std::size_t> kept;
   kept.reserve(table.rows.size());
   std::optional<std::pair<std::size_t, std::size_t>> firstMissing;  // (row, column)
   dropped = 0;
   for (std::size_t r = 0; r < table.rows.size(); ++r) {
+    checkStop(stop, r);
     bool complete = true;
     for (const std::size_t c : columns) {
       if (isMissingValue(table.rows[r][c])) {
@@ -92,10 +101,11 @@ std::vector<std::size_t> completeRows(const CsvTable& table, const DatasetSpec& 
 }
 
 Eigen::VectorXd parseOutcome(const CsvTable& table, std::size_t column,
-                             const std::vector<std::size_t>& kept) {
+                             const std::vector<std::size_t>& kept, const std::stop_token& stop) {
   Eigen::VectorXd y(static_cast<Eigen::Index>(kept.size()));
   std::size_t bad = 0, firstBad = 0;
   for (std::size_t i = 0; i < kept.size(); ++i) {
+    checkStop(stop, i);
     const auto value = parseNumber(table.rows[kept[i]][column]);
     if (value) {
       y[static_cast<Eigen::Index>(i)] = *value;
@@ -178,7 +188,8 @@ struct CovariateDesign {
 /// Types one covariate: numeric if every value is a number, else text with one dummy per
 /// non-reference level.
 CovariateDesign typeCovariate(const CsvTable& table, std::size_t column,
-                              const std::vector<std::size_t>& kept) {
+                              const std::vector<std::size_t>& kept,
+                              const std::stop_token& stop) {
   const auto n = static_cast<Eigen::Index>(kept.size());
   CovariateDesign design;
   design.name = table.header[column];
@@ -186,6 +197,7 @@ CovariateDesign typeCovariate(const CsvTable& table, std::size_t column,
   Eigen::VectorXd numeric(n);
   std::size_t outOfRange = 0, firstOutOfRange = 0, textValues = 0, firstText = 0;
   for (Eigen::Index i = 0; i < n; ++i) {
+    checkStop(stop, static_cast<std::size_t>(i));
     const std::size_t row = kept[static_cast<std::size_t>(i)];
     const std::string_view cell = table.rows[row][column];
     if (const auto value = parseNumber(cell)) {
@@ -222,6 +234,7 @@ CovariateDesign typeCovariate(const CsvTable& table, std::size_t column,
   std::vector<std::string_view> levels;
   design.codes.resize(kept.size());
   for (std::size_t i = 0; i < kept.size(); ++i) {
+    checkStop(stop, i);
     const std::string_view level = trimBlanks(table.rows[kept[i]][column]);
     const auto [it, inserted] =
         levelIndex.try_emplace(level, static_cast<std::uint32_t>(levels.size()));
@@ -249,20 +262,18 @@ CovariateDesign typeCovariate(const CsvTable& table, std::size_t column,
   return design;
 }
 
-}  // namespace
-
-Dataset buildDataset(const CsvTable& table, const DatasetSpec& spec) {
+Dataset build(const CsvTable& table, const DatasetSpec& spec, const std::stop_token& stop) {
   const std::vector<std::size_t> columns = usedColumns(table, spec);
   const std::size_t outcome = columns.front();
   std::size_t dropped = 0;
-  const std::vector<std::size_t> kept = completeRows(table, spec, columns, dropped);
+  const std::vector<std::size_t> kept = completeRows(table, spec, columns, dropped, stop);
 
   Dataset dataset;
   dataset.file = table.file;
   dataset.outcomeName = spec.outcome;
   dataset.family = spec.family;
   dataset.droppedRows = dropped;
-  dataset.y = parseOutcome(table, outcome, kept);
+  dataset.y = parseOutcome(table, outcome, kept, stop);
 
   if (kept.size() < 2) {
     throw DataError(table.file, 0, spec.outcome,
@@ -284,7 +295,7 @@ Dataset buildDataset(const CsvTable& table, const DatasetSpec& spec) {
   covariates.reserve(columns.size() - 1);
   std::size_t width = 1;  // the intercept
   for (std::size_t k = 1; k < columns.size(); ++k) {
-    covariates.push_back(typeCovariate(table, columns[k], kept));
+    covariates.push_back(typeCovariate(table, columns[k], kept, stop));
     width += covariates.back().width();
   }
   // X is filled in place, one pass per covariate: a dummy block is zeroed and each record
@@ -324,6 +335,21 @@ Dataset buildDataset(const CsvTable& table, const DatasetSpec& spec) {
   for (const std::size_t r : kept) dataset.source.lineOfRow.push_back(table.lineOfRow[r]);
   dataset.fileLines = dataset.source.lineOfRow;
   return dataset;
+}
+
+}  // namespace
+
+Dataset buildDataset(const CsvTable& table, const DatasetSpec& spec) {
+  return build(table, spec, {});  // without a stop token nothing throws Stopped
+}
+
+std::optional<Dataset> buildDataset(const CsvTable& table, const DatasetSpec& spec,
+                                    std::stop_token stop) {
+  try {
+    return build(table, spec, stop);
+  } catch (const Stopped&) {
+    return std::nullopt;
+  }
 }
 
 models::Family suggestFamily(const CsvTable& table, const std::string& outcome) {

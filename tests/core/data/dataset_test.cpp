@@ -2,6 +2,7 @@
 
 #include <QtTest>
 #include <algorithm>
+#include <stop_token>
 #include <string>
 #include <vector>
 
@@ -144,6 +145,18 @@ class DatasetTest : public QObject {
     QVERIFY(d.source.rows == table.rows);
     QCOMPARE(d.source.rows[2][2].data(), table.rows[2][2].data());  // no copy of the cells
     QVERIFY(d.source.lineOfRow == table.lineOfRow);
+  }
+
+  void aStopRequestEndsTheBuildWithNothing() {
+    std::string text = "y,g\n";
+    for (int i = 0; i < 200000; ++i) text += std::to_string(i % 11) + (i % 3 ? ",a\n" : ",b\n");
+    const CsvTable table = parseCsv(text, "d.csv");
+    std::stop_source stop;
+    QVERIFY(buildDataset(table, spec("y", {"g"}), stop.get_token()).has_value());
+    stop.request_stop();
+    QVERIFY(!buildDataset(table, spec("y", {"g"}), stop.get_token()).has_value());
+    // Bad choices are still reported, stop or not.
+    QVERIFY_THROWS_EXCEPTION(DataError, buildDataset(table, spec("nope"), stop.get_token()));
   }
 
   void rejectsMissingValuesUnlessDropping() {
