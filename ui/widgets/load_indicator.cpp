@@ -5,6 +5,7 @@
 #include <QLabel>
 #include <QProgressBar>
 #include <QToolButton>
+#include <QVBoxLayout>
 
 #include "ui/workers/data_loader.h"
 
@@ -22,11 +23,17 @@ LoadIndicator::LoadIndicator(QWidget* parent) : QWidget(parent) {
   cancel_->setObjectName(QStringLiteral("loadCancelButton"));
   cancel_->setText(tr("Cancel"));
   cancel_->setToolTip(tr("Stop reading this file; the data loaded before stays"));
-  auto* layout = new QHBoxLayout(this);
+  // The file name on its own line (wrapped): a long name must not widen the narrow left pane.
+  label_->setWordWrap(true);
+  auto* row = new QHBoxLayout;
+  row->setContentsMargins(0, 0, 0, 0);
+  row->addWidget(bar_, 1);
+  row->addWidget(cancel_);
+  auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(0, 0, 0, 0);
+  layout->setSpacing(2);
   layout->addWidget(label_);
-  layout->addWidget(bar_, 1);
-  layout->addWidget(cancel_);
+  layout->addLayout(row);
   hide();
 
   showTimer_.setSingleShot(true);
@@ -39,7 +46,12 @@ LoadIndicator::LoadIndicator(QWidget* parent) : QWidget(parent) {
 void LoadIndicator::track(DataLoader* loader) {
   loader_ = loader;
   connect(loader, &DataLoader::started, this, [this](const QString& file) {
-    label_->setText(tr("Reading %1…").arg(QFileInfo(file).fileName()));
+    const QFileInfo info(file);
+    label_->setText(info.size() >= 1'000'000
+                        ? tr("Reading %1 (%2 MB)…")
+                              .arg(info.fileName())
+                              .arg(static_cast<double>(info.size()) / 1e6, 0, 'f', 1)
+                        : tr("Reading %1…").arg(info.fileName()));
     setToolTip(file);
     bar_->setValue(0);
     cancel_->setEnabled(true);

@@ -4,6 +4,8 @@
 #include "ui/widgets/load_indicator.h"
 
 #include <QElapsedTimer>
+#include <QFile>
+#include <QTemporaryDir>
 #include <QLabel>
 #include <QProgressBar>
 #include <QSignalSpy>
@@ -53,6 +55,21 @@ class LoadIndicatorTest : public QObject {
     QVERIFY(cancelled.wait(30000));
     QVERIFY(indicator->isHidden());
     QVERIFY(!loader.isLoading());
+  }
+
+  void namesTheFileAndItsSize() {
+    QTemporaryDir dir;
+    const QString path = dir.filePath("big.csv");
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write(QByteArray(1'500'000, 'x'));
+    file.close();
+    LoadIndicator indicator;
+    DataLoader loader(QStringLiteral("test loader"));
+    indicator.track(&loader);
+    loader.start(QStringLiteral("t"), path, untilStopped());
+    QCOMPARE(indicator.label()->text(), QStringLiteral("Reading big.csv (1.5 MB)…"));
+    loader.cancel();
   }
 
   void aQuickLoadEndsHidden() {
