@@ -2,6 +2,8 @@
 
 #include <stdexcept>
 
+#include "core/data/populate_pages.h"
+
 namespace dpsynth::core::data {
 
 std::string_view CsvRow::at(std::size_t column) const {
@@ -55,8 +57,12 @@ detail::CsvCells& CsvRows::mutableCells() {
 
 void CsvRows::reserve(std::size_t rows, std::size_t textBytes) {
   auto& cells = mutableCells();
-  if (columns_ > 0) cells.ends.reserve(rows * columns_);
+  if (columns_ > 0) {
+    cells.ends.reserve(rows * columns_);
+    populatePages(cells.ends.data(), cells.ends.capacity() * sizeof(std::uint32_t));
+  }
   cells.text.reserve(textBytes);
+  populatePages(cells.text.data(), cells.text.capacity());
 }
 
 void CsvRows::throwTooLong() {

@@ -12,6 +12,7 @@
 #include <string_view>
 
 #include "core/data/data_error.h"
+#include "core/data/populate_pages.h"
 #include "core/data/quote_value.h"
 #include "core/data/regular_file.h"
 #include "core/data/value_parsing.h"
@@ -184,6 +185,7 @@ void onRecordEnd(int /*terminator*/, void* context) {
       c->rows = CsvRows(c->header.size());
       c->rows.reserve(c->expectedRecords, c->textBytes);
       c->lines.reserve(c->expectedRecords);
+      populatePages(c->lines.data(), c->lines.capacity() * sizeof(std::size_t));
     } else if (c->firstRagged) {
       // The table is refused anyway: only the parse goes on, for an unclosed quote.
     } else if (fields != c->rows.columns()) {

@@ -9,6 +9,7 @@
 
 #include "core/data/csv_writer.h"
 #include "core/data/data_error.h"
+#include "core/data/populate_pages.h"
 #include "core/data/quote_value.h"
 #include "core/data/value_parsing.h"
 
@@ -69,6 +70,7 @@ std::vector<std::size_t> completeRows(const CsvTable& table, const DatasetSpec& 
                                       std::size_t& dropped, const std::stop_token& stop) {
   std::vector<std::size_t> kept;
   kept.reserve(table.rows.size());
+  populatePages(kept.data(), kept.capacity() * sizeof(std::size_t));
   std::optional<std::pair<std::size_t, std::size_t>> firstMissing;  // (row, column)
   dropped = 0;
   for (std::size_t r = 0; r < table.rows.size(); ++r) {
@@ -103,6 +105,7 @@ std::vector<std::size_t> completeRows(const CsvTable& table, const DatasetSpec& 
 Eigen::VectorXd parseOutcome(const CsvTable& table, std::size_t column,
                              const std::vector<std::size_t>& kept, const std::stop_token& stop) {
   Eigen::VectorXd y(static_cast<Eigen::Index>(kept.size()));
+  populatePages(y.data(), static_cast<std::size_t>(y.size()) * sizeof(double));
   std::size_t bad = 0, firstBad = 0;
   for (std::size_t i = 0; i < kept.size(); ++i) {
     checkStop(stop, i);
@@ -195,6 +198,7 @@ CovariateDesign typeCovariate(const CsvTable& table, std::size_t column,
   design.name = table.header[column];
   const std::string& name = design.name;
   Eigen::VectorXd numeric(n);
+  populatePages(numeric.data(), static_cast<std::size_t>(n) * sizeof(double));
   std::size_t outOfRange = 0, firstOutOfRange = 0, textValues = 0, firstText = 0;
   for (Eigen::Index i = 0; i < n; ++i) {
     checkStop(stop, static_cast<std::size_t>(i));
@@ -232,6 +236,8 @@ CovariateDesign typeCovariate(const CsvTable& table, std::size_t column,
   // hash look-up per record and no string per record.
   std::unordered_map<std::string_view, std::uint32_t> levelIndex;
   std::vector<std::string_view> levels;
+  design.codes.reserve(kept.size());
+  populatePages(design.codes.data(), kept.size() * sizeof(std::uint32_t));
   design.codes.resize(kept.size());
   for (std::size_t i = 0; i < kept.size(); ++i) {
     checkStop(stop, i);
@@ -302,6 +308,7 @@ Dataset build(const CsvTable& table, const DatasetSpec& spec, const std::stop_to
   // sets its level's column, O(n) however many levels there are.
   const Eigen::Index n = dataset.y.size();
   dataset.X.resize(n, static_cast<Eigen::Index>(width));
+  populatePages(dataset.X.data(), static_cast<std::size_t>(dataset.X.size()) * sizeof(double));
   dataset.X.col(0).setOnes();
   dataset.designNames = {"(Intercept)"};
   dataset.designNames.reserve(width);
@@ -332,8 +339,11 @@ Dataset build(const CsvTable& table, const DatasetSpec& spec, const std::stop_to
   dataset.source.header = table.header;
   dataset.source.rows = table.rows.select(kept);
   dataset.source.lineOfRow.reserve(kept.size());
+  populatePages(dataset.source.lineOfRow.data(), kept.size() * sizeof(std::size_t));
   for (const std::size_t r : kept) dataset.source.lineOfRow.push_back(table.lineOfRow[r]);
-  dataset.fileLines = dataset.source.lineOfRow;
+  dataset.fileLines.reserve(kept.size());
+  populatePages(dataset.fileLines.data(), kept.size() * sizeof(std::size_t));
+  dataset.fileLines.assign(dataset.source.lineOfRow.begin(), dataset.source.lineOfRow.end());
   return dataset;
 }
 

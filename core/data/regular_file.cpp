@@ -9,6 +9,7 @@
 #include <cstring>
 
 #include "core/data/data_error.h"
+#include "core/data/populate_pages.h"
 
 namespace dpsynth::core::data {
 namespace {
@@ -103,6 +104,7 @@ std::optional<std::string> readRegularFile(const std::string& path, const ReadCo
   const auto size = static_cast<std::uint64_t>(info.st_size);
   std::string contents;
   contents.reserve(static_cast<std::size_t>(size));
+  populatePages(contents.data(), contents.capacity());
   ReadProgress progress;
   progress.bytesTotal = size;
   for (;;) {
