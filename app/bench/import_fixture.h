@@ -34,8 +34,7 @@ inline std::string importBenchmarkCsv(std::size_t rows, std::uint64_t seed = 1) 
     const std::int64_t age = 18 + static_cast<std::int64_t>(rnd::uniformIndex(rng, 70));
     const std::size_t region = rnd::uniformIndex(rng, kRegions.size());
     const double income = 15000.0 + 60000.0 * rnd::uniform01(rng);
-    const double mean =
-        std::exp(0.5 + 0.01 * static_cast<double>(age) + kRegionEffect[region]);
+    const double mean = std::exp(0.5 + 0.01 * static_cast<double>(age) + kRegionEffect[region]);
     text += 'P';
     append(static_cast<std::uint64_t>(1000000 + i));
     text += ',';

@@ -65,9 +65,7 @@ void CsvRows::reserve(std::size_t rows, std::size_t textBytes) {
   populatePages(cells.text.data(), cells.text.capacity());
 }
 
-void CsvRows::throwTooLong() {
-  throw std::length_error("a CSV table holds at most 4 GiB of text");
-}
+void CsvRows::throwTooLong() { throw std::length_error("a CSV table holds at most 4 GiB of text"); }
 
 void CsvRows::endRecord() {
   const std::size_t open = (cells_ ? cells_->ends.size() : 0) - rows_ * columns_;

@@ -37,10 +37,24 @@ class IndexIterator {
   Value operator[](difference_type n) const {
     return (*owner_)[static_cast<std::size_t>(static_cast<difference_type>(index_) + n)];
   }
-  IndexIterator& operator++() { ++index_; return *this; }
-  IndexIterator operator++(int) { auto old = *this; ++index_; return old; }
-  IndexIterator& operator--() { --index_; return *this; }
-  IndexIterator operator--(int) { auto old = *this; --index_; return old; }
+  IndexIterator& operator++() {
+    ++index_;
+    return *this;
+  }
+  IndexIterator operator++(int) {
+    auto old = *this;
+    ++index_;
+    return old;
+  }
+  IndexIterator& operator--() {
+    --index_;
+    return *this;
+  }
+  IndexIterator operator--(int) {
+    auto old = *this;
+    --index_;
+    return old;
+  }
   IndexIterator& operator+=(difference_type n) {
     index_ = static_cast<std::size_t>(static_cast<difference_type>(index_) + n);
     return *this;

@@ -49,8 +49,8 @@ class InterruptTest : public QObject {
 
     QProcess p;
     p.start(DPSYNTH_CLI_PATH,
-            {"fit", "--data", data, "--outcome", "visits", "--covariates", "age,region",
-             "--family", "poisson", "--mechanism", "unweighted", "--seed", "1", "--report",
+            {"fit", "--data", data, "--outcome", "visits", "--covariates", "age,region", "--family",
+             "poisson", "--mechanism", "unweighted", "--seed", "1", "--report",
              dir.filePath("report.json"), "--synthetic-out", dir.filePath("synthetic.csv")});
     p.closeWriteChannel();
     QVERIFY(p.waitForStarted(60000));

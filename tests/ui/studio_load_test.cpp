@@ -65,7 +65,8 @@ class StudioLoadTest : public QObject {
     for (QAction* a : window.menuBar()->actions()) {
       if (!a->menu()) continue;
       for (QAction* item : a->menu()->actions()) {
-        if (item->menu() && item->text().contains("recent")) recent = item->menu()->actions().value(0);
+        if (item->menu() && item->text().contains("recent"))
+          recent = item->menu()->actions().value(0);
       }
     }
     QVERIFY(recent);

@@ -18,8 +18,8 @@ LoadOutcome runLoad(const LoadRequest& request, const LoadContext& context) {
   } catch (const std::exception& e) {
     outcome.error = errorReportFrom(e, request.title, request.file);
   } catch (...) {
-    outcome.error = ErrorReport{request.title, request.file, 0, {},
-                                QObject::tr("unexpected internal error"), {}};
+    outcome.error = ErrorReport{
+        request.title, request.file, 0, {}, QObject::tr("unexpected internal error"), {}};
   }
   return outcome;
 }

@@ -1,12 +1,12 @@
 /// The flat cell store behind CsvTable::rows: cells read back as written (empty ones, quotes,
 /// multi-byte text), a record of the wrong width is refused without a trace, copies share the
 /// text until one of them changes, and select() keeps exactly the chosen records.
+#include "core/data/csv_rows.h"
+
 #include <QtTest>
 #include <stdexcept>
 #include <string>
 #include <vector>
-
-#include "core/data/csv_rows.h"
 
 using dpsynth::core::data::CsvRow;
 using dpsynth::core::data::CsvRows;

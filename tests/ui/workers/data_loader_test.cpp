@@ -36,8 +36,8 @@ LoadJob untilStopped(std::shared_ptr<std::atomic<bool>> running = {}) {
 /// A two-record table typed at once.
 LoadJob quick(const QString& name) {
   return [name](const LoadContext& context) {
-    auto table = std::make_shared<data::CsvTable>(
-        data::parseCsv("y,g\n1,a\n2,b\n", name.toStdString()));
+    auto table =
+        std::make_shared<data::CsvTable>(data::parseCsv("y,g\n1,a\n2,b\n", name.toStdString()));
     DataSource source;
     source.file = name;
     return typeAutomatically(std::move(table), source, context);
