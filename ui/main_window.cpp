@@ -249,8 +249,7 @@ void MainWindow::rebuildRecentMenu() {
   const QStringList files = appSettings_.recentFiles();
   for (const QString& path : files) {
     recentMenu_
-        ->addAction(QFileInfo(path).fileName(), this,
-                    [this, path] { data_->openFile(path); })
+        ->addAction(QFileInfo(path).fileName(), this, [this, path] { data_->openFile(path); })
         ->setToolTip(path);
   }
   recentMenu_->setEnabled(!files.isEmpty());

@@ -117,8 +117,7 @@ int runRun(const RunOptions& o) {
   const std::optional<core::data::CsvTable> table =
       loadSessionData(session, o.session, o.quiet, stop);
   if (!table) return cancelledWhileReading(session.dataFile);
-  const std::optional<core::data::Dataset> built =
-      buildInputDataset(*table, session.dataset, stop);
+  const std::optional<core::data::Dataset> built = buildInputDataset(*table, session.dataset, stop);
   if (!built) return cancelledWhileReading(session.dataFile);
   const core::data::Dataset& dataset = *built;
   if (!session.weightsFrom.empty()) {

@@ -7,8 +7,8 @@
 #include <fstream>
 #include <iomanip>
 #include <iostream>
-#include <nlohmann/json.hpp>
 #include <limits>
+#include <nlohmann/json.hpp>
 #include <sstream>
 #include <stdexcept>
 
@@ -68,8 +68,7 @@ std::optional<core::data::Dataset> buildInputDataset(const core::data::CsvTable&
 
 std::shared_ptr<const core::data::Dataset> loadReference(const std::string& file,
                                                          const core::data::DatasetSpec& spec,
-                                                         const std::stop_token& stop,
-                                                         bool quiet) {
+                                                         const std::stop_token& stop, bool quiet) {
   const auto table = readInputCsv(file, stop, quiet);
   if (!table) return nullptr;
   auto dataset = buildInputDataset(*table, spec, stop);

@@ -4,12 +4,12 @@
 
 #include <algorithm>
 #include <array>
-#include <exception>
-#include <optional>
-#include <utility>
 #include <cstdio>
 #include <cstring>
+#include <exception>
+#include <optional>
 #include <string_view>
+#include <utility>
 
 #include "core/data/data_error.h"
 #include "core/data/populate_pages.h"

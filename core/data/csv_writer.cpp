@@ -150,8 +150,7 @@ std::string formatCsv(const std::vector<std::string>& header,
   return formatRows(header, rows, delimiter);
 }
 
-std::string formatCsv(const std::vector<std::string>& header, const CsvRows& rows,
-                      char delimiter) {
+std::string formatCsv(const std::vector<std::string>& header, const CsvRows& rows, char delimiter) {
   return formatRows(header, rows, delimiter);
 }
 

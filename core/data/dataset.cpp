@@ -66,8 +66,8 @@ std::vector<std::size_t> usedColumns(const CsvTable& table, const DatasetSpec& s
 /// Rows with no missing value in the used columns; throws at the first missing value unless
 /// the spec drops such rows.
 std::vector<std::size_t> completeRows(const CsvTable& table, const DatasetSpec& spec,
-                                      const std::vector<std::size_t>& columns,
-                                      std::size_t& dropped, const std::stop_token& stop) {
+                                      const std::vector<std::size_t>& columns, std::size_t& dropped,
+                                      const std::stop_token& stop) {
   std::vector<std::size_t> kept;
   kept.reserve(table.rows.size());
   populatePages(kept.data(), kept.capacity() * sizeof(std::size_t));
@@ -181,9 +181,9 @@ void checkFamily(const CsvTable& table, std::size_t column, const std::vector<st
 /// level of every record (levels in order of appearance; the first is the reference).
 struct CovariateDesign {
   std::string name;
-  Eigen::VectorXd numeric;            ///< when levels is empty
-  std::vector<std::string> levels;    ///< a text covariate's levels
-  std::vector<std::uint32_t> codes;   ///< each kept record's level
+  Eigen::VectorXd numeric;           ///< when levels is empty
+  std::vector<std::string> levels;   ///< a text covariate's levels
+  std::vector<std::uint32_t> codes;  ///< each kept record's level
   /// Design columns: itself, or one dummy per non-reference level.
   std::size_t width() const { return levels.empty() ? 1 : levels.size() - 1; }
 };
@@ -191,8 +191,7 @@ struct CovariateDesign {
 /// Types one covariate: numeric if every value is a number, else text with one dummy per
 /// non-reference level.
 CovariateDesign typeCovariate(const CsvTable& table, std::size_t column,
-                              const std::vector<std::size_t>& kept,
-                              const std::stop_token& stop) {
+                              const std::vector<std::size_t>& kept, const std::stop_token& stop) {
   const auto n = static_cast<Eigen::Index>(kept.size());
   CovariateDesign design;
   design.name = table.header[column];

@@ -24,9 +24,8 @@ std::string specKey(const data::DatasetSpec& spec) {
 
 ReferenceData::ReferenceData(QObject* parent)
     : QObject(parent), loader_(new DataLoader(QStringLiteral("dpsynth reference loader"), this)) {
-  connect(loader_, &DataLoader::finished, this, [this](const LoadedData& loaded) {
-    install(loaded);
-  });
+  connect(loader_, &DataLoader::finished, this,
+          [this](const LoadedData& loaded) { install(loaded); });
   connect(loader_, &DataLoader::failed, this,
           [this](const ErrorReport& report) { emit errorOccurred(report); });
 }

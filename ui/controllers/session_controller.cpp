@@ -18,13 +18,12 @@ SessionController::SessionController(DataPanel* data, SettingsController* settin
     if (!waiting_) return;
     const Pending pending = std::move(*waiting_);
     waiting_.reset();
-    if (!loaded || QFileInfo(file).absoluteFilePath() !=
-                       QFileInfo(pending.stored.file).absoluteFilePath()) {
+    if (!loaded ||
+        QFileInfo(file).absoluteFilePath() != QFileInfo(pending.stored.file).absoluteFilePath()) {
       return;
     }
     // The digest of the bytes the worker parsed, compared with the session's.
-    const auto check =
-        session::compareDataDigest(pending.session, data_->source().sha256);
+    const auto check = session::compareDataDigest(pending.session, data_->source().sha256);
     const bool differs = check.status == session::DataFileStatus::changed ||
                          check.status == session::DataFileStatus::unverified;
     finish(pending, differs ? QString::fromStdString(check.message) : QString(), true);

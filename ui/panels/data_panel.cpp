@@ -20,12 +20,12 @@
 #include "core/data/data_error.h"
 #include "core/data/generators.h"
 #include "core/session/sha256.h"
-#include "ui/workers/data_loader.h"
 #include "ui/models/csv_preview_model.h"
 #include "ui/studio_resources.h"
 #include "ui/widgets/column_roles_view.h"
 #include "ui/widgets/load_indicator.h"
 #include "ui/widgets/outcome_summary.h"
+#include "ui/workers/data_loader.h"
 #include "ui/workers/load_jobs.h"
 
 namespace dpsynth::ui {
@@ -216,8 +216,8 @@ bool DataPanel::loadSample(const QString& kind) {
         throw std::invalid_argument("unknown sample '" + kind.toStdString() + "'");
       }
       const std::string text = embedded.readAll().toStdString();
-      table = std::make_shared<const data::CsvTable>(
-          data::parseCsv(text, kind.toStdString() + ".csv"));
+      table =
+          std::make_shared<const data::CsvTable>(data::parseCsv(text, kind.toStdString() + ".csv"));
       source.sha256 = core::session::sha256Hex(text);
     }
     return tableJob(std::move(table), std::move(source))(context);

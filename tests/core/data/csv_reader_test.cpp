@@ -19,8 +19,8 @@ using dpsynth::core::data::CsvTable;
 using dpsynth::core::data::DataError;
 using dpsynth::core::data::parseCsv;
 using dpsynth::core::data::ReadControl;
-using dpsynth::core::data::ReadProgress;
 using dpsynth::core::data::readCsv;
+using dpsynth::core::data::ReadProgress;
 using dpsynth::test::qs;
 using Rows = std::vector<std::vector<std::string>>;
 using Strings = std::vector<std::string>;
@@ -302,9 +302,9 @@ class CsvReaderTest : public QObject {
     before.request_stop();
     QVERIFY(!parseCsv(text, "n.csv", ReadControl{before.get_token(), {}}).has_value());
     // Errors found before the stop still count: a stop does not hide bad input.
-    DPSYNTH_EXPECT_DATA_ERROR(parseCsv(std::string("a\n\0", 3), "b.csv",
-                                       ReadControl{before.get_token(), {}}),
-                              2, "", "binary file");
+    DPSYNTH_EXPECT_DATA_ERROR(
+        parseCsv(std::string("a\n\0", 3), "b.csv", ReadControl{before.get_token(), {}}), 2, "",
+        "binary file");
   }
 
   void aStopRequestEndsTheFileReadWithNothing() {

@@ -126,8 +126,7 @@ class DatasetTest : public QObject {
     }
     QCOMPARE(order.size(), std::size_t{60});
     for (std::size_t k = 1; k < order.size(); ++k) {
-      QCOMPARE(QString::fromStdString(d.designNames[k]),
-               QString("site=s%1").arg(order[k]));
+      QCOMPARE(QString::fromStdString(d.designNames[k]), QString("site=s%1").arg(order[k]));
     }
     for (std::size_t i = 0; i < keptLevels.size(); ++i) {
       const auto row = static_cast<Eigen::Index>(i);
