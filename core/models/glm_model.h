@@ -281,20 +281,34 @@ void GlmModel<L>::patternLogLik(const Eigen::VectorXd& u, std::size_t begin, std
     }
     return;
   }
-  // η column by column in a fixed order: a pattern's value does not depend on the range it is
-  // evaluated in, so a tiled pass over patterns gives the same bits as recordLogLik.
+  // η_p = Σ_j X_pj u_j summed in column order for every pattern, so that a pattern's value
+  // does not depend on the range it is evaluated in (a tiled pass over patterns gives the same
+  // bits as recordLogLik). Blocks of kBlock patterns keep their partial sums in registers.
+  constexpr Eigen::Index kBlock = 8;
   const Eigen::MatrixXd& X = groups_.X;
-  for (Eigen::Index k = 0; k < count; ++k) f[k] = X(first + k, 0) * u[0];
-  for (Eigen::Index j = 1; j < shape_.coefficients; ++j) {
-    const double b = u[j];
-    const double* column = X.col(j).data() + first;
-    for (Eigen::Index k = 0; k < count; ++k) f[k] += column[k] * b;
-  }
-  for (Eigen::Index k = 0; k < count; ++k) {
-    const double eta = f[k];
+  const Eigen::Index K = shape_.coefficients;
+  const double* x = X.data() + first;
+  const Eigen::Index stride = X.rows();
+  auto finish = [&](Eigen::Index k, double eta) {
     const auto terms = L::template etaTerms<false>(eta, params);
     f[k] = L::template record<false>(data_[static_cast<std::size_t>(first + k)], eta, terms,
                                      params).f;
+  };
+  Eigen::Index k0 = 0;
+  for (; k0 + kBlock <= count; k0 += kBlock) {
+    double eta[kBlock];
+    for (Eigen::Index b = 0; b < kBlock; ++b) eta[b] = x[k0 + b] * u[0];
+    for (Eigen::Index j = 1; j < K; ++j) {
+      const double* column = x + j * stride + k0;
+      const double uj = u[j];
+      for (Eigen::Index b = 0; b < kBlock; ++b) eta[b] += column[b] * uj;
+    }
+    for (Eigen::Index b = 0; b < kBlock; ++b) finish(k0 + b, eta[b]);
+  }
+  for (Eigen::Index k = k0; k < count; ++k) {
+    double eta = x[k] * u[0];
+    for (Eigen::Index j = 1; j < K; ++j) eta += x[j * stride + k] * u[j];
+    finish(k, eta);
   }
 }
 

@@ -51,31 +51,38 @@ struct Pass {
   const ContributionGroups& groups;
   double lower, upper;
   bool censoring;
+  bool identity;  ///< group g is pattern g for every g
   std::size_t tile;
   std::stop_token stop;
 };
 
 /// Folds one tile's pattern values f (f[p - firstPattern]) into the groups [gBegin, gEnd);
-/// returns the tile's largest clamped contribution.
-template <bool kCensoring>
+/// returns the tile's largest clamped contribution. kIdentity: group g is pattern g (one weight
+/// per pattern, the usual case), so values are read in order without the pattern index. Four
+/// running per-draw maxima break the dependency chain of one; maxima are exact in any order.
+template <bool kCensoring, bool kIdentity>
 double foldTile(const Pass& pass, const double* f, std::size_t firstPattern, std::size_t gBegin,
                 std::size_t gEnd, Partial& partial) {
   const std::size_t* pattern = pass.groups.pattern.data();
   const double* alpha = pass.groups.alpha.data();
   double* perGroup = partial.perGroup.data();
-  double drawMax = 0.0;
-  if constexpr (!kCensoring) {
-    for (std::size_t g = gBegin; g < gEnd; ++g) {
-      const double c = rawContribution(alpha[g], f[pattern[g] - firstPattern]);
+  double* perGroupRaw = kCensoring ? partial.perGroupRaw.data() : nullptr;
+  char* censored = kCensoring ? partial.censored.data() : nullptr;
+  const double lower = pass.lower, upper = pass.upper;
+  auto value = [&](std::size_t g) {
+    if constexpr (kIdentity) {
+      return f[g - firstPattern];
+    } else {
+      return f[pattern[g] - firstPattern];
+    }
+  };
+  auto step = [&](std::size_t g, double& drawMax) {
+    const double v = value(g);
+    if constexpr (!kCensoring) {
+      const double c = rawContribution(alpha[g], v);
       perGroup[g] = std::max(perGroup[g], c);
       drawMax = std::max(drawMax, c);
-    }
-  } else {
-    double* perGroupRaw = partial.perGroupRaw.data();
-    char* censored = partial.censored.data();
-    const double lower = pass.lower, upper = pass.upper;
-    for (std::size_t g = gBegin; g < gEnd; ++g) {
-      const double v = f[pattern[g] - firstPattern];
+    } else {
       const double raw = rawContribution(alpha[g], v);
       const double c = signedContribution(alpha[g], v);
       const double clamped = std::abs(std::clamp(c, lower, upper));
@@ -84,8 +91,17 @@ double foldTile(const Pass& pass, const double* f, std::size_t firstPattern, std
       perGroup[g] = std::max(perGroup[g], clamped);
       drawMax = std::max(drawMax, clamped);
     }
+  };
+  double m0 = 0.0, m1 = 0.0, m2 = 0.0, m3 = 0.0;
+  std::size_t g = gBegin;
+  for (; g + 4 <= gEnd; g += 4) {
+    step(g, m0);
+    step(g + 1, m1);
+    step(g + 2, m2);
+    step(g + 3, m3);
   }
-  return drawMax;
+  for (; g < gEnd; ++g) step(g, m0);
+  return std::max(std::max(m0, m1), std::max(m2, m3));
 }
 
 /// Draws [begin, end) into partial and perDrawMax[begin, end). Tiles of patterns on the outside,
@@ -104,9 +120,16 @@ bool processDraws(const Pass& pass, Eigen::Index begin, Eigen::Index end, Partia
       if (pass.stop.stop_requested()) return false;
       u = pass.drawsT.col(s);
       pass.model.patternLogLik(u, p0, p1, f.head(len));
-      const double m = pass.censoring
-                           ? foldTile<true>(pass, f.data(), p0, first[p0], first[p1], partial)
-                           : foldTile<false>(pass, f.data(), p0, first[p0], first[p1], partial);
+      const double* values = f.data();
+      const std::size_t g0 = first[p0], g1 = first[p1];
+      double m;
+      if (pass.identity) {
+        m = pass.censoring ? foldTile<true, true>(pass, values, p0, g0, g1, partial)
+                           : foldTile<false, true>(pass, values, p0, g0, g1, partial);
+      } else {
+        m = pass.censoring ? foldTile<true, false>(pass, values, p0, g0, g1, partial)
+                           : foldTile<false, false>(pass, values, p0, g0, g1, partial);
+      }
       perDrawMax[s] = std::max(perDrawMax[s], m);
     }
   }
@@ -162,7 +185,10 @@ std::optional<LipschitzResult> computeLipschitz(const models::SynthesisModel& mo
   // A model without its own pattern map evaluates every record per call: one tile.
   const std::size_t tile =
       model.recordPatterns().empty() ? std::max<std::size_t>(1, groups.patterns) : kTilePatterns;
-  const Pass pass{model, drawsT, groups, weights.lower, weights.upper, censoring, tile, stop};
+  bool identity = G == groups.patterns;
+  for (std::size_t g = 0; g < G && identity; ++g) identity = groups.pattern[g] == g;
+  const Pass pass{model,     drawsT,   groups, weights.lower, weights.upper,
+                  censoring, identity, tile,   stop};
 
   LipschitzResult result;
   result.perDrawMax = Eigen::VectorXd::Zero(S);

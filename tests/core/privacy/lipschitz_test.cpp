@@ -316,6 +316,9 @@ class LipschitzTest : public QObject {
       const LipschitzResult want = bruteForceMatrix(f, p.alpha, -M, M);
       expectSame(computeLipschitz(model, p.draws, models::LikelihoodWeights{p.alpha, -M, M}, 2),
                  want);
+      // One weight per pattern (here all ones): groups are the patterns themselves.
+      expectSame(computeLipschitz(model, p.draws, models::LikelihoodWeights{{}, -M, M}, 2),
+                 bruteForceMatrix(f, {}, -M, M));
     }
   }
 
