@@ -8,6 +8,7 @@
 /// tile), in elements per second.
 #include <benchmark/benchmark.h>
 
+#include <cmath>
 #include <numeric>
 
 #include "core/data/dataset.h"
@@ -147,6 +148,49 @@ BENCHMARK(BM_LipschitzNormalRegression1e5Censored)
     ->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_LipschitzBeta1e6)->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_LipschitzNbmix1e6)->Arg(1)->UseRealTime()->Unit(benchmark::kMillisecond);
+
+/// What the pass did before records were grouped (kept here as the comparison): every record
+/// under every draw through recordLogLik, then running maxima over all n records.
+void BM_LipschitzRecordByRecord(benchmark::State& state, const data::Dataset& dataset,
+                                Eigen::Index S) {
+  auto model = models::makeModel(dataset, {dataset.family});
+  const Eigen::MatrixXd draws = jitteredDraws(*model, S);
+  const auto n = static_cast<Eigen::Index>(dataset.size());
+  for (auto _ : state) {
+    Eigen::VectorXd f(n), perRecord = Eigen::VectorXd::Zero(n);
+    Eigen::VectorXd u(draws.cols());
+    double overall = 0.0;
+    for (Eigen::Index s = 0; s < S; ++s) {
+      u = draws.row(s).transpose();
+      model->recordLogLik(u, f);
+      double drawMax = 0.0;
+      for (Eigen::Index i = 0; i < n; ++i) {
+        const double a = std::abs(f[i]);
+        const double c = std::isnan(a) ? INFINITY : a;
+        perRecord[i] = std::max(perRecord[i], c);
+        drawMax = std::max(drawMax, c);
+      }
+      overall = std::max(overall, drawMax);
+    }
+    benchmark::DoNotOptimize(overall);
+  }
+  state.SetItemsProcessed(state.iterations() * S * n);
+}
+void BM_LipschitzRecordByRecordNormalRegression1e5(benchmark::State& state) {
+  static const auto d = data::normalRegressionSample(100000, 20261201);
+  BM_LipschitzRecordByRecord(state, d, 400);
+}
+void BM_LipschitzRecordByRecordBeta1e6(benchmark::State& state) {
+  static const auto d = large("beta", models::Family::beta, 1000000);
+  BM_LipschitzRecordByRecord(state, d, 40);
+}
+void BM_LipschitzRecordByRecordNbmix1e6(benchmark::State& state) {
+  static const auto d = large("nbmix", models::Family::negbin, 1000000);
+  BM_LipschitzRecordByRecord(state, d, 40);
+}
+BENCHMARK(BM_LipschitzRecordByRecordNormalRegression1e5)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_LipschitzRecordByRecordBeta1e6)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_LipschitzRecordByRecordNbmix1e6)->Unit(benchmark::kMillisecond);
 
 /// The yardstick: sum of an n-vector of doubles, the cheapest pass over n values there is.
 /// n = 4096 (one Lipschitz tile) stays in L1/L2; n = 10⁶ (8 MB, the layout of the beta
