@@ -4,7 +4,7 @@
 /// exceeding it, in at most kMaxRefits refits.
 ///
 /// The band reflects the Monte Carlo error of Δ. A fit's Δ is itself random (a maximum over
-/// posterior draws; on the NB mixture its run-to-run sd is about 1.5%), so a band narrower than
+/// posterior draws; on the NB mixture its run-to-run sd is 1–1.5%), so a band narrower than
 /// that cannot be hit on purpose and the search would spend refits chasing noise. The band is
 /// kBandSds Monte Carlo sds of Δ (lipschitzMonteCarloSd, pooled over the target's fit and the
 /// refits so far), relative to the target, within [kMinBand, kMaxBand]. The privacy invariant
