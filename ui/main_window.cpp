@@ -107,6 +107,14 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
                                  .arg(data_->previewModel()->table()->rows.size()),
                              kStatusTimeoutMs);
   });
+  connect(data_, &DataPanel::loadEnded, this, [this](const QString& file, bool loaded) {
+    // A recent file that is gone leaves the menu.
+    if (!loaded && !file.isEmpty() && !QFileInfo::exists(file) &&
+        appSettings_.recentFiles().contains(file)) {
+      appSettings_.removeRecentFile(file);
+      rebuildRecentMenu();
+    }
+  });
   connect(data_, &DataPanel::choiceChanged, this, [this] {
     run_->resetCache();  // a different dataset or model: no stage can be reused
     run_->settingsChanged();
@@ -242,12 +250,7 @@ void MainWindow::rebuildRecentMenu() {
   for (const QString& path : files) {
     recentMenu_
         ->addAction(QFileInfo(path).fileName(), this,
-                    [this, path] {
-                      if (!data_->loadFile(path) && !QFileInfo::exists(path)) {
-                        appSettings_.removeRecentFile(path);
-                        rebuildRecentMenu();
-                      }
-                    })
+                    [this, path] { data_->openFile(path); })
         ->setToolTip(path);
   }
   recentMenu_->setEnabled(!files.isEmpty());
@@ -390,7 +393,9 @@ bool MainWindow::saveSession(const QString& path) { return session_->save(path);
 void MainWindow::openSessionWithDialog() {
   const QString path = QFileDialog::getOpenFileName(this, tr("Open session"), {},
                                                     tr("dpsynth sessions (*.dpsynth)"));
-  if (!path.isEmpty()) openSession(path);
+  if (path.isEmpty()) return;
+  run_->cancel();
+  session_->openInBackground(path);  // the data file is read on the worker thread
 }
 
 void MainWindow::saveSessionAs() {
@@ -420,9 +425,10 @@ void MainWindow::dropEvent(QDropEvent* event) {
   if (urls.isEmpty() || !urls.front().isLocalFile()) return;
   const QString path = urls.front().toLocalFile();
   if (path.endsWith(QStringLiteral(".dpsynth"), Qt::CaseInsensitive)) {
-    openSession(path);
+    run_->cancel();
+    session_->openInBackground(path);
   } else {
-    data_->loadFile(path);
+    data_->openFile(path);
   }
   event->acceptProposedAction();
 }

@@ -7,10 +7,17 @@
 /// yardstick: one pass over an n-vector of doubles, from memory (n = 10⁶) or from cache (one
 /// tile), in elements per second.
 #include <benchmark/benchmark.h>
+#include <unistd.h>
 
 #include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <map>
 #include <numeric>
 
+#include "app/bench/import_fixture.h"
+#include "core/data/csv_table.h"
 #include "core/data/dataset.h"
 #include "core/data/generators.h"
 #include "core/data/regression_samples.h"
@@ -222,6 +229,58 @@ void BM_IsolationRisk(benchmark::State& state) {
   state.SetComplexityN(state.range(0));
 }
 BENCHMARK(BM_IsolationRisk)->RangeMultiplier(10)->Range(1000, 1000000)->Complexity();
+
+// ---- CSV import: readCsv and buildDataset on an agency-sized file ---------------------------
+
+/// The import benchmark's file for `rows` records, written once to the temp folder and removed
+/// at exit; its text is kept for the byte counts.
+struct ImportFile {
+  std::string path;
+  std::size_t bytes = 0;
+};
+
+const ImportFile& importFile(std::size_t rows) {
+  static std::map<std::size_t, ImportFile> files;
+  auto [it, inserted] = files.try_emplace(rows);
+  if (inserted) {
+    std::string pattern =
+        (std::filesystem::temp_directory_path() / "dpsynth-bench-import-XXXXXX").string();
+    const int fd = ::mkstemp(pattern.data());
+    if (fd < 0) std::abort();
+    ::close(fd);
+    const std::string text = dpsynth::bench::importBenchmarkCsv(rows);
+    std::ofstream(pattern, std::ios::binary) << text;
+    it->second = {pattern, text.size()};
+    static const bool cleanup = [] {
+      std::atexit([] {
+        for (const auto& [n, f] : files) std::filesystem::remove(f.path);
+      });
+      return true;
+    }();
+    (void)cleanup;
+  }
+  return it->second;
+}
+
+void BM_ReadCsv(benchmark::State& state) {
+  const auto rows = static_cast<std::size_t>(state.range(0));
+  const ImportFile& file = importFile(rows);
+  for (auto _ : state) benchmark::DoNotOptimize(data::readCsv(file.path).rows.size());
+  state.SetItemsProcessed(state.iterations() * state.range(0));  // rows/s
+  state.SetBytesProcessed(state.iterations() * static_cast<std::int64_t>(file.bytes));
+}
+BENCHMARK(BM_ReadCsv)->Arg(1000000)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+void BM_BuildDataset(benchmark::State& state) {
+  const auto rows = static_cast<std::size_t>(state.range(0));
+  const ImportFile& file = importFile(rows);
+  const data::CsvTable table = data::readCsv(file.path);
+  const data::DatasetSpec spec = dpsynth::bench::importBenchmarkSpec();
+  for (auto _ : state) benchmark::DoNotOptimize(data::buildDataset(table, spec).X.data());
+  state.SetItemsProcessed(state.iterations() * state.range(0));
+  state.SetBytesProcessed(state.iterations() * static_cast<std::int64_t>(file.bytes));
+}
+BENCHMARK(BM_BuildDataset)->Arg(1000000)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 }  // namespace
 

@@ -3,6 +3,8 @@
 /// compared across versions and machines. Each case runs in its own child process (POSIX) so
 /// that its peak resident memory is its own.
 #include <chrono>
+#include <cmath>
+#include <filesystem>
 #include <cstdio>
 #include <functional>
 #include <iomanip>
@@ -11,6 +13,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "app/bench/import_fixture.h"
 #include "app/cli/cli_common.h"
 #include "app/cli/commands.h"
 #include "core/data/csv_writer.h"
@@ -222,6 +225,63 @@ nlohmann::json runIsolated(const Case& c, const core::pipeline::RunSettings& set
   return row;
 }
 
+/// CSV import of an agency-sized file (10^6 records; 10^5 with --quick): readCsv (file to
+/// table) and buildDataset (table to y and X) timed separately, best of three, as rows/s and
+/// MB/s of the file. Prints its own small table and fills out["csv_import"].
+void benchCsvImport(bool quick, nlohmann::json& out) {
+  const std::size_t rows = quick ? 100000 : 1000000;
+  const std::string text = dpsynth::bench::importBenchmarkCsv(rows);
+  std::string path =
+      (std::filesystem::temp_directory_path() / "dpsynth-bench-import-XXXXXX").string();
+  const int fd = ::mkstemp(path.data());
+  if (fd < 0) throw std::runtime_error("cannot create a temporary file for the CSV benchmark");
+  ::close(fd);
+  struct Remove {
+    std::string path;
+    ~Remove() { std::filesystem::remove(path); }
+  } remove{path};
+  core::data::writeTextAtomic(path, text);
+
+  using Clock = std::chrono::steady_clock;
+  const auto seconds = [](Clock::time_point start) {
+    return std::chrono::duration<double>(Clock::now() - start).count();
+  };
+  double readSeconds = INFINITY, buildSeconds = INFINITY;
+  const auto spec = dpsynth::bench::importBenchmarkSpec();
+  for (int repeat = 0; repeat < 3; ++repeat) {
+    auto start = Clock::now();
+    const auto table = core::data::readCsv(path);
+    readSeconds = std::min(readSeconds, seconds(start));
+    start = Clock::now();
+    const auto dataset = core::data::buildDataset(table, spec);
+    buildSeconds = std::min(buildSeconds, seconds(start));
+    if (dataset.size() != rows) throw std::logic_error("CSV benchmark: rows were lost");
+  }
+  const double megabytes = static_cast<double>(text.size()) / 1e6;
+  std::cout << "csv import: " << rows << " rows, " << std::fixed << std::setprecision(1)
+            << megabytes << " MB (id, count outcome, 2 numeric + 1 four-level covariate)\n"
+            << std::left << std::setw(36) << "step" << std::right << std::setw(8) << "wall s"
+            << std::setw(14) << "rows/s" << std::setw(10) << "MB/s" << "\n";
+  const auto line = [&](const std::string& step, double wall) {
+    std::cout << std::left << std::setw(36) << step << std::right << std::fixed
+              << std::setprecision(3) << std::setw(8) << wall << std::setprecision(0)
+              << std::setw(14) << static_cast<double>(rows) / wall << std::setw(10)
+              << megabytes / wall << "\n";
+  };
+  line("readCsv", readSeconds);
+  line("buildDataset", buildSeconds);
+  line("readCsv + buildDataset", readSeconds + buildSeconds);
+  std::cout << "\n";
+  out["csv_import"] = {{"rows", rows},
+                       {"bytes", text.size()},
+                       {"read_seconds", readSeconds},
+                       {"read_rows_per_second", static_cast<double>(rows) / readSeconds},
+                       {"read_mb_per_second", megabytes / readSeconds},
+                       {"build_seconds", buildSeconds},
+                       {"build_rows_per_second", static_cast<double>(rows) / buildSeconds},
+                       {"build_mb_per_second", megabytes / buildSeconds}};
+}
+
 }  // namespace
 
 int runBench(const BenchOptions& o) {
@@ -247,6 +307,7 @@ int runBench(const BenchOptions& o) {
   out["warmup"] = settings.nuts.warmup;
   out["draws"] = settings.nuts.draws;
   out["scenarios"] = nlohmann::json::array();
+  benchCsvImport(o.quick, out);
 
   std::cout << std::left << std::setw(40) << "scenario" << std::right << std::setw(9) << "wall s"
             << std::setw(7) << "stages" << std::setw(12) << "grad evals" << std::setw(11)

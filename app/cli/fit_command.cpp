@@ -220,24 +220,31 @@ int runFit(const FitOptions& o) {
     checkOutputPaths(outputs, {o.data, o.weightsFrom});
   }
 
-  const core::data::CsvTable table = core::data::readCsv(o.data);
+  // Ctrl-C while a large file is read or typed ends the command at the next check.
+  const std::optional<core::data::CsvTable> table = readInputCsv(o.data, stop, o.quiet);
+  if (!table) return cancelledWhileReading(o.data);
   core::data::DatasetSpec spec;
   spec.outcome = o.outcome;
   spec.covariates = o.covariates;
   spec.dropMissing = o.dropMissing;
-  spec.family = o.family.empty() ? core::data::suggestFamily(table, o.outcome)
+  spec.family = o.family.empty() ? core::data::suggestFamily(*table, o.outcome)
                                  : core::models::parseFamily(o.family);
   if (o.family.empty() && !o.quiet)
     std::cerr << "family not given: using " << core::models::familyName(spec.family)
               << " (suggested from the data; pass --family to choose)\n";
   settings.model.family = spec.family;
-  const core::data::Dataset dataset = core::data::buildDataset(table, spec);
+  const std::optional<core::data::Dataset> built = buildInputDataset(*table, spec, stop);
+  if (!built) return cancelledWhileReading(o.data);
+  const core::data::Dataset& dataset = *built;
   if (dataset.droppedRows > 0 && !o.quiet)
     std::cerr << "dropped " << dataset.droppedRows << " rows with missing values\n";
   if (const std::string dropped = droppedColumnsLine(dataset);
       !dropped.empty() && !o.syntheticOut.empty())
     std::cerr << dropped << "\n";
-  if (!o.weightsFrom.empty()) settings.weightReference = loadReference(o.weightsFrom, spec);
+  if (!o.weightsFrom.empty()) {
+    settings.weightReference = loadReference(o.weightsFrom, spec, stop, o.quiet);
+    if (!settings.weightReference) return cancelledWhileReading(o.weightsFrom);
+  }
   if (!settings.release && !o.quiet)
     std::cerr << "reproducible run (--seed): every output is labelled not_for_release\n";
 

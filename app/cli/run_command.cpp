@@ -49,8 +49,9 @@ class StageLog : public core::pipeline::PipelineObserver {
 
 /// The session's data as a table, refusing data that are missing or not the ones the session
 /// was saved with: results from other data would silently differ from the saved analysis.
-core::data::CsvTable loadSessionData(const core::session::Session& s, const std::string& file,
-                                     bool quiet) {
+std::optional<core::data::CsvTable> loadSessionData(const core::session::Session& s,
+                                                    const std::string& file, bool quiet,
+                                                    const std::stop_token& stop) {
   namespace data = core::data;
   std::error_code ec;
   if (!s.sample.empty() && (s.dataFile.empty() || !std::filesystem::exists(s.dataFile, ec))) {
@@ -79,7 +80,7 @@ core::data::CsvTable loadSessionData(const core::session::Session& s, const std:
       break;
   }
   if (!quiet) std::cerr << "data " << s.dataFile << " (SHA-256 verified)\n";
-  return data::readCsv(s.dataFile);
+  return readInputCsv(s.dataFile, stop, quiet);
 }
 
 }  // namespace
@@ -112,10 +113,18 @@ int runRun(const RunOptions& o) {
   }
   settings.lipschitzThreads = settings.nuts.threads;
 
-  const core::data::CsvTable table = loadSessionData(session, o.session, o.quiet);
-  const core::data::Dataset dataset = core::data::buildDataset(table, session.dataset);
-  if (!session.weightsFrom.empty())
-    settings.weightReference = loadReference(session.weightsFrom, session.dataset);
+  // Ctrl-C while a large file is read or typed ends the command at the next check.
+  const std::optional<core::data::CsvTable> table =
+      loadSessionData(session, o.session, o.quiet, stop);
+  if (!table) return cancelledWhileReading(session.dataFile);
+  const std::optional<core::data::Dataset> built =
+      buildInputDataset(*table, session.dataset, stop);
+  if (!built) return cancelledWhileReading(session.dataFile);
+  const core::data::Dataset& dataset = *built;
+  if (!session.weightsFrom.empty()) {
+    settings.weightReference = loadReference(session.weightsFrom, session.dataset, stop, o.quiet);
+    if (!settings.weightReference) return cancelledWhileReading(session.weightsFrom);
+  }
   if (!o.quiet) {
     std::cerr << "running " << session.mechanisms.size() << " mechanism(s) on " << dataset.size()
               << " records ("

@@ -5,10 +5,14 @@
 
 #include <filesystem>
 #include <fstream>
+#include <iomanip>
+#include <iostream>
 #include <nlohmann/json.hpp>
 #include <limits>
+#include <sstream>
 #include <stdexcept>
 
+#include "app/cli/cli_common.h"
 #include "core/data/csv_table.h"
 #include "core/pipeline/export.h"
 
@@ -40,10 +44,42 @@ void applySeed(core::pipeline::RunSettings& settings, std::optional<std::uint64_
   }
 }
 
+std::optional<core::data::CsvTable> readInputCsv(const std::string& path,
+                                                 const std::stop_token& stop, bool quiet) {
+  constexpr std::uintmax_t kAnnouncedBytes = 16'000'000;
+  std::error_code ec;
+  const std::uintmax_t bytes = fs::is_regular_file(path, ec) ? fs::file_size(path, ec) : 0;
+  if (!quiet && !ec && bytes >= kAnnouncedBytes) {
+    std::ostringstream line;
+    line << "reading " << path << " (" << std::fixed << std::setprecision(1)
+         << static_cast<double>(bytes) / 1e6 << " MB)\n";
+    std::cerr << line.str() << std::flush;
+  }
+  core::data::ReadControl control;
+  control.stop = stop;
+  return core::data::readCsv(path, control);
+}
+
+std::optional<core::data::Dataset> buildInputDataset(const core::data::CsvTable& table,
+                                                     const core::data::DatasetSpec& spec,
+                                                     const std::stop_token& stop) {
+  return core::data::buildDataset(table, spec, stop);
+}
+
 std::shared_ptr<const core::data::Dataset> loadReference(const std::string& file,
-                                                         const core::data::DatasetSpec& spec) {
-  const core::data::CsvTable table = core::data::readCsv(file);
-  return std::make_shared<const core::data::Dataset>(core::data::buildDataset(table, spec));
+                                                         const core::data::DatasetSpec& spec,
+                                                         const std::stop_token& stop,
+                                                         bool quiet) {
+  const auto table = readInputCsv(file, stop, quiet);
+  if (!table) return nullptr;
+  auto dataset = buildInputDataset(*table, spec, stop);
+  if (!dataset) return nullptr;
+  return std::make_shared<const core::data::Dataset>(std::move(*dataset));
+}
+
+int cancelledWhileReading(const std::string& file) {
+  std::cerr << "dpsynth: cancelled while reading " << file << "; no files were written\n";
+  return kExitCancelled;
 }
 
 namespace {

@@ -4,9 +4,11 @@
 /// that happen before any sampling.
 #include <cstdint>
 #include <optional>
+#include <stop_token>
 #include <string>
 #include <vector>
 
+#include "core/data/csv_table.h"
 #include "core/data/dataset.h"
 #include "core/pipeline/pipeline.h"
 
@@ -19,10 +21,27 @@ std::uint64_t parseSeed(const std::string& text, const std::string& option);
 /// Release (no seed: a 128-bit seed from the OS, SPEC §0) or reproducible (seed given).
 void applySeed(core::pipeline::RunSettings& settings, std::optional<std::uint64_t> seed);
 
+/// An input CSV read so that Ctrl-C (`stop`) ends the read at its next check: nullopt then. A
+/// file of 16 MB or more is announced on stderr first ("reading FILE (N MB)") unless quiet,
+/// because reading it takes a noticeable moment.
+std::optional<core::data::CsvTable> readInputCsv(const std::string& path,
+                                                 const std::stop_token& stop, bool quiet);
+
+/// buildDataset that Ctrl-C can stop (nullopt then).
+std::optional<core::data::Dataset> buildInputDataset(const core::data::CsvTable& table,
+                                                     const core::data::DatasetSpec& spec,
+                                                     const std::stop_token& stop);
+
 /// The reference dataset of --weights-from / a session's weights_from: read and built with the
-/// data's own column choices.
+/// data's own column choices. Null when `stop` was requested while it was read or typed.
 std::shared_ptr<const core::data::Dataset> loadReference(const std::string& file,
-                                                         const core::data::DatasetSpec& spec);
+                                                         const core::data::DatasetSpec& spec,
+                                                         const std::stop_token& stop = {},
+                                                         bool quiet = true);
+
+/// Says on stderr that Ctrl-C stopped the command while it read `file`, and that nothing was
+/// written; returns the exit status for it (130).
+int cancelledWhileReading(const std::string& file);
 
 /// Refuses (std::invalid_argument, exit 2) before any work: an output that is a folder, ends in
 /// '/', lies in a folder that does not exist or is not writable, names the same file as another

@@ -157,16 +157,25 @@ int main(int argc, char* argv[]) {
   }
 
   bool loaded = true;
+  // Scripted starts (a screenshot, a run, a reference typed with the data's choices) need the
+  // data before they go on; an interactive one shows the window at once and reads the file
+  // behind it, with progress and Cancel.
+  const bool scripted = headless || parser.isSet(run) || parser.isSet(weightsFrom);
+  const auto openData = [&window, scripted](const QString& file) {
+    if (scripted) return window.dataPanel()->loadFile(file);
+    window.dataPanel()->openFile(file);
+    return true;
+  };
   const QStringList positional = parser.positionalArguments();
   if (!positional.isEmpty()) {
     const QString file = positional.front();
     loaded = file.endsWith(QStringLiteral(".dpsynth"), Qt::CaseInsensitive)
                  ? window.openSession(file)
-                 : window.dataPanel()->loadFile(file);
+                 : openData(file);
   } else if (parser.isSet(session)) {
     loaded = window.openSession(parser.value(session));
   } else if (parser.isSet(data)) {
-    loaded = window.dataPanel()->loadFile(parser.value(data));
+    loaded = openData(parser.value(data));
   } else if (parser.isSet(sample)) {
     loaded = window.dataPanel()->loadSample(parser.value(sample));
   } else {

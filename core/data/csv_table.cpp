@@ -2,7 +2,11 @@
 
 #include <csv.h>
 
+#include <algorithm>
 #include <array>
+#include <exception>
+#include <optional>
+#include <utility>
 #include <cstdio>
 #include <cstring>
 #include <string_view>
@@ -35,11 +39,20 @@ std::size_t lineAtOffset(std::string_view text, std::size_t offset) {
 }
 
 /// Offset of the first byte that breaks UTF-8 (overlong forms, surrogates and code points above
-/// U+10FFFF included), or npos when the whole text is valid.
+/// U+10FFFF included), or npos when the whole text is valid. Eight ASCII bytes at a time where
+/// it can (most CSV text is ASCII).
 std::size_t firstInvalidUtf8(std::string_view text) {
   std::size_t i = 0;
   const std::size_t n = text.size();
   while (i < n) {
+    if (i + 8 <= n) {
+      std::uint64_t word;
+      std::memcpy(&word, text.data() + i, 8);
+      if ((word & 0x8080808080808080ull) == 0) {
+        i += 8;
+        continue;
+      }
+    }
     const auto c = static_cast<unsigned char>(text[i]);
     if (c < 0x80) {
       ++i;
@@ -72,18 +85,32 @@ std::size_t firstInvalidUtf8(std::string_view text) {
   return std::string_view::npos;
 }
 
-void requireText(std::string_view text, const std::string& file) {
+/// Throws DataError unless the text is text; false when a stop was requested first (the check
+/// falls every 16 MiB, a few milliseconds of scanning).
+bool requireText(std::string_view text, const std::string& file, const std::stop_token& stop) {
   if (const auto nul = text.find('\0'); nul != std::string_view::npos) {
     throw DataError(file, lineAtOffset(text, nul), "", std::string(kBinaryProblem),
                     "It contains NUL bytes, which never occur in a text file.");
   }
-  if (const auto bad = firstInvalidUtf8(text); bad != std::string_view::npos) {
-    char byte[8];
-    std::snprintf(byte, sizeof byte, "0x%02X", static_cast<unsigned char>(text[bad]));
-    throw DataError(file, lineAtOffset(text, bad), "", std::string(kBinaryProblem),
-                    std::string("It is not valid UTF-8 (byte ") + byte +
-                        "); if it is text in another encoding, save it again as UTF-8.");
+  constexpr std::size_t kBlock = std::size_t{16} << 20;
+  std::size_t start = 0;
+  while (start < text.size()) {
+    if (stop.stop_requested()) return false;
+    // Blocks end after a byte that cannot be inside a sequence, so no sequence is cut.
+    std::size_t end = std::min(text.size(), start + kBlock);
+    while (end < text.size() && (static_cast<unsigned char>(text[end - 1]) & 0x80) != 0) ++end;
+    const auto bad = firstInvalidUtf8(text.substr(start, end - start));
+    if (bad != std::string_view::npos) {
+      const std::size_t at = start + bad;
+      char byte[8];
+      std::snprintf(byte, sizeof byte, "0x%02X", static_cast<unsigned char>(text[at]));
+      throw DataError(file, lineAtOffset(text, at), "", std::string(kBinaryProblem),
+                      std::string("It is not valid UTF-8 (byte ") + byte +
+                          "); if it is text in another encoding, save it again as UTF-8.");
+    }
+    start = end;
   }
+  return true;
 }
 
 /// The delimiter of the header line: whichever of ',', ';' and tab occurs most often outside
@@ -111,24 +138,64 @@ char detectDelimiter(std::string_view text) {
 
 int isSpaceOnly(unsigned char c) { return c == ' '; }
 
-/// What libcsv's callbacks fill in.
+/// What libcsv's callbacks fill in: the header, then the records straight into the flat cell
+/// store (no string per cell). libcsv is C: nothing may be thrown through it, so the callbacks
+/// keep an exception for the caller to rethrow.
 struct Collector {
-  std::vector<std::string> fields;
-  std::vector<std::vector<std::string>> records;
-  std::vector<std::size_t> recordLines;
+  std::vector<std::string> header;
+  std::size_t headerLine = 0;
+  bool haveHeader = false;
+  CsvRows rows;
+  std::vector<std::size_t> lines;
+  std::size_t expectedRecords = 0;  ///< an upper bound, for reserving
+  std::size_t textBytes = 0;        ///< likewise
   std::size_t rowStartLine = 1;
+  std::size_t fieldsInRecord = 0;
+  /// The first record whose field count differs from the header's, as (line, fields). It is
+  /// reported after the whole text is parsed (an unclosed quote or a bad header comes first);
+  /// nothing is stored after it.
+  std::optional<std::pair<std::size_t, std::size_t>> firstRagged;
+  std::exception_ptr error;
 };
 
 void onField(void* data, std::size_t length, void* context) {
-  auto* collector = static_cast<Collector*>(context);
-  collector->fields.emplace_back(static_cast<const char*>(data), length);
+  auto* c = static_cast<Collector*>(context);
+  if (c->error) return;
+  try {
+    ++c->fieldsInRecord;
+    if (!c->haveHeader) {
+      c->header.emplace_back(static_cast<const char*>(data), length);
+    } else if (!c->firstRagged && c->fieldsInRecord <= c->rows.columns()) {
+      c->rows.appendCell({static_cast<const char*>(data), length});
+    }
+  } catch (...) {
+    c->error = std::current_exception();
+  }
 }
 
 void onRecordEnd(int /*terminator*/, void* context) {
-  auto* collector = static_cast<Collector*>(context);
-  collector->records.push_back(std::move(collector->fields));
-  collector->recordLines.push_back(collector->rowStartLine);
-  collector->fields.clear();
+  auto* c = static_cast<Collector*>(context);
+  const std::size_t fields = std::exchange(c->fieldsInRecord, 0);
+  if (c->error) return;
+  try {
+    if (!c->haveHeader) {
+      c->haveHeader = true;
+      c->headerLine = c->rowStartLine;
+      c->rows = CsvRows(c->header.size());
+      c->rows.reserve(c->expectedRecords, c->textBytes);
+      c->lines.reserve(c->expectedRecords);
+    } else if (c->firstRagged) {
+      // The table is refused anyway: only the parse goes on, for an unclosed quote.
+    } else if (fields != c->rows.columns()) {
+      c->firstRagged = {c->rowStartLine, fields};
+      c->rows.discardOpenRecord();
+    } else {
+      c->rows.endRecord();
+      c->lines.push_back(c->rowStartLine);
+    }
+  } catch (...) {
+    c->error = std::current_exception();
+  }
 }
 
 /// Owns a libcsv parser so that it is freed on every exit path, including exceptions.
@@ -214,10 +281,16 @@ std::size_t CsvTable::columnIndex(const std::string& name) const {
                   "Available columns: " + available + ".");
 }
 
-CsvTable parseCsv(const std::string& input, const std::string& file) {
-  std::string_view text = input;
-  if (text.starts_with(kByteOrderMark)) text.remove_prefix(kByteOrderMark.size());
-  requireText(text, file);
+std::optional<CsvTable> parseCsv(std::string_view text, const std::string& file,
+                                 const ReadControl& control) {
+  ReadProgress progress;
+  progress.bytesTotal = progress.bytesRead = text.size();
+  std::size_t skipped = 0;  // counted as parsed, so that progress ends at the total
+  if (text.starts_with(kByteOrderMark)) {
+    text.remove_prefix(kByteOrderMark.size());
+    skipped = kByteOrderMark.size();
+  }
+  if (!requireText(text, file, control.stop)) return std::nullopt;
   if (text.find_first_not_of(" \t\r\n") == std::string_view::npos) {
     throw DataError(file, 0, "", "the file is empty",
                     "Expected a header line with column names followed by one line per record.");
@@ -231,19 +304,49 @@ CsvTable parseCsv(const std::string& input, const std::string& file) {
   Collector collector;
   // Lines end in '\n' (LF or CRLF); only old Mac files use a bare '\r'.
   const char lineEnd = text.find('\n') != std::string_view::npos ? '\n' : '\r';
+  // Every record starts a line: the line count bounds the records, so the stores are reserved
+  // once. The cells' text is shorter than the file's (no delimiters, quotes or line ends).
+  for (std::size_t pos = text.find(lineEnd); pos != std::string_view::npos;
+       pos = text.find(lineEnd, pos + 1)) {
+    if ((++collector.expectedRecords & 0xFFFFF) == 0 && control.stop.stop_requested()) {
+      return std::nullopt;
+    }
+  }
+  ++collector.expectedRecords;
+  collector.textBytes = text.size();
+
+  // A stop request is honoured, and progress reported, every 1024 lines and every MiB (a line
+  // can be long): well under a millisecond of parsing apart.
+  constexpr std::size_t kCheckEveryLines = 1024;
+  constexpr std::size_t kCheckEveryBytes = std::size_t{1} << 20;
+  std::size_t nextCheck = kCheckEveryBytes;
+  const auto check = [&](std::size_t pos) {
+    nextCheck = pos + kCheckEveryBytes;
+    if (control.stop.stop_requested()) return false;
+    if (control.progress) {
+      progress.bytesParsed = skipped + pos;
+      control.progress(progress);
+    }
+    return true;
+  };
   std::size_t line = 1;
   for (std::size_t pos = 0; pos < text.size(); ++line) {
+    if (line % kCheckEveryLines == 0 && !check(pos)) return std::nullopt;
     const std::size_t end = text.find(lineEnd, pos);
     const std::size_t next = end == std::string_view::npos ? text.size() : end + 1;
     if (parser.get()->pstate == kRowNotBegun) collector.rowStartLine = line;
-    const std::size_t length = next - pos;
-    if (csv_parse(parser.get(), text.data() + pos, length, onField, onRecordEnd, &collector) !=
-        length) {
-      throw DataError(
-          file, line, "",
-          std::string("the CSV parser failed: ") + csv_strerror(csv_error(parser.get())));
+    while (pos < next) {
+      if (pos >= nextCheck && !check(pos)) return std::nullopt;
+      const std::size_t length = std::min(next - pos, kCheckEveryBytes);
+      if (csv_parse(parser.get(), text.data() + pos, length, onField, onRecordEnd, &collector) !=
+          length) {
+        throw DataError(
+            file, line, "",
+            std::string("the CSV parser failed: ") + csv_strerror(csv_error(parser.get())));
+      }
+      if (collector.error) std::rethrow_exception(collector.error);
+      pos += length;
     }
-    pos = next;
   }
   if (parser.get()->pstate == kFieldBegun && parser.get()->quoted) {
     throw DataError(file, collector.rowStartLine, "",
@@ -252,42 +355,53 @@ CsvTable parseCsv(const std::string& input, const std::string& file) {
                     "written twice (\"\").");
   }
   csv_fini(parser.get(), onField, onRecordEnd, &collector);
+  if (collector.error) std::rethrow_exception(collector.error);
 
-  if (collector.records.empty()) {
+  if (!collector.haveHeader) {
     throw DataError(file, 0, "", "the file is empty",
                     "Expected a header line with column names followed by one line per record.");
   }
-  table.header = std::move(collector.records.front());
-  validateHeader(table.header, collector.recordLines.front(), file);
+  table.header = std::move(collector.header);
+  validateHeader(table.header, collector.headerLine, file);
 
-  const std::size_t expected = table.header.size();
-  table.rows.reserve(collector.records.size() - 1);
-  table.lineOfRow.reserve(collector.records.size() - 1);
-  for (std::size_t r = 1; r < collector.records.size(); ++r) {
-    auto& fields = collector.records[r];
-    const std::size_t rowLine = collector.recordLines[r];
-    if (fields.size() != expected) {
-      const std::string hint =
-          fields.size() > expected
-              ? "A value may contain the delimiter " + delimiterName(table.delimiter) +
-                    " without being quoted (a decimal comma?); put such values in double quotes."
-              : "Every record needs one field per column; write an empty field for a missing "
-                "value.";
-      throw DataError(file, rowLine, "",
-                      "expected " + std::to_string(expected) +
-                          " fields (as in the header) but "
-                          "found " +
-                          std::to_string(fields.size()),
-                      hint);
-    }
-    table.rows.push_back(std::move(fields));
-    table.lineOfRow.push_back(rowLine);
+  if (collector.firstRagged) {
+    const std::size_t expected = table.header.size();
+    const auto [rowLine, fields] = *collector.firstRagged;
+    const std::string hint =
+        fields > expected
+            ? "A value may contain the delimiter " + delimiterName(table.delimiter) +
+                  " without being quoted (a decimal comma?); put such values in double quotes."
+            : "Every record needs one field per column; write an empty field for a missing "
+              "value.";
+    throw DataError(file, rowLine, "",
+                    "expected " + std::to_string(expected) +
+                        " fields (as in the header) but "
+                        "found " +
+                        std::to_string(fields),
+                    hint);
+  }
+  table.rows = std::move(collector.rows);
+  table.lineOfRow = std::move(collector.lines);
+  if (control.progress) {
+    progress.bytesParsed = progress.bytesTotal;
+    control.progress(progress);
   }
   return table;
 }
 
+CsvTable parseCsv(std::string_view text, const std::string& file) {
+  return *parseCsv(text, file, ReadControl{});  // without a stop token: never empty
+}
+
+std::optional<CsvTable> readCsv(const std::string& path, const ReadControl& control,
+                                std::uint64_t maxBytes) {
+  const std::optional<std::string> text = readRegularFile(path, control, maxBytes);
+  if (!text) return std::nullopt;
+  return parseCsv(*text, path, control);
+}
+
 CsvTable readCsv(const std::string& path, std::uint64_t maxBytes) {
-  return parseCsv(readRegularFile(path, maxBytes), path);
+  return *readCsv(path, ReadControl{}, maxBytes);
 }
 
 }  // namespace dpsynth::core::data

@@ -3,9 +3,13 @@
 /// package libcsv-dev): RFC 4180 quoting, embedded delimiters and newlines in quoted fields.
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
+#include "core/data/csv_rows.h"
+#include "core/data/read_control.h"
 #include "core/data/regular_file.h"
 
 namespace dpsynth::core::data {
@@ -14,7 +18,7 @@ struct CsvTable {
   std::string file;                            ///< path as given (for messages)
   char delimiter = ',';                        ///< detected: ',' ';' or '\t'
   std::vector<std::string> header;             ///< column names, BOM and surrounding blanks removed
-  std::vector<std::vector<std::string>> rows;  ///< every data row has header.size() fields
+  CsvRows rows;                                ///< every data row has header.size() fields
   std::vector<std::size_t> lineOfRow;          ///< 1-based file line where each row starts
 
   std::size_t columnIndex(const std::string& name) const;  ///< throws DataError if absent
@@ -27,6 +31,14 @@ struct CsvTable {
 /// maxBytes: a FIFO, device or folder is refused before anything is read (readRegularFile).
 CsvTable readCsv(const std::string& path, std::uint64_t maxBytes = kMaxInputBytes);
 /// The same from text already in memory; `file` is used only in messages.
-CsvTable parseCsv(const std::string& text, const std::string& file);
+CsvTable parseCsv(std::string_view text, const std::string& file);
+
+/// readCsv and parseCsv for long reads: the same table and the same errors, or nullopt when
+/// control.stop was requested (checked every MiB read and every 1024 lines parsed); progress
+/// goes to control.progress from the calling thread.
+std::optional<CsvTable> readCsv(const std::string& path, const ReadControl& control,
+                                std::uint64_t maxBytes = kMaxInputBytes);
+std::optional<CsvTable> parseCsv(std::string_view text, const std::string& file,
+                                 const ReadControl& control);
 
 }  // namespace dpsynth::core::data

@@ -111,14 +111,16 @@ std::string quoteCsvField(std::string_view field, char delimiter) {
   return quoted;
 }
 
-std::string formatCsv(const std::vector<std::string>& header,
-                      const std::vector<std::vector<std::string>>& rows, char delimiter) {
+namespace {
+
+template <typename Rows>
+std::string formatRows(const std::vector<std::string>& header, const Rows& rows, char delimiter) {
   if (delimiter == '"' || delimiter == '\r' || delimiter == '\n') {
     throw std::invalid_argument("formatCsv: the delimiter cannot be a quote or a line break");
   }
   std::string text;
-  const auto appendLine = [&](const std::vector<std::string>& fields) {
-    if (fields.size() == 1 && fields.front().empty()) {
+  const auto appendLine = [&](const auto& fields) {
+    if (fields.size() == 1 && std::string_view(fields[0]).empty()) {
       text += "\"\"";  // a blank line would be skipped by readers
     } else {
       for (std::size_t j = 0; j < fields.size(); ++j) {
@@ -130,18 +132,36 @@ std::string formatCsv(const std::vector<std::string>& header,
   };
   appendLine(header);
   for (std::size_t r = 0; r < rows.size(); ++r) {
-    if (rows[r].size() != header.size()) {
+    const auto& row = rows[r];
+    if (row.size() != header.size()) {
       throw std::invalid_argument("formatCsv: row " + std::to_string(r + 1) + " has " +
-                                  std::to_string(rows[r].size()) + " fields but the header has " +
+                                  std::to_string(row.size()) + " fields but the header has " +
                                   std::to_string(header.size()));
     }
-    appendLine(rows[r]);
+    appendLine(row);
   }
   return text;
 }
 
+}  // namespace
+
+std::string formatCsv(const std::vector<std::string>& header,
+                      const std::vector<std::vector<std::string>>& rows, char delimiter) {
+  return formatRows(header, rows, delimiter);
+}
+
+std::string formatCsv(const std::vector<std::string>& header, const CsvRows& rows,
+                      char delimiter) {
+  return formatRows(header, rows, delimiter);
+}
+
 void writeCsvAtomic(const std::string& path, const std::vector<std::string>& header,
                     const std::vector<std::vector<std::string>>& rows, char delimiter) {
+  writeTextAtomic(path, formatCsv(header, rows, delimiter));
+}
+
+void writeCsvAtomic(const std::string& path, const std::vector<std::string>& header,
+                    const CsvRows& rows, char delimiter) {
   writeTextAtomic(path, formatCsv(header, rows, delimiter));
 }
 

@@ -7,6 +7,8 @@
 #include <string_view>
 #include <vector>
 
+#include "core/data/csv_rows.h"
+
 namespace dpsynth::core::data {
 
 /// The shortest decimal text that reads back to exactly `value` (std::to_chars, C locale):
@@ -26,6 +28,11 @@ std::string quoteCsvField(std::string_view field, char delimiter = ',');
 /// is a quote, CR or LF.
 std::string formatCsv(const std::vector<std::string>& header,
                       const std::vector<std::vector<std::string>>& rows, char delimiter = ',');
+void writeCsvAtomic(const std::string& path, const std::vector<std::string>& header,
+                    const CsvRows& rows, char delimiter = ',');
+/// The same for a table's rows (CsvTable::rows).
+std::string formatCsv(const std::vector<std::string>& header, const CsvRows& rows,
+                      char delimiter = ',');
 
 /// formatCsv written atomically to `path` (see writeTextAtomic).
 void writeCsvAtomic(const std::string& path, const std::vector<std::string>& header,

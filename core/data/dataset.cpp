@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <optional>
 #include <stdexcept>
 #include <string_view>
@@ -24,6 +25,14 @@ constexpr std::string_view kOutOfRangeHint =
 /// The most levels a text covariate may have in n records: each level but the first becomes a
 /// dummy column, so an identifier-like column would give (almost) one parameter per record.
 std::size_t maxLevels(std::size_t n) { return std::max<std::size_t>(50, n / 2); }
+
+/// Thrown inside the builder when a stop was requested; turned into nullopt at its boundary.
+struct Stopped {};
+
+/// Every 65536 records (a millisecond or so of work): throws Stopped if a stop was requested.
+inline void checkStop(const std::stop_token& stop, std::size_t record) {
+  if ((record & 0xFFFF) == 0 && stop.stop_requested()) throw Stopped{};
+}
 
 std::string plural(std::size_t count, const std::string& singular, const std::string& many) {
   return std::to_string(count) + " " + (count == 1 ? singular : many);
@@ -58,12 +67,13 @@ std::vector<std::size_t> usedColumns(const CsvTable& table, const DatasetSpec& s
 /// the spec drops such rows.
 std::vector<std::size_t> completeRows(const CsvTable& table, const DatasetSpec& spec,
                                       const std::vector<std::size_t>& columns,
-                                      std::size_t& dropped) {
+                                      std::size_t& dropped, const std::stop_token& stop) {
   std::vector<std::size_t> kept;
   kept.reserve(table.rows.size());
   std::optional<std::pair<std::size_t, std::size_t>> firstMissing;  // (row, column)
   dropped = 0;
   for (std::size_t r = 0; r < table.rows.size(); ++r) {
+    checkStop(stop, r);
     bool complete = true;
     for (const std::size_t c : columns) {
       if (isMissingValue(table.rows[r][c])) {
@@ -80,7 +90,7 @@ std::vector<std::size_t> completeRows(const CsvTable& table, const DatasetSpec& 
   }
   if (dropped > 0 && !spec.dropMissing) {
     const auto [r, c] = *firstMissing;
-    const std::string& text = table.rows[r][c];
+    const std::string_view text = table.rows[r][c];
     const std::string shown = trimBlanks(text).empty() ? "an empty field" : quoteForMessage(text);
     throw DataError(
         table.file, table.lineOfRow[r], table.header[c],
@@ -92,10 +102,11 @@ std::vector<std::size_t> completeRows(const CsvTable& table, const DatasetSpec& 
 }
 
 Eigen::VectorXd parseOutcome(const CsvTable& table, std::size_t column,
-                             const std::vector<std::size_t>& kept) {
+                             const std::vector<std::size_t>& kept, const std::stop_token& stop) {
   Eigen::VectorXd y(static_cast<Eigen::Index>(kept.size()));
   std::size_t bad = 0, firstBad = 0;
   for (std::size_t i = 0; i < kept.size(); ++i) {
+    checkStop(stop, i);
     const auto value = parseNumber(table.rows[kept[i]][column]);
     if (value) {
       y[static_cast<Eigen::Index>(i)] = *value;
@@ -104,7 +115,7 @@ Eigen::VectorXd parseOutcome(const CsvTable& table, std::size_t column,
     }
   }
   if (bad == 0) return y;
-  std::string text = table.rows[firstBad][column];
+  const std::string text(table.rows[firstBad][column]);
   std::string hint = "The outcome must be numeric: choose a numeric column or correct the value.";
   std::string withPoint = text;
   for (char& c : withPoint) {
@@ -164,17 +175,32 @@ void checkFamily(const CsvTable& table, std::size_t column, const std::vector<st
                   count + " values are outside the open interval (0, 1) (" + first + ")", hint);
 }
 
-/// Appends the design columns of one covariate: itself if numeric, else one dummy per
+/// One covariate's part of the design, typed before X is allocated: a numeric column, or the
+/// level of every record (levels in order of appearance; the first is the reference).
+struct CovariateDesign {
+  std::string name;
+  Eigen::VectorXd numeric;            ///< when levels is empty
+  std::vector<std::string> levels;    ///< a text covariate's levels
+  std::vector<std::uint32_t> codes;   ///< each kept record's level
+  /// Design columns: itself, or one dummy per non-reference level.
+  std::size_t width() const { return levels.empty() ? 1 : levels.size() - 1; }
+};
+
+/// Types one covariate: numeric if every value is a number, else text with one dummy per
 /// non-reference level.
-void addCovariate(const CsvTable& table, std::size_t column, const std::vector<std::size_t>& kept,
-                  std::vector<Eigen::VectorXd>& columns, std::vector<std::string>& names) {
+CovariateDesign typeCovariate(const CsvTable& table, std::size_t column,
+                              const std::vector<std::size_t>& kept,
+                              const std::stop_token& stop) {
   const auto n = static_cast<Eigen::Index>(kept.size());
-  const std::string& name = table.header[column];
+  CovariateDesign design;
+  design.name = table.header[column];
+  const std::string& name = design.name;
   Eigen::VectorXd numeric(n);
   std::size_t outOfRange = 0, firstOutOfRange = 0, textValues = 0, firstText = 0;
   for (Eigen::Index i = 0; i < n; ++i) {
+    checkStop(stop, static_cast<std::size_t>(i));
     const std::size_t row = kept[static_cast<std::size_t>(i)];
-    const std::string& cell = table.rows[row][column];
+    const std::string_view cell = table.rows[row][column];
     if (const auto value = parseNumber(cell)) {
       numeric[i] = *value;
     } else if (isOutOfRangeNumber(cell)) {
@@ -200,18 +226,21 @@ void addCovariate(const CsvTable& table, std::size_t column, const std::vector<s
                       "has the same value (" + formatNumber(numeric[0]) + ") in every record",
                       "A constant covariate duplicates the intercept; remove it.");
     }
-    columns.push_back(std::move(numeric));
-    names.push_back(name);
-    return;
+    design.numeric = std::move(numeric);
+    return design;
   }
-  std::vector<std::string> levels;
-  std::unordered_map<std::string, std::size_t> levelIndex;
-  std::vector<std::size_t> codes(kept.size());
+  // Levels are interned by their text in the table (views stay valid while `table` lives): one
+  // hash look-up per record and no string per record.
+  std::unordered_map<std::string_view, std::uint32_t> levelIndex;
+  std::vector<std::string_view> levels;
+  design.codes.resize(kept.size());
   for (std::size_t i = 0; i < kept.size(); ++i) {
-    const std::string level(trimBlanks(table.rows[kept[i]][column]));
-    const auto [it, inserted] = levelIndex.try_emplace(level, levels.size());
+    checkStop(stop, i);
+    const std::string_view level = trimBlanks(table.rows[kept[i]][column]);
+    const auto [it, inserted] =
+        levelIndex.try_emplace(level, static_cast<std::uint32_t>(levels.size()));
     if (inserted) levels.push_back(level);
-    codes[i] = it->second;
+    design.codes[i] = it->second;
   }
   if (levels.size() > maxLevels(kept.size())) {
     throw DataError(
@@ -230,14 +259,83 @@ void addCovariate(const CsvTable& table, std::size_t column, const std::vector<s
                     "has only one level (" + quoteForMessage(levels.front()) + ")",
                     "A covariate with a single level duplicates the intercept; remove it.");
   }
-  for (std::size_t level = 1; level < levels.size(); ++level) {
-    Eigen::VectorXd dummy(n);
-    for (Eigen::Index i = 0; i < n; ++i) {
-      dummy[i] = codes[static_cast<std::size_t>(i)] == level ? 1.0 : 0.0;
-    }
-    columns.push_back(std::move(dummy));
-    names.push_back(name + "=" + levels[level]);
+  design.levels.assign(levels.begin(), levels.end());
+  return design;
+}
+
+Dataset build(const CsvTable& table, const DatasetSpec& spec, const std::stop_token& stop) {
+  const std::vector<std::size_t> columns = usedColumns(table, spec);
+  const std::size_t outcome = columns.front();
+  std::size_t dropped = 0;
+  const std::vector<std::size_t> kept = completeRows(table, spec, columns, dropped, stop);
+
+  Dataset dataset;
+  dataset.file = table.file;
+  dataset.outcomeName = spec.outcome;
+  dataset.family = spec.family;
+  dataset.droppedRows = dropped;
+  dataset.y = parseOutcome(table, outcome, kept, stop);
+
+  if (kept.size() < 2) {
+    throw DataError(table.file, 0, spec.outcome,
+                    "only " + plural(kept.size(), "usable record", "usable records"),
+                    dropped > 0 ? "At least 2 are needed; " +
+                                      plural(dropped, "record was", "records were") +
+                                      " dropped for missing values."
+                                : "At least 2 are needed.");
   }
+  checkFamily(table, outcome, kept, dataset.y, spec.family);
+  if ((dataset.y.array() == dataset.y[0]).all()) {
+    throw DataError(table.file, 0, spec.outcome,
+                    "all " + std::to_string(kept.size()) + " values are equal (" +
+                        formatNumber(dataset.y[0]) + ")",
+                    "A constant outcome has nothing to synthesise; choose another column.");
+  }
+
+  std::vector<CovariateDesign> covariates;
+  covariates.reserve(columns.size() - 1);
+  std::size_t width = 1;  // the intercept
+  for (std::size_t k = 1; k < columns.size(); ++k) {
+    covariates.push_back(typeCovariate(table, columns[k], kept, stop));
+    width += covariates.back().width();
+  }
+  // X is filled in place, one pass per covariate: a dummy block is zeroed and each record
+  // sets its level's column, O(n) however many levels there are.
+  const Eigen::Index n = dataset.y.size();
+  dataset.X.resize(n, static_cast<Eigen::Index>(width));
+  dataset.X.col(0).setOnes();
+  dataset.designNames = {"(Intercept)"};
+  dataset.designNames.reserve(width);
+  Eigen::Index next = 1;
+  for (const CovariateDesign& covariate : covariates) {
+    if (covariate.levels.empty()) {
+      dataset.X.col(next) = covariate.numeric;
+      dataset.designNames.push_back(covariate.name);
+      ++next;
+      continue;
+    }
+    const auto dummies = static_cast<Eigen::Index>(covariate.width());
+    dataset.X.middleCols(next, dummies).setZero();
+    for (Eigen::Index i = 0; i < n; ++i) {
+      const std::uint32_t level = covariate.codes[static_cast<std::size_t>(i)];
+      if (level > 0) dataset.X(i, next + static_cast<Eigen::Index>(level) - 1) = 1.0;
+    }
+    for (std::size_t level = 1; level < covariate.levels.size(); ++level) {
+      dataset.designNames.push_back(covariate.name + "=" + covariate.levels[level]);
+    }
+    next += dummies;
+  }
+  dataset.covariateNames = spec.covariates;
+
+  // The source rows share the table's cells when no record was dropped.
+  dataset.source.file = table.file;
+  dataset.source.delimiter = table.delimiter;
+  dataset.source.header = table.header;
+  dataset.source.rows = table.rows.select(kept);
+  dataset.source.lineOfRow.reserve(kept.size());
+  for (const std::size_t r : kept) dataset.source.lineOfRow.push_back(table.lineOfRow[r]);
+  dataset.fileLines = dataset.source.lineOfRow;
+  return dataset;
 }
 
 }  // namespace
@@ -268,57 +366,16 @@ Dataset numericDataset(std::string outcomeName, models::Family family, Eigen::Ve
 }
 
 Dataset buildDataset(const CsvTable& table, const DatasetSpec& spec) {
-  const std::vector<std::size_t> columns = usedColumns(table, spec);
-  const std::size_t outcome = columns.front();
-  std::size_t dropped = 0;
-  const std::vector<std::size_t> kept = completeRows(table, spec, columns, dropped);
+  return build(table, spec, {});  // without a stop token nothing throws Stopped
+}
 
-  Dataset dataset;
-  dataset.file = table.file;
-  dataset.outcomeName = spec.outcome;
-  dataset.family = spec.family;
-  dataset.droppedRows = dropped;
-  dataset.y = parseOutcome(table, outcome, kept);
-
-  if (kept.size() < 2) {
-    throw DataError(table.file, 0, spec.outcome,
-                    "only " + plural(kept.size(), "usable record", "usable records"),
-                    dropped > 0 ? "At least 2 are needed; " +
-                                      plural(dropped, "record was", "records were") +
-                                      " dropped for missing values."
-                                : "At least 2 are needed.");
+std::optional<Dataset> buildDataset(const CsvTable& table, const DatasetSpec& spec,
+                                    std::stop_token stop) {
+  try {
+    return build(table, spec, stop);
+  } catch (const Stopped&) {
+    return std::nullopt;
   }
-  checkFamily(table, outcome, kept, dataset.y, spec.family);
-  if ((dataset.y.array() == dataset.y[0]).all()) {
-    throw DataError(table.file, 0, spec.outcome,
-                    "all " + std::to_string(kept.size()) + " values are equal (" +
-                        formatNumber(dataset.y[0]) + ")",
-                    "A constant outcome has nothing to synthesise; choose another column.");
-  }
-
-  std::vector<Eigen::VectorXd> design{Eigen::VectorXd::Ones(dataset.y.size())};
-  dataset.designNames = {"(Intercept)"};
-  dataset.covariateNames = spec.covariates;
-  for (std::size_t k = 1; k < columns.size(); ++k) {
-    addCovariate(table, columns[k], kept, design, dataset.designNames);
-  }
-  dataset.X.resize(dataset.y.size(), static_cast<Eigen::Index>(design.size()));
-  for (std::size_t j = 0; j < design.size(); ++j) {
-    dataset.X.col(static_cast<Eigen::Index>(j)) = design[j];
-  }
-
-  dataset.source.file = table.file;
-  dataset.source.delimiter = table.delimiter;
-  dataset.source.header = table.header;
-  dataset.source.rows.reserve(kept.size());
-  dataset.source.lineOfRow.reserve(kept.size());
-  dataset.fileLines.reserve(kept.size());
-  for (const std::size_t r : kept) {
-    dataset.source.rows.push_back(table.rows[r]);
-    dataset.source.lineOfRow.push_back(table.lineOfRow[r]);
-    dataset.fileLines.push_back(table.lineOfRow[r]);
-  }
-  return dataset;
 }
 
 models::Family suggestFamily(const CsvTable& table, const std::string& outcome) {

@@ -3,6 +3,8 @@
 /// intercept column first). Built from a CsvTable by choosing columns by name.
 #include <Eigen/Dense>
 #include <cstddef>
+#include <optional>
+#include <stop_token>
 #include <string>
 #include <vector>
 
@@ -48,6 +50,10 @@ struct Dataset {
 /// than max(50, n/2) levels (an identifier would give one dummy per record). Values and names
 /// in messages are shortened and escaped (quoteForMessage).
 Dataset buildDataset(const CsvTable& table, const DatasetSpec& spec);
+/// The same for large tables, honouring a stop request (checked every 65536 records of each
+/// pass over the table): nullopt when it was requested. Errors are thrown as above.
+std::optional<Dataset> buildDataset(const CsvTable& table, const DatasetSpec& spec,
+                                    std::stop_token stop);
 
 /// A dataset straight from numbers, without CSV text (generated replicates, benchmarks): the
 /// outcome y, the design X (n × K, column 0 all ones) and its K names; covariateNames are the

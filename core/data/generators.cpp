@@ -101,6 +101,7 @@ CsvTable generateSample(const std::string& kind, std::size_t n, std::uint64_t se
   table.file = samplePath(kind);
   table.delimiter = ',';
   table.header = kHeaders[index];
+  table.rows = CsvRows(table.header.size());
   table.rows.reserve(n);
   table.lineOfRow.reserve(n);
   rnd::Rng rng = rnd::makeRng(seed, 0);

@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 
@@ -62,6 +63,11 @@ std::string formatByteSize(std::uint64_t bytes) {
 }
 
 std::string readRegularFile(const std::string& path, std::uint64_t maxBytes) {
+  return *readRegularFile(path, ReadControl{}, maxBytes);  // without a stop token: never empty
+}
+
+std::optional<std::string> readRegularFile(const std::string& path, const ReadControl& control,
+                                           std::uint64_t maxBytes) {
   // stat() first: opening a FIFO for reading blocks until a writer appears, so the kind of
   // file is checked before any open().
   struct stat info {};
@@ -91,11 +97,34 @@ std::string readRegularFile(const std::string& path, std::uint64_t maxBytes) {
   if (const std::string kind = kindOf(info.st_mode); !kind.empty()) refuseKind(path, kind);
   if (static_cast<std::uint64_t>(info.st_size) > maxBytes) refuseSize(path, maxBytes);
 
+  // Read straight into the result, 1 MiB at a time, between which a stop request is honoured
+  // and progress reported.
+  constexpr std::size_t kChunk = std::size_t{1} << 20;
+  const auto size = static_cast<std::uint64_t>(info.st_size);
   std::string contents;
-  contents.reserve(static_cast<std::size_t>(info.st_size));
-  char buffer[1 << 16];
+  contents.reserve(static_cast<std::size_t>(size));
+  ReadProgress progress;
+  progress.bytesTotal = size;
   for (;;) {
-    const ssize_t got = ::read(fd.get(), buffer, sizeof buffer);
+    if (control.stop.stop_requested()) return std::nullopt;
+    const std::size_t have = contents.size();
+    const std::size_t room = contents.capacity() - have;
+    ssize_t got = 0;
+    if (room > 0) {
+      // Up to the reserved size, in place.
+      const std::size_t want = std::min(room, kChunk);
+      contents.resize(have + want);
+      got = ::read(fd.get(), contents.data() + have, want);
+      const int error = errno;
+      contents.resize(have + static_cast<std::size_t>(std::max<ssize_t>(got, 0)));
+      errno = error;
+    } else {
+      // At the reserved size: usually the end of the file, which a small read confirms without
+      // growing the string (files in /proc report size 0; a file can grow while it is read).
+      char more[1 << 16];
+      got = ::read(fd.get(), more, sizeof more);
+      if (got > 0) contents.append(more, static_cast<std::size_t>(got));
+    }
     if (got == 0) break;
     if (got < 0) {
       if (errno == EINTR) continue;
@@ -105,8 +134,11 @@ std::string readRegularFile(const std::string& path, std::uint64_t maxBytes) {
           "Check that it is not on a disconnected drive and try again.");
     }
     // Files in /proc report size 0 and a file can grow while it is read: cap what is read.
-    if (contents.size() + static_cast<std::size_t>(got) > maxBytes) refuseSize(path, maxBytes);
-    contents.append(buffer, static_cast<std::size_t>(got));
+    if (contents.size() > maxBytes) refuseSize(path, maxBytes);
+    if (control.progress) {
+      progress.bytesRead = std::min<std::uint64_t>(contents.size(), size);
+      control.progress(progress);
+    }
   }
   return contents;
 }

@@ -96,7 +96,7 @@ std::vector<std::vector<std::string>> syntheticRows(const data::Dataset& dataset
         const double v = synthetic[static_cast<Eigen::Index>(i)];
         row.push_back(data::formatNumber(integer ? std::round(v) : v));
       } else {
-        row.push_back(dataset.source.rows[i][c]);
+        row.emplace_back(dataset.source.rows[i][c]);
       }
     }
     rows.push_back(std::move(row));

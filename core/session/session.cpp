@@ -282,12 +282,17 @@ DataFileCheck checkDataFile(const Session& session) {
     return check;
   }
   try {
-    check.actualSha256 = sha256File(session.dataFile);
+    return compareDataDigest(session, sha256File(session.dataFile));
   } catch (const std::runtime_error& e) {
     check.status = DataFileStatus::missing;
     check.message = e.what();
     return check;
   }
+}
+
+DataFileCheck compareDataDigest(const Session& session, const std::string& actualSha256) {
+  DataFileCheck check;
+  check.actualSha256 = actualSha256;
   if (session.dataSha256.empty()) {
     check.status = DataFileStatus::unverified;
     check.message = "The session stores no checksum for '" + session.dataFile +

@@ -72,5 +72,8 @@ struct DataFileCheck {
 
 /// Compares the data file's current SHA-256 with the one stored in the session.
 DataFileCheck checkDataFile(const Session& session);
+/// The same for a digest of the file's bytes computed by whoever read them (the studio hashes
+/// the bytes it parses on its loader thread, instead of reading the file twice).
+DataFileCheck compareDataDigest(const Session& session, const std::string& actualSha256);
 
 }  // namespace dpsynth::core::session

@@ -4,14 +4,37 @@
 #include <QFile>
 #include <QListWidget>
 #include <QSignalSpy>
+#include <QTemporaryDir>
 #include <QtTest>
 
+#include "core/session/sha256.h"
 #include "core/utility/utility.h"
 #include "studio_test_helpers.h"
 #include "ui/models/csv_preview_model.h"
 #include "ui/widgets/outcome_summary.h"
 
 using dpsynth::core::models::Family;
+
+namespace {
+
+/// `rows` records "id,age,income,region"; income is the last numeric column.
+void writeCsv(const QString& path, int rows) {
+  QFile file(path);
+  QVERIFY(file.open(QIODevice::WriteOnly));
+  static const char* const kRegions[] = {"north", "south", "east", "west"};
+  QByteArray text = "id,age,income,region\n";
+  for (int i = 0; i < rows; ++i) {
+    text += 'P' + QByteArray::number(i) + ',' + QByteArray::number(18 + i % 70) + ',' +
+            QByteArray::number(15000 + (i * 37) % 60000) + ".5," + kRegions[i % 4] + '\n';
+    if (text.size() > (1 << 20)) {
+      file.write(text);
+      text.clear();
+    }
+  }
+  file.write(text);
+}
+
+}  // namespace
 using dpsynth::ui::CsvPreviewModel;
 using dpsynth::ui::DataPanel;
 using dpsynth::ui::ErrorReport;
@@ -161,6 +184,93 @@ class DataPanelTest : public QObject {
     QCOMPARE(panel.choice().covariates, std::vector<std::string>{"gender"});
     QVERIFY(panel.dataset());
     QCOMPARE(panel.dataset()->X.cols(), Eigen::Index(2));  // intercept + one dummy
+  }
+
+  // ---- Files opened in the window load on the worker thread ------------------------------
+
+  void openFileLoadsOnTheWorkerAndShowsTheTable() {
+    QTemporaryDir dir;
+    const QString path = dir.filePath("agency.csv");
+    writeCsv(path, 5000);
+    DataPanel panel;
+    QSignalSpy loaded(&panel, &DataPanel::loaded);
+    QSignalSpy ended(&panel, &DataPanel::loadEnded);
+    QSignalSpy errors(&panel, &DataPanel::errorOccurred);
+    panel.openFile(path);
+    QVERIFY(panel.isLoading());
+    QVERIFY(!panel.hasData());  // nothing is installed before the worker is done
+    QVERIFY(ended.wait(60000));
+    QCOMPARE(ended.first().at(0).toString(), path);
+    QCOMPARE(ended.first().at(1).toBool(), true);
+    QCOMPARE(loaded.count(), 1);
+    QCOMPARE(errors.count(), 0);
+    QVERIFY(!panel.isLoading());
+    QCOMPARE(panel.previewModel()->rowCount(), CsvPreviewModel::kPreviewRows);
+    QCOMPARE(panel.previewModel()->columnCount(), 4);
+    QCOMPARE(panel.previewModel()->data(panel.previewModel()->index(1, 3)).toString(),
+             QString("south"));
+    QCOMPARE(panel.outcomeBox()->currentText(), QString("income"));  // last numeric column
+    QVERIFY(panel.dataset());
+    QCOMPARE(panel.dataset()->size(), std::size_t{5000});
+    QCOMPARE(panel.source().file, path);
+    QCOMPARE(panel.source().displayName, QString("agency.csv"));
+    // The checksum is of the file's bytes, as sessions compare it.
+    QCOMPARE(QString::fromStdString(panel.source().sha256),
+             QString::fromStdString(dpsynth::core::session::sha256File(path.toStdString())));
+  }
+
+  void cancelKeepsThePreviousData() {
+    QTemporaryDir dir;
+    const QString path = dir.filePath("large.csv");
+    writeCsv(path, 1000000);  // ~30 MB: far from read when Cancel comes right after the start
+    DataPanel panel;
+    QVERIFY(panel.loadSample("nbmix"));
+    const auto before = panel.dataset();
+    QSignalSpy loaded(&panel, &DataPanel::loaded);
+    QSignalSpy ended(&panel, &DataPanel::loadEnded);
+    QSignalSpy errors(&panel, &DataPanel::errorOccurred);
+    panel.openFile(path);
+    panel.cancelLoad();
+    QVERIFY(ended.wait(60000));
+    QCOMPARE(ended.first().at(0).toString(), path);
+    QCOMPARE(ended.first().at(1).toBool(), false);
+    QCOMPARE(loaded.count(), 0);
+    QCOMPARE(errors.count(), 0);
+    QCOMPARE(panel.dataset(), before);
+    QCOMPARE(panel.source().sample, QString("nbmix"));
+    QCOMPARE(panel.outcomeBox()->currentText(), QString("count"));
+    QCOMPARE(panel.previewModel()->rowCount(), CsvPreviewModel::kPreviewRows);
+  }
+
+  void aMalformedFileShowsTheErrorAndKeepsThePreviousData() {
+    DataPanel panel;
+    QVERIFY(panel.loadSample("nbmix"));
+    const auto before = panel.dataset();
+    QSignalSpy errors(&panel, &DataPanel::errorOccurred);
+    QSignalSpy ended(&panel, &DataPanel::loadEnded);
+    panel.openFile(test::malformedPath("ragged_row.csv"));
+    QVERIFY(ended.wait(60000));
+    QCOMPARE(ended.first().at(1).toBool(), false);
+    QCOMPARE(errors.count(), 1);
+    const auto report = errors.first().first().value<ErrorReport>();
+    QCOMPARE(report.title, QString("Cannot load data"));
+    QVERIFY2(report.file.endsWith("ragged_row.csv"), qPrintable(report.file));
+    QCOMPARE(report.line, qint64(3));
+    QCOMPARE(panel.dataset(), before);
+    QCOMPARE(panel.source().sample, QString("nbmix"));
+  }
+
+  void aSynchronousLoadStopsTheOneInProgress() {
+    QTemporaryDir dir;
+    const QString large = dir.filePath("large.csv");
+    writeCsv(large, 1000000);
+    DataPanel panel;
+    QSignalSpy ended(&panel, &DataPanel::loadEnded);
+    panel.openFile(large);
+    QVERIFY(panel.loadSample("salary"));  // e.g. a session: wins over the file being read
+    QVERIFY(ended.wait(60000));
+    QCOMPARE(ended.first().at(1).toBool(), false);
+    QCOMPARE(panel.source().sample, QString("salary"));
   }
 
   void impossibleFamilyShowsAProblemInsteadOfCrashing() {

@@ -285,7 +285,8 @@ class StudioSessionTest : public QObject {
     QVERIFY(enter.isAccepted());
     QDropEvent drop(QPointF(10, 10), Qt::CopyAction, mime, Qt::LeftButton, Qt::NoModifier);
     QApplication::sendEvent(&window, &drop);
-    QCOMPARE(window.dataPanel()->source().file, data);
+    // A dropped file is read on the worker thread, like one chosen with Open.
+    QTRY_COMPARE_WITH_TIMEOUT(window.dataPanel()->source().file, data, 60000);
     QCOMPARE(errors.count(), std::size_t(0));
     QCOMPARE(AppSettings().recentFiles().value(0), data);
     delete mime;

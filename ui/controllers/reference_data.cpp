@@ -4,6 +4,8 @@
 
 #include "core/data/data_error.h"
 #include "core/models/family.h"
+#include "ui/workers/data_loader.h"
+#include "ui/workers/load_jobs.h"
 
 namespace dpsynth::ui {
 
@@ -20,27 +22,40 @@ std::string specKey(const data::DatasetSpec& spec) {
 
 }  // namespace
 
-ReferenceData::ReferenceData(QObject* parent) : QObject(parent) {}
+ReferenceData::ReferenceData(QObject* parent)
+    : QObject(parent), loader_(new DataLoader(QStringLiteral("dpsynth reference loader"), this)) {
+  connect(loader_, &DataLoader::finished, this, [this](const LoadedData& loaded) {
+    install(loaded);
+  });
+  connect(loader_, &DataLoader::failed, this,
+          [this](const ErrorReport& report) { emit errorOccurred(report); });
+}
 
 bool ReferenceData::load(const QString& path, const data::DatasetSpec& spec) {
   const QString absolute = QFileInfo(path).absoluteFilePath();
-  try {
-    auto table = std::make_shared<const data::CsvTable>(data::readCsv(absolute.toStdString()));
-    auto typed = std::make_shared<const data::Dataset>(data::buildDataset(*table, spec));
-    table_ = std::move(table);
-    path_ = absolute;
-    typedKey_ = specKey(spec);
-    typed_ = std::move(typed);
-    typedProblem_.clear();
-  } catch (const data::DataError& e) {
-    emit errorOccurred(errorReportFrom(e, tr("Cannot load reference data")));
-    return false;
-  } catch (const std::exception& e) {
-    emit errorOccurred(errorReportFrom(e, tr("Cannot load reference data"), absolute));
+  loader_->cancel();  // a load in progress must not replace this one when it ends
+  const LoadOutcome outcome = runLoad(
+      {0, tr("Cannot load reference data"), absolute, referenceFileJob(absolute, spec)}, {});
+  if (outcome.error) {
+    emit errorOccurred(*outcome.error);
     return false;
   }
-  emit changed();
+  install(*outcome.data);
   return true;
+}
+
+void ReferenceData::open(const QString& path, const data::DatasetSpec& spec) {
+  const QString absolute = QFileInfo(path).absoluteFilePath();
+  loader_->start(tr("Cannot load reference data"), absolute, referenceFileJob(absolute, spec));
+}
+
+void ReferenceData::install(const LoadedData& loaded) {
+  table_ = loaded.table;
+  path_ = loaded.source.file;
+  typedKey_ = specKey(loaded.spec);
+  typed_ = loaded.dataset;
+  typedProblem_.clear();
+  emit changed();
 }
 
 void ReferenceData::clear() {

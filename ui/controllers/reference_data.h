@@ -11,8 +11,11 @@
 #include "core/data/csv_table.h"
 #include "core/data/dataset.h"
 #include "ui/dialogs/error_report.h"
+#include "ui/workers/load_worker.h"
 
 namespace dpsynth::ui {
+
+class DataLoader;
 
 class ReferenceData : public QObject {
   Q_OBJECT
@@ -20,9 +23,14 @@ class ReferenceData : public QObject {
  public:
   explicit ReferenceData(QObject* parent = nullptr);
 
-  /// Reads the CSV and types it with `spec`. On failure emits errorOccurred() (a DataError
-  /// names the file, line and column) and keeps the reference loaded before; returns false.
+  /// Reads the CSV and types it with `spec`, on the calling thread (sessions, start-up). On
+  /// failure emits errorOccurred() (a DataError names the file, line and column) and keeps the
+  /// reference loaded before; returns false.
   bool load(const QString& path, const core::data::DatasetSpec& spec);
+  /// The same on the loader's worker thread; returns at once. Ends in changed(),
+  /// errorOccurred() or a cancel (the reference loaded before kept in both).
+  void open(const QString& path, const core::data::DatasetSpec& spec);
+  DataLoader* loader() const { return loader_; }
   void clear();
   bool isLoaded() const { return table_ != nullptr; }
   QString path() const { return path_; }
@@ -39,6 +47,9 @@ class ReferenceData : public QObject {
   void errorOccurred(const ErrorReport& report);
 
  private:
+  void install(const LoadedData& loaded);
+
+  DataLoader* loader_ = nullptr;
   std::shared_ptr<const core::data::CsvTable> table_;
   QString path_;
   // The last typed dataset and its spec, so that every settings read does not re-type the file.

@@ -11,7 +11,25 @@ namespace dpsynth::ui {
 namespace session = core::session;
 
 SessionController::SessionController(DataPanel* data, SettingsController* settings, QObject* parent)
-    : QObject(parent), data_(data), settings_(settings) {}
+    : QObject(parent), data_(data), settings_(settings) {
+  // The end of the load an openInBackground() started: apply the session to its data. Any
+  // other load that ends (a file opened meanwhile replaced it) drops the session.
+  connect(data_, &DataPanel::loadEnded, this, [this](const QString& file, bool loaded) {
+    if (!waiting_) return;
+    const Pending pending = std::move(*waiting_);
+    waiting_.reset();
+    if (!loaded || QFileInfo(file).absoluteFilePath() !=
+                       QFileInfo(pending.stored.file).absoluteFilePath()) {
+      return;
+    }
+    // The digest of the bytes the worker parsed, compared with the session's.
+    const auto check =
+        session::compareDataDigest(pending.session, data_->source().sha256);
+    const bool differs = check.status == session::DataFileStatus::changed ||
+                         check.status == session::DataFileStatus::unverified;
+    finish(pending, differs ? QString::fromStdString(check.message) : QString(), true);
+  });
+}
 
 bool SessionController::save(const QString& path) {
   if (!data_->hasData()) {
@@ -35,16 +53,24 @@ bool SessionController::save(const QString& path) {
   return true;
 }
 
-bool SessionController::open(const QString& path) {
-  session::Session s;
+std::optional<SessionController::Pending> SessionController::read(const QString& path) {
+  Pending pending;
+  pending.path = path;
   try {
-    s = session::loadSession(path.toStdString());
+    pending.session = session::loadSession(path.toStdString());
   } catch (const std::exception& e) {
     emit errorOccurred(errorReportFrom(e, tr("Cannot open session"), path));
-    return false;
+    return std::nullopt;
   }
-  DataSource stored;
-  const StudioSettings settings = fromSession(s, &stored);
+  pending.settings = fromSession(pending.session, &pending.stored);
+  return pending;
+}
+
+bool SessionController::open(const QString& path) {
+  waiting_.reset();
+  const std::optional<Pending> pending = read(path);
+  if (!pending) return false;
+  const DataSource& stored = pending->stored;
 
   // The data: a bundled sample by name, else the file (whose checksum core compares).
   QString changed;
@@ -56,7 +82,7 @@ bool SessionController::open(const QString& path) {
                     .arg(stored.sample);
     }
   } else {
-    const auto check = session::checkDataFile(s);
+    const auto check = session::checkDataFile(pending->session);
     if (check.status == session::DataFileStatus::missing) {
       emit errorOccurred({tr("Cannot open session"),
                           stored.file,
@@ -72,18 +98,46 @@ bool SessionController::open(const QString& path) {
       changed = QString::fromStdString(check.message);
     }
   }
-  data_->setChoice(settings.dataset, settings.run.model.sdScale);
-  settings_->apply(settings);
-  path_ = path;
+  finish(*pending, changed, false);
+  return true;
+}
+
+void SessionController::openInBackground(const QString& path) {
+  waiting_.reset();
+  std::optional<Pending> pending = read(path);
+  if (!pending) return;
+  const DataSource& stored = pending->stored;
+  if (!stored.sample.isEmpty()) {
+    open(path);  // a bundled sample is small
+    return;
+  }
+  if (!QFileInfo(stored.file).isFile()) {
+    const auto check = session::checkDataFile(pending->session);  // missing: reads nothing
+    emit errorOccurred({tr("Cannot open session"),
+                        stored.file,
+                        0,
+                        {},
+                        QString::fromStdString(check.message),
+                        tr("Move the data file back, or load it and save the session again.")});
+    return;
+  }
+  waiting_ = std::move(pending);
+  data_->openFile(waiting_->stored.file);
+}
+
+void SessionController::finish(const Pending& pending, const QString& changed,
+                               bool referenceInBackground) {
+  data_->setChoice(pending.settings.dataset, pending.settings.run.model.sdScale);
+  settings_->apply(pending.settings, referenceInBackground);
+  path_ = pending.path;
   emit pathChanged(path_);
   if (!changed.isEmpty()) {
     emit dataChanged(changed);
     emit message(changed);
   } else {
-    emit message(
-        tr("Session %1 opened; its data file is unchanged.").arg(QFileInfo(path).fileName()));
+    emit message(tr("Session %1 opened; its data file is unchanged.")
+                     .arg(QFileInfo(pending.path).fileName()));
   }
-  return true;
 }
 
 }  // namespace dpsynth::ui

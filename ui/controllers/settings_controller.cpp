@@ -8,6 +8,7 @@
 #include "ui/panels/mechanism_panel.h"
 #include "ui/panels/sampler_panel.h"
 #include "ui/panels/tuning_panel.h"
+#include "ui/widgets/load_indicator.h"
 
 namespace dpsynth::ui {
 
@@ -33,8 +34,10 @@ SettingsController::SettingsController(DataPanel* data, MechanismPanel* mechanis
   connect(sampler_, &SamplerPanel::changed, this, changed);
   // A new dataset gets a new release seed; within one dataset re-runs reuse cached stages.
   connect(data_, &DataPanel::loaded, this, [this] { renewReleaseSeed(); });
+  // A file chosen in the window is read on the reference's worker thread.
+  tuning_->referenceIndicator()->track(reference_->loader());
   connect(tuning_, &TuningPanel::referenceChosen, this,
-          [this](const QString& path) { loadReference(path); });
+          [this](const QString& path) { reference_->open(path, data_->choice()); });
   connect(tuning_, &TuningPanel::referenceCleared, this, [this] { reference_->clear(); });
   connect(reference_, &ReferenceData::changed, this, [this] {
     tuning_->showReferenceFile(reference_->path());
@@ -68,7 +71,7 @@ StudioSettings SettingsController::current() const {
   return s;
 }
 
-void SettingsController::apply(const StudioSettings& settings) {
+void SettingsController::apply(const StudioSettings& settings, bool referenceInBackground) {
   {
     const QSignalBlocker block(this);  // one announcement at the end
     tuning_->setTuning(settings.tuning);
@@ -78,8 +81,14 @@ void SettingsController::apply(const StudioSettings& settings) {
     reference_->clear();
   }
   // Outside the blocker: a reference that cannot be read must reach the user.
-  if (!settings.weightsFrom.empty())
-    reference_->load(QString::fromStdString(settings.weightsFrom), settings.dataset);
+  if (!settings.weightsFrom.empty()) {
+    const QString path = QString::fromStdString(settings.weightsFrom);
+    if (referenceInBackground) {
+      reference_->open(path, settings.dataset);
+    } else {
+      reference_->load(path, settings.dataset);
+    }
+  }
   undo_->clear();
   emit settingsChanged();
 }

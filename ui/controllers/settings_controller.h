@@ -28,12 +28,14 @@ class SettingsController : public QObject {
 
   StudioSettings current() const;
   /// Shows stored settings (session load); the undo history starts afresh. A weightsFrom path
-  /// is loaded as the reference (typed with settings.dataset); a reference that cannot be read
-  /// is reported through errorOccurred() and left out.
-  void apply(const StudioSettings& settings);
+  /// is loaded as the reference (typed with settings.dataset), in place or on the reference's
+  /// worker thread; a reference that cannot be read is reported through errorOccurred() and
+  /// left out.
+  void apply(const StudioSettings& settings, bool referenceInBackground = false);
   QUndoStack* undoStack() const { return undo_; }
   ReferenceData* reference() const { return reference_; }
-  /// Loads a reference CSV for the current column choices (errors through errorOccurred()).
+  /// Loads a reference CSV for the current column choices on the calling thread (start-up;
+  /// errors through errorOccurred()). A file chosen in the window is read on a worker thread.
   bool loadReference(const QString& path);
   /// Draws a new release seed from the OS (a new dataset was loaded).
   void renewReleaseSeed();

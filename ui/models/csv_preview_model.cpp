@@ -23,8 +23,9 @@ int CsvPreviewModel::columnCount(const QModelIndex& parent) const {
 QVariant CsvPreviewModel::data(const QModelIndex& index, int role) const {
   if (!table_ || !index.isValid()) return {};
   if (role != Qt::DisplayRole && role != Qt::ToolTipRole) return {};
-  const auto& row = table_->rows.at(static_cast<std::size_t>(index.row()));
-  return QString::fromStdString(row.at(static_cast<std::size_t>(index.column())));
+  const std::string_view cell = table_->rows.at(static_cast<std::size_t>(index.row()))
+                                    .at(static_cast<std::size_t>(index.column()));
+  return QString::fromUtf8(cell.data(), static_cast<qsizetype>(cell.size()));
 }
 
 QVariant CsvPreviewModel::headerData(int section, Qt::Orientation orientation, int role) const {

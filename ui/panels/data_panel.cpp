@@ -19,12 +19,14 @@
 
 #include "core/data/data_error.h"
 #include "core/data/generators.h"
-#include "core/data/value_parsing.h"
 #include "core/session/sha256.h"
+#include "ui/workers/data_loader.h"
 #include "ui/models/csv_preview_model.h"
 #include "ui/studio_resources.h"
 #include "ui/widgets/column_roles_view.h"
+#include "ui/widgets/load_indicator.h"
 #include "ui/widgets/outcome_summary.h"
+#include "ui/workers/load_jobs.h"
 
 namespace dpsynth::ui {
 
@@ -35,21 +37,6 @@ namespace {
 
 constexpr models::Family kFamilies[] = {models::Family::negbin, models::Family::poisson,
                                         models::Family::beta, models::Family::normal};
-
-/// The last column whose non-missing cells are mostly numbers (the usual place of an outcome in
-/// survey extracts); the last column when none is.
-std::string guessOutcome(const data::CsvTable& table) {
-  for (std::size_t c = table.header.size(); c-- > 0;) {
-    std::size_t numbers = 0, present = 0;
-    for (const auto& row : table.rows) {
-      if (data::isMissingValue(row[c])) continue;
-      ++present;
-      if (data::parseNumber(row[c])) ++numbers;
-    }
-    if (present > 0 && 2 * numbers > present) return table.header[c];
-  }
-  return table.header.empty() ? std::string() : table.header.back();
-}
 
 }  // namespace
 
@@ -75,6 +62,9 @@ DataPanel::DataPanel(QWidget* parent) : QWidget(parent) {
   top->addWidget(open);
   top->addWidget(samples);
   top->addWidget(fileLabel_, 1);
+  loader_ = new DataLoader(QStringLiteral("dpsynth data loader"), this);
+  loadIndicator_ = new LoadIndicator(this);
+  loadIndicator_->track(loader_);
 
   preview_ = new CsvPreviewModel(this);
   previewView_ = new QTableView(this);
@@ -130,6 +120,7 @@ DataPanel::DataPanel(QWidget* parent) : QWidget(parent) {
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(0, 0, 0, 0);
   layout->addLayout(top);
+  layout->addWidget(loadIndicator_);
   layout->addWidget(previewView_);
   layout->addLayout(form);
   layout->addWidget(roles_);
@@ -137,6 +128,16 @@ DataPanel::DataPanel(QWidget* parent) : QWidget(parent) {
   layout->addWidget(summary_);
 
   connect(open, &QPushButton::clicked, this, [this] { openWithDialog(); });
+  connect(loader_, &DataLoader::finished, this, [this](const LoadedData& result) {
+    install(result);
+    emit loadEnded(result.source.file, true);
+  });
+  connect(loader_, &DataLoader::failed, this, [this](const ErrorReport& report) {
+    emit errorOccurred(report);
+    emit loadEnded(report.file, false);
+  });
+  connect(loader_, &DataLoader::cancelled, this,
+          [this](const QString& file) { emit loadEnded(file, false); });
   connect(outcome_, &QComboBox::currentIndexChanged, this, [this] {
     if (silent_) return;
     fillChoosers();  // the outcome leaves the covariate list
@@ -166,81 +167,75 @@ void DataPanel::openWithDialog() {
   const QString path = QFileDialog::getOpenFileName(
       this, tr("Open confidential data"), QFileInfo(source_.file).absolutePath(),
       tr("CSV files (*.csv *.tsv *.txt);;All files (*)"));
-  if (!path.isEmpty()) loadFile(path);
+  if (!path.isEmpty()) openFile(path);
 }
+
+void DataPanel::openFile(const QString& path) {
+  const QString absolute = QFileInfo(path).absoluteFilePath();
+  loader_->start(tr("Cannot load data"), absolute, dataFileJob(absolute));
+}
+
+void DataPanel::cancelLoad() { loader_->cancel(); }
+
+bool DataPanel::isLoading() const { return loader_->isLoading(); }
 
 bool DataPanel::loadFile(const QString& path) {
   const QString absolute = QFileInfo(path).absoluteFilePath();
-  try {
-    auto table = std::make_shared<data::CsvTable>(data::readCsv(absolute.toStdString()));
-    DataSource source;
-    source.file = absolute;
-    source.sha256 = core::session::sha256File(absolute.toStdString());
-    source.displayName = QFileInfo(absolute).fileName();
-    installTable(std::move(table), source);
-    return true;
-  } catch (const data::DataError& e) {
-    emit errorOccurred(errorReportFrom(e, tr("Cannot load data")));
-  } catch (const std::exception& e) {
-    emit errorOccurred(errorReportFrom(e, tr("Cannot load data"), absolute));
+  loader_->cancel();  // a load in progress must not replace this one when it ends
+  const LoadOutcome outcome =
+      runLoad({0, tr("Cannot load data"), absolute, dataFileJob(absolute)}, {});
+  if (outcome.error) {
+    emit errorOccurred(*outcome.error);
+    return false;
   }
-  return false;
+  install(*outcome.data);
+  return true;
 }
 
 bool DataPanel::loadSample(const QString& kind) {
-  try {
+  loader_->cancel();
+  const QString title = tr("Cannot load sample");
+  // The job types the table; reading it is here because samples are small and come from two
+  // places.
+  const LoadJob job = [kind](const LoadContext& context) -> std::optional<LoadedData> {
     DataSource source;
     source.sample = kind;
-    source.displayName = tr("sample: %1").arg(kind);
-    std::shared_ptr<data::CsvTable> table;
+    source.displayName = QObject::tr("sample: %1").arg(kind);
+    std::shared_ptr<const data::CsvTable> table;
     // The repository's copy when running from a build tree (a real path for session files),
     // else the copy compiled into the program.
     const QString onDisk = QStringLiteral(DPSYNTH_RESOURCES_DIR "/samples/%1.csv").arg(kind);
     if (QFileInfo::exists(onDisk)) {
-      table = std::make_shared<data::CsvTable>(data::readCsv(onDisk.toStdString()));
+      const std::string text = data::readRegularFile(onDisk.toStdString());
+      table = std::make_shared<const data::CsvTable>(data::parseCsv(text, onDisk.toStdString()));
       source.file = onDisk;
-      source.sha256 = core::session::sha256File(onDisk.toStdString());
+      source.sha256 = core::session::sha256Hex(text);
     } else {
       QFile embedded(QStringLiteral(":/dpsynth/samples/%1.csv").arg(kind));
       if (!embedded.open(QIODevice::ReadOnly)) {
         throw std::invalid_argument("unknown sample '" + kind.toStdString() + "'");
       }
       const std::string text = embedded.readAll().toStdString();
-      table = std::make_shared<data::CsvTable>(data::parseCsv(text, kind.toStdString() + ".csv"));
+      table = std::make_shared<const data::CsvTable>(
+          data::parseCsv(text, kind.toStdString() + ".csv"));
       source.sha256 = core::session::sha256Hex(text);
     }
-    installTable(std::move(table), source);
-    return true;
-  } catch (const data::DataError& e) {
-    emit errorOccurred(errorReportFrom(e, tr("Cannot load sample")));
-  } catch (const std::exception& e) {
-    emit errorOccurred(errorReportFrom(e, tr("Cannot load sample")));
+    return tableJob(std::move(table), std::move(source))(context);
+  };
+  const LoadOutcome outcome = runLoad({0, title, {}, job}, {});
+  if (outcome.error) {
+    emit errorOccurred(*outcome.error);
+    return false;
   }
-  return false;
+  install(*outcome.data);
+  return true;
 }
 
-void DataPanel::installTable(std::shared_ptr<const data::CsvTable> table, DataSource source) {
-  // Type the table with the automatic choice before touching any state, so that a file that
-  // cannot be used leaves the previous data in place.
-  data::DatasetSpec spec;
-  spec.outcome = guessOutcome(*table);
-  spec.family = data::suggestFamily(*table, spec.outcome);
-  std::shared_ptr<const data::Dataset> dataset;
-  try {
-    dataset = std::make_shared<data::Dataset>(data::buildDataset(*table, spec));
-  } catch (const data::DataError&) {
-    spec.dropMissing = true;  // a column with gaps is still usable once they are dropped
-    try {
-      dataset = std::make_shared<data::Dataset>(data::buildDataset(*table, spec));
-    } catch (const data::DataError&) {
-      spec.dropMissing = false;
-      dataset = std::make_shared<data::Dataset>(data::buildDataset(*table, spec));  // rethrows
-    }
-  }
-
-  table_ = std::move(table);
-  source_ = std::move(source);
-  dataset_ = std::move(dataset);
+void DataPanel::install(const LoadedData& result) {
+  table_ = result.table;
+  source_ = result.source;
+  dataset_ = result.dataset;
+  const data::DatasetSpec& spec = result.spec;
   suggested_ = spec.family;
   problem_.clear();
   preview_->setTable(table_);

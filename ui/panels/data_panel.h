@@ -2,13 +2,15 @@
 /// Loading the confidential data and choosing what to model: open a CSV or a bundled sample,
 /// preview the first rows, choose outcome, covariates and family (suggested from the data), and
 /// see the outcome's summary. A file that cannot be read or typed is reported through
-/// errorOccurred() and the data loaded before stays loaded.
+/// errorOccurred() and the data loaded before stays loaded. Files chosen in the window are read
+/// on a worker thread (openFile), with a progress bar and Cancel after a moment.
 #include <QWidget>
 #include <memory>
 
 #include "core/data/dataset.h"
 #include "ui/dialogs/error_report.h"
 #include "ui/studio_settings.h"
+#include "ui/workers/load_worker.h"
 
 class QCheckBox;
 class QComboBox;
@@ -21,6 +23,8 @@ namespace dpsynth::ui {
 
 class ColumnRolesView;
 class CsvPreviewModel;
+class DataLoader;
+class LoadIndicator;
 class OutcomeSummary;
 
 class DataPanel : public QWidget {
@@ -29,11 +33,20 @@ class DataPanel : public QWidget {
  public:
   explicit DataPanel(QWidget* parent = nullptr);
 
-  /// Reads a CSV. On failure emits errorOccurred() and keeps the current data; returns false.
+  /// Starts reading a CSV on the worker thread and returns at once (stopping a load in
+  /// progress). It ends in loaded() with the new data, errorOccurred() or a cancel (the current
+  /// data kept in both), and then loadEnded().
+  void openFile(const QString& path);
+  /// Stops the load in progress at its next check; the current data stays.
+  void cancelLoad();
+  bool isLoading() const;
+  /// Reads a CSV on the calling thread, blocking it (start-up, sessions, scripts, tests; a load
+  /// in progress is stopped first). On failure emits errorOccurred() and keeps the current
+  /// data; returns false.
   bool loadFile(const QString& path);
-  /// Loads a bundled sample ("nbmix", "beta", "poisson", "salary").
+  /// Loads a bundled sample ("nbmix", "beta", "poisson", "salary"): small, so in place.
   bool loadSample(const QString& kind);
-  /// Asks for a file with a dialog, then loadFile().
+  /// Asks for a file with a dialog, then openFile().
   void openWithDialog();
   /// The bundled sample kinds.
   static QStringList sampleKinds();
@@ -62,6 +75,8 @@ class DataPanel : public QWidget {
   /// Every input column with its role (outcome / public covariate / not released), following
   /// the Outcome and Covariates choosers.
   ColumnRolesView* columnRoles() const { return roles_; }
+  DataLoader* loader() const { return loader_; }
+  LoadIndicator* loadIndicator() const { return loadIndicator_; }
 
  signals:
   /// New data was loaded (also emits choiceChanged()).
@@ -70,15 +85,18 @@ class DataPanel : public QWidget {
   /// model is different (stage caches must be dropped).
   void choiceChanged();
   void errorOccurred(const ErrorReport& report);
+  /// An openFile() load ended: `loaded` is true when its data is now installed.
+  void loadEnded(const QString& file, bool loaded);
 
  private:
-  /// Installs a freshly read table with automatic choices; throws DataError if even the
-  /// automatic choice cannot type it (the caller keeps the old data).
-  void installTable(std::shared_ptr<const core::data::CsvTable> table, DataSource source);
+  /// Installs a table read and typed with the automatic choices (cheap: widgets only).
+  void install(const LoadedData& result);
   void fillChoosers();
   void rebuild(bool suggestFamily);
   void showSummary();
 
+  DataLoader* loader_ = nullptr;
+  LoadIndicator* loadIndicator_ = nullptr;
   std::shared_ptr<const core::data::CsvTable> table_;
   std::shared_ptr<const core::data::Dataset> dataset_;
   DataSource source_;

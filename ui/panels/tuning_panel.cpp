@@ -10,6 +10,7 @@
 #include <QVBoxLayout>
 
 #include "ui/studio_settings.h"
+#include "ui/widgets/load_indicator.h"
 #include "ui/widgets/tuning_field.h"
 
 namespace dpsynth::ui {
@@ -102,6 +103,9 @@ void TuningPanel::addReferenceRow(QFormLayout* form) {
   auto* box = new QVBoxLayout;
   box->setContentsMargins(0, 4, 0, 4);
   box->addLayout(buttons);
+  referenceIndicator_ = new LoadIndicator(this);
+  referenceIndicator_->setObjectName(QStringLiteral("referenceLoadIndicator"));
+  box->addWidget(referenceIndicator_);
   box->addWidget(referenceLabel_);
   form->addRow(box);
   connect(referenceChoose_, &QPushButton::clicked, this, [this] {

@@ -15,6 +15,7 @@ class QPushButton;
 
 namespace dpsynth::ui {
 
+class LoadIndicator;
 class TuningField;
 struct TuningFieldSpec;
 
@@ -43,6 +44,8 @@ class TuningPanel : public QWidget, public SettingsEditor {
   QPushButton* referenceChooseButton() const { return referenceChoose_; }
   QPushButton* referenceClearButton() const { return referenceClear_; }
   QLabel* referenceLabel() const { return referenceLabel_; }
+  /// Progress and Cancel while a chosen reference file is read (the controller connects it).
+  LoadIndicator* referenceIndicator() const { return referenceIndicator_; }
 
  signals:
   void edited(const SettingChange& change);
@@ -60,6 +63,7 @@ class TuningPanel : public QWidget, public SettingsEditor {
   QMap<QString, TuningField*> fields_;
   QMap<QString, QCheckBox*> checks_;
   QLabel* referenceLabel_ = nullptr;
+  LoadIndicator* referenceIndicator_ = nullptr;
   QPushButton* referenceChoose_ = nullptr;
   QPushButton* referenceClear_ = nullptr;
   bool silent_ = false;

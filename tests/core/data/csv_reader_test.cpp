@@ -6,6 +6,8 @@
 #include <QTemporaryDir>
 #include <QtTest>
 #include <fstream>
+#include <optional>
+#include <stop_token>
 #include <string>
 #include <vector>
 
@@ -16,6 +18,8 @@
 using dpsynth::core::data::CsvTable;
 using dpsynth::core::data::DataError;
 using dpsynth::core::data::parseCsv;
+using dpsynth::core::data::ReadControl;
+using dpsynth::core::data::ReadProgress;
 using dpsynth::core::data::readCsv;
 using dpsynth::test::qs;
 using Rows = std::vector<std::vector<std::string>>;
@@ -26,6 +30,16 @@ namespace {
 
 std::string malformed(const std::string& name) {
   return std::string(DPSYNTH_SOURCE_DIR) + "/tests/data/malformed/" + name;
+}
+
+/// `rows` records "i,x,text" (a quoted field with a delimiter every tenth record).
+std::string numberedCsv(std::size_t rows) {
+  std::string text = "i,x,label\n";
+  for (std::size_t i = 0; i < rows; ++i) {
+    text += std::to_string(i) + "," + std::to_string(i % 7) + "," +
+            (i % 10 == 0 ? "\"a,b\"" : "plain") + "\n";
+  }
+  return text;
 }
 
 }  // namespace
@@ -247,6 +261,109 @@ class CsvReaderTest : public QObject {
     DPSYNTH_EXPECT_DATA_ERROR(parseCsv("a,b\n1,2\n3,\"x\n4,5\n", "q.csv"), 3, "",
                               "q.csv:3: a quoted value in the record starting on this line is "
                               "never closed");
+  }
+
+  void aControlledReadGivesTheSameTable() {
+    const std::string text = numberedCsv(5000);
+    std::vector<ReadProgress> seen;
+    ReadControl control;
+    control.progress = [&](const ReadProgress& p) { seen.push_back(p); };
+    const std::optional<CsvTable> t = parseCsv(text, "n.csv", control);
+    QVERIFY(t.has_value());
+    const CsvTable plain = parseCsv(text, "n.csv");
+    QVERIFY(t->header == plain.header);
+    QVERIFY(t->rows == plain.rows);
+    QVERIFY(t->lineOfRow == plain.lineOfRow);
+    QCOMPARE(t->rows.size(), std::size_t{5000});
+    QVERIFY(t->rows[10][2] == "a,b");
+    // Progress every 1024 lines, growing, ending with everything parsed.
+    QVERIFY(seen.size() >= 4);
+    for (std::size_t k = 1; k < seen.size(); ++k) {
+      QVERIFY(seen[k].fraction() >= seen[k - 1].fraction());
+    }
+    QCOMPARE(seen.back().bytesParsed, std::uint64_t{text.size()});
+    QCOMPARE(seen.back().bytesTotal, std::uint64_t{text.size()});
+    QCOMPARE(seen.back().fraction(), 1.0);
+  }
+
+  void aStopRequestEndsTheParseWithNothing() {
+    const std::string text = numberedCsv(20000);
+    std::stop_source stop;
+    ReadControl control;
+    control.stop = stop.get_token();
+    int calls = 0;
+    control.progress = [&](const ReadProgress&) {
+      if (++calls == 2) stop.request_stop();  // part way through
+    };
+    QVERIFY(!parseCsv(text, "n.csv", control).has_value());
+    QCOMPARE(calls, 2);  // the next check stops it
+
+    std::stop_source before;
+    before.request_stop();
+    QVERIFY(!parseCsv(text, "n.csv", ReadControl{before.get_token(), {}}).has_value());
+    // Errors found before the stop still count: a stop does not hide bad input.
+    DPSYNTH_EXPECT_DATA_ERROR(parseCsv(std::string("a\n\0", 3), "b.csv",
+                                       ReadControl{before.get_token(), {}}),
+                              2, "", "binary file");
+  }
+
+  void aStopRequestEndsTheFileReadWithNothing() {
+    QTemporaryDir dir;
+    const std::string path = dir.filePath("big.csv").toStdString();
+    const std::string text = numberedCsv(300000);  // several MiB: several read chunks
+    std::ofstream(path, std::ios::binary) << text;
+    std::stop_source stop;
+    ReadControl control;
+    control.stop = stop.get_token();
+    std::vector<ReadProgress> seen;
+    control.progress = [&](const ReadProgress& p) {
+      seen.push_back(p);
+      stop.request_stop();  // after the first MiB
+    };
+    QVERIFY(!readCsv(path, control).has_value());
+    QCOMPARE(seen.size(), std::size_t{1});
+    QCOMPARE(seen.front().bytesRead, std::uint64_t{1} << 20);
+    QCOMPARE(seen.front().bytesTotal, std::uint64_t{text.size()});
+    QCOMPARE(seen.front().bytesParsed, std::uint64_t{0});
+
+    // Without a stop, reading fills the first half of the progress and parsing the second.
+    seen.clear();
+    control = {};
+    control.progress = [&](const ReadProgress& p) { seen.push_back(p); };
+    const auto t = readCsv(path, control);
+    QVERIFY(t.has_value());
+    QCOMPARE(t->rows.size(), std::size_t{300000});
+    QCOMPARE(qs(t->file), qs(path));
+    bool sawHalf = false;
+    for (std::size_t k = 1; k < seen.size(); ++k) {
+      QVERIFY(seen[k].fraction() >= seen[k - 1].fraction());
+      sawHalf = sawHalf || seen[k].fraction() == 0.5;
+    }
+    QVERIFY(sawHalf);
+    QCOMPARE(seen.back().fraction(), 1.0);
+  }
+
+  void errorsKeepTheirOrder() {
+    // Records are checked as they are parsed, but reported as before: an unclosed quote or a
+    // bad header first, then the first ragged record.
+    DPSYNTH_EXPECT_DATA_ERROR(parseCsv("a,b\n1\n2,3\n\"x\n", "o.csv"), 4, "", "never closed");
+    DPSYNTH_EXPECT_DATA_ERROR(parseCsv("a,a\n1\n", "o.csv"), 1, "a", "columns 1 and 2");
+    DPSYNTH_EXPECT_DATA_ERROR(parseCsv("a,b\n1,2\n3\n4,5,6\n", "o.csv"), 3, "", "found 1");
+    // Binary content beats everything, wherever it is.
+    DPSYNTH_EXPECT_DATA_ERROR(parseCsv(std::string("a,a\n1\n\xE9\n\0\n", 10), "o.csv"), 4, "",
+                              "binary file");
+  }
+
+  void validatesUtf8AcrossItsScanBlocks() {
+    // The UTF-8 check runs in 16 MiB blocks (with a stop check between them): a character
+    // across a block boundary is fine, and a bad byte beyond it is found on its line.
+    const std::size_t block = std::size_t{16} << 20;
+    std::string text = "a\n";
+    text.append(block - text.size() - 1, 'x');
+    text += "\xC3\xA9\n";  // é straddles the boundary
+    QCOMPARE(parseCsv(text, "u.csv").rows.size(), std::size_t{1});
+    text += "ok\nbad \xE9 byte\n";
+    DPSYNTH_EXPECT_DATA_ERROR(parseCsv(text, "u.csv"), 4, "", "0xE9");
   }
 
   void rejectsTheMalformedSamples() {

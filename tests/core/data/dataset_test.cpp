@@ -1,8 +1,10 @@
 #include "core/data/dataset.h"
 
 #include <QtTest>
+#include <algorithm>
 #include <limits>
 #include <stdexcept>
+#include <stop_token>
 #include <string>
 #include <vector>
 
@@ -102,6 +104,61 @@ class DatasetTest : public QObject {
     QVERIFY(d.source.rows[1] == (Strings{"3", "b", "x"}));
     QVERIFY(d.source.lineOfRow == (Lines{2, 5}));
     QVERIFY(d.designNames == (Strings{"(Intercept)", "g=b"}));
+  }
+
+  void dummyCodesManyLevelsAfterDroppedRows() {
+    // 60 levels (each level a column; blanks around a level do not make another one), with
+    // records dropped in between: every kept record has a single 1, in its own level's column.
+    std::string text = "y,site\n";
+    std::vector<int> keptLevels;
+    for (int i = 0; i < 600; ++i) {
+      const int level = (i * 7) % 60;
+      const bool missing = i % 9 == 4;
+      text += (missing ? std::string("NA") : std::to_string(i % 5)) + ", s" +
+              std::to_string(level) + (i % 2 ? " " : "") + "\n";
+      if (!missing) keptLevels.push_back(level);
+    }
+    const Dataset d = build(text, spec("y", {"site"}, Family::poisson, true));
+    QCOMPARE(d.size(), keptLevels.size());
+    QCOMPARE(d.X.cols(), Eigen::Index{60});  // intercept + 59 dummies
+    // Levels in order of appearance; the first (s0) is the reference.
+    std::vector<int> order;
+    for (int level : keptLevels) {
+      if (std::find(order.begin(), order.end(), level) == order.end()) order.push_back(level);
+    }
+    QCOMPARE(order.size(), std::size_t{60});
+    for (std::size_t k = 1; k < order.size(); ++k) {
+      QCOMPARE(QString::fromStdString(d.designNames[k]),
+               QString("site=s%1").arg(order[k]));
+    }
+    for (std::size_t i = 0; i < keptLevels.size(); ++i) {
+      const auto row = static_cast<Eigen::Index>(i);
+      const auto column = static_cast<Eigen::Index>(
+          std::find(order.begin(), order.end(), keptLevels[i]) - order.begin());
+      QCOMPARE(d.X(row, 0), 1.0);
+      QCOMPARE(d.X.row(row).tail(59).sum(), column == 0 ? 0.0 : 1.0);
+      if (column > 0) QCOMPARE(d.X(row, column), 1.0);
+    }
+  }
+
+  void sourceRowsShareTheTableWhenNoneIsDropped() {
+    const CsvTable table = parseCsv("y,g,id\n1,a,p\n2,b,q\n3,a,r\n", "d.csv");
+    const Dataset d = buildDataset(table, spec("y", {"g"}));
+    QVERIFY(d.source.rows == table.rows);
+    QCOMPARE(d.source.rows[2][2].data(), table.rows[2][2].data());  // no copy of the cells
+    QVERIFY(d.source.lineOfRow == table.lineOfRow);
+  }
+
+  void aStopRequestEndsTheBuildWithNothing() {
+    std::string text = "y,g\n";
+    for (int i = 0; i < 200000; ++i) text += std::to_string(i % 11) + (i % 3 ? ",a\n" : ",b\n");
+    const CsvTable table = parseCsv(text, "d.csv");
+    std::stop_source stop;
+    QVERIFY(buildDataset(table, spec("y", {"g"}), stop.get_token()).has_value());
+    stop.request_stop();
+    QVERIFY(!buildDataset(table, spec("y", {"g"}), stop.get_token()).has_value());
+    // Bad choices are still reported, stop or not.
+    QVERIFY_THROWS_EXCEPTION(DataError, buildDataset(table, spec("nope"), stop.get_token()));
   }
 
   void rejectsMissingValuesUnlessDropping() {

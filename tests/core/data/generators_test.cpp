@@ -130,7 +130,7 @@ class GeneratorsTest : public QObject {
     // The text reads back to exactly the drawn double: formatNumber is round-trip exact.
     for (std::size_t i = 0; i < 50; ++i) {
       QCOMPARE(QString::fromStdString(data::formatNumber(v[i])),
-               QString::fromStdString(t.rows[i][0]));
+               QString::fromStdString(std::string(t.rows[i][0])));
     }
   }
 
@@ -149,7 +149,7 @@ class GeneratorsTest : public QObject {
     std::vector<double> weeks, logSalary;
     for (const auto& row : t.rows) {
       QVERIFY(row[0] == "F" || row[0] == "M");
-      ages.insert(row[1]);
+      ages.emplace(row[1]);
       const double w = data::parseNumber(row[2]).value();
       QVERIFY(w >= 1 && w <= 52 && w == std::floor(w));
       const double s = data::parseNumber(row[3]).value();
@@ -157,7 +157,7 @@ class GeneratorsTest : public QObject {
       QCOMPARE(row[3].size() - row[3].find('.'), std::size_t{3});  // two decimals
       weeks.push_back(w);
       logSalary.push_back(std::log(s));
-      logSalaryByGender[row[0]].push_back(std::log(s));
+      logSalaryByGender[std::string(row[0])].push_back(std::log(s));
     }
     QVERIFY(ages == (std::set<std::string>{"16-24", "25-34", "35-49", "50-64"}));
     const auto full = std::count(weeks.begin(), weeks.end(), 52.0);
