@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
-# CI, second build: AddressSanitizer + UndefinedBehaviorSanitizer (GCC), without the studio and
-# the benchmarks, in build-asan/; runs the core and command-line tests under `nice`. Fails on a
+# CI, second build: AddressSanitizer + UndefinedBehaviorSanitizer (clang), without the studio and
+# the benchmarks, in build-asan/ (the fuzzers of fuzz/run.sh are built in the same folder, from
+# the same objects); runs the core and command-line tests under `nice`. Fails on a
 # failing test and on any sanitizer report, including reports from the `dpsynth` processes the
 # CLI tests start (every report is written to build-asan/sanitizer-logs/ and counted).
 #   .ci/sanitize.sh                    # everything
 #   TESTS='core/data|app/' .ci/sanitize.sh   # a ctest -R subset (only its targets are built)
+#   EXCLUDE='core/pipeline/audit' .ci/sanitize.sh  # a ctest -E pattern (tests still built)
 #   JOBS=1 .ci/sanitize.sh             # build and test jobs (default 2)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -12,9 +14,8 @@ build="${SANITIZE_BUILD_DIR:-build-asan}"
 jobs="${JOBS:-2}"
 start=$(date +%s)
 
-cmake -S . -B "$build" -G Ninja -DDPSYNTH_BUILD_UI=OFF -DDPSYNTH_BUILD_BENCH=OFF \
-  -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-  -DCMAKE_CXX_FLAGS="-fsanitize=address,undefined -fno-omit-frame-pointer" >/dev/null
+source .ci/sanitizer-build.sh
+configure_sanitizer_build "$build"
 targets=()
 if [ -n "${TESTS:-}" ]; then
   # Test core/data/csv_reader_test is target core_data_csv_reader_test (tests/CMakeLists.txt).
@@ -34,7 +35,7 @@ rm -rf "$logs" && mkdir -p "$logs"
 export ASAN_OPTIONS="halt_on_error=1:abort_on_error=1:detect_leaks=1:detect_stack_use_after_return=1:log_path=$logs/asan"
 export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1:log_path=$logs/ubsan"
 status=0
-nice ctest --test-dir "$build" -j"$jobs" --output-on-failure ${TESTS:+-R "$TESTS"} || status=$?
+nice ctest --test-dir "$build" -j"$jobs" --output-on-failure ${TESTS:+-R "$TESTS"} ${EXCLUDE:+-E "$EXCLUDE"} || status=$?
 done=$(date +%s)
 
 reports=$(find "$logs" -type f | wc -l)

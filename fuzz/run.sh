@@ -1,21 +1,18 @@
 #!/usr/bin/env bash
-# Builds the libFuzzer harnesses with clang (ASan + UBSan + coverage) in build-fuzz/ and runs each
+# Builds the libFuzzer harnesses with clang (ASan + UBSan + coverage) in build-asan/ (shared with .ci/sanitize.sh) and runs each
 # for SECONDS (default 60), one after the other, starting from fuzz/corpus/<harness>. Prints
 # executions and coverage per harness; exits non-zero when a harness crashes (the reproducer is
-# written to build-fuzz/artifacts/). Usage: fuzz/run.sh [SECONDS]   (JOBS=n for the build)
+# written to build-asan/artifacts/). Usage: fuzz/run.sh [SECONDS]   (JOBS=n for the build)
 set -euo pipefail
 seconds="${1:-60}"
 root="$(cd "$(dirname "$0")/.." && pwd)"
-build="${FUZZ_BUILD_DIR:-$root/build-fuzz}"
+build="${SANITIZE_BUILD_DIR:-$root/build-asan}"
 jobs="${JOBS:-2}"
 harnesses=(csv_fuzzer session_fuzzer)
 
-command -v clang++ >/dev/null || { echo "fuzz/run.sh: clang++ is missing (packaging/install-deps.sh)"; exit 1; }
-
-flags="-fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer -g"
-cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-  -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_CXX_FLAGS="$flags" \
-  -DDPSYNTH_FUZZ=ON -DDPSYNTH_BUILD_UI=OFF -DDPSYNTH_BUILD_BENCH=OFF >/dev/null
+# The same build as .ci/sanitize.sh (which CI runs first, so nothing is compiled twice).
+source "$root/.ci/sanitizer-build.sh"
+configure_sanitizer_build "$build"
 nice cmake --build "$build" -j"$jobs" --target "${harnesses[@]}"
 
 mkdir -p "$build/artifacts"

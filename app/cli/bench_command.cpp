@@ -1,9 +1,12 @@
-/// dpsynth bench: whole-pipeline throughput on the bundled sample distributions. Prints a table
-/// and writes JSON so that numbers can be compared across versions and machines.
-#include <unistd.h>
-
+/// dpsynth bench: whole-pipeline throughput on the bundled sample distributions and on large
+/// generated datasets (10⁵–10⁶ records). Prints a table and writes JSON so that numbers can be
+/// compared across versions and machines. Each case runs in its own child process (POSIX) so
+/// that its peak resident memory is its own.
 #include <chrono>
+#include <cmath>
 #include <filesystem>
+#include <cstdio>
+#include <functional>
 #include <iomanip>
 #include <iostream>
 #include <thread>
@@ -16,36 +19,210 @@
 #include "core/data/csv_writer.h"
 #include "core/data/dataset.h"
 #include "core/data/generators.h"
+#include "core/data/regression_samples.h"
 #include "core/pipeline/pipeline.h"
 #include "core/version.h"
+
+#if defined(__unix__) || defined(__APPLE__)
+#include <sys/resource.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#define DPSYNTH_BENCH_FORK 1
+#endif
 
 namespace dpsynth::cli {
 
 namespace core = dpsynth::core;
 
 void addBenchCommand(CLI::App& app, BenchOptions& o) {
-  auto* bench = app.add_subcommand("bench", "Time whole fits and pipelines; print a table, write JSON");
+  auto* bench =
+      app.add_subcommand("bench", "Time whole fits and pipelines; print a table, write JSON");
   bench->add_flag("--quick", o.quick, "Small settings (a smoke test of the benchmark)");
   bench->add_option("--out", o.out, "JSON output")->capture_default_str();
+  bench->add_option("--only", o.only, "Run only the cases whose name contains this text");
 }
 
 namespace {
 
-struct Scenario {
-  std::string name, sample, outcome;
-  core::models::Family family;
+using core::models::Family;
+using core::pipeline::Mechanism;
+
+struct Case {
+  std::string name;
+  std::function<core::data::Dataset()> data;
   core::pipeline::MechanismConfig config;
+  double sdScale = 1.0;
 };
 
-core::data::Dataset sampleDataset(const Scenario& s) {
-  const auto table = core::data::generateSample(s.sample, core::data::defaultSampleSize(s.sample),
-                                                core::data::defaultSampleSeed(s.sample));
+core::data::Dataset bundled(const std::string& kind, const std::string& outcome, Family family,
+                            std::vector<std::string> covariates = {}) {
+  const auto table = core::data::generateSample(kind, core::data::defaultSampleSize(kind),
+                                                core::data::defaultSampleSeed(kind));
   core::data::DatasetSpec spec;
-  spec.outcome = s.outcome;
-  spec.family = s.family;
+  spec.outcome = outcome;
+  spec.covariates = std::move(covariates);
+  spec.family = family;
   auto dataset = core::data::buildDataset(table, spec);
-  dataset.file = "generated:" + s.sample;
+  dataset.file = "generated:" + kind;
   return dataset;
+}
+
+/// n values of a one-column sample kind as an intercept-only dataset, without text.
+core::data::Dataset large(const std::string& kind, const std::string& outcome, Family family,
+                          std::size_t n) {
+  Eigen::VectorXd y = core::data::generateValues(kind, n, core::data::defaultSampleSeed(kind));
+  Eigen::MatrixXd X = Eigen::MatrixXd::Ones(y.size(), 1);
+  return core::data::numericDataset(outcome, family, std::move(y), std::move(X),
+                                    {"(Intercept)"});
+}
+
+std::vector<Case> benchCases(bool quick) {
+  // Quick mode keeps every case but shrinks the large datasets: a smoke test of each path.
+  const std::size_t n5 = quick ? 2000 : 100000;
+  const std::size_t n6 = quick ? 5000 : 1000000;
+  std::vector<Case> cases;
+  auto add = [&](std::string name, std::function<core::data::Dataset()> data, Mechanism m,
+                 std::optional<double> epsilon = std::nullopt, double sdScale = 1.0) {
+    Case c{std::move(name), std::move(data), {}, sdScale};
+    c.config.mechanism = m;
+    c.config.epsilon = epsilon;
+    cases.push_back(std::move(c));
+  };
+  auto nbmix = [] { return bundled("nbmix", "count", Family::negbin); };
+  auto beta = [] { return bundled("beta", "value", Family::beta); };
+  add("unweighted negbin (nbmix n=1000)", nbmix, Mechanism::unweighted);
+  add("unweighted beta (beta n=2000)", beta, Mechanism::unweighted);
+  add("lw-final k=auto negbin (nbmix)", nbmix, Mechanism::lwFinal);
+  add("censor-w eps=4 beta (beta)", beta, Mechanism::censorW, 4.0);
+
+  // The salary sample: normal family, outcome in the tens of thousands, so the public sd scale
+  // is set to a figure of that size (as the pipeline's warning asks).
+  auto salary = [] {
+    return bundled("salary", "salary", Family::normal, {"gender", "age_group", "weeks_worked"});
+  };
+  add("salary normal unweighted", salary, Mechanism::unweighted, std::nullopt, 10000.0);
+  add("salary normal lw-final", salary, Mechanism::lwFinal, std::nullopt, 10000.0);
+
+  const std::string s5 = "n=" + std::to_string(n5), s6 = "n=" + std::to_string(n6);
+  auto normal = [n5] { return core::data::normalRegressionSample(n5, 20261201); };
+  add("normal regression " + s5 + " unweighted", normal, Mechanism::unweighted);
+  add("normal regression " + s5 + " lw-final", normal, Mechanism::lwFinal);
+  add("poisson regression " + s5 + " lw-final",
+      [n5] { return core::data::poissonRegressionSample(n5, 20261202); }, Mechanism::lwFinal);
+  add("beta(0.5,3) " + s6 + " unweighted",
+      [n6] { return large("beta", "value", Family::beta, n6); }, Mechanism::unweighted);
+  add("nbmix " + s6 + " lw-final", [n6] { return large("nbmix", "count", Family::negbin, n6); },
+      Mechanism::lwFinal);
+  return cases;
+}
+
+/// Runs one case in this process and returns its row.
+nlohmann::json runCase(const Case& c, core::pipeline::RunSettings settings) {
+  const auto dataset = c.data();
+  settings.model.family = dataset.family;
+  settings.model.sdScale = c.sdScale;
+  const auto start = std::chrono::steady_clock::now();
+  const auto run = core::pipeline::runMechanisms(dataset, {c.config}, settings);
+  const double wall =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  const auto& r = run.mechanisms.front();
+  long long gradients = 0;
+  double sampling = 0, lipschitz = 0;
+  for (const auto& st : r.stages) {
+    if (st->fromCache) continue;
+    gradients += st->sample.gradientEvaluations();
+    sampling += st->sample.seconds;
+    lipschitz += st->seconds - st->sample.seconds;  // the pass, plus summaries
+  }
+  double minEss = INFINITY;
+  for (const auto& p : r.final->posterior) minEss = std::min(minEss, p.essBulk);
+  const double essPerSecond = minEss / r.final->sample.seconds;
+  auto optional = [](const std::optional<double>& v) {
+    return v ? nlohmann::json(*v) : nlohmann::json(nullptr);
+  };
+  return {{"name", c.name},
+          {"n", dataset.size()},
+          {"wall_seconds", wall},
+          {"sampling_seconds", sampling},
+          {"lipschitz_seconds", lipschitz},
+          {"stages", r.stages.size()},
+          {"gradient_evaluations", gradients},
+          {"gradient_evaluations_per_second", gradients / sampling},
+          {"final_stage_seconds", r.final->sample.seconds},
+          {"min_ess_bulk", minEss},
+          {"min_ess_bulk_per_second", essPerSecond},
+          {"epsilon", r.epsilon},
+          {"k", optional(r.k)},
+          {"k_band", optional(r.kBand)}};
+}
+
+/// Peak resident set of this process so far, in MB.
+double selfPeakRssMb() {
+#ifdef DPSYNTH_BENCH_FORK
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  return static_cast<double>(usage.ru_maxrss) / 1024.0;  // Linux reports KiB
+#else
+  return NAN;
+#endif
+}
+
+/// Runs one case in a child process (its peak RSS is then its own, from wait4) where fork
+/// exists; in this process otherwise (peak RSS is then the process's high-water mark so far).
+nlohmann::json runIsolated(const Case& c, const core::pipeline::RunSettings& settings) {
+#ifdef DPSYNTH_BENCH_FORK
+  int fds[2];
+  if (pipe(fds) == 0) {
+    std::cout.flush();
+    std::cerr.flush();
+    const pid_t pid = fork();
+    if (pid == 0) {
+      close(fds[0]);
+      std::string text;
+      try {
+        text = runCase(c, settings).dump();
+      } catch (const std::exception& e) {
+        text = nlohmann::json{{"error", e.what()}}.dump();
+      }
+      std::size_t done = 0;
+      while (done < text.size()) {
+        const ssize_t w = write(fds[1], text.data() + done, text.size() - done);
+        if (w <= 0) break;
+        done += static_cast<std::size_t>(w);
+      }
+      close(fds[1]);
+      _exit(0);
+    }
+    close(fds[1]);
+    if (pid > 0) {
+      std::string text;
+      char buffer[4096];
+      for (;;) {
+        const ssize_t got = read(fds[0], buffer, sizeof buffer);
+        if (got <= 0) break;
+        text.append(buffer, static_cast<std::size_t>(got));
+      }
+      close(fds[0]);
+      int status = 0;
+      rusage usage{};
+      wait4(pid, &status, 0, &usage);
+      if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || text.empty())
+        throw std::runtime_error("bench case '" + c.name + "' failed in its child process");
+      auto row = nlohmann::json::parse(text);
+      if (row.contains("error"))
+        throw std::runtime_error("bench case '" + c.name + "': " + row["error"].get<std::string>());
+      row["peak_rss_mb"] = static_cast<double>(usage.ru_maxrss) / 1024.0;
+      row["peak_rss_scope"] = "case";
+      return row;
+    }
+    close(fds[0]);
+  }
+#endif
+  auto row = runCase(c, settings);
+  row["peak_rss_mb"] = selfPeakRssMb();
+  row["peak_rss_scope"] = "process";
+  return row;
 }
 
 /// CSV import of an agency-sized file (10^6 records; 10^5 with --quick): readCsv (file to
@@ -108,23 +285,14 @@ void benchCsvImport(bool quick, nlohmann::json& out) {
 }  // namespace
 
 int runBench(const BenchOptions& o) {
-  using core::models::Family;
-  using core::pipeline::Mechanism;
-  std::vector<Scenario> scenarios;
-  auto add = [&](std::string name, std::string sample, std::string outcome, Family family,
-                 Mechanism m, std::optional<double> epsilon) {
-    Scenario s{std::move(name), std::move(sample), std::move(outcome), family, {}};
-    s.config.mechanism = m;
-    s.config.epsilon = epsilon;
-    scenarios.push_back(std::move(s));
-  };
-  add("unweighted negbin (nbmix n=1000)", "nbmix", "count", Family::negbin, Mechanism::unweighted,
-      std::nullopt);
-  add("unweighted beta (beta n=2000)", "beta", "value", Family::beta, Mechanism::unweighted,
-      std::nullopt);
-  add("lw-final k=auto negbin (nbmix)", "nbmix", "count", Family::negbin, Mechanism::lwFinal,
-      std::nullopt);
-  add("censor-w eps=4 beta (beta)", "beta", "value", Family::beta, Mechanism::censorW, 4.0);
+  std::vector<Case> cases = benchCases(o.quick);
+  if (!o.only.empty()) {
+    std::erase_if(cases, [&](const Case& c) { return c.name.find(o.only) == std::string::npos; });
+    if (cases.empty()) {
+      std::cerr << "dpsynth bench: no case name contains '" << o.only << "'\n";
+      return kExitBadInput;
+    }
+  }
 
   core::pipeline::RunSettings settings;
   settings.nuts.chains = 4;
@@ -141,42 +309,19 @@ int runBench(const BenchOptions& o) {
   out["scenarios"] = nlohmann::json::array();
   benchCsvImport(o.quick, out);
 
-  std::cout << std::left << std::setw(36) << "scenario" << std::right << std::setw(8) << "wall s"
-            << std::setw(8) << "stages" << std::setw(14) << "grad evals/s" << std::setw(14)
-            << "min ESS/s" << std::setw(10) << "epsilon" << "\n";
-  for (const auto& s : scenarios) {
-    const auto dataset = sampleDataset(s);
-    settings.model.family = s.family;
-    const auto start = std::chrono::steady_clock::now();
-    const auto run = core::pipeline::runMechanisms(dataset, {s.config}, settings);
-    const double wall =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    const auto& r = run.mechanisms.front();
-    long long gradients = 0;
-    double sampling = 0;
-    for (const auto& st : r.stages) {
-      gradients += st->sample.gradientEvaluations();
-      sampling += st->sample.seconds;
-    }
-    double minEss = INFINITY;
-    for (const auto& p : r.final->posterior) minEss = std::min(minEss, p.essBulk);
-    const double essPerSecond = minEss / r.final->sample.seconds;
-    const double gradPerSecond = gradients / sampling;
-    std::cout << std::left << std::setw(36) << s.name << std::right << std::fixed
-              << std::setprecision(2) << std::setw(8) << wall << std::setw(8) << r.stages.size()
-              << std::setprecision(0) << std::setw(14) << gradPerSecond << std::setw(14)
-              << essPerSecond << std::setprecision(2) << std::setw(10) << r.epsilon << "\n";
-    out["scenarios"].push_back({{"name", s.name},
-                                {"wall_seconds", wall},
-                                {"sampling_seconds", sampling},
-                                {"stages", r.stages.size()},
-                                {"gradient_evaluations", gradients},
-                                {"gradient_evaluations_per_second", gradPerSecond},
-                                {"final_stage_seconds", r.final->sample.seconds},
-                                {"min_ess_bulk", minEss},
-                                {"min_ess_bulk_per_second", essPerSecond},
-                                {"epsilon", r.epsilon},
-                                {"k", r.k ? nlohmann::json(*r.k) : nlohmann::json(nullptr)}});
+  std::cout << std::left << std::setw(40) << "scenario" << std::right << std::setw(9) << "wall s"
+            << std::setw(7) << "stages" << std::setw(12) << "grad evals" << std::setw(11)
+            << "min ESS/s" << std::setw(10) << "RSS MB" << std::setw(9) << "epsilon" << "\n";
+  for (const auto& c : cases) {
+    const auto row = runIsolated(c, settings);
+    std::cout << std::left << std::setw(40) << c.name << std::right << std::fixed
+              << std::setprecision(2) << std::setw(9) << row["wall_seconds"].get<double>()
+              << std::setw(7) << row["stages"].get<std::size_t>() << std::setw(12)
+              << row["gradient_evaluations"].get<long long>() << std::setprecision(0)
+              << std::setw(11) << row["min_ess_bulk_per_second"].get<double>()
+              << std::setw(10) << row["peak_rss_mb"].get<double>() << std::setprecision(2)
+              << std::setw(9) << row["epsilon"].get<double>() << std::endl;
+    out["scenarios"].push_back(row);
   }
   core::data::writeTextAtomic(o.out, out.dump(2) + "\n");
   std::cout << "wrote " << o.out << "\n";

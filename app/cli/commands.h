@@ -39,6 +39,7 @@ int runGenerate(const GenerateOptions& options);
 struct BenchOptions {
   bool quick = false;
   std::string out = "dpsynth-bench.json";
+  std::string only;  ///< run only the cases whose name contains this (empty: all)
 };
 void addBenchCommand(CLI::App& app, BenchOptions& options);
 int runBench(const BenchOptions& options);

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdint>
 #include <optional>
+#include <stdexcept>
 #include <string_view>
 #include <unordered_map>
 
@@ -347,6 +348,31 @@ Dataset build(const CsvTable& table, const DatasetSpec& spec, const std::stop_to
 }
 
 }  // namespace
+
+Dataset numericDataset(std::string outcomeName, models::Family family, Eigen::VectorXd y,
+                       Eigen::MatrixXd X, std::vector<std::string> designNames) {
+  if (X.rows() != y.size() || X.cols() < 1 ||
+      designNames.size() != static_cast<std::size_t>(X.cols())) {
+    throw std::invalid_argument("numericDataset: inconsistent sizes");
+  }
+  if (!(X.col(0).array() == 1.0).all()) {
+    throw std::invalid_argument("numericDataset: the first design column must be all ones");
+  }
+  if (!y.allFinite() || !X.allFinite()) {
+    throw std::invalid_argument("numericDataset: non-finite values");
+  }
+  Dataset d;
+  d.file = "generated";
+  d.outcomeName = std::move(outcomeName);
+  d.family = family;
+  d.y = std::move(y);
+  d.X = std::move(X);
+  d.covariateNames.assign(designNames.begin() + 1, designNames.end());
+  d.designNames = std::move(designNames);
+  d.fileLines.resize(d.size());
+  for (std::size_t i = 0; i < d.fileLines.size(); ++i) d.fileLines[i] = i + 2;
+  return d;
+}
 
 Dataset buildDataset(const CsvTable& table, const DatasetSpec& spec) {
   return build(table, spec, {});  // without a stop token nothing throws Stopped

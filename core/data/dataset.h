@@ -55,6 +55,14 @@ Dataset buildDataset(const CsvTable& table, const DatasetSpec& spec);
 std::optional<Dataset> buildDataset(const CsvTable& table, const DatasetSpec& spec,
                                     std::stop_token stop);
 
+/// A dataset straight from numbers, without CSV text (generated replicates, benchmarks): the
+/// outcome y, the design X (n × K, column 0 all ones) and its K names; covariateNames are the
+/// design names after the intercept. source stays empty, so no covariate text can be copied
+/// from it. Throws std::invalid_argument for inconsistent sizes, a missing intercept or
+/// non-finite values.
+Dataset numericDataset(std::string outcomeName, models::Family family, Eigen::VectorXd y,
+                       Eigen::MatrixXd X, std::vector<std::string> designNames);
+
 /// Suggests a family from the outcome column: non-negative integers → negbin, all values in
 /// (0,1) → beta, otherwise normal. Non-numeric values are ignored.
 models::Family suggestFamily(const CsvTable& table, const std::string& outcome);

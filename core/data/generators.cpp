@@ -40,25 +40,29 @@ std::string formatMoney(double value) {
   return std::string(buffer, end);
 }
 
-std::vector<std::string> nbmixRecord(rnd::Rng& rng) {
+std::int64_t nbmixValue(rnd::Rng& rng) {
   // The draw of the component comes first so that every record uses the stream the same way.
   const bool overdispersed = rnd::uniform01(rng) < 0.2;
-  return {formatCount(rnd::negativeBinomial(rng, 100.0, overdispersed ? 5.0 : 20.0))};
+  return rnd::negativeBinomial(rng, 100.0, overdispersed ? 5.0 : 20.0);
 }
 
-std::vector<std::string> betaRecord(rnd::Rng& rng) {
+double betaValue(rnd::Rng& rng) {
   // Beta(0.5, 3) puts much mass near 0, where a gamma ratio can round to exactly 0 (or, in
   // principle, 1); the beta family needs the open interval, so such draws are redrawn.
   double value = 0.0;
   do {
     value = rnd::beta(rng, 0.5, 3.0);
   } while (!(value > 0.0 && value < 1.0));
-  return {formatNumber(value)};
+  return value;
 }
 
-std::vector<std::string> poissonRecord(rnd::Rng& rng) {
-  return {formatCount(rnd::poisson(rng, 100.0))};
-}
+std::int64_t poissonValue(rnd::Rng& rng) { return rnd::poisson(rng, 100.0); }
+
+std::vector<std::string> nbmixRecord(rnd::Rng& rng) { return {formatCount(nbmixValue(rng))}; }
+
+std::vector<std::string> betaRecord(rnd::Rng& rng) { return {formatNumber(betaValue(rng))}; }
+
+std::vector<std::string> poissonRecord(rnd::Rng& rng) { return {formatCount(poissonValue(rng))}; }
 
 std::vector<std::string> salaryRecord(rnd::Rng& rng) {
   static constexpr std::array<const char*, 4> kAgeGroups{"16-24", "25-34", "35-49", "50-64"};
@@ -106,6 +110,23 @@ CsvTable generateSample(const std::string& kind, std::size_t n, std::uint64_t se
     table.lineOfRow.push_back(i + 2);  // line 1 is the header
   }
   return table;
+}
+
+Eigen::VectorXd generateValues(const std::string& kind, std::size_t n, std::uint64_t seed) {
+  const std::size_t index = kindIndex(kind);
+  if (n == 0) throw std::invalid_argument("generateValues: n must be positive");
+  using Generator = double (*)(rnd::Rng&);
+  static constexpr std::array<Generator, 3> kGenerators{
+      [](rnd::Rng& rng) { return static_cast<double>(nbmixValue(rng)); }, betaValue,
+      [](rnd::Rng& rng) { return static_cast<double>(poissonValue(rng)); }};
+  if (index >= kGenerators.size()) {
+    throw std::invalid_argument("generateValues: " + quoteForMessage(kind) +
+                                " has several columns; use generateSample");
+  }
+  Eigen::VectorXd y(static_cast<Eigen::Index>(n));
+  rnd::Rng rng = rnd::makeRng(seed, 0);
+  for (Eigen::Index i = 0; i < y.size(); ++i) y[i] = kGenerators[index](rng);
+  return y;
 }
 
 std::size_t defaultSampleSize(const std::string& kind) {

@@ -4,6 +4,7 @@
 /// kind, size and seed give the same table, byte for byte once written, on every platform.
 /// The files in resources/samples/ are generateSample(kind, defaultSampleSize(kind),
 /// defaultSampleSeed(kind)) written with writeCsvAtomic.
+#include <Eigen/Dense>
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -25,6 +26,12 @@ std::vector<std::string> sampleKinds();
 /// Draws n records of a kind from makeRng(seed). Throws std::invalid_argument for an unknown
 /// kind (the message lists the known ones) or n == 0.
 CsvTable generateSample(const std::string& kind, std::size_t n, std::uint64_t seed);
+
+/// The values of a one-column kind (nbmix, beta, poisson) as numbers, without text: the same
+/// draws as generateSample(kind, n, seed), equal to its values once parsed. For large generated
+/// inputs (a million records as text is ~100 MB of strings). Throws std::invalid_argument for
+/// an unknown or multi-column kind, or n == 0.
+Eigen::VectorXd generateValues(const std::string& kind, std::size_t n, std::uint64_t seed);
 
 /// The n of the bundled file: 2000 for beta, 1000 for the others.
 std::size_t defaultSampleSize(const std::string& kind);

@@ -6,6 +6,7 @@
 
 #include "core/models/glm_likelihood.h"
 #include "core/models/special_math.h"
+#include "core/models/sufficient_stats.h"
 
 namespace dpsynth::core::models {
 
@@ -85,6 +86,32 @@ class BetaLikelihood {
   }
 
   double draw(random::Rng& rng, double eta, const Params& p) const;
+
+  /// Intercept-only, uncensored: every record shares η, so Σ_p w_p f_p is linear in
+  /// W = Σ w, A = Σ w log y and B = Σ w log(1 − y).
+  using Sufficient = WeightedSums;
+  bool usesSufficient() const { return shape_.interceptOnly; }
+  static Sufficient sufficient(const RecordGroups& groups, const std::vector<Data>& data) {
+    CompensatedSum w, a, b;
+    for (std::size_t p = 0; p < groups.active; ++p) {
+      const double weight = groups.weight[static_cast<Eigen::Index>(p)];
+      w.add(weight);
+      a.add(weight * data[p].logY);
+      b.add(weight * data[p].log1mY);
+    }
+    return {w.value(), a.value(), b.value()};
+  }
+  double sufficientLogLik(const Sufficient& s, const Eigen::VectorXd& u, const Params& p,
+                          Eigen::VectorXd& grad) const {
+    const double eta = u[0];
+    const EtaTerms e = etaTerms<true>(eta, p);
+    grad[0] += e.phi * e.phiC * p.lambda * (s.weight * (e.digammaB - e.digammaA) + s.a - s.b);
+    const double dLambda = s.weight * (p.digammaLambda - e.phi * e.digammaA - e.phiC * e.digammaB) +
+                           e.phi * s.a + e.phiC * s.b;
+    grad[auxIndex()] += dLambda * p.lambdaExcess;
+    return s.weight * (p.logGammaLambda - e.logGammaA - e.logGammaB) +
+           (p.lambda * e.phi - 1.0) * s.a + (p.lambda * e.phiC - 1.0) * s.b;
+  }
 
  private:
   GlmShape shape_;

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "core/models/record_groups.h"
 #include "core/random/rng.h"
 
 namespace dpsynth::core::models {
@@ -54,6 +55,22 @@ concept GlmLikelihood = std::constructible_from<L, GlmShape> &&
   { L::template etaTerms<true>(x, params) } -> std::same_as<typename L::EtaTerms>;
   { L::template record<true>(data, x, eta, params) } -> std::same_as<RecordTerms>;
   { lik.draw(rng, x, params) } -> std::same_as<double>;
+};
+
+/// Optional for a family: an exact shortcut for uncensored fits. Sufficient holds statistics of
+/// the pattern outcomes and weights (built once per model from the groups and the per-pattern
+/// data terms); sufficientLogLik returns Σ_p w_p f_p at u and adds its gradient into grad, in
+/// O(K²) whatever the number of records. usesSufficient() says whether it applies to this shape.
+/// Censored fits never use it (each record's contribution is clamped on its own).
+template <class L>
+concept SufficientLikelihood =
+    GlmLikelihood<L> &&
+    requires(const L& lik, const typename L::Sufficient& stats, const RecordGroups& groups,
+             const std::vector<typename L::Data>& data, const Eigen::VectorXd& u,
+             const typename L::Params& params, Eigen::VectorXd& grad) {
+  { lik.usesSufficient() } -> std::same_as<bool>;
+  { L::sufficient(groups, data) } -> std::same_as<typename L::Sufficient>;
+  { lik.sufficientLogLik(stats, u, params, grad) } -> std::same_as<double>;
 };
 
 }  // namespace dpsynth::core::models

@@ -3,13 +3,17 @@
 /// Per call it computes η once per distinct record pattern (once in total for intercept-only
 /// models), asks the family for f, ∂f/∂η and ∂f/∂aux, combines them with the weights and the
 /// clamp, and forms the β gradient as Xᵀ(w ⊙ ∂f/∂η). No heap allocation per call: work arrays
-/// are per thread, so one const model can serve several chain threads at once.
+/// are per thread, so one const model can serve several chain threads at once. Uncensored fits of
+/// families with exact sufficient statistics (glm_likelihood.h) skip the patterns altogether.
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <optional>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <utility>
+#include <variant>
 #include <vector>
 
 #include "core/models/glm_likelihood.h"
@@ -32,14 +36,25 @@ struct EvalScratch {
 };
 EvalScratch evalScratch(std::size_t patterns);
 
+template <class L>
+struct SufficientOf {
+  using type = std::monostate;
+};
+template <class L>
+  requires SufficientLikelihood<L>
+struct SufficientOf<L> {
+  using type = typename L::Sufficient;
+};
+
 }  // namespace detail
 
 template <GlmLikelihood L>
 class GlmModel final : public SynthesisModel {
  public:
   /// X must have K >= 1 columns, the first all ones; weights must already be validated.
+  /// sufficientStatistics: use the family's exact shortcut where it applies (ModelSpec).
   GlmModel(Family family, const Eigen::VectorXd& y, const Eigen::MatrixXd& X, double sdScale,
-           LikelihoodWeights weights)
+           LikelihoodWeights weights, bool sufficientStatistics = true)
       : family_(family),
         shape_{static_cast<int>(X.cols()), X.cols() == 1, sdScale},
         lik_(shape_),
@@ -49,6 +64,11 @@ class GlmModel final : public SynthesisModel {
         initial_(lik_.initialPoint(y)) {
     data_.reserve(groups_.patterns());
     for (Eigen::Index p = 0; p < groups_.y.size(); ++p) data_.push_back(L::data(groups_.y[p]));
+    if constexpr (SufficientLikelihood<L>) {
+      if (sufficientStatistics && !clamped_ && groups_.active > 0 && lik_.usesSufficient()) {
+        sufficient_.emplace(L::sufficient(groups_, data_));
+      }
+    }
   }
 
   int dim() const override { return lik_.dim(); }
@@ -66,6 +86,12 @@ class GlmModel final : public SynthesisModel {
   const LikelihoodWeights& weights() const override { return weights_; }
   /// Number of distinct (y, X row) patterns the likelihood is evaluated on.
   std::size_t patterns() const { return groups_.patterns(); }
+  /// True when logDensity uses the family's exact sufficient statistics.
+  bool usesSufficientStatistics() const { return sufficient_.has_value(); }
+  std::span<const std::size_t> recordPatterns() const override { return groups_.recordPattern; }
+  std::size_t patternCount() const override { return groups_.patterns(); }
+  void patternLogLik(const Eigen::VectorXd& u, std::size_t begin, std::size_t end,
+                     Eigen::Ref<Eigen::VectorXd> out) const override;
 
   double logDensity(const Eigen::VectorXd& u, Eigen::VectorXd& grad) const override;
   void recordLogLik(const Eigen::VectorXd& u, Eigen::Ref<Eigen::VectorXd> out) const override;
@@ -90,6 +116,7 @@ class GlmModel final : public SynthesisModel {
   bool clamped_;
   Eigen::VectorXd initial_;
   std::vector<typename L::Data> data_;  ///< data-only terms per pattern
+  std::optional<typename detail::SufficientOf<L>::type> sufficient_;
 };
 
 template <GlmLikelihood L>
@@ -137,6 +164,13 @@ double GlmModel<L>::logDensity(const Eigen::VectorXd& u, Eigen::VectorXd& grad) 
 
   const std::size_t active = groups_.active;
   if (active == 0) return grad.allFinite() ? logPrior : kNegInf;
+  if constexpr (SufficientLikelihood<L>) {
+    if (sufficient_) {
+      const double total = logPrior + lik_.sufficientLogLik(*sufficient_, u, lik_.params(u), grad);
+      if (!std::isfinite(total) || !grad.allFinite()) return kNegInf;
+      return total;
+    }
+  }
   const auto params = lik_.params(u);
   const detail::EvalScratch s = detail::evalScratch(active);
   double logLik = 0.0;
@@ -220,10 +254,61 @@ void GlmModel<L>::recordLogLik(const Eigen::VectorXd& u, Eigen::Ref<Eigen::Vecto
   }
   const std::size_t count = groups_.patterns();
   const detail::EvalScratch s = detail::evalScratch(count);
-  forEachPattern<false>(u, lik_.params(u), count, s,
-                        [&](std::size_t p, const RecordTerms& r) { s.f[p] = r.f; });
+  patternLogLik(u, 0, count, Eigen::Map<Eigen::VectorXd>(s.f, static_cast<Eigen::Index>(count)));
   for (std::size_t i = 0; i < groups_.recordPattern.size(); ++i) {
     out[static_cast<Eigen::Index>(i)] = s.f[groups_.recordPattern[i]];
+  }
+}
+
+template <GlmLikelihood L>
+void GlmModel<L>::patternLogLik(const Eigen::VectorXd& u, std::size_t begin, std::size_t end,
+                                Eigen::Ref<Eigen::VectorXd> out) const {
+  detail::requireSize(u, dim());
+  if (begin > end || end > groups_.patterns() ||
+      static_cast<std::size_t>(out.size()) != end - begin) {
+    throw std::invalid_argument("patternLogLik: bad pattern range or output size");
+  }
+  const auto params = lik_.params(u);
+  const auto count = static_cast<Eigen::Index>(end - begin);
+  const auto first = static_cast<Eigen::Index>(begin);
+  double* f = out.data();
+  if (shape_.interceptOnly) {
+    const double eta = u[0];
+    const auto terms = L::template etaTerms<false>(eta, params);
+    for (Eigen::Index k = 0; k < count; ++k) {
+      f[k] = L::template record<false>(data_[static_cast<std::size_t>(first + k)], eta, terms,
+                                       params).f;
+    }
+    return;
+  }
+  // η_p = Σ_j X_pj u_j summed in column order for every pattern, so that a pattern's value
+  // does not depend on the range it is evaluated in (a tiled pass over patterns gives the same
+  // bits as recordLogLik). Blocks of kBlock patterns keep their partial sums in registers.
+  constexpr Eigen::Index kBlock = 8;
+  const Eigen::MatrixXd& X = groups_.X;
+  const Eigen::Index K = shape_.coefficients;
+  const double* x = X.data() + first;
+  const Eigen::Index stride = X.rows();
+  auto finish = [&](Eigen::Index k, double eta) {
+    const auto terms = L::template etaTerms<false>(eta, params);
+    f[k] = L::template record<false>(data_[static_cast<std::size_t>(first + k)], eta, terms,
+                                     params).f;
+  };
+  Eigen::Index k0 = 0;
+  for (; k0 + kBlock <= count; k0 += kBlock) {
+    double eta[kBlock];
+    for (Eigen::Index b = 0; b < kBlock; ++b) eta[b] = x[k0 + b] * u[0];
+    for (Eigen::Index j = 1; j < K; ++j) {
+      const double* column = x + j * stride + k0;
+      const double uj = u[j];
+      for (Eigen::Index b = 0; b < kBlock; ++b) eta[b] += column[b] * uj;
+    }
+    for (Eigen::Index b = 0; b < kBlock; ++b) finish(k0 + b, eta[b]);
+  }
+  for (Eigen::Index k = k0; k < count; ++k) {
+    double eta = x[k] * u[0];
+    for (Eigen::Index j = 1; j < K; ++j) eta += x[j * stride + k] * u[j];
+    finish(k, eta);
   }
 }
 

@@ -86,19 +86,20 @@ std::unique_ptr<SynthesisModel> makeModel(const data::Dataset& dataset, const Mo
   const Family family = dataset.family;
   const auto& y = dataset.y;
   const auto& X = dataset.X;
+  const bool shortcut = spec.sufficientStatistics;
   switch (family) {
     case Family::poisson:
       return std::make_unique<GlmModel<PoissonLikelihood>>(family, y, X, spec.sdScale,
-                                                           std::move(weights));
+                                                           std::move(weights), shortcut);
     case Family::negbin:
       return std::make_unique<GlmModel<NegbinLikelihood>>(family, y, X, spec.sdScale,
-                                                          std::move(weights));
+                                                          std::move(weights), shortcut);
     case Family::beta:
       return std::make_unique<GlmModel<BetaLikelihood>>(family, y, X, spec.sdScale,
-                                                        std::move(weights));
+                                                        std::move(weights), shortcut);
     case Family::normal:
       return std::make_unique<GlmModel<NormalLikelihood>>(family, y, X, spec.sdScale,
-                                                          std::move(weights));
+                                                          std::move(weights), shortcut);
   }
   reject("unknown family");
 }

@@ -5,6 +5,7 @@
 
 #include "core/models/glm_likelihood.h"
 #include "core/models/special_math.h"
+#include "core/models/sufficient_stats.h"
 
 namespace dpsynth::core::models {
 
@@ -59,6 +60,22 @@ class NormalLikelihood {
   }
 
   double draw(random::Rng& rng, double eta, const Params& p) const;
+
+  /// Uncensored fits, weighted or not: Σ_p w_p f_p = −W (½ log 2π + log σ) − Q(β) / (2σ²) with
+  /// W = Σ w and Q the weighted residual sum of squares (sufficient_stats.h).
+  using Sufficient = ResidualSquares;
+  bool usesSufficient() const { return true; }
+  static Sufficient sufficient(const RecordGroups& groups, const std::vector<Data>&) {
+    return ResidualSquares(groups.X, groups.y, groups.weight, groups.active);
+  }
+  double sufficientLogLik(const Sufficient& stats, const Eigen::VectorXd& u, const Params& p,
+                          Eigen::VectorXd& grad) const {
+    const int k = shape_.coefficients;
+    const double q = stats.evaluate(u.head(k), p.invVar, grad.head(k));
+    const double w = stats.weightSum();
+    grad[k] += q * p.invVar - w;  // d/d log σ
+    return -w * (detail::kHalfLog2Pi + p.logSigma) - 0.5 * q * p.invVar;
+  }
 
  private:
   GlmShape shape_;

@@ -108,10 +108,12 @@ class MechanismRun {
     const double lo = refF.minCoeff(), hi = refF.maxCoeff();
     // f of each record being released, under the reference draws: one streaming pass.
     const auto model = models::makeModel(runner_.dataset(), runner_.settings().model);
-    const Eigen::VectorXd f =
+    const auto pass =
         privacy::computeLipschitz(*model, refUnw->sample.pooled(), models::LikelihoodWeights{},
-                                  detail::lipschitzThreadCount(runner_.settings()))
-            .perRecordRaw;
+                                  detail::lipschitzThreadCount(runner_.settings()),
+                                  runner_.stopToken());
+    if (!pass) return std::nullopt;
+    const Eigen::VectorXd& f = pass->perRecordRaw;
     ReferenceWeights out{privacy::lwWeightsFromReference(f, lo, hi, config_.c, config_.g), refUnw,
                          std::nullopt};
     if (!config_.downscale) {
@@ -202,8 +204,10 @@ class MechanismRun {
       result_.k = *config_.k;
       return fit(*config_.k) != nullptr;
     }
-    const auto search = detail::searchReweightK(base->lipschitz.max, fit);
+    const auto search =
+        detail::searchReweightK(base->lipschitz.max, base->lipschitz.maxMcSd, fit);
     if (search.cancelled) return false;
+    result_.kBand = search.band;
     if (!search.chosen) {
       // No k kept Delta at or below the target: keep the fit before re-weighting.
       result_.warnings.push_back(
@@ -214,11 +218,15 @@ class MechanismRun {
       return true;
     }
     result_.k = search.chosen->k;
-    if (search.shortfall > 0.01) {
+    if (search.shortfall > search.band) {
       result_.warnings.push_back(
-          kind + ": k=auto could not land within 1% of the target bound in " +
-          std::to_string(search.refits) + " refits; kept k=" + formatFixed(*search.chosen->k, 4) +
-          " whose bound is " + formatFixed(100.0 * search.shortfall, 1) + "% below the target");
+          kind + ": k=auto could not land within " + formatFixed(100.0 * search.band, 1) +
+          "% of the target bound in " + std::to_string(search.refits) + " refits" +
+          (search.stoppedOnNoise ? " (the last two refits were within Monte Carlo error of "
+                                   "each other)"
+                                 : "") +
+          "; kept k=" + formatFixed(*search.chosen->k, 4) + " whose bound is " +
+          formatFixed(100.0 * search.shortfall, 1) + "% below the target");
     }
     result_.final = search.chosen;
     return true;

@@ -60,6 +60,8 @@ json stageJson(const StageResult& s) {
             {"weights", weightsJson(s.weights)},
             {"from_cache", s.fromCache},
             {"k", optionalNumber(s.k)},
+            {"lipschitz_mc_sd", std::isfinite(s.lipschitz.maxMcSd) ? json(s.lipschitz.maxMcSd)
+                                                                    : json(nullptr)},
             {"warnings", s.warnings}};
   if (s.censored()) {
     j["clamp"] = std::max(std::abs(s.lower), std::abs(s.upper));  // the bound on |contribution|
@@ -116,6 +118,7 @@ json buildReport(const data::Dataset& dataset, const MechanismResult& result,
     r["posterior"] = json::object();
   }
   r["k"] = optionalNumber(result.k);
+  r["k_band"] = optionalNumber(result.kBand);
   r["downscale"] = optionalNumber(result.downscale);
   r["censored_records"] = optionalCount(result.censoredRecords);
   r["truncated_records"] = optionalCount(result.truncatedRecords);

@@ -70,6 +70,9 @@ struct MechanismResult {
   StagePtr final;                    ///< the fit synthetic data come from; null for ph
   std::optional<privacy::PhRelease> ph;
   std::optional<double> k;           ///< chosen re-weighting k
+  /// k = auto: relative width of the accept band the search used, [(1 − band)·Δ, Δ] (from the
+  /// Monte Carlo error of Δ, reweight_search.h). CONFIDENTIAL (a function of the data).
+  std::optional<double> kBand;
   std::optional<double> downscale;   ///< d used (weighted-e, censor-w)
   std::optional<std::size_t> censoredRecords;
   std::optional<std::size_t> truncatedRecords;

@@ -180,8 +180,15 @@ StagePtr StageRunner::run(const std::string& mechanism, const std::string& kind,
   stage->reference = reference_;
   stage->k = k;
   stage->posterior = mcmc::summarize(*model, sample);
-  stage->lipschitz = privacy::computeLipschitz(*model, sample.pooled(), weights,
-                                               lipschitzThreadCount(settings_));
+  // The pass polls the stop token: a Cancel during a large fit's pass ends the stage too.
+  auto lipschitz = privacy::computeLipschitz(*model, sample.pooled(), weights,
+                                             lipschitzThreadCount(settings_), stop_);
+  if (!lipschitz) return nullptr;
+  stage->lipschitz = std::move(*lipschitz);
+  std::vector<Eigen::Index> chainLengths;
+  for (const auto& c : sample.chains) chainLengths.push_back(c.draws.rows());
+  stage->lipschitz.maxMcSd =
+      privacy::lipschitzMonteCarloSd(stage->lipschitz.perDrawMax, chainLengths);
   stage->weights = summarizeWeights(alpha, dataset_.size());
   stage->warnings = diagnosticWarnings(label, stage->posterior, sample, nuts.maxTreeDepth);
   stage->sample = std::move(sample);

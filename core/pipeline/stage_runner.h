@@ -28,6 +28,7 @@ class StageRunner {
                const StagePtr& previous, std::optional<double> k = std::nullopt);
 
   bool cancelled() const { return stop_.stop_requested(); }
+  std::stop_token stopToken() const { return stop_; }
   const data::Dataset& dataset() const { return dataset_; }
   const RunSettings& settings() const { return settings_; }
 

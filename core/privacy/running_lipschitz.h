@@ -8,6 +8,7 @@
 #include <mutex>
 
 #include "core/models/model.h"
+#include "core/privacy/contribution_groups.h"
 
 namespace dpsynth::core::privacy {
 
@@ -32,6 +33,7 @@ class RunningLipschitz {
 
  private:
   std::shared_ptr<const models::SynthesisModel> model_;
+  ContributionGroups groups_;  ///< built once: every batch reuses it
   mutable std::mutex mutex_;
   Eigen::VectorXd perRecord_;
   double max_ = 0.0;

@@ -3,6 +3,7 @@
 #include <QtTest>
 #include <QDir>
 #include <QFile>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
@@ -191,6 +192,48 @@ class CliTest : public QObject {
     QVERIFY(!sideText.contains("alpha"));
     QVERIFY(!sideText.contains("weights"));
     QVERIFY(!sideText.contains("lipschitz"));
+  }
+
+  void kAutoReportsItsBand() {
+    const QString synth = dir_->filePath("synthetic.csv"), report = dir_->filePath("report.json");
+    Run r = runCli(QStringList{"fit", "--data", sample("nbmix"), "--outcome", "count", "--family",
+                                "negbin", "--mechanism", "lw-final", "--synthetic-out", synth,
+                                "--report", report} + kSmall);
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    QFile rf(report);
+    QVERIFY(rf.open(QIODevice::ReadOnly));
+    const QJsonObject j = QJsonDocument::fromJson(rf.readAll()).object();
+    // The accept band of k = auto: from the Monte Carlo error of the bound, within [1%, 5%].
+    const double band = j["k_band"].toDouble();
+    QVERIFY(band >= 0.01 && band <= 0.05);
+    const double target = j["stages"].toArray()[1].toObject()["lipschitz"].toDouble();  // lw
+    QVERIFY(j["lipschitz"].toDouble() <= target);
+    for (const auto& stage : j["stages"].toArray())
+      QVERIFY(stage.toObject()["lipschitz_mc_sd"].toDouble() > 0.0);
+    // Both are functions of the data: never in the release sidecar.
+    QFile side(synth + ".json");
+    QVERIFY(side.open(QIODevice::ReadOnly));
+    const QByteArray sideText = side.readAll();
+    QVERIFY(!sideText.contains("band"));
+    QVERIFY(!sideText.contains("mc_sd"));
+  }
+
+  void benchQuickReportsEveryColumn() {
+    const QString out = dir_->filePath("bench.json");
+    Run r = runCli({"bench", "--quick", "--only", "normal regression", "--out", out});
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    QFile f(out);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    const QJsonArray rows = QJsonDocument::fromJson(f.readAll()).object()["scenarios"].toArray();
+    QCOMPARE(rows.size(), 2);  // unweighted and lw-final
+    for (const auto& row : rows) {
+      const QJsonObject o = row.toObject();
+      QVERIFY(o["wall_seconds"].toDouble() > 0.0);
+      QVERIFY(o["gradient_evaluations"].toDouble() > 0.0);
+      QVERIFY(o["min_ess_bulk_per_second"].toDouble() > 0.0);
+      QVERIFY(o["peak_rss_mb"].toDouble() > 0.0);
+    }
+    QCOMPARE(runCli({"bench", "--quick", "--only", "no such case", "--out", out}).exitCode, 2);
   }
 
   void severalDatasetsStateComposition() {

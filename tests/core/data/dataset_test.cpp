@@ -2,6 +2,8 @@
 
 #include <QtTest>
 #include <algorithm>
+#include <limits>
+#include <stdexcept>
 #include <stop_token>
 #include <string>
 #include <vector>
@@ -325,6 +327,30 @@ class DatasetTest : public QObject {
     QCOMPARE(suggest("y\n1.5\n3\n"), Family::normal);
     QCOMPARE(suggest("y\nabc\n"), Family::normal);
     QVERIFY_THROWS_EXCEPTION(DataError, suggestFamily(parseCsv("x\n1\n", "s.csv"), "y"));
+  }
+
+  void numericDatasetWithoutText() {
+    Eigen::MatrixXd X(3, 2);
+    X << 1, 0.5, 1, -2, 1, 7;
+    const Eigen::Vector3d y(1.0, 2.0, 4.0);
+    const Dataset d = dpsynth::core::data::numericDataset("count", Family::poisson, y, X,
+                                                          {"(Intercept)", "x"});
+    QCOMPARE(d.size(), std::size_t{3});
+    QVERIFY(d.X == X);
+    QCOMPARE(d.covariateNames, Strings{"x"});
+    QCOMPARE(d.fileLines, (Lines{2, 3, 4}));
+    QVERIFY(d.source.rows.empty());
+    using dpsynth::core::data::numericDataset;
+    Eigen::MatrixXd noIntercept = X;
+    noIntercept(1, 0) = 0.0;
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
+                             numericDataset("y", Family::normal, y, noIntercept, {"a", "b"}));
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
+                             numericDataset("y", Family::normal, y, X, {"(Intercept)"}));
+    Eigen::Vector3d bad = y;
+    bad[2] = std::numeric_limits<double>::infinity();
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
+                             numericDataset("y", Family::normal, bad, X, {"(Intercept)", "x"}));
   }
 };
 

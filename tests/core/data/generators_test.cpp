@@ -173,6 +173,21 @@ class GeneratorsTest : public QObject {
     QVERIFY(mean(fullYear) > mean(partYear) + 0.05);
   }
 
+  void valuesEqualTheTextOnceParsed() {
+    for (const std::string kind : {"nbmix", "beta", "poisson"}) {
+      const auto table = data::generateSample(kind, 3000, 77);
+      data::DatasetSpec spec;
+      spec.outcome = table.header.front();
+      spec.family = kind == "beta" ? Family::beta : Family::negbin;
+      const data::Dataset fromText = data::buildDataset(table, spec);
+      const Eigen::VectorXd values = data::generateValues(kind, 3000, 77);
+      QVERIFY(values == fromText.y);
+    }
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, data::generateValues("salary", 10, 1));
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, data::generateValues("nbmix", 0, 1));
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, data::generateValues("gamma", 10, 1));
+  }
+
   void samplesBuildTheirIntendedDatasets() {
     const auto bundled = [](const std::string& kind) {
       return data::generateSample(kind, data::defaultSampleSize(kind),
