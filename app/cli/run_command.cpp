@@ -28,6 +28,9 @@ void addRunCommand(CLI::App& app, RunOptions& o) {
   run->add_option("--threads", o.threads,
                   "Worker threads (0 = all cores; default: the session's setting)")
       ->check(unsignedDecimal(0, 1024));
+  run->add_option("--metric", o.metric,
+                  "Sampler metric: auto, diag or dense (default: the session's setting)")
+      ->check(CLI::IsMember({"auto", "diag", "dense"}));
   run->add_flag("--quiet", o.quiet, "Print only warnings and errors");
 }
 
@@ -111,6 +114,7 @@ int runRun(const RunOptions& o) {
     settings.nuts.threads = *o.threads;
   }
   settings.lipschitzThreads = settings.nuts.threads;
+  if (o.metric) settings.nuts.metric = core::mcmc::parseMetricChoice(*o.metric);
 
   const core::data::CsvTable table = loadSessionData(session, o.session, o.quiet);
   const core::data::Dataset dataset = core::data::buildDataset(table, session.dataset);
