@@ -23,6 +23,7 @@ struct FitOptions {
   double sdScale = 1.0;
   bool reproducibleNoise = false, dropMissing = false, quiet = false;
   std::string neighbours = "replace-one", weightsFrom;
+  std::string metric = "auto";
   std::string syntheticOut, report;
 };
 void addFitCommand(CLI::App& app, FitOptions& options);
@@ -47,6 +48,7 @@ int runBench(const BenchOptions& options);
 struct RunOptions {
   std::string session, out;
   std::optional<int> threads;
+  std::optional<std::string> metric;
   bool quiet = false;
 };
 void addRunCommand(CLI::App& app, RunOptions& options);

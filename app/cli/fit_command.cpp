@@ -55,6 +55,11 @@ void addFitCommand(CLI::App& app, FitOptions& o) {
   fit->add_option("--seed", o.seed,
                   "Reproducible run for studies and tests, labelled not_for_release everywhere "
                   "(default: a release, with a secret seed from the operating system)");
+  fit->add_option("--metric", o.metric,
+                  "Sampler metric: auto (dense for regressions up to 60 parameters, diagonal "
+                  "otherwise), diag or dense")
+      ->check(CLI::IsMember({"auto", "diag", "dense"}))
+      ->capture_default_str();
   fit->add_option("--threads", o.threads, "Worker threads (0 = all cores)")
       ->check(unsignedDecimal(0, 1024))
       ->capture_default_str();
@@ -185,6 +190,7 @@ int runFit(const FitOptions& o) {
   settings.nuts.warmup = o.warmup;
   settings.nuts.draws = o.draws;
   settings.nuts.threads = o.threads;
+  settings.nuts.metric = core::mcmc::parseMetricChoice(o.metric);
   settings.lipschitzThreads = o.threads;
   settings.neighbours = core::privacy::parseNeighbours(o.neighbours);
   std::optional<std::uint64_t> seed;

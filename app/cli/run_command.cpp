@@ -28,6 +28,9 @@ void addRunCommand(CLI::App& app, RunOptions& o) {
   run->add_option("--threads", o.threads,
                   "Worker threads (0 = all cores; default: the session's setting)")
       ->check(unsignedDecimal(0, 1024));
+  run->add_option("--metric", o.metric,
+                  "Sampler metric: auto, diag or dense (default: the session's setting)")
+      ->check(CLI::IsMember({"auto", "diag", "dense"}));
   run->add_flag("--quiet", o.quiet, "Print only warnings and errors");
 }
 
@@ -112,6 +115,7 @@ int runRun(const RunOptions& o) {
     settings.nuts.threads = *o.threads;
   }
   settings.lipschitzThreads = settings.nuts.threads;
+  if (o.metric) settings.nuts.metric = core::mcmc::parseMetricChoice(*o.metric);
 
   // Ctrl-C while a large file is read or typed ends the command at the next check.
   const std::optional<core::data::CsvTable> table =

@@ -4,6 +4,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "core/mcmc/dense_metric.h"
 #include "core/mcmc/diagonal_metric.h"
 #include "core/mcmc/nuts_transition.h"
 #include "core/mcmc/step_size_adapter.h"
@@ -57,13 +58,18 @@ std::optional<ChainResult> ChainRunner::run(std::stop_token stop) {
   const int total = warmup + config_.draws;
   random::Rng rng = random::makeRng(config_.seed, static_cast<std::uint64_t>(chain_));
 
-  DiagonalMetric metric(dim);
+  const MetricKind kind = resolveMetric(config_.metric, model_);
+  DiagonalMetric diagonal(dim);
+  std::optional<DenseMetric> dense;
+  if (kind == MetricKind::dense) dense.emplace(dim);
+  const Metric& metric = dense ? static_cast<const Metric&>(*dense) : diagonal;
   Hamiltonian hamiltonian(model_, metric);
   PhasePoint z = findInitialPoint(hamiltonian, config_, chain_, rng);
   NutsTransition nuts(hamiltonian, config_.maxTreeDepth);
   StepSizeAdapter stepSizeAdapter(config_.targetAccept);
-  WindowedMetricAdapter metricAdapter(dim, warmup);
-  Eigen::VectorXd inverseMetric = metric.inverse();
+  WindowedMetricAdapter metricAdapter(kind, dim, warmup);
+  Eigen::VectorXd inverseMetric = diagonal.inverse();
+  Eigen::MatrixXd inverseDense;
 
   double epsilon = kInitialStepSize;
   stepSizeAdapter.setMu(std::log(10.0 * epsilon));
@@ -81,8 +87,19 @@ std::optional<ChainResult> ChainRunner::run(std::stop_token stop) {
     const bool inWarmup = iteration < warmup;
     if (inWarmup) {
       epsilon = stepSizeAdapter.learn(stats.acceptStat);
-      if (metricAdapter.learn(z.q, inverseMetric)) {
-        metric.setInverse(inverseMetric);
+      bool newMetric = false;
+      if (!dense) {
+        newMetric = metricAdapter.learn(z.q, inverseMetric);
+        if (newMetric) diagonal.setInverse(inverseMetric);
+      } else if (metricAdapter.learn(z.q, inverseDense)) {
+        newMetric = true;
+        // Rounding can leave a nearly singular estimate (coordinates moving in lockstep on
+        // very different scales) short of positive definite: keep its variances then.
+        if (!dense->trySetInverse(inverseDense)) {
+          dense->setInverse(Eigen::MatrixXd(inverseDense.diagonal().asDiagonal()));
+        }
+      }
+      if (newMetric) {
         // A new metric changes the scale of good step sizes: search again and restart.
         epsilon = searchInitialStepSize(hamiltonian, z, epsilon, rng, stop);
         stepSizeAdapter.setMu(std::log(10.0 * epsilon));
@@ -114,7 +131,13 @@ std::optional<ChainResult> ChainRunner::run(std::stop_token stop) {
   }
 
   result.stepSize = epsilon;
-  result.inverseMetric = metric.inverse();
+  result.metric = kind;
+  if (dense) {
+    result.inverseMetric = dense->inverse().diagonal();
+    result.inverseMetricDense = dense->inverse();
+  } else {
+    result.inverseMetric = diagonal.inverse();
+  }
   result.gradientEvaluations = hamiltonian.gradientEvaluations();
   result.meanAcceptStat = sumAccept / static_cast<double>(config_.draws);
   return result;

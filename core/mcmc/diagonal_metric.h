@@ -3,28 +3,30 @@
 /// which is what warm-up estimates (the posterior variances).
 #include <Eigen/Dense>
 
+#include "core/mcmc/metric.h"
 #include "core/random/rng.h"
 
 namespace dpsynth::core::mcmc {
 
-class DiagonalMetric {
+class DiagonalMetric final : public Metric {
  public:
   /// The unit metric of the given dimension.
   explicit DiagonalMetric(int dim);
   /// Throws std::invalid_argument unless every entry is finite and positive.
   explicit DiagonalMetric(Eigen::VectorXd inverseDiagonal);
 
-  int dim() const { return static_cast<int>(inverse_.size()); }
+  int dim() const override { return static_cast<int>(inverse_.size()); }
+  MetricKind kind() const override { return MetricKind::diag; }
   const Eigen::VectorXd& inverse() const { return inverse_; }
   /// Replaces M^{-1}; same checks as the constructor.
   void setInverse(const Eigen::VectorXd& inverseDiagonal);
 
   /// Kinetic energy tau(p) = p' M^{-1} p / 2.
-  double kineticEnergy(const Eigen::VectorXd& p) const;
+  double kineticEnergy(const Eigen::VectorXd& p) const override;
   /// d tau / d p = M^{-1} p: the velocity of q, and the "p sharp" of the no-U-turn criterion.
-  Eigen::VectorXd velocity(const Eigen::VectorXd& p) const;
+  Eigen::VectorXd velocity(const Eigen::VectorXd& p) const override;
   /// Draws p ~ Normal(0, M) into p (resized to dim()).
-  void sampleMomentum(random::Rng& rng, Eigen::VectorXd& p) const;
+  void sampleMomentum(random::Rng& rng, Eigen::VectorXd& p) const override;
 
  private:
   Eigen::VectorXd inverse_;

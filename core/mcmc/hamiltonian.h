@@ -1,9 +1,9 @@
 #pragma once
-/// H(q, p) = -log pi(q) + tau(p) for a model and a diagonal metric. The only place where the
+/// H(q, p) = -log pi(q) + tau(p) for a model and a metric (diagonal or dense). The only place where the
 /// sampler calls the model, so it also counts gradient evaluations.
 #include <Eigen/Dense>
 
-#include "core/mcmc/diagonal_metric.h"
+#include "core/mcmc/metric.h"
 #include "core/mcmc/phase_point.h"
 #include "core/models/model.h"
 
@@ -13,11 +13,11 @@ class Hamiltonian {
  public:
   /// Both references must outlive the Hamiltonian; the metric may change between transitions
   /// (warm-up adapts it in place).
-  Hamiltonian(const models::Model& model, const DiagonalMetric& metric)
+  Hamiltonian(const models::Model& model, const Metric& metric)
       : model_(model), metric_(metric) {}
 
   const models::Model& model() const { return model_; }
-  const DiagonalMetric& metric() const { return metric_; }
+  const Metric& metric() const { return metric_; }
 
   /// Evaluates log density and gradient at z.q. Any non-finite log density or gradient is
   /// stored as logDensity = -inf: the point is outside the support, and the tree builder turns
@@ -32,7 +32,7 @@ class Hamiltonian {
 
  private:
   const models::Model& model_;
-  const DiagonalMetric& metric_;
+  const Metric& metric_;
   long long gradientEvaluations_ = 0;
 };
 

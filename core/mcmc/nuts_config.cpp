@@ -1,6 +1,7 @@
 #include "core/mcmc/nuts_config.h"
 
 #include <cmath>
+#include <stdexcept>
 
 namespace dpsynth::core::mcmc {
 
@@ -10,6 +11,22 @@ namespace {
 constexpr int kMaxAllowedTreeDepth = 20;
 
 }  // namespace
+
+std::string metricChoiceName(MetricChoice choice) {
+  switch (choice) {
+    case MetricChoice::automatic: return "auto";
+    case MetricChoice::diag: return "diag";
+    case MetricChoice::dense: return "dense";
+  }
+  return "auto";
+}
+
+MetricChoice parseMetricChoice(const std::string& name) {
+  if (name == "auto") return MetricChoice::automatic;
+  if (name == "diag") return MetricChoice::diag;
+  if (name == "dense") return MetricChoice::dense;
+  throw std::invalid_argument("unknown metric '" + name + "': use auto, diag or dense");
+}
 
 std::vector<std::string> NutsConfig::validate() const {
   std::vector<std::string> problems;
@@ -30,6 +47,11 @@ std::vector<std::string> NutsConfig::validate() const {
   if (!(initRadius >= 0.0 && std::isfinite(initRadius))) {
     problems.push_back("initRadius must be finite and >= 0 (got " + std::to_string(initRadius) +
                        ")");
+  }
+  if (metric != MetricChoice::automatic && metric != MetricChoice::diag &&
+      metric != MetricChoice::dense) {
+    problems.push_back("metric must be auto, diag or dense (got " +
+                       std::to_string(static_cast<int>(metric)) + ")");
   }
   if (progressEvery < 1) {
     problems.push_back("progressEvery must be at least 1 (got " + std::to_string(progressEvery) +

@@ -8,6 +8,20 @@
 
 namespace dpsynth::core::mcmc {
 
+/// Which metric warm-up adapts. automatic: dense for models with correlated coordinates
+/// (Model::correlatedCoordinates(), i.e. regressions) of dimension <= kAutoDenseMaxDim, diagonal
+/// otherwise, so that intercept-only models sample exactly as with diag.
+enum class MetricChoice { automatic, diag, dense };
+
+/// Above this dimension automatic stays diagonal: a dense metric costs O(dim²) per leapfrog step
+/// and needs O(dim²) warm-up draws to estimate well.
+inline constexpr int kAutoDenseMaxDim = 60;
+
+/// "auto" | "diag" | "dense".
+std::string metricChoiceName(MetricChoice choice);
+/// Parses "auto", "diag" or "dense"; throws std::invalid_argument naming the accepted values.
+MetricChoice parseMetricChoice(const std::string& name);
+
 /// Sampler settings (SPEC §3). A value type: validate() lists every problem in words.
 struct NutsConfig {
   int chains = 4;
@@ -22,6 +36,7 @@ struct NutsConfig {
   /// non-empty it must hold `chains` vectors of the model's dimension.
   std::vector<Eigen::VectorXd> inits;
   int progressEvery = 25;      ///< iterations between progress callbacks / draw batches
+  MetricChoice metric = MetricChoice::automatic;
 
   /// Empty when the configuration is usable; otherwise one message per problem.
   std::vector<std::string> validate() const;

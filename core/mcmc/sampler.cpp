@@ -31,6 +31,21 @@ int SampleResult::treeDepthSaturated() const {
   return total;
 }
 
+MetricKind SampleResult::metric() const {
+  return chains.empty() ? MetricKind::diag : chains.front().metric;
+}
+
+MetricKind resolveMetric(MetricChoice choice, const models::Model& model) {
+  switch (choice) {
+    case MetricChoice::diag: return MetricKind::diag;
+    case MetricChoice::dense: return MetricKind::dense;
+    case MetricChoice::automatic:
+      return model.correlatedCoordinates() && model.dim() <= kAutoDenseMaxDim ? MetricKind::dense
+                                                                              : MetricKind::diag;
+  }
+  return MetricKind::diag;
+}
+
 Eigen::MatrixXd SampleResult::pooled() const {
   if (chains.empty()) return {};
   Eigen::Index rows = 0;

@@ -5,6 +5,7 @@
 #include <stop_token>
 #include <vector>
 
+#include "core/mcmc/metric.h"
 #include "core/mcmc/nuts_config.h"
 #include "core/models/model.h"
 
@@ -34,7 +35,10 @@ struct ChainResult {
   int divergences = 0;            ///< sampling phase
   int treeDepthSaturated = 0;     ///< sampling iterations that hit maxTreeDepth
   double stepSize = 0.0;          ///< adapted step size
-  Eigen::VectorXd inverseMetric;  ///< adapted diagonal inverse mass matrix
+  MetricKind metric = MetricKind::diag;  ///< the metric this chain used
+  /// Adapted inverse mass matrix: its diagonal (the whole of it for a diagonal metric).
+  Eigen::VectorXd inverseMetric;
+  Eigen::MatrixXd inverseMetricDense;  ///< dense metric only: the full M⁻¹ (empty otherwise)
   long long gradientEvaluations = 0;  ///< warm-up and sampling
   double meanAcceptStat = 0.0;    ///< sampling phase
 };
@@ -49,9 +53,14 @@ struct SampleResult {
   long long gradientEvaluations() const;
   int divergences() const;
   int treeDepthSaturated() const;
+  /// The metric of the chains (all chains of a run use the same); diag when there are none.
+  MetricKind metric() const;
   /// All chains stacked (chain 0 first): (chains·draws) × dim.
   Eigen::MatrixXd pooled() const;
 };
+
+/// The metric a chain of this model uses under the given choice (see MetricChoice).
+MetricKind resolveMetric(MetricChoice choice, const models::Model& model);
 
 /// Runs config.chains chains. Throws std::invalid_argument for an invalid configuration (the
 /// message joins validate()'s problems). Cancellation: stop is polled every iteration; a

@@ -7,7 +7,18 @@ namespace dpsynth::core::mcmc {
 namespace {
 /// Stan's threshold: fewer warm-up iterations leave no room for a meaningful estimate.
 constexpr int kMinWarmupForMetric = 20;
+
+constexpr const char* kOverflow =
+    "numerical overflow in metric adaptation: the chain reached extreme values on the "
+    "unconstrained scale (is the posterior improper or very wide?)";
 }  // namespace
+
+WindowedMetricAdapter::WindowedMetricAdapter(MetricKind kind, int dim, int warmup,
+                                             int initBuffer, int termBuffer, int baseWindow)
+    : WindowedMetricAdapter(dim, warmup, initBuffer, termBuffer, baseWindow) {
+  kind_ = kind;
+  if (kind == MetricKind::dense) covariance_.emplace(dim);
+}
 
 WindowedMetricAdapter::WindowedMetricAdapter(int dim, int warmup, int initBuffer, int termBuffer,
                                              int baseWindow)
@@ -51,18 +62,37 @@ void WindowedMetricAdapter::computeNextWindow() {
 }
 
 bool WindowedMetricAdapter::learn(const Eigen::VectorXd& q, Eigen::VectorXd& inverseMetric) {
+  if (kind_ != MetricKind::diag) {
+    throw std::logic_error("WindowedMetricAdapter: a dense adapter learns a matrix");
+  }
   if (disabled()) return false;
   if (inSlowWindow()) estimator_.add(q);
   if (atWindowEnd()) {
     computeNextWindow();
     const double n = static_cast<double>(estimator_.count());
     inverseMetric = (n / (n + 5.0)) * estimator_.variance().array() + 1e-3 * (5.0 / (n + 5.0));
-    if (!inverseMetric.allFinite()) {
-      throw std::runtime_error(
-          "numerical overflow in metric adaptation: the chain reached extreme values on the "
-          "unconstrained scale (is the posterior improper or very wide?)");
-    }
+    if (!inverseMetric.allFinite()) throw std::runtime_error(kOverflow);
     estimator_.restart();
+    ++counter_;
+    return true;
+  }
+  ++counter_;
+  return false;
+}
+
+bool WindowedMetricAdapter::learn(const Eigen::VectorXd& q, Eigen::MatrixXd& inverseMetric) {
+  if (kind_ != MetricKind::dense) {
+    throw std::logic_error("WindowedMetricAdapter: a diagonal adapter learns a vector");
+  }
+  if (disabled()) return false;
+  if (inSlowWindow()) covariance_->add(q);
+  if (atWindowEnd()) {
+    computeNextWindow();
+    const double n = static_cast<double>(covariance_->count());
+    inverseMetric = (n / (n + 5.0)) * covariance_->covariance();
+    inverseMetric.diagonal().array() += 1e-3 * (5.0 / (n + 5.0));
+    if (!inverseMetric.allFinite()) throw std::runtime_error(kOverflow);
+    covariance_->restart();
     ++counter_;
     return true;
   }

@@ -1,11 +1,14 @@
 #pragma once
-/// Stan's windowed warm-up schedule for the diagonal metric. Warm-up iterations are split into
+/// Stan's windowed warm-up schedule for the metric (diag_e and dense_e). Warm-up iterations are split into
 /// a fast initial buffer (step size only, while the chain finds the typical set), a series of
 /// slow windows that double in length and each end with a new variance estimate, and a fast
 /// terminal buffer in which the step size settles for the final metric. The last slow window
 /// is stretched to reach the terminal buffer.
 #include <Eigen/Dense>
+#include <optional>
 
+#include "core/mcmc/metric.h"
+#include "core/mcmc/welford_covariance.h"
 #include "core/mcmc/welford_variance.h"
 
 namespace dpsynth::core::mcmc {
@@ -20,12 +23,22 @@ class WindowedMetricAdapter {
   /// (truncated) as Stan does; below 20 warm-up iterations the metric is never adapted.
   WindowedMetricAdapter(int dim, int warmup, int initBuffer = kInitBuffer,
                         int termBuffer = kTermBuffer, int baseWindow = kBaseWindow);
+  /// The same schedule for either metric: a dense adapter estimates the covariance matrix and
+  /// is fed through the MatrixXd overload of learn().
+  WindowedMetricAdapter(MetricKind kind, int dim, int warmup, int initBuffer = kInitBuffer,
+                        int termBuffer = kTermBuffer, int baseWindow = kBaseWindow);
 
   /// Call once after every warm-up iteration with the chain's position. Returns true when a
   /// slow window has just ended, in which case inverseMetric holds the new regularised
   /// variance estimate (n / (n + 5)) var + 1e-3 (5 / (n + 5)). Throws std::runtime_error if the
   /// estimate overflows.
   bool learn(const Eigen::VectorXd& q, Eigen::VectorXd& inverseMetric);
+  /// The dense counterpart (Stan's dense_e): at the end of a slow window inverseMetric holds
+  /// (n / (n + 5)) Σ̂ + 1e-3 (5 / (n + 5)) I with Σ̂ the window's sample covariance. Throws
+  /// std::logic_error unless the adapter was made for MetricKind::dense.
+  bool learn(const Eigen::VectorXd& q, Eigen::MatrixXd& inverseMetric);
+
+  MetricKind kind() const { return kind_; }
 
   int initBuffer() const { return initBuffer_; }
   int termBuffer() const { return termBuffer_; }
@@ -43,7 +56,9 @@ class WindowedMetricAdapter {
   int counter_ = 0;  ///< index of the warm-up iteration being learnt from
   int windowSize_ = 0;
   int nextWindowEnd_ = 0;  ///< index of the last iteration of the current slow window
+  MetricKind kind_ = MetricKind::diag;
   WelfordVariance estimator_;
+  std::optional<WelfordCovariance> covariance_;  ///< dense adapters only
 };
 
 }  // namespace dpsynth::core::mcmc

@@ -22,6 +22,12 @@ struct GlmShape {
   int coefficients = 1;       ///< K, columns of the design (intercept first)
   bool interceptOnly = true;  ///< K == 1 (X is a column of ones)
   double sdScale = 1.0;       ///< public prior scale (normal family)
+  /// Families with a hierarchical coefficient prior (negbin), regressions only: sample the
+  /// coefficients non-centred, β_j = κ_j(σ_j) z_j (see NegbinLikelihood).
+  bool nonCentred = false;
+  /// Non-centred coefficients: the data scale d_j of each (about the posterior sd β_j would have
+  /// from the data alone); empty or +inf means plain non-centring, κ_j(σ) = σ.
+  std::vector<double> dataScales;
 };
 
 /// One record's log-likelihood f and its partial derivatives with respect to η and to the
@@ -71,6 +77,28 @@ concept SufficientLikelihood =
   { lik.usesSufficient() } -> std::same_as<bool>;
   { L::sufficient(groups, data) } -> std::same_as<typename L::Sufficient>;
   { lik.sufficientLogLik(stats, u, params, grad) } -> std::same_as<double>;
+};
+
+/// Optional capability of a family: coefficients that are a non-linear function of u (negbin's
+/// non-centred β_j = σ_j z_j). The evaluator then forms η = X·coefficients(u) and passes the
+/// gradient with respect to β back through addCoefficientGradient; otherwise β = u.head(K).
+template <class L>
+concept TransformedCoefficients =
+    requires(const L& lik, const Eigen::VectorXd& u, Eigen::VectorXd& out) {
+  { lik.transformsCoefficients() } -> std::same_as<bool>;
+  /// out (size K) = β at u.
+  lik.coefficients(u, out);
+  /// grad += (∂β/∂u)ᵀ gBeta, for gBeta = ∂(log likelihood)/∂β.
+  lik.addCoefficientGradient(u, u, out);
+};
+
+/// Optional capability of a family: a better starting point for a regression (K > 1) than its
+/// initialPoint(y), computed from the design too. u is initialPoint(y) on entry (family
+/// coordinates, β in the head) and is updated in place.
+template <class L>
+concept RegressionStart = requires(const L& lik, const Eigen::VectorXd& y, const Eigen::MatrixXd& X,
+                                   Eigen::VectorXd& u) {
+  lik.regressionStart(y, X, u);
 };
 
 }  // namespace dpsynth::core::models

@@ -12,4 +12,9 @@ EvalScratch evalScratch(std::size_t patterns) {
   return {base, base + patterns, base + 2 * patterns, base + 3 * patterns, base + 4 * patterns};
 }
 
+CoefficientScratch& coefficientScratch() {
+  thread_local CoefficientScratch scratch;
+  return scratch;
+}
+
 }  // namespace dpsynth::core::models::detail

@@ -2,9 +2,15 @@
 /// The generic GLM evaluator: one implementation of SynthesisModel shared by every family.
 /// Per call it computes η once per distinct record pattern (once in total for intercept-only
 /// models), asks the family for f, ∂f/∂η and ∂f/∂aux, combines them with the weights and the
-/// clamp, and forms the β gradient as Xᵀ(w ⊙ ∂f/∂η). No heap allocation per call: work arrays
-/// are per thread, so one const model can serve several chain threads at once. Uncensored fits of
+/// clamp, and forms the coefficient gradient as Xᵀ(w ⊙ ∂f/∂η). No heap allocation per call: work
+/// arrays are per thread, so one const model can serve several chain threads at once. Uncensored fits of
 /// families with exact sufficient statistics (glm_likelihood.h) skip the patterns altogether.
+///
+/// Regressions can be sampled in a better-conditioned form (GlmForm): with QR the sampled
+/// coefficients are θ = R*β and the pattern design rows are those of Q* = XR*⁻¹ (QrTransform);
+/// a family with TransformedCoefficients (non-centred negbin) maps its own coordinates to β.
+/// The family always sees β: its prior is evaluated at β = R*⁻¹θ and the gradient mapped back
+/// (the Jacobian of a linear map is constant), and constrain()/unconstrain() report β.
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -19,6 +25,7 @@
 #include "core/models/glm_likelihood.h"
 #include "core/models/glm_parameters.h"
 #include "core/models/model.h"
+#include "core/models/qr_transform.h"
 #include "core/models/record_groups.h"
 
 namespace dpsynth::core::models {
@@ -46,7 +53,31 @@ struct SufficientOf<L> {
   using type = typename L::Sufficient;
 };
 
+/// Per-thread vectors for the coefficient transforms (resized on use; no allocation once a
+/// thread has seen a model of the same dimension).
+struct CoefficientScratch {
+  Eigen::VectorXd point;  ///< u in the family's coordinates (β instead of θ)
+  Eigen::VectorXd grad;   ///< prior gradient in the family's coordinates
+  Eigen::VectorXd beta;   ///< β for η = Xβ (TransformedCoefficients)
+  Eigen::VectorXd gBeta;  ///< ∂ log likelihood / ∂β
+};
+CoefficientScratch& coefficientScratch();
+
 }  // namespace detail
+
+/// How a GlmModel lays out a regression's coefficients on the unconstrained scale.
+struct GlmForm {
+  /// Sample θ = R*β (QR). Ignored for intercept-only models and for designs QrTransform
+  /// refuses (n ≤ K, (nearly) collinear columns): they keep β.
+  bool qr = false;
+  /// Families with TransformedCoefficients: sample the coefficients non-centred, with these data
+  /// scales (GlmShape). Ignored for intercept-only models.
+  bool nonCentred = false;
+  std::vector<double> dataScales;
+  /// Families with RegressionStart: start regressions there instead of at initialPoint(y).
+  /// Ignored for intercept-only models.
+  bool regressionStart = false;
+};
 
 template <GlmLikelihood L>
 class GlmModel final : public SynthesisModel {
@@ -54,14 +85,22 @@ class GlmModel final : public SynthesisModel {
   /// X must have K >= 1 columns, the first all ones; weights must already be validated.
   /// sufficientStatistics: use the family's exact shortcut where it applies (ModelSpec).
   GlmModel(Family family, const Eigen::VectorXd& y, const Eigen::MatrixXd& X, double sdScale,
-           LikelihoodWeights weights, bool sufficientStatistics = true)
+           LikelihoodWeights weights, const GlmForm& form = {}, bool sufficientStatistics = true)
       : family_(family),
-        shape_{static_cast<int>(X.cols()), X.cols() == 1, sdScale},
+        shape_{static_cast<int>(X.cols()), X.cols() == 1, sdScale,
+               X.cols() > 1 && form.nonCentred, form.dataScales},
         lik_(shape_),
         weights_(std::move(weights)),
         groups_(groupRecords(y, X, weights_.alpha)),
         clamped_(weights_.censored()),
-        initial_(lik_.initialPoint(y)) {
+        qr_(form.qr && X.cols() > 1 ? QrTransform::fromDesign(X) : std::nullopt),
+        transformed_(transformsCoefficients(lik_)),
+        initial_(toSampled(startingPoint(y, X, form))) {
+    if (qr_ && transformed_) {
+      throw std::logic_error("GlmModel: QR needs coefficients that are u itself");
+    }
+    // η is computed from groups_.X: with QR it holds the rows of Q*, so that η = Q*θ.
+    if (qr_) groups_.X = qr_->designToQ(groups_.X);
     data_.reserve(groups_.patterns());
     for (Eigen::Index p = 0; p < groups_.y.size(); ++p) data_.push_back(L::data(groups_.y[p]));
     if constexpr (SufficientLikelihood<L>) {
@@ -75,12 +114,16 @@ class GlmModel final : public SynthesisModel {
   std::vector<std::string> parameterNames() const override { return lik_.parameterNames(); }
   Eigen::VectorXd constrain(const Eigen::VectorXd& u) const override {
     detail::requireSize(u, dim());
-    return lik_.constrain(u);
+    if (!qr_) return lik_.constrain(u);
+    Eigen::VectorXd v = u;
+    qr_->thetaToBeta(v.head(shape_.coefficients));
+    return lik_.constrain(v);
   }
   Eigen::VectorXd unconstrain(const Eigen::VectorXd& theta) const override {
-    return lik_.unconstrain(theta);
+    return toSampled(lik_.unconstrain(theta));
   }
   Eigen::VectorXd initialPoint() const override { return initial_; }
+  bool correlatedCoordinates() const override { return !shape_.interceptOnly; }
   std::size_t records() const override { return groups_.recordPattern.size(); }
   Family family() const override { return family_; }
   const LikelihoodWeights& weights() const override { return weights_; }
@@ -92,6 +135,8 @@ class GlmModel final : public SynthesisModel {
   std::size_t patternCount() const override { return groups_.patterns(); }
   void patternLogLik(const Eigen::VectorXd& u, std::size_t begin, std::size_t end,
                      Eigen::Ref<Eigen::VectorXd> out) const override;
+  /// The QR transform in use, if any.
+  const std::optional<QrTransform>& qr() const { return qr_; }
 
   double logDensity(const Eigen::VectorXd& u, Eigen::VectorXd& grad) const override;
   void recordLogLik(const Eigen::VectorXd& u, Eigen::Ref<Eigen::VectorXd> out) const override;
@@ -99,6 +144,26 @@ class GlmModel final : public SynthesisModel {
                 Eigen::Ref<Eigen::VectorXd> out) const override;
 
  private:
+  static bool transformsCoefficients(const L& lik) {
+    if constexpr (TransformedCoefficients<L>) {
+      return lik.transformsCoefficients();
+    } else {
+      return false;
+    }
+  }
+  Eigen::VectorXd startingPoint(const Eigen::VectorXd& y, const Eigen::MatrixXd& X,
+                                const GlmForm& form) const {
+    Eigen::VectorXd u = lik_.initialPoint(y);
+    if constexpr (RegressionStart<L>) {
+      if (form.regressionStart && !shape_.interceptOnly) lik_.regressionStart(y, X, u);
+    }
+    return u;
+  }
+  /// Family coordinates (β) to sampled ones (θ = R*β with QR).
+  Eigen::VectorXd toSampled(Eigen::VectorXd v) const {
+    if (qr_) qr_->betaToTheta(v.head(shape_.coefficients));
+    return v;
+  }
   /// Calls sink(p, RecordTerms) for patterns [0, count); ∂f/∂η and ∂f/∂aux only with kGrad.
   /// The sink is a template parameter so that the per-pattern work inlines into one loop.
   template <bool kGrad, class Sink>
@@ -112,8 +177,10 @@ class GlmModel final : public SynthesisModel {
   GlmShape shape_;
   L lik_;
   LikelihoodWeights weights_;
-  RecordGroups groups_;
+  RecordGroups groups_;  ///< groups_.X: the design η is computed from (Q* rows with QR)
   bool clamped_;
+  std::optional<QrTransform> qr_;
+  bool transformed_;  ///< the family maps u to β (TransformedCoefficients)
   Eigen::VectorXd initial_;
   std::vector<typename L::Data> data_;  ///< data-only terms per pattern
   std::optional<typename detail::SufficientOf<L>::type> sufficient_;
@@ -125,10 +192,18 @@ void GlmModel<L>::linearPredictor(const Eigen::VectorXd& u, std::size_t count,
   Eigen::Map<Eigen::VectorXd> eta(s.eta, static_cast<Eigen::Index>(count));
   if (shape_.interceptOnly) {
     eta.setConstant(u[0]);
-  } else {
-    eta.noalias() =
-        groups_.X.topRows(static_cast<Eigen::Index>(count)) * u.head(shape_.coefficients);
+    return;
   }
+  if constexpr (TransformedCoefficients<L>) {
+    if (transformed_) {
+      Eigen::VectorXd& beta = detail::coefficientScratch().beta;
+      lik_.coefficients(u, beta);
+      eta.noalias() = groups_.X.topRows(static_cast<Eigen::Index>(count)) * beta;
+      return;
+    }
+  }
+  eta.noalias() =
+      groups_.X.topRows(static_cast<Eigen::Index>(count)) * u.head(shape_.coefficients);
 }
 
 template <GlmLikelihood L>
@@ -159,7 +234,20 @@ double GlmModel<L>::logDensity(const Eigen::VectorXd& u, Eigen::VectorXd& grad) 
   detail::requireSize(u, dim());
   grad.setZero(dim());
   if (!u.allFinite()) return kNegInf;
-  const double logPrior = lik_.logPrior(u, grad);
+  double logPrior = 0.0;
+  if (!qr_) {
+    logPrior = lik_.logPrior(u, grad);
+  } else {
+    // The prior is on β = R*⁻¹θ; its gradient maps back through R*⁻ᵀ.
+    detail::CoefficientScratch& c = detail::coefficientScratch();
+    const int k = shape_.coefficients;
+    c.point = u;
+    qr_->thetaToBeta(c.point.head(k));
+    c.grad.setZero(dim());
+    logPrior = lik_.logPrior(c.point, c.grad);
+    qr_->betaGradientToTheta(c.grad.head(k));
+    grad = c.grad;
+  }
   if (!std::isfinite(logPrior)) return kNegInf;
 
   const std::size_t active = groups_.active;
@@ -234,8 +322,19 @@ double GlmModel<L>::logDensity(const Eigen::VectorXd& u, Eigen::VectorXd& grad) 
   } else {
     const Eigen::Map<const Eigen::VectorXd> weighted(weightedDEta,
                                                      static_cast<Eigen::Index>(active));
-    grad.head(shape_.coefficients).noalias() +=
-        groups_.X.topRows(static_cast<Eigen::Index>(active)).transpose() * weighted;
+    bool done = false;
+    if constexpr (TransformedCoefficients<L>) {
+      if (transformed_) {
+        Eigen::VectorXd& gBeta = detail::coefficientScratch().gBeta;
+        gBeta.noalias() = groups_.X.topRows(static_cast<Eigen::Index>(active)).transpose() * weighted;
+        lik_.addCoefficientGradient(u, gBeta, grad);
+        done = true;
+      }
+    }
+    if (!done) {
+      grad.head(shape_.coefficients).noalias() +=
+          groups_.X.topRows(static_cast<Eigen::Index>(active)).transpose() * weighted;
+    }
   }
   if (lik_.auxIndex() >= 0) grad[lik_.auxIndex()] += gradAux;
 
@@ -281,9 +380,19 @@ void GlmModel<L>::patternLogLik(const Eigen::VectorXd& u, std::size_t begin, std
     }
     return;
   }
-  // η_p = Σ_j X_pj u_j summed in column order for every pattern, so that a pattern's value
+  // η_p = Σ_j X_pj c_j summed in column order for every pattern, so that a pattern's value
   // does not depend on the range it is evaluated in (a tiled pass over patterns gives the same
   // bits as recordLogLik). Blocks of kBlock patterns keep their partial sums in registers.
+  // The coefficients η is formed with: u's head, or β for a family that maps u to β
+  // (non-centred negbin).
+  const double* c = u.data();
+  if constexpr (TransformedCoefficients<L>) {
+    if (transformed_) {
+      Eigen::VectorXd& beta = detail::coefficientScratch().beta;
+      lik_.coefficients(u, beta);
+      c = beta.data();
+    }
+  }
   constexpr Eigen::Index kBlock = 8;
   const Eigen::MatrixXd& X = groups_.X;
   const Eigen::Index K = shape_.coefficients;
@@ -297,17 +406,17 @@ void GlmModel<L>::patternLogLik(const Eigen::VectorXd& u, std::size_t begin, std
   Eigen::Index k0 = 0;
   for (; k0 + kBlock <= count; k0 += kBlock) {
     double eta[kBlock];
-    for (Eigen::Index b = 0; b < kBlock; ++b) eta[b] = x[k0 + b] * u[0];
+    for (Eigen::Index b = 0; b < kBlock; ++b) eta[b] = x[k0 + b] * c[0];
     for (Eigen::Index j = 1; j < K; ++j) {
       const double* column = x + j * stride + k0;
-      const double uj = u[j];
+      const double uj = c[j];
       for (Eigen::Index b = 0; b < kBlock; ++b) eta[b] += column[b] * uj;
     }
     for (Eigen::Index b = 0; b < kBlock; ++b) finish(k0 + b, eta[b]);
   }
   for (Eigen::Index k = k0; k < count; ++k) {
-    double eta = x[k] * u[0];
-    for (Eigen::Index j = 1; j < K; ++j) eta += x[j * stride + k] * u[j];
+    double eta = x[k] * c[0];
+    for (Eigen::Index j = 1; j < K; ++j) eta += x[j * stride + k] * c[j];
     finish(k, eta);
   }
 }

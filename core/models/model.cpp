@@ -73,6 +73,24 @@ void validateWeights(const LikelihoodWeights& weights, std::size_t n) {
   }
 }
 
+/// The sampled form of a family's regression coefficients (Parameterisation::automatic): QR for
+/// the families whose prior is a function of β alone; negbin, whose prior β_j ~ Normal(0, σ_j)
+/// ties each coefficient to a scale of its own, is sampled non-centred with data scales instead
+/// (NegbinLikelihood). The data scales come from the design and the outcomes, never the
+/// weights, so every stage of one dataset shares one unconstrained space.
+GlmForm formFor(Family family, Parameterisation parameterisation, const data::Dataset& dataset) {
+  GlmForm form;
+  if (parameterisation == Parameterisation::direct || dataset.X.cols() < 2) return form;
+  form.regressionStart = true;
+  if (family == Family::negbin) {
+    form.nonCentred = true;
+    form.dataScales = NegbinLikelihood::dataScales(dataset.y, dataset.X);
+  } else {
+    form.qr = true;
+  }
+  return form;
+}
+
 }  // namespace
 
 std::unique_ptr<SynthesisModel> makeModel(const data::Dataset& dataset, const ModelSpec& spec,
@@ -86,22 +104,45 @@ std::unique_ptr<SynthesisModel> makeModel(const data::Dataset& dataset, const Mo
   const Family family = dataset.family;
   const auto& y = dataset.y;
   const auto& X = dataset.X;
-  const bool shortcut = spec.sufficientStatistics;
+  const GlmForm form = formFor(family, spec.parameterisation, dataset);
   switch (family) {
     case Family::poisson:
       return std::make_unique<GlmModel<PoissonLikelihood>>(family, y, X, spec.sdScale,
-                                                           std::move(weights), shortcut);
+                                                           std::move(weights), form,
+                                                           spec.sufficientStatistics);
     case Family::negbin:
       return std::make_unique<GlmModel<NegbinLikelihood>>(family, y, X, spec.sdScale,
-                                                          std::move(weights), shortcut);
+                                                          std::move(weights), form,
+                                                           spec.sufficientStatistics);
     case Family::beta:
       return std::make_unique<GlmModel<BetaLikelihood>>(family, y, X, spec.sdScale,
-                                                        std::move(weights), shortcut);
+                                                        std::move(weights), form,
+                                                           spec.sufficientStatistics);
     case Family::normal:
       return std::make_unique<GlmModel<NormalLikelihood>>(family, y, X, spec.sdScale,
-                                                          std::move(weights), shortcut);
+                                                          std::move(weights), form,
+                                                           spec.sufficientStatistics);
   }
   reject("unknown family");
+}
+
+Eigen::VectorXd convertDraw(const Model& from, const Model& to, const Eigen::VectorXd& u) {
+  return to.unconstrain(from.constrain(u));
+}
+
+Eigen::MatrixXd convertDraws(const Model& from, const Model& to, const Eigen::MatrixXd& draws) {
+  if (from.dim() != to.dim() || from.parameterNames() != to.parameterNames()) {
+    throw std::invalid_argument("convertDraws: the two models have different parameters");
+  }
+  if (draws.cols() != from.dim()) {
+    throw std::invalid_argument("convertDraws: draws have " + std::to_string(draws.cols()) +
+                                " columns; the model has " + std::to_string(from.dim()));
+  }
+  Eigen::MatrixXd out(draws.rows(), draws.cols());
+  for (Eigen::Index s = 0; s < draws.rows(); ++s) {
+    out.row(s) = convertDraw(from, to, draws.row(s).transpose()).transpose();
+  }
+  return out;
 }
 
 }  // namespace dpsynth::core::models

@@ -39,6 +39,21 @@ class Model {
   virtual Eigen::VectorXd unconstrain(const Eigen::VectorXd& theta) const = 0;
   /// A sensible unconstrained starting point (the sampler jitters around it).
   virtual Eigen::VectorXd initialPoint() const { return Eigen::VectorXd::Zero(dim()); }
+  /// True when the posterior's coordinates are expected to be correlated (regression
+  /// coefficients): the sampler's automatic metric choice then adapts a dense metric.
+  virtual bool correlatedCoordinates() const { return false; }
+};
+
+/// How a regression's coefficients are laid out on the unconstrained scale. The posterior of
+/// the reported parameters (beta[j], sigma[j], ...) is the same in every form; only the
+/// geometry the sampler sees differs.
+enum class Parameterisation {
+  /// Regressions (K > 1): QR for poisson, beta and normal (u holds θ = R*β, see QrTransform);
+  /// negbin non-centred, u holds z with β_j = σ_j z_j. Intercept-only models: direct.
+  automatic,
+  /// u holds β itself, negbin centred (β_j ~ Normal(0, σ_j)): the form before the QR and
+  /// non-centred ones, kept for tests and comparisons.
+  direct,
 };
 
 /// Public, user-set model settings.
@@ -49,6 +64,7 @@ struct ModelSpec {
   /// beta intercept-only): same posterior, O(K²) per gradient instead of O(patterns). False
   /// evaluates record pattern by record pattern, so that tests can compare the two.
   bool sufficientStatistics = true;
+  Parameterisation parameterisation = Parameterisation::automatic;
 };
 
 /// SPEC §0/§4: record i contributes clamp(alpha_i * f_theta(x_i), lower, upper) to the log
@@ -105,5 +121,12 @@ class SynthesisModel : public Model {
 /// std::invalid_argument if alpha has the wrong size or values outside [0,1], or clamp <= 0.
 std::unique_ptr<SynthesisModel> makeModel(const data::Dataset& dataset, const ModelSpec& spec,
                                           LikelihoodWeights weights = {});
+
+/// Draws (rows, unconstrained) of model `from` as unconstrained draws of model `to`: constrain
+/// with one, unconstrain with the other. Needed wherever one model's draws are evaluated by a
+/// model of other data (a reference dataset), whose QR transform differs. Both models must have
+/// the same parameters (family and design names); throws std::invalid_argument otherwise.
+Eigen::MatrixXd convertDraws(const Model& from, const Model& to, const Eigen::MatrixXd& draws);
+Eigen::VectorXd convertDraw(const Model& from, const Model& to, const Eigen::VectorXd& u);
 
 }  // namespace dpsynth::core::models

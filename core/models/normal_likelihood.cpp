@@ -33,6 +33,26 @@ Eigen::VectorXd NormalLikelihood::initialPoint(const Eigen::VectorXd& y) const {
   return u;
 }
 
+void NormalLikelihood::regressionStart(const Eigen::VectorXd& y, const Eigen::MatrixXd& X,
+                                       Eigen::VectorXd& u) const {
+  const int k = shape_.coefficients;
+  const double n = static_cast<double>(y.size());
+  const double priorVar = kBetaSd * shape_.sdScale * kBetaSd * shape_.sdScale;
+  const Eigen::MatrixXd xtx = X.transpose() * X;
+  const Eigen::VectorXd xty = X.transpose() * y;
+  double var = std::exp(2.0 * u[auxIndex()]);
+  for (int iteration = 0; iteration < 5; ++iteration) {
+    Eigen::MatrixXd a = xtx;
+    a.diagonal().array() += var / priorVar;
+    const Eigen::VectorXd beta = a.ldlt().solve(xty);
+    const double rss = (y - X * beta).squaredNorm();
+    if (!beta.allFinite() || !std::isfinite(rss) || !(rss > 0.0)) return;
+    u.head(k) = beta;
+    var = rss / n;
+  }
+  u[auxIndex()] = 0.5 * std::log(var);
+}
+
 double NormalLikelihood::logPrior(const Eigen::VectorXd& u, Eigen::VectorXd& grad) const {
   const int k = shape_.coefficients;
   double lp = detail::addNormalPrior(u.head(k), kBetaSd * shape_.sdScale, grad.head(k));

@@ -77,6 +77,13 @@ class NormalLikelihood {
     return -w * (detail::kHalfLog2Pi + p.logSigma) - 0.5 * q * p.invVar;
   }
 
+  /// RegressionStart: the mode of β given σ under the prior (ridge regression), alternated a
+  /// few times with σ at the residual sd. With a weak prior this is least squares; with a prior
+  /// that dominates (an sd scale far below the outcome's) it is near the posterior, where
+  /// β_0 = mean(y) would start the chains thousands of posterior sds away.
+  void regressionStart(const Eigen::VectorXd& y, const Eigen::MatrixXd& X,
+                       Eigen::VectorXd& u) const;
+
  private:
   GlmShape shape_;
 };

@@ -67,10 +67,12 @@ class MechanismRun {
   std::vector<double> ones() const { return std::vector<double>(n(), 1.0); }
   double halfEpsilon() const { return *config_.epsilon / 2.0; }
 
+  /// previousRunner: the reference runner when `previous` was fitted on the reference data.
   StagePtr stage(const std::string& kind, const std::string& label,
                  const std::vector<double>& alpha, std::optional<privacy::ClampInterval> clamp,
-                 const StagePtr& previous, std::optional<double> k = std::nullopt) {
-    StagePtr s = runner_.run(name_, kind, label, alpha, clamp, previous, k);
+                 const StagePtr& previous, std::optional<double> k = std::nullopt,
+                 const detail::StageRunner* previousRunner = nullptr) {
+    StagePtr s = runner_.run(name_, kind, label, alpha, clamp, previous, k, previousRunner);
     if (s) result_.stages.push_back(s);
     return s;
   }
@@ -106,10 +108,14 @@ class MechanismRun {
           "the reference data give an unbounded log-likelihood for some record, so no weight "
           "function can be fitted on them");
     const double lo = refF.minCoeff(), hi = refF.maxCoeff();
-    // f of each record being released, under the reference draws: one streaming pass.
-    const auto model = models::makeModel(runner_.dataset(), runner_.settings().model);
+    // f of each record being released, under the reference draws: one streaming pass. The
+    // draws live in the reference model's unconstrained space (its QR transform comes from the
+    // reference design): convert them to the released data's space first.
+    const models::SynthesisModel& model = runner_.spaceModel();
+    const Eigen::MatrixXd draws =
+        models::convertDraws(reference_->spaceModel(), model, refUnw->sample.pooled());
     const auto pass =
-        privacy::computeLipschitz(*model, refUnw->sample.pooled(), models::LikelihoodWeights{},
+        privacy::computeLipschitz(model, draws, models::LikelihoodWeights{},
                                   detail::lipschitzThreadCount(runner_.settings()),
                                   runner_.stopToken());
     if (!pass) return std::nullopt;
@@ -239,7 +245,7 @@ class MechanismRun {
       auto ref = referenceWeights();
       if (!ref) return false;
       lw = stage("lw-reference", "lw (reference weights)", ref->alpha, std::nullopt,
-                 ref->unweighted);
+                 ref->unweighted, std::nullopt, reference_);
       if (!lw) return false;
       d = downscaleFromDelta(ref->delta.value_or(0.0));
     } else {
@@ -282,7 +288,7 @@ class MechanismRun {
       if (!ref) return false;
       const double d = downscaleFromDelta(ref->delta.value_or(0.0));
       fit = stage("censor-w", "censor-w (reference weights)", privacy::downscale(ref->alpha, d),
-                  censorInterval(), ref->unweighted);
+                  censorInterval(), ref->unweighted, std::nullopt, reference_);
     } else {
       StagePtr lw = weightedBase(true);
       if (!lw) return false;

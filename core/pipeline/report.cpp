@@ -57,6 +57,7 @@ json stageJson(const StageResult& s) {
             {"max_rhat", maxRhat(s)},
             {"min_ess_bulk", minEssBulk(s)},
             {"gradient_evaluations", s.sample.gradientEvaluations()},
+            {"metric", mcmc::metricKindName(s.sample.metric())},
             {"weights", weightsJson(s.weights)},
             {"from_cache", s.fromCache},
             {"k", optionalNumber(s.k)},
@@ -149,6 +150,9 @@ json buildReport(const data::Dataset& dataset, const MechanismResult& result,
                                : json(nullptr)},
                   {"mode", settings.release ? "release" : "reproducible"},
                   {"max_tree_depth", settings.nuts.maxTreeDepth},
+                  // The metric setting, and the metric the final fit's chains used.
+                  {"metric_setting", mcmc::metricChoiceName(settings.nuts.metric)},
+                  {"metric", fin ? json(mcmc::metricKindName(fin->sample.metric())) : json(nullptr)},
                   {"step_sizes", json::array()}};
   if (fin)
     for (const auto& c : fin->sample.chains) r["sampler"]["step_sizes"].push_back(c.stepSize);

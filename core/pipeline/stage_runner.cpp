@@ -5,6 +5,7 @@
 #include <cstring>
 #include <iomanip>
 #include <sstream>
+#include <stdexcept>
 #include <thread>
 
 #include "core/random/rng.h"
@@ -95,7 +96,28 @@ StageRunner::StageRunner(const data::Dataset& dataset, const RunSettings& settin
   h.doubles(dataset.y.data(), static_cast<std::size_t>(dataset.y.size()));
   h.doubles(dataset.X.data(), static_cast<std::size_t>(dataset.X.size()));
   h.value(settings.model.sdScale);
+  h.value(static_cast<int>(settings.model.parameterisation));
   dataFingerprint_ = h.hex();
+}
+
+const models::SynthesisModel& StageRunner::spaceModel() const {
+  if (!spaceModel_) spaceModel_ = models::makeModel(dataset_, settings_.model);
+  return *spaceModel_;
+}
+
+std::vector<Eigen::VectorXd> initsFrom(const StageResult& previous, int chains,
+                                       const models::Model* from, const models::Model* to) {
+  std::vector<Eigen::VectorXd> inits;
+  const auto& prevChains = previous.sample.chains;
+  if (prevChains.empty()) return inits;
+  for (int c = 0; c < chains; ++c) {
+    const auto& draws = prevChains[static_cast<std::size_t>(c) % prevChains.size()].draws;
+    const Eigen::Index row = draws.rows() - 1 - (c / static_cast<int>(prevChains.size()));
+    Eigen::VectorXd u = draws.row(std::max<Eigen::Index>(row, 0)).transpose();
+    if (from && to) u = models::convertDraw(*from, *to, u);
+    inits.push_back(std::move(u));
+  }
+  return inits;
 }
 
 std::string StageRunner::cacheKey(const std::string& kind, const models::LikelihoodWeights& weights,
@@ -114,6 +136,7 @@ std::string StageRunner::cacheKey(const std::string& kind, const models::Likelih
   h.value(nuts.maxTreeDepth);
   h.value(nuts.targetAccept);
   h.value(nuts.initRadius);
+  h.value(nuts.metric);
   for (const auto& init : inits) h.doubles(init.data(), static_cast<std::size_t>(init.size()));
   return kind + ":" + h.hex();
 }
@@ -121,22 +144,23 @@ std::string StageRunner::cacheKey(const std::string& kind, const models::Likelih
 StagePtr StageRunner::run(const std::string& mechanism, const std::string& kind,
                           const std::string& label, const std::vector<double>& alpha,
                           std::optional<privacy::ClampInterval> clamp, const StagePtr& previous,
-                          std::optional<double> k) {
+                          std::optional<double> k, const StageRunner* previousRunner) {
   if (stop_.stop_requested()) return nullptr;
 
   mcmc::NutsConfig nuts = settings_.nuts;
   // Every stage kind has its own random stream, independent of which mechanism asked for it.
   nuts.seed = random::deriveSeed(settings_.nuts.seed, kindStream(kind));
   nuts.inits.clear();
-  if (previous && !previous->sample.chains.empty()) {
-    // One draw per chain from the previous stage's posterior: each chain starts from the last
-    // draw of a different previous chain, so the starts are dispersed over the posterior.
-    const auto& prevChains = previous->sample.chains;
-    for (int c = 0; c < nuts.chains; ++c) {
-      const auto& draws = prevChains[static_cast<std::size_t>(c) % prevChains.size()].draws;
-      const Eigen::Index row = draws.rows() - 1 - (c / static_cast<int>(prevChains.size()));
-      nuts.inits.push_back(draws.row(std::max<Eigen::Index>(row, 0)).transpose());
+  if (previous) {
+    if (previousRunner == this) previousRunner = nullptr;
+    if (previousRunner == nullptr && previous->reference != reference_) {
+      throw std::logic_error("stage " + label + " starts from stage " + previous->name +
+                             " of other data without that data's runner to convert its draws");
     }
+    nuts.inits = previousRunner
+                     ? initsFrom(*previous, nuts.chains, &previousRunner->spaceModel(),
+                                 &spaceModel())
+                     : initsFrom(*previous, nuts.chains);
   }
 
   models::LikelihoodWeights weights{alpha};

@@ -1,6 +1,7 @@
 #pragma once
 /// Runs one stage (a weighted, possibly censored NUTS fit plus its Lipschitz reductions), serving
 /// it from the cache when the same inputs were fitted before.
+#include <memory>
 #include <optional>
 #include <stop_token>
 #include <string>
@@ -22,15 +23,25 @@ class StageRunner {
   /// stream, so that the same stage run for different mechanisms gives the same draws. label is
   /// what reports show (e.g. "lw-final k=0.9500"). previous (may be null) provides one initial
   /// point per chain. clamp: the censoring interval, none for an uncensored fit. Returns null
-  /// when cancelled.
+  /// when cancelled. previousRunner: the runner that fitted `previous` when that is not this
+  /// one (a stage of the reference data starting a fit of the data being released): its draws
+  /// live in that runner's unconstrained space and are converted (constrain there, unconstrain
+  /// here). Throws std::logic_error for a stage of other data without its runner.
   StagePtr run(const std::string& mechanism, const std::string& kind, const std::string& label,
                const std::vector<double>& alpha, std::optional<privacy::ClampInterval> clamp,
-               const StagePtr& previous, std::optional<double> k = std::nullopt);
+               const StagePtr& previous, std::optional<double> k = std::nullopt,
+               const StageRunner* previousRunner = nullptr);
 
   bool cancelled() const { return stop_.stop_requested(); }
   std::stop_token stopToken() const { return stop_; }
   const data::Dataset& dataset() const { return dataset_; }
   const RunSettings& settings() const { return settings_; }
+  bool reference() const { return reference_; }
+  /// An unweighted model of this runner's data. Every stage the runner fits shares its
+  /// unconstrained space (the QR transform depends on the design only, never on weights), so
+  /// it maps any of their draws to and from the constrained scale. Not thread-safe: call it
+  /// from the pipeline thread.
+  const models::SynthesisModel& spaceModel() const;
 
  private:
   std::string cacheKey(const std::string& kind, const models::LikelihoodWeights& weights,
@@ -43,7 +54,16 @@ class StageRunner {
   PipelineObserver* observer_;
   std::string dataFingerprint_;
   bool reference_;
+  mutable std::unique_ptr<models::SynthesisModel> spaceModel_;
 };
+
+/// One starting point per chain from the previous stage's posterior: chain c starts from the
+/// last draw of previous chain c mod P (then the one before it, and so on), so the starts are
+/// dispersed over the posterior. With `from` and `to` (the previous stage was fitted by another
+/// model's space), each point is converted from `from`'s unconstrained space to `to`'s.
+std::vector<Eigen::VectorXd> initsFrom(const StageResult& previous, int chains,
+                                       const models::Model* from = nullptr,
+                                       const models::Model* to = nullptr);
 
 /// Workers for a Lipschitz pass: settings.lipschitzThreads, or every core when it is 0.
 int lipschitzThreadCount(const RunSettings& settings);

@@ -165,6 +165,7 @@ std::string toJson(const Session& session) {
                    {"warmup", nuts.warmup},
                    {"draws", nuts.draws},
                    {"threads", nuts.threads},
+                   {"metric", mcmc::metricChoiceName(nuts.metric)},
                    {"sd_scale", session.run.model.sdScale}}},
                  {"synthetic_datasets", session.syntheticDatasets}};
   return doc.dump(2) + "\n";
@@ -233,6 +234,14 @@ Session fromJson(const std::string& text, const std::string& file) {
   nuts.warmup = boundedInt(run, "warmup", 0, 100'000'000);
   nuts.draws = boundedInt(run, "draws", 1, 100'000'000);
   nuts.threads = boundedInt(run, "threads", 0, 4096);
+  // Sessions saved before the metric setting existed sample with the automatic choice.
+  if (run.has("metric")) {
+    try {
+      nuts.metric = mcmc::parseMetricChoice(run.string("metric"));
+    } catch (const std::invalid_argument& e) {
+      run.fail("metric", e.what());
+    }
+  }
   session.run.model.sdScale = run.number("sd_scale");
   if (!(session.run.model.sdScale > 0)) run.fail("sd_scale", "must be positive");
   session.run.model.family = session.dataset.family;

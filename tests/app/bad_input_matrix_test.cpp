@@ -127,6 +127,7 @@ class BadInputMatrixTest : public QObject {
     add("draws 0", betaFit({"--draws", "0"}), "--draws");
     add("draws -5", betaFit({"--draws", "-5"}), "--draws");
     add("chains 0", betaFit({"--chains", "0"}), "--chains");
+    add("metric unknown", betaFit({"--metric", "unit"}), "--metric");
     add("chains 1e3", betaFit({"--chains", "1e3"}), "--chains");
     add("chains x draws", betaFit({"--chains", "200", "--draws", "1000000"}), "--chains");
     add("warmup -1", betaFit({"--warmup", "-1"}), "--warmup");

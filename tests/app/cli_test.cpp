@@ -167,6 +167,11 @@ class CliTest : public QObject {
     for (const char* key : {"chains", "warmup", "draws", "divergences", "seconds",
                             "gradient_evaluations", "seed"})
       QVERIFY2(j["sampler"].toObject().contains(key), key);
+    // A regression under the automatic metric choice samples with a dense metric, and says so.
+    QCOMPARE(j["sampler"].toObject()["metric_setting"].toString(), QString("auto"));
+    QCOMPARE(j["sampler"].toObject()["metric"].toString(), QString("dense"));
+    for (const auto& stage : j["stages"].toArray())
+      QCOMPARE(stage.toObject()["metric"].toString(), QString("dense"));
     for (const char* key : {"mean", "median", "q15", "q90", "max_ecdf", "avg_ecdf"})
       QVERIFY2(j["utility"].toObject().contains(key), key);
 

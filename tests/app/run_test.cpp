@@ -231,6 +231,28 @@ class RunTest : public QObject {
     QCOMPARE(jsonFile(cw, true), jsonFile(out + "/internal/report_censor-w.json", true));
   }
 
+  /// --metric overrides the session's sampler metric; without it the session's setting (auto)
+  /// holds, which for this intercept-only model is the diagonal metric.
+  void metricFlagOverridesTheSession() {
+    const QString plain = dir_->filePath("plain"), dense = dir_->filePath("dense");
+    Run r = cli({"run", "--session", session_, "--out", plain, "--quiet"});
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    r = cli({"run", "--session", session_, "--out", dense, "--quiet", "--metric", "dense"});
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    const auto samplerOf = [](const QString& folder) {
+      return QJsonDocument::fromJson(readAll(folder + "/internal/report_lw.json"))
+          .object()["sampler"]
+          .toObject();
+    };
+    QCOMPARE(samplerOf(plain)["metric_setting"].toString(), QString("auto"));
+    QCOMPARE(samplerOf(plain)["metric"].toString(), QString("diag"));
+    QCOMPARE(samplerOf(dense)["metric_setting"].toString(), QString("dense"));
+    QCOMPARE(samplerOf(dense)["metric"].toString(), QString("dense"));
+    r = cli({"run", "--session", session_, "--out", dir_->filePath("bad"), "--metric", "unit"});
+    QCOMPARE(r.exitCode, 2);
+    QVERIFY2(r.err.contains("--metric"), qPrintable(r.err));
+  }
+
   void releaseFolderHoldsNoConfidentialNumber() {
     // A release session (no seed) with every mechanism: nothing under release/ may show a
     // statistic of the confidential data that the internal reports hold.

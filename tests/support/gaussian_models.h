@@ -77,6 +77,18 @@ class CorrelatedGaussianModel : public IdentityModel {
   Eigen::MatrixXd precision_;
 };
 
+/// An iid standard normal that says its coordinates are correlated (as regressions do), so
+/// that the automatic metric choice picks a dense metric for it.
+class CorrelatedCoordinatesModel : public IdentityModel {
+ public:
+  explicit CorrelatedCoordinatesModel(int dim) : IdentityModel(dim) {}
+  double logDensity(const Eigen::VectorXd& u, Eigen::VectorXd& grad) const override {
+    grad = -u;
+    return -0.5 * u.squaredNorm();
+  }
+  bool correlatedCoordinates() const override { return true; }
+};
+
 /// Neal's funnel: v ~ Normal(0, 3), x_i | v ~ Normal(0, exp(v / 2)) for i = 1..dim-1. The neck
 /// needs step sizes far below those of the mouth, so NUTS diverges there.
 class FunnelModel : public IdentityModel {

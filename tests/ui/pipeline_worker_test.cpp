@@ -9,7 +9,9 @@
 #include <variant>
 #include <vector>
 
+#include "core/models/model.h"
 #include "studio_test_helpers.h"
+#include "support/model_fixtures.h"
 #include "ui/controllers/run_controller.h"
 
 using namespace dpsynth::ui;
@@ -101,6 +103,55 @@ class PipelineWorkerTest : public QObject {
     QVERIFY(out.result);
     QCOMPARE(out.plots.size(), std::size_t(1));
     QCOMPARE(out.plots[0].deltaPerRecord.size(), std::size_t(1000));
+  }
+
+  /// Live draws are shown on the constrained scale of the stage's own model: a stage fitted on
+  /// the reference data lives in that data's unconstrained space (its QR transform comes from
+  /// the reference design), not the released data's.
+  void referenceStageDrawsUseTheirOwnModel() {
+    using dpsynth::core::models::Family;
+    auto regression = [](Eigen::Index n, double offset, double scale, std::uint64_t seed) {
+      const Eigen::MatrixXd standard = dpsynth::test::fixtureCovariates(n, 1, seed);
+      const Eigen::MatrixXd x = (standard.array() * scale + offset).matrix();
+      return std::make_shared<dpsynth::core::data::Dataset>(dpsynth::test::makeDataset(
+          Family::poisson, dpsynth::test::fixtureOutcomes(Family::poisson, standard, n, seed), x));
+    };
+    ThreadedWorker t;
+    QSignalSpy draws(t.worker, &PipelineWorker::draws);
+    QSignalSpy finished(t.worker, &PipelineWorker::finished);
+    QSignalSpy failed(t.worker, &PipelineWorker::failed);
+    RunRequest r = request(7, 150, 100, pipeline::Mechanism::censorW);
+    r.dataset = regression(80, 0.0, 1.0, 3);
+    const auto reference = regression(90, 5.0, 4.0, 4);  // another design, another R*
+    r.settings.model.family = Family::poisson;
+    r.settings.weightReference = reference;
+    r.configs.front().epsilon = 8;
+    t.worker->start(r);
+    QVERIFY(finished.wait(60000));
+    QCOMPARE(failed.count(), 0);
+    const auto out = finished.first().first().value<RunOutput>();
+    const auto& stage = out.result->mechanisms.front().stages.front();
+    QVERIFY(stage->reference);
+    const auto referenceModel = dpsynth::core::models::makeModel(*reference, r.settings.model);
+    const auto releasedModel = dpsynth::core::models::makeModel(*r.dataset, r.settings.model);
+    const int dim = referenceModel->dim();
+    int compared = 0;
+    for (const auto& args : draws) {
+      const auto b = args.first().value<DrawBatch>();
+      if (b.stage != QString::fromStdString(stage->name)) continue;
+      const auto& chain = stage->sample.chains[std::size_t(b.chain)].draws;
+      for (int row = 0; row < int(b.values->size()) / dim; ++row) {
+        const Eigen::VectorXd u = chain.row(b.firstDraw + row).transpose();
+        const Eigen::VectorXd want = referenceModel->constrain(u);
+        const Eigen::VectorXd wrong = releasedModel->constrain(u);
+        for (int j = 0; j < dim; ++j) {
+          QCOMPARE((*b.values)[std::size_t(row * dim + j)], want[j]);
+        }
+        QVERIFY((want - wrong).cwiseAbs().maxCoeff() > 1e-3);
+        ++compared;
+      }
+    }
+    QCOMPARE(compared, 2 * 100);
   }
 
   void lipschitzFillsInWhileDrawsArrive() {

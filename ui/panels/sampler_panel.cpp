@@ -161,6 +161,7 @@ core::mcmc::NutsConfig SamplerPanel::nuts() const {
   const QVariant threads = fields_["threads"]->value();
   nuts.threads = threads.isNull() ? 0 : threads.toInt();
   nuts.seed = committedSeed_;
+  nuts.metric = metric_;
   return nuts;
 }
 
@@ -176,6 +177,7 @@ void SamplerPanel::setNuts(const core::mcmc::NutsConfig& nuts, int syntheticData
   fields_["threads"]->setValue(nuts.threads > 0 ? QVariant(double(nuts.threads)) : QVariant());
   fields_["syntheticDatasets"]->setValue(double(syntheticDatasets));
   committedSeed_ = nuts.seed.lo;
+  metric_ = nuts.metric;
   silent_ = false;
   showReproducible();
   emit changed();

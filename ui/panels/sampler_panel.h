@@ -58,6 +58,9 @@ class SamplerPanel : public QWidget, public SettingsEditor {
   QCheckBox* reproducible_ = nullptr;
   QComboBox* neighbours_ = nullptr;
   quint64 committedSeed_ = 1;
+  /// The session's metric setting: no widget yet, but kept so that a session round trip through
+  /// the studio does not reset it to auto.
+  core::mcmc::MetricChoice metric_ = core::mcmc::MetricChoice::automatic;
   bool silent_ = false;
 };
 

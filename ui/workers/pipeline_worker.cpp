@@ -21,11 +21,13 @@ namespace {
 /// The running Lipschitz bound of the stage that is sampling now, shared by its chain threads.
 struct LiveLipschitz {
   LiveLipschitz(QString mechanismLabel, std::string stageLabel,
-                std::shared_ptr<const core::models::SynthesisModel> model)
-      : mechanism(std::move(mechanismLabel)), stage(std::move(stageLabel)),
-        bound(std::move(model)) {}
+                std::shared_ptr<const core::models::SynthesisModel> stageModel)
+      : mechanism(std::move(mechanismLabel)), stage(std::move(stageLabel)), model(stageModel),
+        bound(std::move(stageModel)) {}
   QString mechanism;
   std::string stage;
+  /// The model the stage samples: its draws live in this model's unconstrained space.
+  std::shared_ptr<const core::models::SynthesisModel> model;
   core::privacy::RunningLipschitz bound;
   /// Steady-clock milliseconds of the last snapshot; -1 = none yet, so the first batch shows.
   std::atomic<long long> lastEmitMs{-1};
@@ -49,9 +51,13 @@ class SignalObserver : public pipeline::PipelineObserver {
   }
   void onDraws(const std::string& stage, int chain, int firstDraw,
                const Eigen::MatrixXd& rows) override {
-    auto values = std::make_shared<const std::vector<double>>(constrainDraws(model_, rows));
+    const auto live = liveFor(stage);
+    // A stage of the reference data has its own unconstrained space (its QR transform comes
+    // from the reference design): constrain with the stage's model, not the data's.
+    const core::models::Model& model = live ? *live->model : model_;
+    auto values = std::make_shared<const std::vector<double>>(constrainDraws(model, rows));
     emit worker_.draws({runId_, QString::fromStdString(stage), chain, firstDraw, values});
-    if (auto live = liveFor(stage)) {
+    if (live) {
       live->bound.addDraws(rows);
       maybeEmitLipschitz(*live);
     }

@@ -26,6 +26,7 @@ bool identical(const SampleResult& a, const SampleResult& b) {
     const auto& x = a.chains[c];
     const auto& y = b.chains[c];
     if (x.draws != y.draws || x.stepSize != y.stepSize || x.inverseMetric != y.inverseMetric ||
+        x.metric != y.metric || x.inverseMetricDense != y.inverseMetricDense ||
         x.divergences != y.divergences || x.treeDepthSaturated != y.treeDepthSaturated ||
         x.gradientEvaluations != y.gradientEvaluations || x.meanAcceptStat != y.meanAcceptStat) {
       return false;
@@ -62,6 +63,18 @@ class ReproducibilityTest : public QObject {
     NutsConfig single = smallRun(7, 1);
     single.chains = 3;
     QVERIFY(identical(sample(model, many), sample(model, single)));
+  }
+
+  void denseMetricThreadCountDoesNotMatter() {
+    Eigen::Matrix3d cov;
+    cov << 1.0, 0.9, 0.0, 0.9, 2.0, 0.5, 0.0, 0.5, 1.5;
+    test::CorrelatedGaussianModel model(Eigen::Vector3d(1.0, 2.0, 3.0), cov);
+    NutsConfig one = smallRun(7, 1), four = smallRun(7, 4);
+    one.metric = four.metric = dpsynth::core::mcmc::MetricChoice::dense;
+    const SampleResult a = sample(model, one);
+    QCOMPARE(a.metric(), dpsynth::core::mcmc::MetricKind::dense);
+    QVERIFY(identical(a, sample(model, four)));
+    QVERIFY(identical(a, sample(model, one)));
   }
 
   void chainsAreIndependentStreams() {

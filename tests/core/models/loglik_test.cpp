@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/models/model.h"
+#include "core/models/negbin_likelihood.h"
 #include "support/model_fixtures.h"
 
 using namespace dpsynth::core;
@@ -90,6 +91,43 @@ class LogLikTest : public QObject {
     // Non-integer outcomes (placeholder data) take the lgamma path, not the small-count sum.
     const auto frac = dpsynth::test::makeDataset(Family::negbin, std::vector<double>{0.5, 2.5});
     QVERIFY(recordsMatch(frac, vec({std::log(3.0), 1.0, 2.0})));
+  }
+
+  /// In the near-Poisson regime (φ up to 1e13) the record terms stay exact: for integer y,
+  /// lgamma(y+φ) − lgamma(φ) = Σ_{k<y} log(φ+k) and ψ(y+φ) − ψ(φ) = Σ_{k<y} 1/(φ+k), summed here
+  /// in long double. Two cancelling log gammas would be off by ~0.1 per record at φ = 1e13.
+  void negbinIsAccurateForHugePhi() {
+    using models::NegbinLikelihood;
+    const NegbinLikelihood lik(models::GlmShape{});
+    for (double phi : {2e6, 1e8, 1e13}) {
+      Eigen::VectorXd u(3);
+      u << std::log(30.0), 0.0, -std::log(phi);
+      const auto params = lik.params(u);
+      for (double y : {8.0, 9.0, 30.0, 52.0, 250.0}) {
+        const double eta = std::log(30.0);
+        const auto terms = NegbinLikelihood::etaTerms<true>(eta, params);
+        const auto r = NegbinLikelihood::record<true>(NegbinLikelihood::data(y), eta, terms, params);
+        long double logRatio = 0, digammaDiff = 0;
+        for (int k = 0; k < int(y); ++k) {
+          logRatio += std::log(static_cast<long double>(params.phi) + k);
+          digammaDiff += 1.0L / (static_cast<long double>(params.phi) + k);
+        }
+        const long double mu = 30.0L, ph = params.phi;
+        const long double logSharePhi = -std::log1p(mu / ph);  // log(φ/(μ+φ))
+        const long double want = logRatio - std::lgamma(static_cast<long double>(y) + 1) +
+                                 ph * logSharePhi + y * std::log(mu / (mu + ph));
+        QVERIFY2(std::abs(double(r.f - want)) < 1e-11 * std::max(1.0, std::abs(double(want))),
+                 qPrintable(QString("phi %1 y %2: f %3, want %4").arg(phi).arg(y).arg(r.f, 0, 'g', 17)
+                                .arg(double(want), 0, 'g', 17)));
+        // d f / d log τ = −φ (ψ(y+φ) − ψ(φ) + log(φ/(μ+φ)) + (μ − y)/(μ+φ)), of order
+        // (y − μ)²/(2φ): its terms cancel, so the double computation is good to ~1e-16·y.
+        const long double dPhi = digammaDiff + logSharePhi + (mu - y) / (mu + ph);
+        const double wantAux = double(-ph * dPhi);
+        QVERIFY2(std::abs(r.dAux - wantAux) < 1e-6 * std::abs(wantAux) + 1e-13 * y,
+                 qPrintable(QString("phi %1 y %2: dAux %3, want %4").arg(phi).arg(y).arg(r.dAux, 0, 'g', 17)
+                                .arg(wantAux, 0, 'g', 17)));
+      }
+    }
   }
 
   void betaMatchesBoost() {

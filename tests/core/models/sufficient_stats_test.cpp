@@ -31,8 +31,11 @@ bool usesShortcut(const models::SynthesisModel& m) {
 
 std::unique_ptr<models::SynthesisModel> build(const data::Dataset& d, bool shortcut,
                                               std::vector<double> alpha = {},
-                                              double sdScale = 1.0) {
+                                              double sdScale = 1.0,
+                                              models::Parameterisation form =
+                                                  models::Parameterisation::automatic) {
   models::ModelSpec spec{d.family, sdScale, shortcut};
+  spec.parameterisation = form;
   return models::makeModel(d, spec, models::LikelihoodWeights{std::move(alpha)});
 }
 
@@ -143,8 +146,11 @@ Eigen::VectorXd nearPosterior(const data::Dataset& d, const std::vector<double>&
 /// model with every weight 0 (the prior alone, same code path).
 double likelihoodPart(const data::Dataset& d, bool shortcut, const std::vector<double>& alpha,
                       double sdScale, const Eigen::VectorXd& u, Eigen::VectorXd& grad) {
-  const auto m = build(d, shortcut, alpha, sdScale);
-  const auto prior = build(d, shortcut, std::vector<double>(d.size(), 0.0), sdScale);
+  // u holds β itself (the reference is written in β), so no QR transform here; the QR models'
+  // shortcut is compared with their pattern-by-pattern likelihood in the other cases.
+  constexpr auto kDirect = models::Parameterisation::direct;
+  const auto m = build(d, shortcut, alpha, sdScale, kDirect);
+  const auto prior = build(d, shortcut, std::vector<double>(d.size(), 0.0), sdScale, kDirect);
   Eigen::VectorXd gp(m->dim());
   const double l = m->logDensity(u, grad);
   const double p = prior->logDensity(u, gp);

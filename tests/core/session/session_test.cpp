@@ -46,6 +46,7 @@ session::Session exampleSession() {
   s.run.nuts.warmup = 321;
   s.run.nuts.draws = 654;
   s.run.nuts.threads = 2;
+  s.run.nuts.metric = dpsynth::core::mcmc::MetricChoice::dense;
   s.run.model.sdScale = 2500.5;
   s.run.model.family = Family::normal;
   s.syntheticDatasets = 5;
@@ -88,6 +89,7 @@ void compareSessions(const session::Session& a, const session::Session& b) {
   QCOMPARE(a.run.nuts.warmup, b.run.nuts.warmup);
   QCOMPARE(a.run.nuts.draws, b.run.nuts.draws);
   QCOMPARE(a.run.nuts.threads, b.run.nuts.threads);
+  QCOMPARE(a.run.nuts.metric, b.run.nuts.metric);
   QCOMPARE(a.run.model.sdScale, b.run.model.sdScale);
   QCOMPARE(a.run.model.family, b.run.model.family);
   QCOMPARE(a.syntheticDatasets, b.syntheticDatasets);
@@ -189,6 +191,26 @@ class SessionTest : public QObject {
     }
     doc.erase("version");
     QVERIFY_THROWS_EXCEPTION(session::SessionError, session::fromJson(doc.dump(), "f"));
+  }
+
+  /// The sampler metric is stored under run.metric; sessions saved before it existed (no key)
+  /// sample with the automatic choice, and an unknown value names the key.
+  void metricSetting() {
+    auto doc = nlohmann::json::parse(session::toJson(exampleSession()));
+    QCOMPARE(doc["run"]["metric"].get<std::string>(), std::string("dense"));
+    doc["run"].erase("metric");
+    QCOMPARE(session::fromJson(doc.dump(), "f").run.nuts.metric,
+             dpsynth::core::mcmc::MetricChoice::automatic);
+    doc["run"]["metric"] = "diag";
+    QCOMPARE(session::fromJson(doc.dump(), "f").run.nuts.metric,
+             dpsynth::core::mcmc::MetricChoice::diag);
+    doc["run"]["metric"] = "unit";
+    try {
+      session::fromJson(doc.dump(), "f");
+      QFAIL("unknown metric accepted");
+    } catch (const session::SessionError& e) {
+      QVERIFY2(std::string(e.what()).find("run.metric") != std::string::npos, e.what());
+    }
   }
 
   void rejectsMalformedContent() {

@@ -1,0 +1,249 @@
+/// The sampled forms of regressions (QR for poisson, beta and normal; non-centred with data
+/// scales for negbin) describe the same posterior as the direct form u = β: their log density
+/// at unconstrain(θ) equals the direct model's at its unconstrain(θ) up to a constant (QR: a
+/// linear map, constant Jacobian) or up to the exact log-Jacobian Σ_j log κ_j(σ_j) of
+/// z_j ↦ β_j = κ_j(σ_j) z_j (negbin). Intercept-only models are not reparameterised at all.
+#include <QtTest>
+#include <cmath>
+#include <limits>
+#include <vector>
+
+#include "core/models/model.h"
+#include "core/models/negbin_likelihood.h"
+#include "core/random/rng.h"
+#include "support/model_fixtures.h"
+
+using namespace dpsynth::core;
+using models::Family;
+using models::Parameterisation;
+
+namespace {
+
+constexpr Family kFamilies[] = {Family::poisson, Family::negbin, Family::beta, Family::normal};
+
+/// A regression whose design QR has work to do: the fixture's binary and normal covariates,
+/// plus one on a large offset and scale ("weeks worked") that the outcome does not depend on.
+data::Dataset awkwardRegression(Family family, Eigen::Index n, std::uint64_t seed) {
+  const Eigen::MatrixXd base = dpsynth::test::fixtureCovariates(n, 2, seed);
+  Eigen::MatrixXd covariates(n, 3);
+  covariates.leftCols(2) = base;
+  auto rng = random::makeRng(seed, 9);
+  for (Eigen::Index i = 0; i < n; ++i)
+    covariates(i, 2) = std::round(43.0 + 9.0 * random::standardNormal(rng));
+  return dpsynth::test::makeDataset(
+      family, dpsynth::test::fixtureOutcomes(family, base, n, seed), covariates);
+}
+
+models::ModelSpec spec(Family family, Parameterisation p) {
+  models::ModelSpec s{family};
+  s.parameterisation = p;
+  // The reference is the direct per-record model: the automatic one also takes the exact
+  // sufficient-statistic shortcut where its family has one (normal), so both change at once.
+  s.sufficientStatistics = p == Parameterisation::automatic;
+  return s;
+}
+
+/// Constrained points around the direct model's start.
+std::vector<Eigen::VectorXd> constrainedPoints(const models::Model& direct, std::uint64_t seed,
+                                               int count = 6) {
+  auto rng = random::makeRng(seed, 3);
+  std::vector<Eigen::VectorXd> points;
+  for (int p = 0; p < count; ++p) {
+    Eigen::VectorXd u = direct.initialPoint();
+    for (Eigen::Index j = 0; j < u.size(); ++j) u[j] += random::normal(rng, 0.0, 0.3);
+    points.push_back(direct.constrain(u));
+  }
+  return points;
+}
+
+/// Σ_j log κ_j(σ_j), κ_j(σ) = σ d_j / √(σ² + d_j²), at constrained negbin θ.
+double negbinLogJacobian(const data::Dataset& data, const Eigen::VectorXd& theta) {
+  const auto scales = models::NegbinLikelihood::dataScales(data.y, data.X);
+  const auto k = data.X.cols();
+  double sum = 0.0;
+  for (Eigen::Index j = 0; j < k; ++j) {
+    const double sigma = theta[k + j];
+    const double d = scales[std::size_t(j)];
+    sum += std::log(sigma * d / std::sqrt(sigma * sigma + d * d));
+  }
+  return sum;
+}
+
+double finiteDifference(const models::Model& model, Eigen::VectorXd u, int j, double h) {
+  const double x = u[j];
+  auto at = [&](double offset) {
+    u[j] = x + offset;
+    return model.logDensity(u);
+  };
+  return (-at(2 * h) + 8 * at(h) - 8 * at(-h) + at(-2 * h)) / (12 * h);
+}
+
+models::LikelihoodWeights weightsFor(const data::Dataset& data, bool weighted, bool censored) {
+  models::LikelihoodWeights w;
+  if (weighted) w.alpha = dpsynth::test::fixtureWeights(data.size(), 17);
+  if (censored) {
+    w.lower = -4.0;
+    w.upper = models::isCountFamily(data.family) ? 0.0 : 4.0;
+  }
+  return w;
+}
+
+}  // namespace
+
+class ReparameterisationTest : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void densityEqualsTheDirectOneUpToAConstant_data() {
+    QTest::addColumn<int>("family");
+    QTest::addColumn<bool>("weighted");
+    QTest::addColumn<bool>("censored");
+    for (Family f : kFamilies)
+      for (bool w : {false, true})
+        for (bool c : {false, true})
+          QTest::addRow("%s%s%s", models::familyName(f).c_str(), w ? " weighted" : "",
+                        c ? " censored" : "")
+              << int(f) << w << c;
+  }
+
+  void densityEqualsTheDirectOneUpToAConstant() {
+    QFETCH(int, family);
+    QFETCH(bool, weighted);
+    QFETCH(bool, censored);
+    const auto data = awkwardRegression(Family(family), 160, 21);
+    const auto weights = weightsFor(data, weighted, censored);
+    const auto automatic =
+        models::makeModel(data, spec(Family(family), Parameterisation::automatic), weights);
+    const auto direct =
+        models::makeModel(data, spec(Family(family), Parameterisation::direct), weights);
+    QCOMPARE(automatic->parameterNames(), direct->parameterNames());
+    std::vector<double> offsets;
+    double scale = 1.0;
+    for (const Eigen::VectorXd& theta : constrainedPoints(*direct, 22)) {
+      const Eigen::VectorXd ua = automatic->unconstrain(theta);
+      const Eigen::VectorXd ud = direct->unconstrain(theta);
+      // The forms really differ: θ = R*β (or z_j = β_j/κ_j), not β.
+      QVERIFY((ua - ud).cwiseAbs().maxCoeff() > 1e-3);
+      const double la = automatic->logDensity(ua);
+      const double ld = direct->logDensity(ud);
+      QVERIFY(std::isfinite(la) && std::isfinite(ld));
+      const double jacobian =
+          Family(family) == Family::negbin ? negbinLogJacobian(data, theta) : 0.0;
+      offsets.push_back(la - ld - jacobian);
+      scale = std::max(scale, std::abs(ld));
+      // Both report the same constrained point.
+      QVERIFY((automatic->constrain(ua) - theta).cwiseAbs().maxCoeff() <=
+              1e-10 * std::max(1.0, theta.cwiseAbs().maxCoeff()));
+    }
+    for (double o : offsets) {
+      QVERIFY2(std::abs(o - offsets.front()) < 1e-9 * scale,
+               qPrintable(QString("offset %1 vs %2").arg(o, 0, 'g', 17).arg(offsets.front(), 0,
+                                                                              'g', 17)));
+    }
+  }
+
+  /// Uncensored only: the clamp's kinks need gradient_test's kink-free stencil.
+  void gradientsMatchFiniteDifferences_data() {
+    QTest::addColumn<int>("family");
+    QTest::addColumn<bool>("weighted");
+    for (Family f : kFamilies)
+      for (bool w : {false, true})
+        QTest::addRow("%s%s", models::familyName(f).c_str(), w ? " weighted" : "") << int(f) << w;
+  }
+
+  void gradientsMatchFiniteDifferences() {
+    QFETCH(int, family);
+    QFETCH(bool, weighted);
+    const auto data = awkwardRegression(Family(family), 120, 31);
+    const auto model = models::makeModel(data, {Family(family)}, weightsFor(data, weighted, false));
+    const auto direct = models::makeModel(data, spec(Family(family), Parameterisation::direct));
+    for (const Eigen::VectorXd& theta : constrainedPoints(*direct, 32, 3)) {
+      const Eigen::VectorXd u = model->unconstrain(theta);
+      Eigen::VectorXd grad(model->dim());
+      QVERIFY(std::isfinite(model->logDensity(u, grad)));
+      for (int j = 0; j < model->dim(); ++j) {
+        const double fd = finiteDifference(*model, u, j, 1e-4);
+        QVERIFY2(std::abs(grad[j] - fd) <= 1e-5 * std::max(1.0, std::abs(grad[j])),
+                 qPrintable(QString("%1: analytic %2, finite difference %3")
+                                .arg(QString::fromStdString(model->parameterNames()[j]))
+                                .arg(grad[j], 0, 'g', 12)
+                                .arg(fd, 0, 'g', 12)));
+      }
+    }
+  }
+
+  void constrainUnconstrainRoundTrip() {
+    for (Family f : kFamilies) {
+      const auto data = awkwardRegression(f, 80, 41);
+      const auto model = models::makeModel(data, {f});
+      auto rng = random::makeRng(42, 0);
+      for (int p = 0; p < 5; ++p) {
+        Eigen::VectorXd u = model->initialPoint();
+        for (Eigen::Index j = 0; j < u.size(); ++j) u[j] += random::normal(rng, 0.0, 0.5);
+        const Eigen::VectorXd back = model->unconstrain(model->constrain(u));
+        QVERIFY2((back - u).cwiseAbs().maxCoeff() < 1e-9 * std::max(1.0, u.cwiseAbs().maxCoeff()),
+                 models::familyName(f).c_str());
+      }
+    }
+  }
+
+  /// Intercept-only models are exactly as before: same coordinates, same arithmetic.
+  void interceptOnlyModelsAreNotReparameterised() {
+    for (Family f : kFamilies) {
+      const auto data = dpsynth::test::fixtureDataset(f, 60, 0, 51);
+      // Both per record: the shortcut's rounding is not what this test is about.
+      models::ModelSpec automaticSpec{f};
+      automaticSpec.sufficientStatistics = false;
+      const auto automatic = models::makeModel(data, automaticSpec);
+      const auto direct = models::makeModel(data, spec(f, Parameterisation::direct));
+      QVERIFY(!automatic->correlatedCoordinates());
+      QCOMPARE(automatic->initialPoint(), direct->initialPoint());
+      auto rng = random::makeRng(52, 0);
+      for (int p = 0; p < 5; ++p) {
+        Eigen::VectorXd u = automatic->initialPoint();
+        for (Eigen::Index j = 0; j < u.size(); ++j) u[j] += random::normal(rng, 0.0, 0.5);
+        Eigen::VectorXd ga(u.size()), gd(u.size());
+        QCOMPARE(automatic->logDensity(u, ga), direct->logDensity(u, gd));  // bit for bit
+        QCOMPARE(ga, gd);
+        QCOMPARE(automatic->constrain(u), direct->constrain(u));
+      }
+    }
+    QVERIFY(models::makeModel(awkwardRegression(Family::poisson, 40, 53), {Family::poisson})
+                ->correlatedCoordinates());
+  }
+
+  /// Draws of a model of other data (another design, so another R*) keep their constrained
+  /// values when converted; used unconverted they would mean other coefficients.
+  void convertDrawsBetweenDatasets() {
+    for (Family f : kFamilies) {
+      const auto a = awkwardRegression(f, 90, 61);
+      auto otherData = awkwardRegression(f, 70, 62);
+      otherData.X.col(3) = 3.0 * otherData.X.col(3).array() - 60.0;  // another design
+      const auto from = models::makeModel(a, {f});
+      const auto to = models::makeModel(otherData, {f});
+      Eigen::MatrixXd draws(4, from->dim());
+      auto rng = random::makeRng(63, 0);
+      for (Eigen::Index s = 0; s < draws.rows(); ++s) {
+        Eigen::VectorXd u = from->initialPoint();
+        for (Eigen::Index j = 0; j < u.size(); ++j) u[j] += random::normal(rng, 0.0, 0.3);
+        draws.row(s) = u.transpose();
+      }
+      const Eigen::MatrixXd converted = models::convertDraws(*from, *to, draws);
+      for (Eigen::Index s = 0; s < draws.rows(); ++s) {
+        const Eigen::VectorXd want = from->constrain(draws.row(s).transpose());
+        QVERIFY((to->constrain(converted.row(s).transpose()) - want).cwiseAbs().maxCoeff() <
+                1e-9 * std::max(1.0, want.cwiseAbs().maxCoeff()));
+        // Without the conversion the draw means something else.
+        QVERIFY((to->constrain(draws.row(s).transpose()) - want).cwiseAbs().maxCoeff() > 1e-3);
+      }
+    }
+    const auto poisson = models::makeModel(awkwardRegression(Family::poisson, 30, 64), {});
+    const auto normal = models::makeModel(awkwardRegression(Family::normal, 30, 64), {});
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
+                             models::convertDraws(*poisson, *normal,
+                                                  Eigen::MatrixXd::Zero(1, poisson->dim())));
+  }
+};
+
+QTEST_APPLESS_MAIN(ReparameterisationTest)
+#include "reparameterisation_test.moc"
