@@ -103,6 +103,13 @@ std::vector<Case> benchCases(bool quick) {
   };
   add("salary normal unweighted", salary, Mechanism::unweighted, std::nullopt, 10000.0);
   add("salary normal lw-final", salary, Mechanism::lwFinal, std::nullopt, 10000.0);
+  // A negbin regression with dummies and a near-zero outcome range: the funnel of the centred
+  // prior β_j ~ N(0, σ_j) (divergences) unless the model is non-centred.
+  auto weeks = [] {
+    return bundled("salary", "weeks_worked", Family::negbin, {"gender", "age_group"});
+  };
+  add("salary negbin weeks unweighted", weeks, Mechanism::unweighted);
+  add("salary negbin weeks lw-final", weeks, Mechanism::lwFinal);
 
   const std::string s5 = "n=" + std::to_string(n5), s6 = "n=" + std::to_string(n6);
   auto normal = [n5] { return core::data::normalRegressionSample(n5, 20261201); };
@@ -135,8 +142,11 @@ nlohmann::json runCase(const Case& c, core::pipeline::RunSettings settings) {
     sampling += st->sample.seconds;
     lipschitz += st->seconds - st->sample.seconds;  // the pass, plus summaries
   }
-  double minEss = INFINITY;
-  for (const auto& p : r.final->posterior) minEss = std::min(minEss, p.essBulk);
+  double minEss = INFINITY, maxRhat = 0;
+  for (const auto& p : r.final->posterior) {
+    minEss = std::min(minEss, p.essBulk);
+    maxRhat = std::max(maxRhat, p.rhat);
+  }
   const double essPerSecond = minEss / r.final->sample.seconds;
   auto optional = [](const std::optional<double>& v) {
     return v ? nlohmann::json(*v) : nlohmann::json(nullptr);
@@ -152,6 +162,8 @@ nlohmann::json runCase(const Case& c, core::pipeline::RunSettings settings) {
           {"final_stage_seconds", r.final->sample.seconds},
           {"min_ess_bulk", minEss},
           {"min_ess_bulk_per_second", essPerSecond},
+          {"final_divergences", r.final->sample.divergences()},
+          {"final_max_rhat", maxRhat},
           {"epsilon", r.epsilon},
           {"k", optional(r.k)},
           {"k_band", optional(r.kBand)}};
@@ -315,14 +327,15 @@ int runBench(const BenchOptions& o) {
   if (!cases.empty())
     std::cout << std::left << std::setw(40) << "scenario" << std::right << std::setw(9) << "wall s"
               << std::setw(7) << "stages" << std::setw(12) << "grad evals" << std::setw(11)
-              << "min ESS/s" << std::setw(10) << "RSS MB" << std::setw(9) << "epsilon" << "\n";
+              << "min ESS/s" << std::setw(5) << "div" << std::setw(10) << "RSS MB" << std::setw(9) << "epsilon" << "\n";
   for (const auto& c : cases) {
     const auto row = runIsolated(c, settings);
     std::cout << std::left << std::setw(40) << c.name << std::right << std::fixed
               << std::setprecision(2) << std::setw(9) << row["wall_seconds"].get<double>()
               << std::setw(7) << row["stages"].get<std::size_t>() << std::setw(12)
               << row["gradient_evaluations"].get<long long>() << std::setprecision(0)
-              << std::setw(11) << row["min_ess_bulk_per_second"].get<double>()
+              << std::setw(11) << row["min_ess_bulk_per_second"].get<double>() << std::setw(5)
+              << row["final_divergences"].get<int>()
               << std::setw(10) << row["peak_rss_mb"].get<double>() << std::setprecision(2)
               << std::setw(9) << row["epsilon"].get<double>() << std::endl;
     out["scenarios"].push_back(row);
