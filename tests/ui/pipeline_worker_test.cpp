@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "core/models/model.h"
+#include "queued_recorder.h"
 #include "studio_test_helpers.h"
 #include "support/model_fixtures.h"
 #include "ui/controllers/run_controller.h"
@@ -62,39 +63,37 @@ class PipelineWorkerTest : public QObject {
 
   void emitsProgressDrawsAndFinished() {
     ThreadedWorker t;
-    QSignalSpy started(t.worker, &PipelineWorker::runStarted);
-    QSignalSpy stages(t.worker, &PipelineWorker::stageStarted);
-    QSignalSpy stagesDone(t.worker, &PipelineWorker::stageFinished);
-    QSignalSpy progress(t.worker, &PipelineWorker::progress);
-    QSignalSpy draws(t.worker, &PipelineWorker::draws);
-    QSignalSpy finished(t.worker, &PipelineWorker::finished);
-    QSignalSpy failed(t.worker, &PipelineWorker::failed);
+    auto started = test::record(t.worker, &PipelineWorker::runStarted);
+    auto stages = test::record(t.worker, &PipelineWorker::stageStarted);
+    auto stagesDone = test::record(t.worker, &PipelineWorker::stageFinished);
+    auto progress = test::record(t.worker, &PipelineWorker::progress);
+    auto draws = test::record(t.worker, &PipelineWorker::draws);
+    auto finished = test::record(t.worker, &PipelineWorker::finished);
+    auto failed = test::record(t.worker, &PipelineWorker::failed);
     t.worker->start(request(1, 150, 150, pipeline::Mechanism::lwFinal));
-    QVERIFY(finished.wait(60000));
-    QCOMPARE(failed.count(), 0);
-    QCOMPARE(started.count(), 1);
-    const auto start = started.first().first().value<RunStart>();
+    QVERIFY(finished->wait(60000));
+    QCOMPARE(failed->count(), 0);
+    QCOMPARE(started->count(), 1);
+    const auto start = started->at(0);
     QCOMPARE(start.chains, 2);
     QVERIFY(start.parameterNames.contains("phi"));
-    QCOMPARE(stages.count(), 3);  // unweighted, lw, lw-final k=0.9
-    QCOMPARE(stagesDone.count(), 3);
-    QVERIFY(progress.count() >= 2 * 3);  // several reports per chain and stage
-    for (const auto& args : progress) {
-      const auto p = args.first().value<ChainProgress>();
+    QCOMPARE(stages->count(), 3);  // unweighted, lw, lw-final k=0.9
+    QCOMPARE(stagesDone->count(), 3);
+    QVERIFY(progress->count() >= 2 * 3);  // several reports per chain and stage
+    for (const auto& [p] : progress->all()) {
       QCOMPARE(p.runId, quint64(1));
       QVERIFY(p.progress.chain >= 0 && p.progress.chain < 2);
       QVERIFY(p.progress.iteration <= p.progress.total);
     }
-    QVERIFY(draws.count() > 0);
+    QVERIFY(draws->count() > 0);
     int drawnRows = 0;
     const int parameters = start.parameterNames.size();
-    for (const auto& args : draws) {
-      const auto b = args.first().value<DrawBatch>();
+    for (const auto& [b] : draws->all()) {
       QCOMPARE(int(b.values->size()) % parameters, 0);
       if (b.stage == "unweighted") drawnRows += int(b.values->size()) / parameters;
     }
     QCOMPARE(drawnRows, 2 * 150);  // every post-warm-up draw of both chains, once
-    const auto out = finished.first().first().value<RunOutput>();
+    const auto out = finished->at(0);
     QCOMPARE(out.runId, quint64(1));
     QCOMPARE(out.table.size(), std::size_t(2));  // confidential + lw-final
     QCOMPARE(out.table[1].mechanism, std::string("lw-final"));
@@ -117,9 +116,9 @@ class PipelineWorkerTest : public QObject {
           Family::poisson, dpsynth::test::fixtureOutcomes(Family::poisson, standard, n, seed), x));
     };
     ThreadedWorker t;
-    QSignalSpy draws(t.worker, &PipelineWorker::draws);
-    QSignalSpy finished(t.worker, &PipelineWorker::finished);
-    QSignalSpy failed(t.worker, &PipelineWorker::failed);
+    auto draws = test::record(t.worker, &PipelineWorker::draws);
+    auto finished = test::record(t.worker, &PipelineWorker::finished);
+    auto failed = test::record(t.worker, &PipelineWorker::failed);
     RunRequest r = request(7, 150, 100, pipeline::Mechanism::censorW);
     r.dataset = regression(80, 0.0, 1.0, 3);
     const auto reference = regression(90, 5.0, 4.0, 4);  // another design, another R*
@@ -127,17 +126,16 @@ class PipelineWorkerTest : public QObject {
     r.settings.weightReference = reference;
     r.configs.front().epsilon = 8;
     t.worker->start(r);
-    QVERIFY(finished.wait(60000));
-    QCOMPARE(failed.count(), 0);
-    const auto out = finished.first().first().value<RunOutput>();
+    QVERIFY(finished->wait(60000));
+    QCOMPARE(failed->count(), 0);
+    const auto out = finished->at(0);
     const auto& stage = out.result->mechanisms.front().stages.front();
     QVERIFY(stage->reference);
     const auto referenceModel = dpsynth::core::models::makeModel(*reference, r.settings.model);
     const auto releasedModel = dpsynth::core::models::makeModel(*r.dataset, r.settings.model);
     const int dim = referenceModel->dim();
     int compared = 0;
-    for (const auto& args : draws) {
-      const auto b = args.first().value<DrawBatch>();
+    for (const auto& [b] : draws->all()) {
       if (b.stage != QString::fromStdString(stage->name)) continue;
       const auto& chain = stage->sample.chains[std::size_t(b.chain)].draws;
       for (int row = 0; row < int(b.values->size()) / dim; ++row) {
@@ -163,11 +161,11 @@ class PipelineWorkerTest : public QObject {
                      [&](const LipschitzSnapshot& l) { events.emplace_back(l); });
     QObject::connect(t.worker, &PipelineWorker::stageFinished, &recorder,
                      [&](const StageEvent& e) { events.emplace_back(e); });
-    QSignalSpy finished(t.worker, &PipelineWorker::finished);
-    QSignalSpy failed(t.worker, &PipelineWorker::failed);
+    auto finished = test::record(t.worker, &PipelineWorker::finished);
+    auto failed = test::record(t.worker, &PipelineWorker::failed);
     t.worker->start(request(6, 150, 300, pipeline::Mechanism::lwFinal));
-    QVERIFY(finished.wait(60000));
-    QCOMPARE(failed.count(), 0);
+    QVERIFY(finished->wait(60000));
+    QCOMPARE(failed->count(), 0);
 
     const std::size_t allDraws = 2 * 300;
     std::map<QString, LipschitzSnapshot> lastOfStage;
@@ -202,42 +200,42 @@ class PipelineWorkerTest : public QObject {
 
   void cancelEndsWithin100ms() {
     ThreadedWorker t;
-    QSignalSpy progress(t.worker, &PipelineWorker::progress);
-    QSignalSpy cancelled(t.worker, &PipelineWorker::cancelled);
-    QSignalSpy finished(t.worker, &PipelineWorker::finished);
+    auto progress = test::record(t.worker, &PipelineWorker::progress);
+    auto cancelled = test::record(t.worker, &PipelineWorker::cancelled);
+    auto finished = test::record(t.worker, &PipelineWorker::finished);
     t.worker->start(request(2, 20000, 20000, pipeline::Mechanism::lw));
-    QVERIFY(progress.wait(30000));
+    QVERIFY(progress->wait(30000));
     QElapsedTimer clock;
     clock.start();
     t.worker->cancel();  // a direct, thread-safe call: no event queue in between
-    QVERIFY(cancelled.wait(5000));
+    QVERIFY(cancelled->wait(5000));
     const auto elapsed = clock.elapsed();
     QVERIFY2(elapsed < 100, qPrintable(QString("cancel took %1 ms").arg(elapsed)));
-    QCOMPARE(cancelled.first().first().value<quint64>(), quint64(2));
-    QCOMPARE(finished.count(), 0);
+    QCOMPARE(cancelled->at(0), quint64(2));
+    QCOMPARE(finished->count(), 0);
   }
 
   void aNewStartSupersedesTheRunningOne() {
     ThreadedWorker t;
-    QSignalSpy progress(t.worker, &PipelineWorker::progress);
-    QSignalSpy cancelled(t.worker, &PipelineWorker::cancelled);
-    QSignalSpy finished(t.worker, &PipelineWorker::finished);
+    auto progress = test::record(t.worker, &PipelineWorker::progress);
+    auto cancelled = test::record(t.worker, &PipelineWorker::cancelled);
+    auto finished = test::record(t.worker, &PipelineWorker::finished);
     t.worker->start(request(3, 20000, 20000, pipeline::Mechanism::lw));
-    QVERIFY(progress.wait(30000));
+    QVERIFY(progress->wait(30000));
     t.worker->start(request(4, 100, 100, pipeline::Mechanism::unweighted));
-    QVERIFY(finished.wait(60000));
-    QCOMPARE(cancelled.count(), 1);
-    QCOMPARE(cancelled.first().first().value<quint64>(), quint64(3));
-    QCOMPARE(finished.first().first().value<RunOutput>().runId, quint64(4));
+    QVERIFY(finished->wait(60000));
+    QCOMPARE(cancelled->count(), 1);
+    QCOMPARE(cancelled->at(0), quint64(3));
+    QCOMPARE(finished->at(0).runId, quint64(4));
   }
 
   void invalidSettingsEmitFailed() {
     ThreadedWorker t;
-    QSignalSpy failed(t.worker, &PipelineWorker::failed);
+    auto failed = test::record(t.worker, &PipelineWorker::failed);
     auto r = request(5, 100, 100, pipeline::Mechanism::ph);  // no ε, no bounds
     t.worker->start(r);
-    QVERIFY(failed.wait(10000));
-    const QString message = failed.first().at(1).toString();
+    QVERIFY(failed->wait(10000));
+    const QString message = failed->at<1>(0);
     QVERIFY2(message.contains("bounds"), qPrintable(message));
     QVERIFY2(message.contains("epsilon"), qPrintable(message));
   }
