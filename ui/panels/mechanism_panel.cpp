@@ -31,6 +31,9 @@ QString guaranteeHint(pipeline::Mechanism m) {
 MechanismPanel::MechanismPanel(QWidget* parent) : QWidget(parent) {
   list_ = new QListWidget(this);
   list_->setObjectName(QStringLiteral("mechanismList"));
+  // A warning icon (setWarning) must not make its row taller than the others.
+  const int iconSide = list_->fontMetrics().height() - 2;
+  list_->setIconSize(QSize(iconSide, iconSide));
   for (auto m : pipeline::allMechanisms()) {
     const QString name = QString::fromStdString(pipeline::mechanismName(m));
     auto* item = new QListWidgetItem(name, list_);

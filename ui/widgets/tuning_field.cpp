@@ -5,6 +5,7 @@
 #include <QDoubleSpinBox>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QPalette>
 #include <QSignalBlocker>
 #include <QSlider>
 #include <QStyle>
@@ -95,7 +96,7 @@ void TuningField::setWarning(const QString& text) {
   if (text.isEmpty()) {
     label_->setText(spec_.label);
     label_->setStyleSheet({});
-    spin_->setStyleSheet({});
+    spin_->setPalette(QPalette());  // inherited again
     for (QWidget* w : std::initializer_list<QWidget*>{label_, slider_, spin_, auto_}) {
       if (w) w->setToolTip(spec_.toolTip);
     }
@@ -103,7 +104,10 @@ void TuningField::setWarning(const QString& text) {
   }
   label_->setText(QStringLiteral("⚠ ") + spec_.label);
   label_->setStyleSheet(QStringLiteral("color: #b35c00; font-weight: bold;"));
-  spin_->setStyleSheet(QStringLiteral("QDoubleSpinBox { border: 2px solid #d08000; }"));
+  // A tinted field (a style sheet would replace the style's spin buttons).
+  QPalette tinted = spin_->palette();
+  tinted.setColor(QPalette::Base, QColor(0xff, 0xe8, 0xc0));
+  spin_->setPalette(tinted);
   const QString tip = QStringLiteral("<p><b>%1</b></p><p>%2</p>")
                           .arg(text.toHtmlEscaped(), spec_.toolTip.toHtmlEscaped());
   for (QWidget* w : std::initializer_list<QWidget*>{label_, slider_, spin_, auto_}) {
