@@ -94,8 +94,14 @@ void drawStoredLipschitz(const session::SessionResults& results, PlotsView* plot
     const session::StoredRow* row = i + 1 < results.rows.size() ? &results.rows[i + 1] : nullptr;
     const bool strict = row && row->guarantee == "DP";
     const double epsilon = row && row->epsilon ? *row->epsilon : 2.0 * m.lipschitzMax;
-    plots->updateLipschitz(QString::fromStdString(m.mechanism), m.lipschitz.quantiles, strict,
-                           epsilon, m.lipschitzMax);
+    // One value per 5% of the records: the middle of each pair of neighbouring quantiles
+    // (the minimum and maximum alone would each get a twentieth of the violin's mass).
+    const auto& q = m.lipschitz.quantiles;
+    std::vector<double> values;
+    for (std::size_t j = 0; j + 1 < q.size(); ++j) values.push_back(0.5 * (q[j] + q[j + 1]));
+    if (values.empty()) values = q;
+    plots->updateLipschitz(QString::fromStdString(m.mechanism), values, strict, epsilon,
+                           m.lipschitzMax);
   }
 }
 
@@ -110,14 +116,14 @@ QString storedResultsNote(const session::SessionResults& results, const std::str
   const QString time = when.isValid()
                            ? when.toUTC().toString(QStringLiteral("yyyy-MM-dd HH:mm 'UTC'"))
                            : QString::fromStdString(results.createdAt);
-  QString note = QObject::tr("Results from %1 on data %2, kept in the session")
+  QString note = QObject::tr("Results from %1 on data %2 (session)")
                      .arg(time, shortHash(results.dataSha256));
   if (results.dataSha256 != loadedSha256) {
     note += QObject::tr(" · STALE: the data is now %1").arg(shortHash(loadedSha256));
   } else if (results.settingsChanged || changedSince) {
     note += QObject::tr(" · STALE: settings changed since");
   } else {
-    note += QObject::tr(" (violins from stored quantiles)");
+    note += QObject::tr(" · violins from quantiles");
   }
   return note;
 }

@@ -30,8 +30,8 @@ void drawStoredLipschitz(const core::session::SessionResults& results, PlotsView
 /// settings were changed after their run before the session was saved.
 bool storedResultsStale(const core::session::SessionResults& results,
                         const std::string& loadedSha256);
-/// "Results from 2026-11-23 06:50 UTC on data 3fa2c1d9e0b4, kept in the session", plus why they
-/// are stale when they are (changedSince: the settings were changed after reopening).
+/// "Results from 2026-11-23 06:50 UTC on data 3fa2c1d9e0b4 (session)", plus why they are stale
+/// when they are (changedSince: the settings were changed after reopening).
 QString storedResultsNote(const core::session::SessionResults& results,
                           const std::string& loadedSha256, bool changedSince = false);
 
