@@ -45,6 +45,7 @@ class InputHygieneTest : public QObject {
     window_->autoRunBox()->setChecked(false);
     window_->loadDefaults();
     window_->show();
+    window_->activateWindow();  // also without a window manager (X11 under Xvfb)
     QVERIFY(QTest::qWaitForWindowActive(window_.get()));
     window_->setFocus();
   }
