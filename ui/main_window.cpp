@@ -4,6 +4,7 @@
 #include <QCheckBox>
 #include <QCloseEvent>
 #include <QComboBox>
+#include <QDateTime>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QIcon>
@@ -17,11 +18,14 @@
 #include <QUndoStack>
 #include <QVBoxLayout>
 
+#include "ui/controllers/document_controller.h"
 #include "ui/controllers/export_actions.h"
 #include "ui/controllers/run_controller.h"
 #include "ui/controllers/run_presenter.h"
 #include "ui/controllers/session_controller.h"
+#include "ui/controllers/settings_check.h"
 #include "ui/controllers/settings_controller.h"
+#include "ui/controllers/stored_results.h"
 #include "ui/dialogs/data_error_dialog.h"
 #include "ui/field_names.h"
 #include "ui/models/csv_preview_model.h"
@@ -36,6 +40,7 @@
 #include "ui/plots/plots_view.h"
 #include "ui/studio_resources.h"
 #include "ui/widgets/guarantee_badge.h"
+#include "ui/widgets/input_guard.h"
 
 namespace dpsynth::ui {
 
@@ -49,6 +54,7 @@ constexpr int kStatusTimeoutMs = 8000;
 
 MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   ensureStudioResources();
+  InputGuard::install();  // wheel and undo keys behave in every settings field
   setObjectName(QStringLiteral("studioWindow"));
   setWindowIcon(QIcon(QStringLiteral(":/dpsynth/icons/dpsynth.svg")));
   setAcceptDrops(true);
@@ -65,6 +71,10 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   run_ = new RunController(this);
   settings_ = new SettingsController(data_, mechanisms_, tuning_, sampler_, this);
   session_ = new SessionController(data_, settings_, this);
+  document_ = new DocumentController(
+      session_, [this](const QString& path) { return saveSession(path); }, this, this);
+  check_ = new SettingsCheck(data_, settings_, tuning_, mechanisms_, this);
+  data_->setLoadGuard([this] { return document_->maybeSave(tr("loading other data")); });
   presenter_ = new RunPresenter(
       run_, progress_, results_, plots_, [this] { return tuning_->tuning().epsilon; }, this);
   exports_ = new ExportActions(this);
@@ -92,21 +102,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   connectRun();
 
   connect(data_, &DataPanel::errorOccurred, this, [this](const ErrorReport& r) { showError(r); });
-  connect(data_, &DataPanel::loaded, this, [this](const DataSource& source) {
-    if (!source.file.isEmpty() && source.sample.isEmpty()) {
-      appSettings_.addRecentFile(source.file);
-      rebuildRecentMenu();
-    }
-    lastOutput_.reset();
-    results_->model()->clear();
-    results_->setNote(tr("New data: press Run."));
-    plots_->clearAll();
-    updateTitle();
-    statusBar()->showMessage(tr("Loaded %1: %2 rows")
-                                 .arg(source.displayName)
-                                 .arg(data_->previewModel()->table()->rows.size()),
-                             kStatusTimeoutMs);
-  });
+  connect(data_, &DataPanel::loaded, this, [this](const DataSource& s) { onDataLoaded(s); });
   connect(data_, &DataPanel::loadEnded, this, [this](const QString& file, bool loaded) {
     // A recent file that is gone leaves the menu.
     if (!loaded && !file.isEmpty() && !QFileInfo::exists(file) &&
@@ -117,9 +113,20 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   });
   connect(data_, &DataPanel::choiceChanged, this, [this] {
     run_->resetCache();  // a different dataset or model: no stage can be reused
-    run_->settingsChanged();
     markResultsOutdated();
+    if (freshData_) {
+      // The end of a load: nothing runs on data the analyst has not looked at yet.
+      freshData_ = false;
+      run_->autoRunTimer()->stop();
+      return;
+    }
+    run_->settingsChanged();
+    if (!session_->isOpening()) document_->setModified();
   });
+  connect(settings_->undoStack(), &QUndoStack::indexChanged, this, [this] {
+    if (!freshData_ && !session_->isOpening()) document_->setModified();
+  });
+  connect(document_, &DocumentController::changed, this, [this] { updateTitle(); });
   connect(settings_, &SettingsController::settingsChanged, this, [this] {
     run_->settingsChanged();
     markResultsOutdated();
@@ -145,6 +152,11 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     exports_->setSessionPath(path);
     updateTitle();
   });
+  connect(session_, &SessionController::opened, this,
+          [this](const std::optional<core::session::SessionResults>& results) {
+            run_->autoRunTimer()->stop();  // the session's settings are not an edit
+            showStoredResults(results);
+          });
   connect(settings_, &SettingsController::errorOccurred, this,
           [this](const ErrorReport& r) { showError(r); });
   const auto status = [this](const QString& m) { statusBar()->showMessage(m, kStatusTimeoutMs); };
@@ -163,6 +175,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   mainSplitter_->restoreState(appSettings_.splitterState(QStringLiteral("main")));
   centreSplitter_->restoreState(appSettings_.splitterState(QStringLiteral("centre")));
   updateBadge();
+  document_->setClean();
   updateTitle();
   statusBar()->showMessage(tr("Ready"));
 }
@@ -190,19 +203,16 @@ void MainWindow::buildMenus() {
   QMenu* samples =
       file->addMenu(QIcon(QStringLiteral(":/dpsynth/icons/sample.svg")), tr("Open &sample"));
   for (const QString& kind : DataPanel::sampleKinds()) {
-    samples->addAction(kind, this, [this, kind] { data_->loadSample(kind); });
+    samples->addAction(kind, this, [this, kind] {
+      if (data_->mayLoad()) data_->loadSample(kind);
+    });
   }
   recentMenu_ = file->addMenu(tr("Open &recent"));
   rebuildRecentMenu();
   file->addSeparator();
+  file->addAction(tr("&New session"), QKeySequence::New, this, [this] { newSession(); });
   file->addAction(tr("Open session…"), this, [this] { openSessionWithDialog(); });
-  file->addAction(tr("&Save session"), QKeySequence::Save, this, [this] {
-    if (session_->currentPath().isEmpty()) {
-      saveSessionAs();
-    } else {
-      saveSession(session_->currentPath());
-    }
-  });
+  file->addAction(tr("&Save session"), QKeySequence::Save, this, [this] { document_->save(); });
   file->addAction(tr("Save session &as…"), QKeySequence::SaveAs, this, [this] { saveSessionAs(); });
   file->addSeparator();
   file->addAction(tr("Export &all…"), QKeySequence(Qt::CTRL | Qt::Key_E), this,
@@ -214,13 +224,21 @@ void MainWindow::buildMenus() {
   });
   file->addAction(tr("Export plots…"), this, [this] { exports_->exportPlotsWithDialog(plots_); });
   file->addSeparator();
-  file->addAction(tr("&Quit"), QKeySequence::Quit, this, [this] { close(); });
+  // Explicit: QKeySequence::Quit is empty on some platforms. close() asks about unsaved work.
+  file->addAction(tr("&Quit"), QKeySequence(Qt::CTRL | Qt::Key_Q), this, [this] { close(); });
 
   QMenu* edit = menuBar()->addMenu(tr("&Edit"));
   QAction* undo = settings_->undoStack()->createUndoAction(this, tr("&Undo"));
   undo->setShortcut(QKeySequence::Undo);
   QAction* redo = settings_->undoStack()->createRedoAction(this, tr("&Redo"));
-  redo->setShortcuts({QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Z), QKeySequence::Redo});
+  // Each key once: the platform's Redo keys already hold Ctrl+Shift+Z on some desktops, and a
+  // key listed twice is an ambiguous shortcut that never fires.
+  QList<QKeySequence> redoKeys{QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Z),
+                               QKeySequence(Qt::CTRL | Qt::Key_Y)};
+  for (const QKeySequence& key : QKeySequence::keyBindings(QKeySequence::Redo)) {
+    if (!redoKeys.contains(key)) redoKeys << key;
+  }
+  redo->setShortcuts(redoKeys);
   edit->addAction(undo);
   edit->addAction(redo);
   edit->addSeparator();
@@ -249,7 +267,10 @@ void MainWindow::rebuildRecentMenu() {
   const QStringList files = appSettings_.recentFiles();
   for (const QString& path : files) {
     recentMenu_
-        ->addAction(QFileInfo(path).fileName(), this, [this, path] { data_->openFile(path); })
+        ->addAction(QFileInfo(path).fileName(), this,
+                    [this, path] {
+                      if (data_->mayLoad()) data_->openFile(path);
+                    })
         ->setToolTip(path);
   }
   recentMenu_->setEnabled(!files.isEmpty());
@@ -299,6 +320,8 @@ void MainWindow::cancelRun() {
 
 void MainWindow::onFinished(const RunOutput& output) {
   lastOutput_ = output;
+  storedResults_ = storedResultsOf(output, QDateTime::currentDateTimeUtc());
+  document_->setModified();  // results worth keeping in the session
   resultsCurrent_ = runGeneration_ == settingsGeneration_;
   presenter_->showOutput(output, resultsCurrent_);
   updateBadge();
@@ -313,7 +336,10 @@ void MainWindow::onFinished(const RunOutput& output) {
 void MainWindow::markResultsOutdated() {
   // Never show a guarantee or utility for settings other than the ones on screen.
   if (resultsCurrent_) {
-    presenter_->showOutdated(tr("Settings changed since this run: press Run to update."));
+    presenter_->showOutdated(
+        lastOutput_ || !storedResults_
+            ? tr("Settings changed since this run: press Run to update.")
+            : storedResultsNote(*storedResults_, data_->source().sha256, true));
   }
   resultsCurrent_ = false;
   ++settingsGeneration_;
@@ -350,12 +376,52 @@ void MainWindow::followCurrentMechanism() {
 }
 
 void MainWindow::updateTitle() {
-  QString title = tr("dpsynth studio");
+  // "analysis.dpsynth[*] — sample: nbmix — dpsynth studio"; Qt shows [*] as * when modified.
+  QString title = document_->displayName() + QStringLiteral("[*]");
   if (data_->hasData()) title += QStringLiteral(" — ") + data_->source().displayName;
-  if (!session_->currentPath().isEmpty()) {
-    title += QStringLiteral(" [%1]").arg(QFileInfo(session_->currentPath()).fileName());
-  }
+  title += QStringLiteral(" — ") + tr("dpsynth studio");
   setWindowTitle(title);
+  setWindowModified(document_->isModified());
+}
+
+void MainWindow::onDataLoaded(const DataSource& source) {
+  if (!source.file.isEmpty() && source.sample.isEmpty()) {
+    appSettings_.addRecentFile(source.file);
+    rebuildRecentMenu();
+  }
+  freshData_ = true;  // until this load's choiceChanged(): see there
+  lastOutput_.reset();
+  storedResults_.reset();
+  resultsCurrent_ = false;
+  results_->model()->clear();
+  plots_->clearAll();
+  // Settings on the old data's scale would silently misfit the new data.
+  const QStringList reset = settings_->resetForNewData();
+  QString note = tr("New data: press Run.");
+  QString status = tr("Loaded %1: %2 rows")
+                       .arg(source.displayName)
+                       .arg(data_->previewModel()->table()->rows.size());
+  if (!reset.isEmpty()) {
+    const QString what = tr("reset to the family's defaults for the new data: %1")
+                             .arg(reset.join(QStringLiteral(", ")));
+    note += QLatin1Char(' ') + what.at(0).toUpper() + what.mid(1) + QLatin1Char('.');
+    status += QStringLiteral(" · ") + what;
+  }
+  results_->setNote(note);
+  updateTitle();
+  statusBar()->showMessage(status, kStatusTimeoutMs);
+}
+
+void MainWindow::showStoredResults(const std::optional<core::session::SessionResults>& results) {
+  storedResults_ = results;
+  if (!results) return;
+  const std::string& loaded = data_->source().sha256;
+  const bool stale = storedResultsStale(*results, loaded);
+  results_->model()->setResults(storedRows(*results), storedWarnings(*results));
+  results_->model()->setStale(stale);
+  results_->setNote(storedResultsNote(*results, loaded));
+  drawStoredLipschitz(*results, plots_);
+  resultsCurrent_ = !stale;  // a later settings change marks them outdated
 }
 
 void MainWindow::setErrorPresenter(ErrorPresenter presenter) {
@@ -380,16 +446,49 @@ void MainWindow::loadDefaults() {
   mechanisms_->setChecked({pipeline::Mechanism::lwFinal});
   mechanisms_->setCurrent(pipeline::Mechanism::lwFinal);
   settings_->undoStack()->clear();
+  run_->autoRunTimer()->stop();
+  document_->setClean();
 }
 
 bool MainWindow::openSession(const QString& path) {
+  if (!document_->maybeSave(tr("opening another session"))) return false;
   run_->cancel();
   return session_->open(path);
 }
 
-bool MainWindow::saveSession(const QString& path) { return session_->save(path); }
+bool MainWindow::saveSession(const QString& path) {
+  std::optional<core::session::SessionResults> results = storedResults_;
+  // Results of settings other than the ones saved: stored, but marked stale on reopening.
+  if (results && !resultsCurrent_) results->settingsChanged = true;
+  return session_->save(path, results);
+}
+
+bool MainWindow::newSession() {
+  if (!document_->maybeSave(tr("starting a new session"))) return false;
+  run_->cancel();
+  StudioSettings defaults;
+  defaults.dataset = data_->choice();
+  defaults.tuning = defaultTuning();
+  defaults.run = defaultRunSettings();
+  defaults.mechanisms = {pipeline::Mechanism::lwFinal};
+  settings_->apply(defaults);
+  mechanisms_->setCurrent(pipeline::Mechanism::lwFinal);
+  lastOutput_.reset();
+  storedResults_.reset();
+  resultsCurrent_ = false;
+  results_->model()->clear();
+  results_->setNote(tr("New session: press Run."));
+  plots_->clearAll();
+  run_->autoRunTimer()->stop();
+  session_->detach();  // Untitled, nothing unsaved
+  document_->setClean();
+  statusBar()->showMessage(tr("New session on %1").arg(data_->source().displayName),
+                           kStatusTimeoutMs);
+  return true;
+}
 
 void MainWindow::openSessionWithDialog() {
+  if (!document_->maybeSave(tr("opening another session"))) return;
   const QString path = QFileDialog::getOpenFileName(this, tr("Open session"), {},
                                                     tr("dpsynth sessions (*.dpsynth)"));
   if (path.isEmpty()) return;
@@ -397,16 +496,13 @@ void MainWindow::openSessionWithDialog() {
   session_->openInBackground(path);  // the data file is read on the worker thread
 }
 
-void MainWindow::saveSessionAs() {
-  QString path =
-      QFileDialog::getSaveFileName(this, tr("Save session"), QStringLiteral("analysis.dpsynth"),
-                                   tr("dpsynth sessions (*.dpsynth)"));
-  if (path.isEmpty()) return;
-  if (QFileInfo(path).suffix().isEmpty()) path += QStringLiteral(".dpsynth");
-  saveSession(path);
-}
+void MainWindow::saveSessionAs() { document_->saveAs(); }
 
 void MainWindow::closeEvent(QCloseEvent* event) {
+  if (!document_->maybeSave(tr("quitting"))) {
+    event->ignore();  // Cancel: everything stays as it was
+    return;
+  }
   run_->cancel();
   appSettings_.setWindowGeometry(saveGeometry());
   appSettings_.setSplitterState(QStringLiteral("main"), mainSplitter_->saveState());
@@ -424,9 +520,10 @@ void MainWindow::dropEvent(QDropEvent* event) {
   if (urls.isEmpty() || !urls.front().isLocalFile()) return;
   const QString path = urls.front().toLocalFile();
   if (path.endsWith(QStringLiteral(".dpsynth"), Qt::CaseInsensitive)) {
+    if (!document_->maybeSave(tr("opening another session"))) return;
     run_->cancel();
     session_->openInBackground(path);
-  } else {
+  } else if (data_->mayLoad()) {
     data_->openFile(path);
   }
   event->acceptProposedAction();

@@ -5,6 +5,7 @@
 #include <memory>
 #include <optional>
 
+#include "core/session/session_results.h"
 #include "ui/app_settings.h"
 #include "ui/dialogs/error_report.h"
 #include "ui/dialogs/release_refused_dialog.h"
@@ -20,6 +21,7 @@ namespace dpsynth::ui {
 
 class ControlPane;
 class DataPanel;
+class DocumentController;
 class ExportActions;
 class GuaranteeBadge;
 class MechanismPanel;
@@ -30,6 +32,7 @@ class RunController;
 class RunPresenter;
 class SamplerPanel;
 class SessionController;
+class SettingsCheck;
 class SettingsController;
 class TuningPanel;
 
@@ -46,8 +49,13 @@ class MainWindow : public QMainWindow {
   /// interactive: problems are shown in a dialog (else only in the status bar).
   bool startRun(bool interactive = true);
   void cancelRun();
+  /// Opens a session file (asks first when there is unsaved work; false on Cancel).
   bool openSession(const QString& path);
+  /// Saves the settings and the last run's results (SessionResults) to path.
   bool saveSession(const QString& path);
+  /// File > New session: asks about unsaved work, then default settings on the data loaded,
+  /// no results, Untitled.
+  bool newSession();
   /// Replaces the dialog that shows errors (tests record them instead).
   void setErrorPresenter(ErrorPresenter presenter);
   /// Replaces the "Release refused" dialog of runs and exports (tests record them instead).
@@ -62,6 +70,12 @@ class MainWindow : public QMainWindow {
   RunController* runController() const { return run_; }
   SettingsController* settingsController() const { return settings_; }
   SessionController* sessionController() const { return session_; }
+  DocumentController* documentController() const { return document_; }
+  SettingsCheck* settingsCheck() const { return check_; }
+  /// What a session saved now keeps of the last run (none before a run).
+  const std::optional<core::session::SessionResults>& storedResults() const {
+    return storedResults_;
+  }
   ExportActions* exportActions() const { return exports_; }
   ResultsPanel* resultsPanel() const { return results_; }
   ProgressPanel* progressPanel() const { return progress_; }
@@ -89,6 +103,9 @@ class MainWindow : public QMainWindow {
   void followCurrentMechanism();
   void markResultsOutdated();
   void updateTitle();
+  /// New data (a file, a sample, a session's data): per-dataset settings reset, nothing runs.
+  void onDataLoaded(const DataSource& source);
+  void showStoredResults(const std::optional<core::session::SessionResults>& results);
   void onFinished(const RunOutput& output);
   void showError(const ErrorReport& report);
   void openSessionWithDialog();
@@ -115,9 +132,15 @@ class MainWindow : public QMainWindow {
   RunController* run_ = nullptr;
   SettingsController* settings_ = nullptr;
   SessionController* session_ = nullptr;
+  DocumentController* document_ = nullptr;
+  SettingsCheck* check_ = nullptr;
   RunPresenter* presenter_ = nullptr;
   ExportActions* exports_ = nullptr;
   std::optional<RunOutput> lastOutput_;
+  std::optional<core::session::SessionResults> storedResults_;
+  /// Data was just loaded: the settings changes that follow belong to the load (no auto-run,
+  /// nothing unsaved) until its choiceChanged() has been handled.
+  bool freshData_ = false;
   bool resultsCurrent_ = false;     ///< lastOutput_ was made with the settings on screen
   quint64 settingsGeneration_ = 0;  ///< counts settings changes
   quint64 runGeneration_ = 0;       ///< settingsGeneration_ when the current run started

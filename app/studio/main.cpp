@@ -6,10 +6,12 @@
 #include <QScrollArea>
 #include <QTimer>
 #include <cstdio>
+#include <vector>
 
 #include "core/pipeline/mechanism.h"
 #include "core/privacy/neighbours.h"
 #include "core/version.h"
+#include "ui/controllers/document_controller.h"
 #include "ui/controllers/settings_controller.h"
 #include "ui/main_window.h"
 #include "ui/panels/data_panel.h"
@@ -67,6 +69,24 @@ int saveDialogScreenshot(MainWindow& window, const QString& path) {
   return 1;
 }
 
+/// argv without the options Qt's application object must not see: QGuiApplication takes
+/// "-session ID" and "--session ID" as an X11 session-management id and removes them, so
+/// `--session FILE` (ours) would never reach the parser.
+std::vector<char*> argvForQt(int argc, char* argv[]) {
+  std::vector<char*> out;
+  for (int i = 0; i < argc; ++i) {
+    const QByteArray arg(argv[i]);
+    if (i > 0 && (arg == "--session" || arg == "-session")) {
+      ++i;  // and its value
+      continue;
+    }
+    if (i > 0 && arg.startsWith("--session=")) continue;
+    out.push_back(argv[i]);
+  }
+  out.push_back(nullptr);  // argv[argc] is a null pointer, as for main()
+  return out;
+}
+
 /// Prints errors to stderr (the dialog would never be seen in screenshot mode).
 void printError(const dpsynth::ui::ErrorReport& report) {
   std::fprintf(stderr, "dpsynth-studio: %s\n", qPrintable(report.oneLine()));
@@ -75,10 +95,10 @@ void printError(const dpsynth::ui::ErrorReport& report) {
 }  // namespace
 
 int main(int argc, char* argv[]) {
-  QApplication app(argc, argv);
-  QApplication::setOrganizationName(QStringLiteral("dpsynth"));
-  QApplication::setApplicationName(QStringLiteral("dpsynth-studio"));
-  QApplication::setApplicationVersion(QString::fromStdString(dpsynth::core::version()));
+  // Static: these work before (and without) an application object.
+  QCoreApplication::setOrganizationName(QStringLiteral("dpsynth"));
+  QCoreApplication::setApplicationName(QStringLiteral("dpsynth-studio"));
+  QCoreApplication::setApplicationVersion(QString::fromStdString(dpsynth::core::version()));
 
   QCommandLineParser parser;
   parser.setApplicationDescription(QStringLiteral("Differentially private synthetic data studio"));
@@ -134,6 +154,28 @@ int main(int argc, char* argv[]) {
   parser.addPositionalArgument(QStringLiteral("file"),
                                QStringLiteral("A CSV file or a .dpsynth session to open."),
                                QStringLiteral("[file]"));
+  // First pass before QApplication exists: --help and --version need no display, and
+  // --session must be read before Qt removes it (see argvForQt). Qt's own options (-platform,
+  // -style…) are unknown here; they are checked in the second pass.
+  QStringList arguments;
+  for (int i = 0; i < argc; ++i) arguments << QString::fromLocal8Bit(argv[i]);
+  parser.parse(arguments);
+  if (parser.isSet(QStringLiteral("help")) || parser.isSet(QStringLiteral("help-all"))) {
+    // Without an application object Qt does not know the program's name.
+    QString help = parser.helpText();
+    help.replace(QStringLiteral("<executable_name>"), QStringLiteral("dpsynth-studio"));
+    std::fputs(qPrintable(help), stdout);
+    return 0;
+  }
+  if (parser.isSet(QStringLiteral("version"))) {
+    std::printf("dpsynth-studio %s\n", dpsynth::core::version().c_str());
+    return 0;
+  }
+  const QString sessionFile = parser.value(session);
+
+  std::vector<char*> qtArgv = argvForQt(argc, argv);
+  int qtArgc = static_cast<int>(qtArgv.size()) - 1;
+  QApplication app(qtArgc, qtArgv.data());
   parser.process(app);
 
   std::vector<dpsynth::core::pipeline::Mechanism> mechanisms;
@@ -172,8 +214,8 @@ int main(int argc, char* argv[]) {
     loaded = file.endsWith(QStringLiteral(".dpsynth"), Qt::CaseInsensitive)
                  ? window.openSession(file)
                  : openData(file);
-  } else if (parser.isSet(session)) {
-    loaded = window.openSession(parser.value(session));
+  } else if (!sessionFile.isEmpty()) {
+    loaded = window.openSession(sessionFile);
   } else if (parser.isSet(data)) {
     loaded = openData(parser.value(data));
   } else if (parser.isSet(sample)) {
@@ -214,6 +256,7 @@ int main(int argc, char* argv[]) {
     loaded = false;
   }
   if (parser.isSet(tab)) window.plotsView()->setCurrentIndex(parser.value(tab).toInt());
+  window.documentController()->setClean();  // what the command line set up is the start
   window.show();
   if (headless && !loaded) return 2;
   if (parser.isSet(show)) {

@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "core/data/csv_writer.h"
+#include "core/session/results_json.h"
 #include "core/session/sha256.h"
 
 namespace dpsynth::core::session {
@@ -147,27 +148,27 @@ std::string toJson(const Session& session) {
   json mechanisms = json::array();
   for (const auto& config : session.mechanisms) mechanisms.push_back(mechanismToJson(config));
   const auto& nuts = session.run.nuts;
-  const json doc{{"version", session.version},
-                 {"data",
-                  {{"file", session.dataFile},
-                   {"sample", session.sample},
-                   {"sha256", session.dataSha256},
-                   {"outcome", session.dataset.outcome},
-                   {"covariates", session.dataset.covariates},
-                   {"family", models::familyName(session.dataset.family)},
-                   {"drop_missing", session.dataset.dropMissing},
-                   {"weights_from", session.weightsFrom}}},
-                 {"mechanisms", mechanisms},
-                 {"run",
-                  {{"seed", session.reproducible ? json(nuts.seed.lo) : json(nullptr)},
-                   {"neighbours", privacy::neighboursName(session.run.neighbours)},
-                   {"chains", nuts.chains},
-                   {"warmup", nuts.warmup},
-                   {"draws", nuts.draws},
-                   {"threads", nuts.threads},
-                   {"metric", mcmc::metricChoiceName(nuts.metric)},
-                   {"sd_scale", session.run.model.sdScale}}},
-                 {"synthetic_datasets", session.syntheticDatasets}};
+  json doc{{"version", session.version},
+           {"data",
+            {{"file", session.dataFile},
+             {"sample", session.sample},
+             {"sha256", session.dataSha256},
+             {"outcome", session.dataset.outcome},
+             {"covariates", session.dataset.covariates},
+             {"family", models::familyName(session.dataset.family)},
+             {"drop_missing", session.dataset.dropMissing},
+             {"weights_from", session.weightsFrom}}},
+           {"mechanisms", mechanisms},
+           {"run",
+            {{"seed", session.reproducible ? json(nuts.seed.lo) : json(nullptr)},
+             {"neighbours", privacy::neighboursName(session.run.neighbours)},
+             {"chains", nuts.chains},
+             {"warmup", nuts.warmup},
+             {"draws", nuts.draws},
+             {"threads", nuts.threads},
+             {"sd_scale", session.run.model.sdScale}}},
+           {"synthetic_datasets", session.syntheticDatasets}};
+  if (session.results) doc["results"] = detail::resultsToJson(*session.results);
   return doc.dump(2) + "\n";
 }
 
@@ -247,6 +248,10 @@ Session fromJson(const std::string& text, const std::string& file) {
   session.run.model.family = session.dataset.family;
 
   session.syntheticDatasets = boundedInt(top, "synthetic_datasets", 1, 100'000);
+  // Added after version 1 was fixed: files without it (or with null) have no stored results.
+  if (top.has("results") && !top.require("results").is_null()) {
+    session.results = detail::resultsFromJson(top.require("results"), file);
+  }
   return session;
 }
 

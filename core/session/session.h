@@ -1,7 +1,8 @@
 #pragma once
 /// Studio session files (`.dpsynth`): everything needed to repeat an analysis (where the data
-/// is, which columns and family, every mechanism's tuning, the sampler settings) and nothing
-/// confidential: never the data, weights, Lipschitz bounds or draws. JSON with a "version".
+/// is, which columns and family, every mechanism's tuning, the sampler settings) and, optionally,
+/// the last run's results (SessionResults: rows and reductions, never the data, one value per
+/// record or draws). JSON with a "version"; keys are only ever added, so older files load.
 #include <cstdint>
 #include <stdexcept>
 #include <string>
@@ -11,6 +12,7 @@
 #include "core/error.h"
 #include "core/pipeline/mechanism.h"
 #include "core/pipeline/pipeline.h"
+#include "core/session/session_results.h"
 
 namespace dpsynth::core::session {
 
@@ -49,6 +51,8 @@ struct Session {
   /// from the data. Relative paths are resolved like dataFile.
   std::string weightsFrom;
   int syntheticDatasets = 1;  ///< m synthetic datasets to release (spends m·ε)
+  /// The last run's results ("results" key; absent in files written before it existed).
+  std::optional<SessionResults> results;
 };
 
 /// Pretty-printed JSON text of a session.

@@ -28,9 +28,24 @@ SessionController::SessionController(DataPanel* data, SettingsController* settin
                          check.status == session::DataFileStatus::unverified;
     finish(pending, differs ? QString::fromStdString(check.message) : QString(), true);
   });
+  // Other data loaded by the user: the session no longer describes what is on screen.
+  connect(data_, &DataPanel::loaded, this, [this](const DataSource& source) {
+    if (opening_) return;
+    if (waiting_ && QFileInfo(source.file).absoluteFilePath() ==
+                        QFileInfo(waiting_->stored.file).absoluteFilePath()) {
+      return;  // the data of the session being opened
+    }
+    detach();
+  });
 }
 
-bool SessionController::save(const QString& path) {
+void SessionController::detach() {
+  path_.clear();
+  emit pathChanged(path_);
+}
+
+bool SessionController::save(const QString& path,
+                             const std::optional<core::session::SessionResults>& results) {
   if (!data_->hasData()) {
     emit errorOccurred({tr("Cannot save session"),
                         path,
@@ -41,7 +56,9 @@ bool SessionController::save(const QString& path) {
     return false;
   }
   try {
-    session::saveSession(path.toStdString(), toSession(settings_->current(), data_->source()));
+    auto stored = toSession(settings_->current(), data_->source());
+    stored.results = results;
+    session::saveSession(path.toStdString(), stored);
   } catch (const std::exception& e) {
     emit errorOccurred(errorReportFrom(e, tr("Cannot save session"), path));
     return false;
@@ -73,6 +90,11 @@ bool SessionController::open(const QString& path) {
 
   // The data: a bundled sample by name, else the file (whose checksum core compares).
   QString changed;
+  struct Opening {
+    bool& flag;
+    explicit Opening(bool& f) : flag(f) { flag = true; }
+    ~Opening() { flag = false; }
+  } opening(opening_);
   if (!stored.sample.isEmpty()) {
     if (!data_->loadSample(stored.sample)) return false;
     if (!stored.sha256.empty() && data_->source().sha256 != stored.sha256) {
@@ -130,6 +152,7 @@ void SessionController::finish(const Pending& pending, const QString& changed,
   settings_->apply(pending.settings, referenceInBackground);
   path_ = pending.path;
   emit pathChanged(path_);
+  emit opened(pending.session.results);
   if (!changed.isEmpty()) {
     emit dataChanged(changed);
     emit message(changed);

@@ -1,7 +1,8 @@
 #pragma once
-/// Saving and opening `.dpsynth` session files: the current settings and data source go
-/// through core::session (no data, no weights); opening reloads the data and says clearly when
-/// the data file changed since the session was saved.
+/// Saving and opening `.dpsynth` session files: the current settings, the data source and the
+/// last run's results (SessionResults: rows and reductions) go through core::session (no data,
+/// no weights, nothing per record); opening reloads the data and says clearly when the data
+/// file changed since the session was saved. Loading other data detaches the session.
 #include <QObject>
 #include <optional>
 
@@ -20,7 +21,9 @@ class SessionController : public QObject {
  public:
   SessionController(DataPanel* data, SettingsController* settings, QObject* parent = nullptr);
 
-  bool save(const QString& path);
+  /// Writes the settings and, when given, the last run's results (see SessionResults).
+  bool save(const QString& path,
+            const std::optional<core::session::SessionResults>& results = std::nullopt);
   /// Loads the session's data (file or bundled sample) and settings. Returns false when the
   /// session cannot be read or its data cannot be loaded (errorOccurred tells why; the data
   /// and settings shown before stay).
@@ -31,6 +34,10 @@ class SessionController : public QObject {
   /// of the session is applied.
   void openInBackground(const QString& path);
   QString currentPath() const { return path_; }
+  /// Forgets the session file (New): the next Save asks for a file.
+  void detach();
+  /// A session is being opened (its data is loading or its settings are being applied).
+  bool isOpening() const { return opening_ || waiting_.has_value(); }
 
  signals:
   void errorOccurred(const ErrorReport& report);
@@ -38,7 +45,12 @@ class SessionController : public QObject {
   void message(const QString& text);
   /// The data file differs from the one the session was saved with.
   void dataChanged(const QString& explanation);
+  /// The session file now shown: saved or opened at `path`, or empty when other data was loaded
+  /// (the session is detached: Save then asks for a new file and never overwrites it).
   void pathChanged(const QString& path);
+  /// A session was opened; `results` are the ones it stores (if any), made on data with
+  /// results->dataSha256 (compare with the data now loaded).
+  void opened(const std::optional<core::session::SessionResults>& results);
 
  private:
   /// A session read from disk, with the settings it stores.
@@ -55,6 +67,7 @@ class SessionController : public QObject {
   DataPanel* data_;
   SettingsController* settings_;
   QString path_;
+  bool opening_ = false;            ///< open() is loading the session's data
   std::optional<Pending> waiting_;  ///< an openInBackground() whose data is being read
 };
 

@@ -9,6 +9,7 @@
 #include "ui/panels/sampler_panel.h"
 #include "ui/panels/tuning_panel.h"
 #include "ui/widgets/load_indicator.h"
+#include "ui/widgets/tuning_field.h"
 
 namespace dpsynth::ui {
 
@@ -52,6 +53,32 @@ bool SettingsController::loadReference(const QString& path) {
 }
 
 void SettingsController::renewReleaseSeed() { releaseSeed_ = core::random::osSeed(); }
+
+QStringList SettingsController::resetForNewData() {
+  // The family's defaults: unset PH bounds (the beta family then uses its support, 0 and 1),
+  // automatic bins, MechanismConfig's CW radius.
+  const auto defaults = defaultTuning();
+  const auto variant = [](const std::optional<double>& v) { return v ? QVariant(*v) : QVariant(); };
+  const std::vector<std::pair<QString, QVariant>> scaleDependent = {
+      {QStringLiteral("lower"), variant(defaults.lower)},
+      {QStringLiteral("upper"), variant(defaults.upper)},
+      {QStringLiteral("bins"), defaults.bins > 0 ? QVariant(double(defaults.bins)) : QVariant()},
+      {QStringLiteral("radius"), defaults.radius},
+      {QStringLiteral("radiusRelative"), defaults.radiusRelative}};
+  QStringList reset;
+  for (const auto& [key, value] : scaleDependent) {
+    const QVariant now = tuning_->settingValue(key);
+    if (now == value) continue;
+    const TuningField* field = tuning_->field(key);
+    reset << QStringLiteral("%1 %2 → %3")
+                 .arg(field ? field->spec().label : key, describeSettingValue(now),
+                      value.isNull() && field ? field->spec().autoText
+                                              : describeSettingValue(value));
+    tuning_->setSettingValue(key, value);
+  }
+  undo_->clear();
+  return reset;
+}
 
 StudioSettings SettingsController::current() const {
   StudioSettings s;

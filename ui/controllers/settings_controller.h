@@ -39,6 +39,10 @@ class SettingsController : public QObject {
   bool loadReference(const QString& path);
   /// Draws a new release seed from the OS (a new dataset was loaded).
   void renewReleaseSeed();
+  /// New data: the settings that depend on the data's scale (PH bounds and bins, CW radius) go
+  /// back to the family's defaults, and the undo history (edits of the old data) starts afresh.
+  /// Returns what was reset, as "PH upper 300 → unset" (empty when everything was at default).
+  QStringList resetForNewData();
 
  signals:
   /// Any change of a run setting: user edit, undo/redo or apply().

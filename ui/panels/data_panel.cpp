@@ -52,7 +52,9 @@ DataPanel::DataPanel(QWidget* parent) : QWidget(parent) {
   samples->setPopupMode(QToolButton::InstantPopup);
   auto* sampleMenu = new QMenu(samples);
   for (const QString& kind : sampleKinds()) {
-    sampleMenu->addAction(kind, this, [this, kind] { loadSample(kind); });
+    sampleMenu->addAction(kind, this, [this, kind] {
+      if (mayLoad()) loadSample(kind);
+    });
   }
   samples->setMenu(sampleMenu);
   fileLabel_ = new QLabel(tr("No data loaded"), this);
@@ -164,6 +166,7 @@ QStringList DataPanel::sampleKinds() {
 }
 
 void DataPanel::openWithDialog() {
+  if (!mayLoad()) return;
   const QString path = QFileDialog::getOpenFileName(
       this, tr("Open confidential data"), QFileInfo(source_.file).absolutePath(),
       tr("CSV files (*.csv *.tsv *.txt);;All files (*)"));

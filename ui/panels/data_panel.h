@@ -5,6 +5,7 @@
 /// errorOccurred() and the data loaded before stays loaded. Files chosen in the window are read
 /// on a worker thread (openFile), with a progress bar and Cancel after a moment.
 #include <QWidget>
+#include <functional>
 #include <memory>
 
 #include "core/data/dataset.h"
@@ -48,6 +49,11 @@ class DataPanel : public QWidget {
   bool loadSample(const QString& kind);
   /// Asks for a file with a dialog, then openFile().
   void openWithDialog();
+  /// Asked before the user loads other data from the window (Open, Sample): false stops the
+  /// load (the window asks whether to save unsaved work there).
+  void setLoadGuard(std::function<bool()> guard) { loadGuard_ = std::move(guard); }
+  /// True when there is no guard or it lets the load go on.
+  bool mayLoad() const { return !loadGuard_ || loadGuard_(); }
   /// The bundled sample kinds.
   static QStringList sampleKinds();
 
@@ -103,6 +109,7 @@ class DataPanel : public QWidget {
   QString problem_;
   core::models::Family suggested_ = core::models::Family::normal;
   bool silent_ = false;
+  std::function<bool()> loadGuard_;
 
   QLabel* fileLabel_ = nullptr;
   CsvPreviewModel* preview_ = nullptr;

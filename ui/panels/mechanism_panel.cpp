@@ -1,6 +1,8 @@
 #include "ui/panels/mechanism_panel.h"
 
+#include <QApplication>
 #include <QListWidget>
+#include <QStyle>
 #include <QVBoxLayout>
 
 namespace dpsynth::ui {
@@ -8,6 +10,9 @@ namespace dpsynth::ui {
 namespace pipeline = core::pipeline;
 
 namespace {
+
+constexpr int kDescriptionRole = Qt::UserRole + 1;
+constexpr int kWarningRole = Qt::UserRole + 2;
 
 QString guaranteeHint(pipeline::Mechanism m) {
   switch (pipeline::guaranteeOf(m)) {
@@ -26,6 +31,9 @@ QString guaranteeHint(pipeline::Mechanism m) {
 MechanismPanel::MechanismPanel(QWidget* parent) : QWidget(parent) {
   list_ = new QListWidget(this);
   list_->setObjectName(QStringLiteral("mechanismList"));
+  // A warning icon (setWarning) must not make its row taller than the others.
+  const int iconSide = list_->fontMetrics().height() - 2;
+  list_->setIconSize(QSize(iconSide, iconSide));
   for (auto m : pipeline::allMechanisms()) {
     const QString name = QString::fromStdString(pipeline::mechanismName(m));
     auto* item = new QListWidgetItem(name, list_);
@@ -34,6 +42,7 @@ MechanismPanel::MechanismPanel(QWidget* parent) : QWidget(parent) {
     item->setCheckState(Qt::Unchecked);
     item->setToolTip(QString::fromStdString(pipeline::mechanismDescription(m)) + "\n(" +
                      guaranteeHint(m) + ")");
+    item->setData(kDescriptionRole, item->toolTip());
   }
   // Tall enough for every mechanism without scrolling.
   const int height = list_->sizeHintForRow(0) * list_->count() + 2 * list_->frameWidth() + 4;
@@ -83,6 +92,37 @@ std::optional<pipeline::Mechanism> MechanismPanel::current() const {
   const auto on = checked();
   if (!on.empty()) return on.front();
   return std::nullopt;
+}
+
+void MechanismPanel::setWarning(pipeline::Mechanism mechanism, const QString& text) {
+  for (int row = 0; row < list_->count(); ++row) {
+    auto* item = list_->item(row);
+    if (item->data(Qt::UserRole).toInt() != static_cast<int>(mechanism)) continue;
+    if (item->data(kWarningRole).toString() == text) return;
+    const bool was = silent_;
+    silent_ = true;  // itemChanged() is not a user edit here
+    item->setData(kWarningRole, text);
+    const QString description = item->data(kDescriptionRole).toString();
+    if (text.isEmpty()) {
+      item->setIcon({});
+      item->setForeground(list_->palette().text());
+      item->setToolTip(description);
+    } else {
+      item->setIcon(list_->style()->standardIcon(QStyle::SP_MessageBoxWarning));
+      item->setForeground(QColor(0xb3, 0x5c, 0x00));
+      item->setToolTip(QStringLiteral("⚠ %1\n\n%2").arg(text, description));
+    }
+    silent_ = was;
+  }
+}
+
+QString MechanismPanel::warning(pipeline::Mechanism mechanism) const {
+  for (int row = 0; row < list_->count(); ++row) {
+    const auto* item = list_->item(row);
+    if (item->data(Qt::UserRole).toInt() == static_cast<int>(mechanism))
+      return item->data(kWarningRole).toString();
+  }
+  return {};
 }
 
 void MechanismPanel::setCurrent(pipeline::Mechanism mechanism) {

@@ -30,6 +30,10 @@ class MechanismPanel : public QWidget, public SettingsEditor {
   QVariant settingValue(const QString& key) const override;
   void setSettingValue(const QString& key, const QVariant& value) override;
 
+  /// Marks a mechanism's row (warning icon, the text in its tooltip) for a setting that does
+  /// not fit; an empty text clears the mark.
+  void setWarning(core::pipeline::Mechanism mechanism, const QString& text);
+  QString warning(core::pipeline::Mechanism mechanism) const;
   QListWidget* list() const { return list_; }
 
  signals:

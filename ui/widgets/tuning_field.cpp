@@ -1,13 +1,18 @@
 #include "ui/widgets/tuning_field.h"
 
+#include <QApplication>
 #include <QCheckBox>
 #include <QDoubleSpinBox>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QPalette>
 #include <QSignalBlocker>
 #include <QSlider>
+#include <QStyle>
 #include <QToolButton>
 #include <cmath>
+
+#include "ui/widgets/step_spin_box.h"
 
 namespace dpsynth::ui {
 namespace {
@@ -38,7 +43,7 @@ TuningField::TuningField(TuningFieldSpec spec, QWidget* parent)
     slider_->setMinimumWidth(60);
     layout->addWidget(slider_, 1);
   }
-  spin_ = new QDoubleSpinBox(this);
+  spin_ = new StepSpinBox(this);
   spin_->setRange(spec_.minimum, spec_.maximum);
   spin_->setDecimals(spec_.decimals);
   spin_->setSingleStep(spec_.step);
@@ -73,6 +78,41 @@ TuningField::TuningField(TuningFieldSpec spec, QWidget* parent)
   }
   if (auto_) connect(auto_, &QCheckBox::toggled, this, [this] { onAutoToggled(); });
   connect(reset_, &QToolButton::clicked, this, [this] { resetToDefault(); });
+  // A series of wheel notches or arrow steps ends when the value is typed or the field is left.
+  connect(spin_, &QDoubleSpinBox::editingFinished, this, [this] { seriesId_ = 0; });
+  connect(qApp, &QApplication::focusChanged, this, [this](QWidget* old, QWidget*) {
+    if (old && (old == spin_ || old == slider_ || spin_->isAncestorOf(old))) seriesId_ = 0;
+  });
+}
+
+int TuningField::stepSeries() {
+  if (seriesId_ == 0) seriesId_ = nextDragId();
+  return seriesId_;
+}
+
+void TuningField::setWarning(const QString& text) {
+  if (text == warning_) return;
+  warning_ = text;
+  if (text.isEmpty()) {
+    label_->setText(spec_.label);
+    label_->setStyleSheet({});
+    spin_->setPalette(QPalette());  // inherited again
+    for (QWidget* w : std::initializer_list<QWidget*>{label_, slider_, spin_, auto_}) {
+      if (w) w->setToolTip(spec_.toolTip);
+    }
+    return;
+  }
+  label_->setText(QStringLiteral("⚠ ") + spec_.label);
+  label_->setStyleSheet(QStringLiteral("color: #b35c00; font-weight: bold;"));
+  // A tinted field (a style sheet would replace the style's spin buttons).
+  QPalette tinted = spin_->palette();
+  tinted.setColor(QPalette::Base, QColor(0xff, 0xe8, 0xc0));
+  spin_->setPalette(tinted);
+  const QString tip = QStringLiteral("<p><b>%1</b></p><p>%2</p>")
+                          .arg(text.toHtmlEscaped(), spec_.toolTip.toHtmlEscaped());
+  for (QWidget* w : std::initializer_list<QWidget*>{label_, slider_, spin_, auto_}) {
+    if (w) w->setToolTip(tip);
+  }
 }
 
 QVariant TuningField::value() const {
@@ -120,6 +160,7 @@ void TuningField::showValue(const QVariant& value) {
 }
 
 void TuningField::setValue(const QVariant& value) {
+  seriesId_ = 0;  // undo/redo or a session: the next step starts a new undo step
   showValue(value);
   committed_ = this->value();
   emit valueChanged(committed_);
@@ -136,7 +177,13 @@ void TuningField::onSpinChanged() {
     const QSignalBlocker block(slider_);
     slider_->setValue(toSlider(spin_->value()));
   }
-  commit(0);
+  // Wheel notches and arrow steps in a row are one edit; a typed value is one edit.
+  if (static_cast<StepSpinBox*>(spin_)->isStepping()) {
+    commit(stepSeries());
+  } else {
+    seriesId_ = 0;
+    commit(0);
+  }
 }
 
 void TuningField::onSliderMoved(int position) {
@@ -145,7 +192,8 @@ void TuningField::onSliderMoved(int position) {
     const QSignalBlocker block(spin_);
     spin_->setValue(fromSlider(position));
   }
-  commit(slider_->isSliderDown() ? dragId_ : 0);
+  // A drag is one edit; so are the wheel notches and arrow keys of one visit to the slider.
+  commit(slider_->isSliderDown() ? dragId_ : stepSeries());
 }
 
 void TuningField::onAutoToggled() {

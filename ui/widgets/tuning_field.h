@@ -41,6 +41,11 @@ class TuningField : public QWidget {
   /// The user's reset: reported as an edit.
   void resetToDefault();
 
+  /// Marks the field (a warning sign before its label, the text as tooltip) before a run, for
+  /// a value that does not fit the data or the family; an empty text clears the mark.
+  void setWarning(const QString& text);
+  QString warning() const { return warning_; }
+
   const TuningFieldSpec& spec() const { return spec_; }
   QDoubleSpinBox* spinBox() const { return spin_; }
   QSlider* slider() const { return slider_; }
@@ -61,6 +66,9 @@ class TuningField : public QWidget {
   void onSliderMoved(int position);
   void onAutoToggled();
   void commit(int dragId);
+  /// The undo-merge id of a run of wheel notches / arrow steps: one undo step per series, which
+  /// ends when the field loses focus, a value is typed or set programmatically.
+  int stepSeries();
 
   TuningFieldSpec spec_;
   QLabel* label_ = nullptr;
@@ -72,6 +80,8 @@ class TuningField : public QWidget {
   bool updating_ = false;
   int dragId_ = 0;
   bool spinTouched_ = false;  ///< the spin box has shown a real value
+  int seriesId_ = 0;
+  QString warning_;
 };
 
 }  // namespace dpsynth::ui

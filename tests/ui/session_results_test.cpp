@@ -1,0 +1,152 @@
+/// Sessions keep the last run's results: reopening shows them at once, marked with when and on
+/// which data they were made, and stale when the data differs. Nothing per record is stored.
+#include <QDoubleSpinBox>
+#include <QFile>
+#include <QtTest>
+#include <nlohmann/json.hpp>
+
+#include "studio_test_helpers.h"
+#include "ui/controllers/document_controller.h"
+#include "ui/main_window.h"
+#include "ui/models/results_table_model.h"
+#include "ui/panels/data_panel.h"
+#include "ui/panels/results_panel.h"
+#include "ui/panels/tuning_panel.h"
+#include "ui/plots/plots_view.h"
+#include "ui/widgets/tuning_field.h"
+
+using namespace dpsynth::ui;
+using nlohmann::json;
+
+namespace {
+
+json readJson(const QString& path) {
+  QFile f(path);
+  if (!f.open(QIODevice::ReadOnly)) return {};
+  return json::parse(f.readAll().toStdString());
+}
+
+void writeJson(const QString& path, const json& doc) {
+  QFile f(path);
+  QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+  f.write(QByteArray::fromStdString(doc.dump(2)));
+}
+
+/// The longest list of numbers anywhere in `value`.
+std::size_t longestNumberList(const json& value) {
+  std::size_t longest = 0;
+  if (value.is_array()) {
+    bool numbers = !value.empty();
+    for (const auto& item : value) numbers = numbers && item.is_number();
+    if (numbers) longest = value.size();
+  }
+  if (value.is_structured()) {
+    for (const auto& item : value) longest = std::max(longest, longestNumberList(item));
+  }
+  return longest;
+}
+
+}  // namespace
+
+class SessionResultsTest : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void initTestCase() {
+    QVERIFY(settingsDir_.isValid());
+    test::isolateSettings(settingsDir_);
+  }
+
+  void aSessionWithResultsReopensShowingThem() {
+    const QString path = dir_.filePath("run.dpsynth");
+    std::vector<dpsynth::core::report::ResultsRow> rows;
+    std::string sha;
+    {
+      MainWindow window;
+      window.setErrorPresenter(errors_.presenter());
+      window.autoRunBox()->setChecked(false);
+      window.loadDefaults();
+      test::useSmallSampler(window);
+      QSignalSpy ended(&window, &MainWindow::runEnded);
+      QVERIFY(window.startRun(false));
+      QVERIFY(test::waitForRun(window, ended));
+      QVERIFY(window.storedResults().has_value());
+      QVERIFY(window.isWindowModified());  // a run is work worth saving
+      rows = window.resultsPanel()->model()->rows();
+      sha = window.dataPanel()->source().sha256;
+      QVERIFY(window.saveSession(path));
+    }
+    const json doc = readJson(path);
+    QVERIFY(doc.contains("results"));
+    QCOMPARE(doc["results"]["rows"].size(), rows.size());
+    QCOMPARE(doc["results"]["data_sha256"].get<std::string>(), sha);
+    // Reductions only: no list as long as the data (1000 records) or the draws (2 × 150).
+    QVERIFY(longestNumberList(doc["results"]) <= 21);
+
+    MainWindow reopened;
+    reopened.setErrorPresenter(errors_.presenter());
+    QVERIFY(reopened.openSession(path));
+    ResultsTableModel* model = reopened.resultsPanel()->model();
+    QVERIFY(!model->isEmpty());
+    QCOMPARE(model->rows().size(), rows.size());
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+      QCOMPARE(model->rows()[i].mechanism, rows[i].mechanism);
+      QCOMPARE(model->rows()[i].lipschitz, rows[i].lipschitz);
+      QCOMPARE(model->rows()[i].epsilon, rows[i].epsilon);
+      QCOMPARE(model->rows()[i].mean, rows[i].mean);
+      QCOMPARE(model->rows()[i].maxEcdf, rows[i].maxEcdf);
+    }
+    QVERIFY(!model->isStale());
+    const QString note = reopened.resultsPanel()->note();
+    QVERIFY2(
+        note.contains("Results from") && note.contains(QString::fromStdString(sha.substr(0, 12))),
+        qPrintable(note));
+    QVERIFY(!note.contains("STALE"));
+    QVERIFY(!reopened.isWindowModified());
+    // The Lipschitz violins come back, drawn from the stored quantiles.
+    QTRY_VERIFY2(
+        !reopened.plotsView()->plotSummary().section('\n', 0, 0).contains(": 0 plottables"),
+        qPrintable(reopened.plotsView()->plotSummary()));
+    QVERIFY(errors_.count() == 0);
+
+    // A settings change marks them outdated, keeping the "results from" mark.
+    reopened.tuningPanel()->field("c")->spinBox()->setValue(0.5);
+    QVERIFY(model->isStale());
+    QVERIFY(reopened.resultsPanel()->note().contains("Results from"));
+  }
+
+  void resultsMadeOnOtherDataAreMarkedStale() {
+    const QString path = dir_.filePath("run.dpsynth");  // from the test above
+    json doc = readJson(path);
+    QVERIFY(doc.contains("results"));
+    doc["results"]["data_sha256"] = std::string(64, 'f');
+    const QString edited = dir_.filePath("other.dpsynth");
+    writeJson(edited, doc);
+    MainWindow window;
+    window.setErrorPresenter(errors_.presenter());
+    QVERIFY(window.openSession(edited));
+    QVERIFY(!window.resultsPanel()->model()->isEmpty());
+    QVERIFY(window.resultsPanel()->model()->isStale());
+    const QString note = window.resultsPanel()->note();
+    QVERIFY2(note.contains("ffffffffffff") && note.contains("STALE"), qPrintable(note));
+  }
+
+  void aSessionWithoutResultsStillOpens() {
+    // Written before sessions kept results.
+    MainWindow window;
+    window.setErrorPresenter(errors_.presenter());
+    QVERIFY(window.openSession(DPSYNTH_SOURCE_DIR "/tests/data/sessions/before_results.dpsynth"));
+    QVERIFY(window.resultsPanel()->model()->isEmpty());
+    QVERIFY(!window.storedResults().has_value());
+    QVERIFY(window.windowTitle().startsWith("before_results.dpsynth[*]"));
+    QCOMPARE(window.dataPanel()->choice().outcome, std::string("count"));
+  }
+
+ private:
+  QTemporaryDir settingsDir_;
+  QTemporaryDir dir_;
+  test::ErrorRecorder errors_;
+};
+
+QTEST_MAIN(SessionResultsTest)
+#include "session_results_test.moc"
