@@ -84,6 +84,11 @@ void addFitCommand(CLI::App& app, FitOptions& o) {
 
 namespace {
 
+/// Core names settings by field; the command line names the flag that sets each.
+std::string flagOf(core::pipeline::SettingField field) {
+  return "--" + core::pipeline::settingKey(field);
+}
+
 std::optional<double> parseAutoOrNumber(const std::string& text, const std::string& option) {
   if (text == "auto") return std::nullopt;
   try {
@@ -196,12 +201,8 @@ int runFit(const FitOptions& o) {
   {
     std::vector<std::string> problems = settings.nuts.validate();
     // Core names fields; the command line names its flags.
-    for (auto p : config.validate()) {
-      if (auto at = p.find("(epsilon)"); at != std::string::npos) p.replace(at, 9, "(--epsilon E)");
-      if (p.find("public lower and upper bounds") != std::string::npos)
-        p += ": pass --lower and --upper";
-      problems.push_back(p);
-    }
+    const std::string who = core::pipeline::mechanismName(config.mechanism) + ": ";
+    for (const auto& p : config.problems()) problems.push_back(who + describe(p, flagOf));
     if (!problems.empty()) {
       std::string message;
       for (const auto& p : problems) message += (message.empty() ? "" : "; ") + p;
