@@ -11,13 +11,21 @@
 #include <QTableView>
 #include <QVBoxLayout>
 
+#include "ui/models/results_sort_proxy.h"
+
 namespace dpsynth::ui {
 
 ResultsPanel::ResultsPanel(QWidget* parent) : QWidget(parent) {
   model_ = new ResultsTableModel(this);
   view_ = new QTableView(this);
   view_->setObjectName(QStringLiteral("resultsTable"));
-  view_->setModel(model_);
+  proxy_ = new ResultsSortProxy(this);
+  proxy_->setSourceModel(model_);
+  view_->setModel(proxy_);
+  view_->setSortingEnabled(true);
+  view_->sortByColumn(-1, Qt::AscendingOrder);  // the run's order until a header is clicked
+  view_->setHorizontalScrollBarPolicy(Qt::ScrollBarAsNeeded);
+  view_->setVerticalScrollBarPolicy(Qt::ScrollBarAsNeeded);
   view_->verticalHeader()->hide();
   view_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
   view_->horizontalHeader()->setStretchLastSection(false);
@@ -26,6 +34,10 @@ ResultsPanel::ResultsPanel(QWidget* parent) : QWidget(parent) {
 
   note_ = new QLabel(tr("No results yet: choose mechanisms and press Run."), this);
   note_->setObjectName(QStringLiteral("resultsNote"));
+  // A long note wraps rather than widening the window beyond a small (or scaled) screen.
+  note_->setWordWrap(true);
+  note_->setMinimumWidth(120);
+  note_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
   copy_ = new QPushButton(tr("Copy"), this);
   copy_->setToolTip(tr("Copy the table as tab-separated text"));
   export_ = new QPushButton(tr("Export CSV…"), this);

@@ -10,6 +10,8 @@ class QTableView;
 
 namespace dpsynth::ui {
 
+class ResultsSortProxy;
+
 class ResultsPanel : public QWidget {
   Q_OBJECT
 
@@ -17,7 +19,9 @@ class ResultsPanel : public QWidget {
   explicit ResultsPanel(QWidget* parent = nullptr);
 
   ResultsTableModel* model() const { return model_; }
+  /// Shows model() through a sorting proxy (click a header to sort).
   QTableView* view() const { return view_; }
+  ResultsSortProxy* sortProxy() const { return proxy_; }
   void setNote(const QString& text);
   QString note() const;
 
@@ -32,6 +36,7 @@ class ResultsPanel : public QWidget {
 
  private:
   ResultsTableModel* model_ = nullptr;
+  ResultsSortProxy* proxy_ = nullptr;
   QTableView* view_ = nullptr;
   QLabel* note_ = nullptr;
   QPushButton* copy_ = nullptr;
