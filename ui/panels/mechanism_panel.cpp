@@ -1,6 +1,8 @@
 #include "ui/panels/mechanism_panel.h"
 
+#include <QApplication>
 #include <QListWidget>
+#include <QStyle>
 #include <QVBoxLayout>
 
 namespace dpsynth::ui {
@@ -91,6 +93,32 @@ void MechanismPanel::setCurrent(pipeline::Mechanism mechanism) {
       list_->setCurrentRow(row);
     }
   }
+}
+
+void MechanismPanel::setProblems(const std::map<pipeline::Mechanism, QString>& problems) {
+  problems_ = problems;
+  const QSignalBlocker block(list_);  // decoration only: no edit, no changed()
+  for (int row = 0; row < list_->count(); ++row) {
+    auto* item = list_->item(row);
+    const auto m = static_cast<pipeline::Mechanism>(item->data(Qt::UserRole).toInt());
+    const auto it = problems_.find(m);
+    const QString tip =
+        QString::fromStdString(pipeline::mechanismDescription(m)) + "\n(" + guaranteeHint(m) + ")";
+    if (it == problems_.end()) {
+      item->setIcon({});
+      item->setForeground(QBrush());
+      item->setToolTip(tip);
+    } else {
+      item->setIcon(QApplication::style()->standardIcon(QStyle::SP_MessageBoxWarning));
+      item->setForeground(QColor(0xb0, 0x1c, 0x1c));
+      item->setToolTip(tr("Will not run: %1").arg(it->second) + "\n\n" + tip);
+    }
+  }
+}
+
+QString MechanismPanel::problemOf(pipeline::Mechanism mechanism) const {
+  const auto it = problems_.find(mechanism);
+  return it == problems_.end() ? QString() : it->second;
 }
 
 QVariant MechanismPanel::settingValue(const QString& key) const {

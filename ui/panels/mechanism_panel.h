@@ -2,6 +2,7 @@
 /// A checkable list of every mechanism: the checked ones run side by side (sharing stages such
 /// as the unweighted fit); the selected one drives the guarantee badge.
 #include <QWidget>
+#include <map>
 #include <optional>
 #include <vector>
 
@@ -31,6 +32,11 @@ class MechanismPanel : public QWidget, public SettingsEditor {
   void setSettingValue(const QString& key, const QVariant& value) override;
 
   QListWidget* list() const { return list_; }
+  /// Marks mechanisms that cannot run with the settings on screen (warning icon, red text, the
+  /// reason as tooltip); mechanisms not in the map are unmarked.
+  void setProblems(const std::map<core::pipeline::Mechanism, QString>& problems);
+  /// The reason a mechanism is marked ("" when it is not).
+  QString problemOf(core::pipeline::Mechanism mechanism) const;
 
  signals:
   void edited(const SettingChange& change);
@@ -39,6 +45,7 @@ class MechanismPanel : public QWidget, public SettingsEditor {
 
  private:
   QListWidget* list_ = nullptr;
+  std::map<core::pipeline::Mechanism, QString> problems_;
   bool silent_ = false;
 };
 

@@ -165,4 +165,15 @@ void TuningField::commit(int dragId) {
   emit valueChanged(now);
 }
 
+void TuningField::setProblem(const QString& text) {
+  if (text == problem_) return;
+  problem_ = text;
+  label_->setText(text.isEmpty() ? spec_.label : QStringLiteral("⚠ ") + spec_.label);
+  label_->setStyleSheet(
+      text.isEmpty() ? QString() : QStringLiteral("QLabel { color: #b01c1c; font-weight: 600; }"));
+  label_->setToolTip(text.isEmpty() ? spec_.toolTip : text);
+  spin_->setStyleSheet(
+      text.isEmpty() ? QString() : QStringLiteral("QDoubleSpinBox { border: 1px solid #b01c1c; }"));
+}
+
 }  // namespace dpsynth::ui

@@ -40,6 +40,9 @@ class TuningField : public QWidget {
   void setValue(const QVariant& value);
   /// The user's reset: reported as an edit.
   void resetToDefault();
+  /// Marks the field as blocking a mechanism (red label, the reason as tooltip); "" clears.
+  void setProblem(const QString& text);
+  QString problem() const { return problem_; }
 
   const TuningFieldSpec& spec() const { return spec_; }
   QDoubleSpinBox* spinBox() const { return spin_; }
@@ -72,6 +75,7 @@ class TuningField : public QWidget {
   bool updating_ = false;
   int dragId_ = 0;
   bool spinTouched_ = false;  ///< the spin box has shown a real value
+  QString problem_;
 };
 
 }  // namespace dpsynth::ui
