@@ -14,6 +14,7 @@
 #include <QPushButton>
 #include <QSplitter>
 #include <QStatusBar>
+#include <QTabWidget>
 #include <QUndoStack>
 #include <QVBoxLayout>
 
@@ -21,8 +22,10 @@
 #include "ui/controllers/run_controller.h"
 #include "ui/controllers/run_presenter.h"
 #include "ui/controllers/session_controller.h"
+#include "ui/controllers/settings_check.h"
 #include "ui/controllers/settings_controller.h"
 #include "ui/dialogs/data_error_dialog.h"
+#include "ui/dialogs/help_dialog.h"
 #include "ui/field_names.h"
 #include "ui/models/csv_preview_model.h"
 #include "ui/panels/control_pane.h"
@@ -32,10 +35,12 @@
 #include "ui/panels/results_panel.h"
 #include "ui/panels/sampler_panel.h"
 #include "ui/panels/tuning_panel.h"
+#include "ui/panels/warnings_panel.h"
 #include "ui/plots/lipschitz_weight_plot.h"
 #include "ui/plots/plots_view.h"
 #include "ui/studio_resources.h"
 #include "ui/widgets/guarantee_badge.h"
+#include "ui/widgets/screen_fit.h"
 
 namespace dpsynth::ui {
 
@@ -62,16 +67,25 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   plots_ = new PlotsView;
   results_ = new ResultsPanel;
   progress_ = new ProgressPanel;
+  warnings_ = new WarningsPanel;
   run_ = new RunController(this);
   settings_ = new SettingsController(data_, mechanisms_, tuning_, sampler_, this);
   session_ = new SessionController(data_, settings_, this);
   presenter_ = new RunPresenter(
       run_, progress_, results_, plots_, [this] { return tuning_->tuning().epsilon; }, this);
   exports_ = new ExportActions(this);
+  check_ = new SettingsCheck(mechanisms_, tuning_, this);
 
+  bottomTabs_ = new QTabWidget;
+  bottomTabs_->setDocumentMode(true);
+  bottomTabs_->addTab(progress_, tr("Progress"));
+  bottomTabs_->addTab(warnings_, tr("Warnings"));
+  connect(warnings_, &WarningsPanel::countChanged, this, [this](int n) {
+    bottomTabs_->setTabText(1, n > 0 ? tr("Warnings (%1)").arg(n) : tr("Warnings"));
+  });
   auto* bottom = new QSplitter(Qt::Horizontal);
   bottom->addWidget(results_);
-  bottom->addWidget(progress_);
+  bottom->addWidget(bottomTabs_);
   bottom->setStretchFactor(0, 3);
   bottom->setStretchFactor(1, 2);
   bottom->setSizes({880, 540});
@@ -97,10 +111,12 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
       appSettings_.addRecentFile(source.file);
       rebuildRecentMenu();
     }
+    run_->cancel();  // a run on the previous data must not draw over the new data's plots
     lastOutput_.reset();
     results_->model()->clear();
     results_->setNote(tr("New data: press Run."));
     plots_->clearAll();
+    warnings_->clear();
     updateTitle();
     statusBar()->showMessage(tr("Loaded %1: %2 rows")
                                  .arg(source.displayName)
@@ -119,10 +135,12 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     run_->resetCache();  // a different dataset or model: no stage can be reused
     run_->settingsChanged();
     markResultsOutdated();
+    check_->check(settings_->current());
   });
   connect(settings_, &SettingsController::settingsChanged, this, [this] {
     run_->settingsChanged();
     markResultsOutdated();
+    check_->check(settings_->current());
   });
   connect(mechanisms_, &MechanismPanel::currentChanged, this, [this] {
     updateBadge();
@@ -162,8 +180,12 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   restoreGeometry(appSettings_.windowGeometry());
   mainSplitter_->restoreState(appSettings_.splitterState(QStringLiteral("main")));
   centreSplitter_->restoreState(appSettings_.splitterState(QStringLiteral("centre")));
+  fitToScreen(this);  // a restored or default size may not fit a small or scaled screen
+  // On a short screen the results table needs more than a quarter of the height to show rows.
+  if (height() < 760) centreSplitter_->setSizes({height() * 55 / 100, height() * 45 / 100});
   updateBadge();
   updateTitle();
+  check_->check(settings_->current());
   statusBar()->showMessage(tr("Ready"));
 }
 
@@ -212,7 +234,8 @@ void MainWindow::buildMenus() {
     exports_->exportSyntheticWithDialog(lastOutput_ ? &*lastOutput_ : nullptr,
                                         mechanisms_->current(), sampler_->syntheticDatasets());
   });
-  file->addAction(tr("Export plots…"), this, [this] { exports_->exportPlotsWithDialog(plots_); });
+  file->addAction(tr("Export plots…"), this,
+                  [this] { exports_->exportPlotsWithDialog(plots_, data_->source()); });
   file->addSeparator();
   file->addAction(tr("&Quit"), QKeySequence::Quit, this, [this] { close(); });
 
@@ -236,11 +259,18 @@ void MainWindow::buildMenus() {
   connect(auto_, &QAction::toggled, autoRun_, &QCheckBox::setChecked);
   connect(autoRun_, &QCheckBox::toggled, auto_, &QAction::setChecked);
 
+  buildHelpMenu();
+}
+
+void MainWindow::buildHelpMenu() {
   QMenu* help = menuBar()->addMenu(tr("&Help"));
+  help->addAction(tr("dpsynth &help"), QKeySequence::HelpContents, this, [this] {
+    auto* dialog = new HelpDialog(this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->show();
+  });
   help->addAction(tr("&About"), this, [this] {
-    QMessageBox::about(this, tr("About dpsynth studio"),
-                       tr("dpsynth studio: differentially private synthetic data from Bayesian "
-                          "synthesizers with weighted, censored and histogram mechanisms."));
+    QMessageBox::about(this, tr("About dpsynth studio"), HelpDialog::aboutText());
   });
 }
 
@@ -272,13 +302,13 @@ void MainWindow::connectRun() {
 bool MainWindow::startRun(bool interactive) {
   const auto dataset = data_->dataset();
   QString problem;
+  // A mechanism with a missing setting is marked in place and left out; the others run.
+  const RunPlan plan = planRun(settings_->current());
+  check_->check(settings_->current());
   if (!dataset) {
-    problem = data_->hasData() ? data_->problem() : tr("load data first");
+    problem = withFieldNames(data_->hasData() ? data_->problem() : tr("load data first"));
   } else {
-    const auto problems = settings_->current().problems();
-    QStringList lines;
-    for (const auto& p : problems) lines << withFieldNames(p);
-    problem = lines.join(QStringLiteral("; "));
+    problem = plan.blocking.join(QStringLiteral("; "));
   }
   if (!problem.isEmpty()) {
     statusBar()->showMessage(tr("Cannot run: %1").arg(problem), kStatusTimeoutMs);
@@ -287,8 +317,10 @@ bool MainWindow::startRun(bool interactive) {
   }
   presenter_->runStarting();
   runGeneration_ = settingsGeneration_;
-  run_->start(dataset, settings_->current(), data_->source());
-  statusBar()->showMessage(tr("Running…"));
+  run_->start(dataset, plan.settings, data_->source());
+  statusBar()->showMessage(plan.skipped.isEmpty()
+                               ? tr("Running…")
+                               : tr("Running; left out: %1").arg(plan.skipped.join("; ")));
   return true;
 }
 
@@ -301,6 +333,8 @@ void MainWindow::onFinished(const RunOutput& output) {
   lastOutput_ = output;
   resultsCurrent_ = runGeneration_ == settingsGeneration_;
   presenter_->showOutput(output, resultsCurrent_);
+  warnings_->setRun(output);
+  if (!resultsCurrent_) warnings_->setStale(true);
   updateBadge();
   followCurrentMechanism();
   statusBar()->showMessage(RunPresenter::summaryOf(output), kStatusTimeoutMs);
@@ -314,6 +348,7 @@ void MainWindow::markResultsOutdated() {
   // Never show a guarantee or utility for settings other than the ones on screen.
   if (resultsCurrent_) {
     presenter_->showOutdated(tr("Settings changed since this run: press Run to update."));
+    warnings_->setStale(true);
   }
   resultsCurrent_ = false;
   ++settingsGeneration_;

@@ -15,6 +15,7 @@ class QLabel;
 class QMenu;
 class QPushButton;
 class QSplitter;
+class QTabWidget;
 
 namespace dpsynth::ui {
 
@@ -30,8 +31,10 @@ class RunController;
 class RunPresenter;
 class SamplerPanel;
 class SessionController;
+class SettingsCheck;
 class SettingsController;
 class TuningPanel;
+class WarningsPanel;
 
 class MainWindow : public QMainWindow {
   Q_OBJECT
@@ -66,6 +69,10 @@ class MainWindow : public QMainWindow {
   ResultsPanel* resultsPanel() const { return results_; }
   ProgressPanel* progressPanel() const { return progress_; }
   PlotsView* plotsView() const { return plots_; }
+  WarningsPanel* warningsPanel() const { return warnings_; }
+  SettingsCheck* settingsCheck() const { return check_; }
+  /// Progress and Warnings, beside the results table.
+  QTabWidget* bottomTabs() const { return bottomTabs_; }
   GuaranteeBadge* guaranteeBadge() const { return badge_; }
   QPushButton* runButton() const { return runButton_; }
   QPushButton* cancelButton() const { return cancelButton_; }
@@ -92,6 +99,7 @@ class MainWindow : public QMainWindow {
   void onFinished(const RunOutput& output);
   void showError(const ErrorReport& report);
   void openSessionWithDialog();
+  void buildHelpMenu();
   void saveSessionAs();
 
   AppSettings appSettings_;
@@ -109,6 +117,9 @@ class MainWindow : public QMainWindow {
   PlotsView* plots_ = nullptr;
   ResultsPanel* results_ = nullptr;
   ProgressPanel* progress_ = nullptr;
+  WarningsPanel* warnings_ = nullptr;
+  QTabWidget* bottomTabs_ = nullptr;
+  SettingsCheck* check_ = nullptr;
   QSplitter* mainSplitter_ = nullptr;
   QSplitter* centreSplitter_ = nullptr;
   QMenu* recentMenu_ = nullptr;

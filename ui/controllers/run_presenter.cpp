@@ -142,7 +142,7 @@ void RunPresenter::showOutput(const RunOutput& output, bool current) {
     mode += tr(" · release refused for %1 (diagnostics)").arg(refused.join(QStringLiteral(", ")));
   }
   results_->setNote(warnings > 0
-                        ? tr("%1 · %2 warning(s): hover a row for details").arg(mode).arg(warnings)
+                        ? tr("%1 · %2 warning(s): see the Warnings tab").arg(mode).arg(warnings)
                         : tr("%1; utility from one synthetic dataset per mechanism").arg(mode));
   if (!current) showOutdated(tr("Settings changed during this run: press Run to update."));
 }

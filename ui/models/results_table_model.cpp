@@ -123,7 +123,7 @@ QVariant ResultsTableModel::data(const QModelIndex& index, int role) const {
       if (!v.isValid() && index.column() != kMechanism) return QStringLiteral("–");
       return v;
     case Qt::TextAlignmentRole:
-      return index.column() <= kGuarantee || index.column() == kVerdict
+      return index.column() <= kGuarantee
                  ? int(Qt::AlignLeft | Qt::AlignVCenter)
                  : int(Qt::AlignRight | Qt::AlignVCenter);
     case Qt::ForegroundRole:
@@ -191,8 +191,8 @@ QVariant ResultsTableModel::headerData(int section, Qt::Orientation orientation,
 }
 
 QStringList ResultsTableModel::displayHeader() {
-  return {"mechanism", "guarantee", "Δ",      "ε",   "#cens/#trunc", "max-ECDF",
-          "avg-ECDF",  "mean",      "median", "q15", "q90",          "verdict"};
+  return {"mechanism", "verdict", "guarantee", "Δ",      "ε",   "#cens/#trunc",
+          "max-ECDF",  "avg-ECDF", "mean",     "median", "q15", "q90"};
 }
 
 QString ResultsTableModel::toTsv() const {

@@ -17,6 +17,7 @@ class ResultsTableModel : public QAbstractTableModel {
  public:
   enum Column {
     kMechanism,
+    kVerdict,  ///< "usable" or "unusable: <reasons>" (core::pipeline::judge), next to the name
     kGuarantee,
     kLipschitz,
     kEpsilon,
@@ -27,7 +28,6 @@ class ResultsTableModel : public QAbstractTableModel {
     kMedian,
     kQ15,
     kQ90,
-    kVerdict,  ///< "usable" or "unusable: <reasons>" (core::pipeline::judge)
     kColumnCount
   };
 

@@ -29,6 +29,12 @@ ResultsPanel::ResultsPanel(QWidget* parent) : QWidget(parent) {
   view_->verticalHeader()->hide();
   view_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
   view_->horizontalHeader()->setStretchLastSection(false);
+  // The verdict stays narrow (its reasons are in the tooltip and the Warnings tab).
+  view_->horizontalHeader()->setSectionResizeMode(ResultsTableModel::kVerdict,
+                                                  QHeaderView::Interactive);
+  view_->horizontalHeader()->resizeSection(
+      ResultsTableModel::kVerdict,
+      view_->fontMetrics().horizontalAdvance(QStringLiteral("unusable: 999 of 1000 rec")));
   view_->setSelectionBehavior(QAbstractItemView::SelectRows);
   view_->verticalHeader()->setDefaultSectionSize(view_->fontMetrics().height() + 6);
 

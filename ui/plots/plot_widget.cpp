@@ -216,6 +216,14 @@ void PlotWidget::performReplot() {
 }
 
 void PlotWidget::rescaleToData() {
+  if (pointCount() == 0) {
+    // Nothing drawn: neutral axes, not the ranges of data that are gone (new data, new run).
+    for (QCPAxisRect* rect : plot_->axisRects()) {
+      rect->axis(QCPAxis::atBottom)->setRange(0, 1);
+      rect->axis(QCPAxis::atLeft)->setRange(0, 1);
+    }
+    return;
+  }
   plot_->rescaleAxes();
   // A little air around the data so markers and outlines are not cut by the frame.
   for (QCPAxisRect* rect : plot_->axisRects()) {

@@ -166,7 +166,10 @@ void TracePlot::rebuildGraphs() {
 
 void TracePlot::refreshGraphData() {
   QCustomPlot* plot = customPlot();
-  if (parameterNames_.isEmpty()) return;
+  if (parameterNames_.isEmpty()) {
+    plot->yAxis->setLabel(tr("Value"));  // not the last run's parameter
+    return;
+  }
   std::vector<double> x, y;
   for (int c = 0; c < chains_ && c < plot->graphCount(); ++c) {
     trace(c, current_).points(x, y);
