@@ -5,15 +5,15 @@
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QTabWidget>
+#include <QTableWidget>
 #include <QTextBrowser>
-#include <QTreeWidget>
 #include <QtTest>
 
 #include "core/version.h"
 #include "studio_test_helpers.h"
 #include "ui/controllers/export_actions.h"
-#include "ui/controllers/settings_controller.h"
 #include "ui/controllers/settings_check.h"
+#include "ui/controllers/settings_controller.h"
 #include "ui/dialogs/help_dialog.h"
 #include "ui/main_window.h"
 #include "ui/models/results_sort_proxy.h"

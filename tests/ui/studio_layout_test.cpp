@@ -2,6 +2,7 @@
 #include <QListWidget>
 #include <QPushButton>
 #include <QScreen>
+#include <QScrollArea>
 #include <QSignalSpy>
 #include <QTabWidget>
 #include <QTableView>
@@ -132,6 +133,20 @@ class StudioLayoutTest : public QObject {
     window.tuningPanel()->field("c")->setValue(0.5);  // stale
     window.plotsView()->setCurrentIndex(PlotsView::kLipschitz);
     shoot(&window, QStringLiteral("stale_plots.png"));
+
+    // A mechanism with a missing setting, marked in the list and at its fields before Run.
+    window.mechanismPanel()->setChecked({pipeline::Mechanism::lwFinal, pipeline::Mechanism::ph});
+    TuningField* lower = window.tuningPanel()->field("lower");
+    for (QWidget* w = lower->parentWidget(); w; w = w->parentWidget()) {
+      if (auto* scroll = qobject_cast<QScrollArea*>(w)) {
+        scroll->ensureWidgetVisible(lower, 20, 60);
+        break;
+      }
+    }
+    shoot(&window, QStringLiteral("missing_setting.png"));
+    QListWidget* list = window.mechanismPanel()->list();
+    for (int row = 0; row < list->count(); ++row)  // the marked row did not grow out of view
+      QVERIFY(list->viewport()->rect().contains(list->visualItemRect(list->item(row))));
 
     HelpDialog help;
     help.show();

@@ -28,12 +28,21 @@ QString guaranteeHint(pipeline::Mechanism m) {
 MechanismPanel::MechanismPanel(QWidget* parent) : QWidget(parent) {
   list_ = new QListWidget(this);
   list_->setObjectName(QStringLiteral("mechanismList"));
+  // A problem icon (setProblems) must not make its row taller than the others: the list is
+  // sized to show all ten rows.
+  const int text = list_->fontMetrics().height();
+  list_->setIconSize(QSize(text, text));
+  list_->setUniformItemSizes(true);
+  QPixmap blank(text, text);
+  blank.fill(Qt::transparent);
+  blankIcon_ = QIcon(blank);
   for (auto m : pipeline::allMechanisms()) {
     const QString name = QString::fromStdString(pipeline::mechanismName(m));
     auto* item = new QListWidgetItem(name, list_);
     item->setData(Qt::UserRole, static_cast<int>(m));
     item->setFlags(item->flags() | Qt::ItemIsUserCheckable);
     item->setCheckState(Qt::Unchecked);
+    item->setIcon(blankIcon_);  // the rows' height already counts the problem icon
     item->setToolTip(QString::fromStdString(pipeline::mechanismDescription(m)) + "\n(" +
                      guaranteeHint(m) + ")");
   }
@@ -105,7 +114,7 @@ void MechanismPanel::setProblems(const std::map<pipeline::Mechanism, QString>& p
     const QString tip =
         QString::fromStdString(pipeline::mechanismDescription(m)) + "\n(" + guaranteeHint(m) + ")";
     if (it == problems_.end()) {
-      item->setIcon({});
+      item->setIcon(blankIcon_);
       item->setForeground(QBrush());
       item->setToolTip(tip);
     } else {

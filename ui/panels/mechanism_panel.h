@@ -1,6 +1,7 @@
 #pragma once
 /// A checkable list of every mechanism: the checked ones run side by side (sharing stages such
 /// as the unweighted fit); the selected one drives the guarantee badge.
+#include <QIcon>
 #include <QWidget>
 #include <map>
 #include <optional>
@@ -46,6 +47,7 @@ class MechanismPanel : public QWidget, public SettingsEditor {
  private:
   QListWidget* list_ = nullptr;
   std::map<core::pipeline::Mechanism, QString> problems_;
+  QIcon blankIcon_;
   bool silent_ = false;
 };
 

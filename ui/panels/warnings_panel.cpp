@@ -4,7 +4,7 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QStyle>
-#include <QTreeWidget>
+#include <QTableWidget>
 #include <QVBoxLayout>
 #include <algorithm>
 
@@ -21,34 +21,51 @@ enum Column { kMechanism, kStage, kWarning };
 WarningsPanel::WarningsPanel(QWidget* parent) : QWidget(parent) {
   note_ = new QLabel(tr("No run yet."), this);
   note_->setObjectName(QStringLiteral("warningsNote"));
-  list_ = new QTreeWidget(this);
+  list_ = new QTableWidget(0, 3, this);
   list_->setObjectName(QStringLiteral("warningsList"));
-  list_->setRootIsDecorated(false);
-  list_->setUniformRowHeights(false);
+  list_->setHorizontalHeaderLabels({tr("Mechanism"), tr("Stage"), tr("Warning")});
+  list_->verticalHeader()->hide();
+  list_->setEditTriggers(QAbstractItemView::NoEditTriggers);
+  list_->setSelectionBehavior(QAbstractItemView::SelectRows);
+  // Warnings are sentences: wrapped in full beside narrow mechanism and stage columns.
   list_->setWordWrap(true);
-  list_->setHeaderLabels({tr("Mechanism"), tr("Stage"), tr("Warning")});
-  list_->header()->setSectionResizeMode(kMechanism, QHeaderView::ResizeToContents);
-  list_->header()->setSectionResizeMode(kStage, QHeaderView::ResizeToContents);
-  list_->header()->setStretchLastSection(true);
-  list_->setSortingEnabled(true);
-  list_->sortByColumn(-1, Qt::AscendingOrder);
+  list_->setTextElideMode(Qt::ElideNone);
+  QHeaderView* header = list_->horizontalHeader();
+  header->setSectionResizeMode(kMechanism, QHeaderView::ResizeToContents);
+  header->setSectionResizeMode(kStage, QHeaderView::Interactive);
+  header->resizeSection(kStage,
+                        list_->fontMetrics().horizontalAdvance(QStringLiteral("weighted-e ")));
+  header->setSectionResizeMode(kWarning, QHeaderView::Stretch);
+  connect(header, &QHeaderView::sectionResized, list_, &QTableWidget::resizeRowsToContents);
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(0, 0, 0, 0);
   layout->addWidget(note_);
   layout->addWidget(list_, 1);
 }
 
+void WarningsPanel::resizeEvent(QResizeEvent* event) {
+  QWidget::resizeEvent(event);
+  list_->resizeRowsToContents();
+}
+
 void WarningsPanel::add(const QString& mechanism, const QString& stage, const QString& text,
                         bool severe) {
-  auto* item = new QTreeWidgetItem(list_, {mechanism, stage, text});
-  item->setIcon(kMechanism,
-                QApplication::style()->standardIcon(severe ? QStyle::SP_MessageBoxCritical
-                                                           : QStyle::SP_MessageBoxWarning));
-  item->setToolTip(kWarning, text);
+  const int row = list_->rowCount();
+  list_->insertRow(row);
+  auto* who = new QTableWidgetItem(mechanism);
+  who->setIcon(QApplication::style()->standardIcon(severe ? QStyle::SP_MessageBoxCritical
+                                                          : QStyle::SP_MessageBoxWarning));
+  list_->setItem(row, kMechanism, who);
+  auto* where = new QTableWidgetItem(stage);
+  where->setToolTip(stage);
+  list_->setItem(row, kStage, where);
+  auto* what = new QTableWidgetItem(text);
+  what->setToolTip(text);
+  list_->setItem(row, kWarning, what);
 }
 
 void WarningsPanel::setRun(const RunOutput& output) {
-  list_->clear();
+  list_->setRowCount(0);
   const auto labels = core::report::mechanismLabels(*output.result);
   const auto& mechanisms = output.result->mechanisms;
   for (std::size_t j = 0; j < mechanisms.size(); ++j) {
@@ -73,6 +90,7 @@ void WarningsPanel::setRun(const RunOutput& output) {
       add(who, tr("mechanism"), QString::fromStdString(w), false);
     }
   }
+  list_->resizeRowsToContents();
   note_->setText(count() == 0 ? tr("No warnings in the last run.")
                               : tr("%n warning(s) in the last run.", nullptr, count()));
   setStale(false);
@@ -80,7 +98,7 @@ void WarningsPanel::setRun(const RunOutput& output) {
 }
 
 void WarningsPanel::clear() {
-  list_->clear();
+  list_->setRowCount(0);
   note_->setText(tr("No run yet."));
   setStale(false);
   emit countChanged(0);
@@ -92,14 +110,14 @@ void WarningsPanel::setStale(bool stale) {
     note_->setText(tr("Stale: %1").arg(note_->text()));
 }
 
-int WarningsPanel::count() const { return list_->topLevelItemCount(); }
+int WarningsPanel::count() const { return list_->rowCount(); }
 
 QStringList WarningsPanel::lines() const {
   QStringList out;
   for (int i = 0; i < count(); ++i) {
-    const auto* item = list_->topLevelItem(i);
     out << QStringLiteral("%1 | %2 | %3")
-               .arg(item->text(kMechanism), item->text(kStage), item->text(kWarning));
+               .arg(list_->item(i, kMechanism)->text(), list_->item(i, kStage)->text(),
+                    list_->item(i, kWarning)->text());
   }
   return out;
 }

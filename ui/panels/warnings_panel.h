@@ -7,7 +7,7 @@
 #include "ui/workers/run_types.h"
 
 class QLabel;
-class QTreeWidget;
+class QTableWidget;
 
 namespace dpsynth::ui {
 
@@ -23,7 +23,7 @@ class WarningsPanel : public QWidget {
   /// Greys the list: the warnings belong to a run made with other settings or data.
   void setStale(bool stale);
   int count() const;
-  QTreeWidget* list() const { return list_; }
+  QTableWidget* list() const { return list_; }
   /// "mechanism | stage | warning" per line, for tests and the clipboard.
   QStringList lines() const;
 
@@ -32,8 +32,9 @@ class WarningsPanel : public QWidget {
 
  private:
   void add(const QString& mechanism, const QString& stage, const QString& text, bool severe);
+  void resizeEvent(QResizeEvent* event) override;
 
-  QTreeWidget* list_ = nullptr;
+  QTableWidget* list_ = nullptr;
   QLabel* note_ = nullptr;
 };
 
