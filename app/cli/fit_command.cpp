@@ -127,6 +127,8 @@ void printSummary(const core::data::Dataset& dataset, const core::pipeline::Mech
             << ", outcome " << dataset.outcomeName << ")\n";
   std::cout << "guarantee " << core::pipeline::guaranteeName(r.guarantee) << ", epsilon "
             << r.epsilon;
+  if (!report["epsilon_target_used"].get<bool>() && !report["epsilon_target"].is_null())
+    std::cout << " (target " << report["epsilon_target"].get<double>() << " ignored)";
   if (r.final)
     std::cout << ", Lipschitz " << r.final->lipschitz.max << " (q90 " << r.final->lipschitz.q90
               << ", q95 " << r.final->lipschitz.q95 << ")";
@@ -158,6 +160,12 @@ void printSummary(const core::data::Dataset& dataset, const core::pipeline::Mech
               << row["q90"].get<double>() << "\n";
   std::cout << "max-ECDF " << u["max_ecdf"].get<double>() << ", avg-ECDF "
             << u["avg_ecdf"].get<double>() << "\n";
+  if (report["verdict"] == "unusable") {
+    std::cout << "verdict UNUSABLE:";
+    for (const auto& reason : report["verdict_reasons"])
+      std::cout << " " << reason.get<std::string>() << ";";
+    std::cout << "\n";
+  }
 }
 
 }  // namespace
