@@ -6,9 +6,10 @@
 #include <chrono>
 #include <mutex>
 
+#include "core/privacy/running_lipschitz.h"
+
 #include "core/data/data_error.h"
 #include "core/models/parameter_labels.h"
-#include "core/privacy/running_lipschitz.h"
 #include "ui/dialogs/error_report.h"
 #include "ui/workers/run_summary.h"
 
