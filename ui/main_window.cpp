@@ -118,6 +118,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     plots_->clearAll();
     warnings_->clear();
     updateTitle();
+    updateExportFolders();
     statusBar()->showMessage(tr("Loaded %1: %2 rows")
                                  .arg(source.displayName)
                                  .arg(data_->previewModel()->table()->rows.size()),
@@ -162,6 +163,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   connect(session_, &SessionController::pathChanged, this, [this](const QString& path) {
     exports_->setSessionPath(path);
     updateTitle();
+    updateExportFolders();
   });
   connect(settings_, &SettingsController::errorOccurred, this,
           [this](const ErrorReport& r) { showError(r); });
@@ -185,6 +187,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   if (height() < 760) centreSplitter_->setSizes({height() * 55 / 100, height() * 45 / 100});
   updateBadge();
   updateTitle();
+  updateExportFolders();
   check_->check(settings_->current());
   statusBar()->showMessage(tr("Ready"));
 }
@@ -382,6 +385,13 @@ void MainWindow::followCurrentMechanism() {
   const int index =
       selector->findText(QString::fromStdString(core::pipeline::mechanismName(*current)));
   if (index >= 0) plots_->lipschitzWeightPlot()->setCurrentMechanism(index);
+}
+
+void MainWindow::updateExportFolders() {
+  // The session's folder, else the data's: never the read-only bundled samples' folder.
+  const QString folder = ExportActions::defaultFolder(session_->currentPath(), data_->source());
+  results_->setExportFolder(folder);
+  plots_->setExportFolder(folder);
 }
 
 void MainWindow::updateTitle() {

@@ -96,6 +96,7 @@ class MainWindow : public QMainWindow {
   void followCurrentMechanism();
   void markResultsOutdated();
   void updateTitle();
+  void updateExportFolders();
   void onFinished(const RunOutput& output);
   void showError(const ErrorReport& report);
   void openSessionWithDialog();

@@ -326,6 +326,11 @@ class StudioHonestTest : public QObject {
     file.file = dir.filePath("data.csv");
     QCOMPARE(ExportActions::defaultFolder({}, file), QFileInfo(dir.path()).absoluteFilePath());
     QCOMPARE(ExportActions::defaultFolder(dir.filePath("s/a.dpsynth"), file), dir.filePath("s"));
+    // The window's export dialogs follow the data.
+    MainWindow window;
+    window.loadDefaults();
+    QVERIFY(!window.plotsView()->lipschitzPlot()->exportFolder().contains("resources/samples"));
+    QVERIFY(!window.plotsView()->lipschitzPlot()->exportFolder().isEmpty());
   }
 
   void helpPageAndAbout() {

@@ -2,6 +2,7 @@
 
 #include <QApplication>
 #include <QClipboard>
+#include <QDir>
 #include <QFileDialog>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -94,7 +95,10 @@ bool ResultsPanel::exportCsv(const QString& path, QString* error) const {
 
 void ResultsPanel::exportWithDialog() {
   const QString path = QFileDialog::getSaveFileName(
-      this, tr("Export results"), QStringLiteral("results.csv"), tr("CSV files (*.csv)"));
+      this, tr("Export results"),
+      exportFolder_.isEmpty() ? QStringLiteral("results.csv")
+                              : QDir(exportFolder_).filePath(QStringLiteral("results.csv")),
+      tr("CSV files (*.csv)"));
   if (path.isEmpty()) return;
   QString error;
   if (exportCsv(path, &error)) {

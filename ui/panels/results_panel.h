@@ -30,6 +30,8 @@ class ResultsPanel : public QWidget {
   /// Writes the table as CSV atomically; false (and *error) on failure.
   bool exportCsv(const QString& path, QString* error = nullptr) const;
   void exportWithDialog();
+  /// Where the export dialog opens (ExportActions::defaultFolder; empty: the current folder).
+  void setExportFolder(const QString& folder) { exportFolder_ = folder; }
 
  signals:
   void message(const QString& text);
@@ -41,6 +43,7 @@ class ResultsPanel : public QWidget {
   QLabel* note_ = nullptr;
   QPushButton* copy_ = nullptr;
   QPushButton* export_ = nullptr;
+  QString exportFolder_;
 };
 
 }  // namespace dpsynth::ui

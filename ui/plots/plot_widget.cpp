@@ -3,6 +3,7 @@
 #include <qcustomplot.h>
 
 #include <QContextMenuEvent>
+#include <QDir>
 #include <QFileDialog>
 #include <QGraphicsOpacityEffect>
 #include <QHBoxLayout>
@@ -272,8 +273,10 @@ void PlotWidget::showContextMenu(const QPoint& pos) {
 
 void PlotWidget::exportWithDialog(const QString& suffix) {
   const QString filter = tr("%1 image (*.%2)").arg(suffix.toUpper(), suffix);
-  QString path = QFileDialog::getSaveFileName(this, tr("Export plot"),
-                                              exportBaseName() + QLatin1Char('.') + suffix, filter);
+  const QString name = exportBaseName() + QLatin1Char('.') + suffix;
+  QString path = QFileDialog::getSaveFileName(
+      this, tr("Export plot"), exportFolder_.isEmpty() ? name : QDir(exportFolder_).filePath(name),
+      filter);
   if (path.isEmpty()) return;
   if (QFileInfo(path).suffix().toLower() != suffix) path += QLatin1Char('.') + suffix;
   QString error;

@@ -49,6 +49,9 @@ class PlotWidget : public QWidget {
   void setStale(bool stale, const QString& why = {});
   bool isStale() const { return stale_; }
   QString staleText() const;
+  /// Where the export dialog opens (ExportActions::defaultFolder; empty: the current folder).
+  void setExportFolder(const QString& folder) { exportFolder_ = folder; }
+  QString exportFolder() const { return exportFolder_; }
   /// The mechanism(s) the plot shows now ("lw-final", "lw-final, censor-w"; "" for none).
   virtual QString shownMechanisms() const { return {}; }
 
@@ -89,6 +92,7 @@ class PlotWidget : public QWidget {
   QLabel* caption_ = nullptr;
   QLabel* staleBanner_ = nullptr;
   QString runLabel_;
+  QString exportFolder_;
   bool stale_ = false;
   QTimer replotTimer_;
   bool userMovedView_ = false;

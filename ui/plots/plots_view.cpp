@@ -120,6 +120,10 @@ void PlotsView::setStale(bool stale, const QString& why) {
   }
 }
 
+void PlotsView::setExportFolder(const QString& folder) {
+  for (int t = 0; t < kTabCount; ++t) plot(static_cast<Tab>(t))->setExportFolder(folder);
+}
+
 void PlotsView::setLiveTraceSource(const QString& mechanism, const QString& stage) {
   traces_->setLiveSource(mechanism, stage);
 }

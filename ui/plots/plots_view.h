@@ -66,6 +66,8 @@ class PlotsView : public QTabWidget {
   /// Greys every plot with a banner (settings or data changed since the run they show).
   void setStale(bool stale, const QString& why = {});
   bool isStale() const { return stale_; }
+  /// Where every plot's export dialog opens.
+  void setExportFolder(const QString& folder);
   /// Names the live traces (the stage now sampling).
   void setLiveTraceSource(const QString& mechanism, const QString& stage);
 
