@@ -204,6 +204,25 @@ class StudioHonestTest : public QObject {
     QVERIFY(mechanisms->problemOf(pipeline::Mechanism::censorW).isEmpty());
   }
 
+  void warningsNameFieldsNotFlags() {
+    // Core's normal-family scale warning names --sd-scale; the studio shows its field.
+    test::ErrorRecorder errors;
+    auto window = makeWindow(errors);
+    QVERIFY(window->dataPanel()->loadSample("salary"));
+    dpsynth::core::data::DatasetSpec spec;
+    spec.outcome = "salary";
+    spec.family = dpsynth::core::models::Family::normal;
+    QVERIFY(window->dataPanel()->setChoice(spec, 1.0));
+    window->mechanismPanel()->setChecked({pipeline::Mechanism::unweighted});
+    QVERIFY(run(*window));
+    const QString lines = window->warningsPanel()->lines().join('\n');
+    QVERIFY2(lines.contains("'Prior sd scale'"), qPrintable(lines));
+    QVERIFY2(!lines.contains("--"), qPrintable(lines));
+    const auto& model = *window->resultsPanel()->model();
+    const QString tip = model.data(model.index(1, 0), Qt::ToolTipRole).toString();
+    QVERIFY2(!tip.contains("--"), qPrintable(tip));
+  }
+
   void aMechanismWithAMissingSettingDoesNotStopTheOthers() {
     test::ErrorRecorder errors;
     auto window = makeWindow(errors);

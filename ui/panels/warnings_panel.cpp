@@ -9,6 +9,7 @@
 #include <algorithm>
 
 #include "core/report/results_table.h"
+#include "ui/field_names.h"
 
 namespace dpsynth::ui {
 
@@ -59,8 +60,10 @@ void WarningsPanel::add(const QString& mechanism, const QString& stage, const QS
   auto* where = new QTableWidgetItem(stage);
   where->setToolTip(stage);
   list_->setItem(row, kStage, where);
-  auto* what = new QTableWidgetItem(text);
-  what->setToolTip(text);
+  // Core's warnings may name command-line flags (--sd-scale): show the studio's fields.
+  const QString shown = withFieldNames(text);
+  auto* what = new QTableWidgetItem(shown);
+  what->setToolTip(shown);
   list_->setItem(row, kWarning, what);
 }
 

@@ -4,6 +4,7 @@
 
 #include "core/models/parameter_labels.h"
 #include "core/pipeline/synthesis.h"
+#include "ui/field_names.h"
 
 namespace dpsynth::ui {
 
@@ -76,7 +77,7 @@ bool summarizeRun(const core::data::Dataset& dataset, const pipeline::RunSetting
         pipeline::synthesize(dataset, mechanism, settings.model, 1, settings.nuts.seed).front());
     output.plots.push_back(plotData(dataset, mechanism, *model, first.back()));
     QStringList warnings;
-    for (const auto& w : mechanism.warnings) warnings << QString::fromStdString(w);
+    for (const auto& w : mechanism.warnings) warnings << withFieldNames(w);
     output.warnings.push_back(warnings);
   }
   output.table = core::report::resultsTable(dataset, result, first);
