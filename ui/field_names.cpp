@@ -5,10 +5,42 @@
 
 namespace dpsynth::ui {
 
+QString fieldLabel(core::pipeline::SettingField field) {
+  using F = core::pipeline::SettingField;
+  switch (field) {
+    case F::epsilon:
+      return QStringLiteral("'ε'");
+    case F::c:
+      return QStringLiteral("'c'");
+    case F::g:
+      return QStringLiteral("'g'");
+    case F::k:
+      return QStringLiteral("'k'");
+    case F::radius:
+      return QStringLiteral("'radius'");
+    case F::downscale:
+      return QStringLiteral("'downscale'");
+    case F::bins:
+      return QStringLiteral("'PH bins'");
+    case F::lower:
+      return QStringLiteral("'PH lower'");
+    case F::upper:
+      return QStringLiteral("'PH upper'");
+  }
+  return {};
+}
+
+QString describeProblem(const core::pipeline::SettingProblem& problem) {
+  return QString::fromStdString(core::pipeline::describe(
+      problem, [](core::pipeline::SettingField f) { return fieldLabel(f).toStdString(); }));
+}
+
 QString withFieldNames(const QString& message) {
   // Longest flags first, so that "--sd-scale" is not read as "--sd".
   static const std::pair<const char*, const char*> kFields[] = {
       {"(--sd-scale, or 'Prior sd scale' in the studio)", "('Prior sd scale')"},
+      {"(--drop-missing on the command line)", "('drop rows with missing values')"},
+      {"--drop-missing", "'drop rows with missing values'"},
       {"--weights-from", "'Weights from a reference dataset…'"},
       {"--neighbours", "'neighbours'"},
       {"--downscale", "'downscale'"},

@@ -5,9 +5,17 @@
 #include <QString>
 #include <string>
 
+#include "core/pipeline/setting_problem.h"
+
 namespace dpsynth::ui {
 
-/// `message` with every known flag replaced by the studio field that sets it.
+/// The label of the widget that sets `field`, quoted: "'ε'", "'PH lower'".
+QString fieldLabel(core::pipeline::SettingField field);
+/// A core problem in the studio's words: every field named by its widget's label.
+QString describeProblem(const core::pipeline::SettingProblem& problem);
+
+/// `message` with every known flag replaced by the studio field that sets it (for messages
+/// that core still writes with command-line flags, such as the perturbed histogram's).
 QString withFieldNames(const QString& message);
 QString withFieldNames(const std::string& message);
 

@@ -15,6 +15,7 @@
 #include <QPushButton>
 #include <QSplitter>
 #include <QStatusBar>
+#include <QTabWidget>
 #include <QUndoStack>
 #include <QVBoxLayout>
 
@@ -22,11 +23,13 @@
 #include "ui/controllers/export_actions.h"
 #include "ui/controllers/run_controller.h"
 #include "ui/controllers/run_presenter.h"
+#include "ui/controllers/data_fit_check.h"
 #include "ui/controllers/session_controller.h"
 #include "ui/controllers/settings_check.h"
 #include "ui/controllers/settings_controller.h"
 #include "ui/controllers/stored_results.h"
 #include "ui/dialogs/data_error_dialog.h"
+#include "ui/dialogs/help_dialog.h"
 #include "ui/field_names.h"
 #include "ui/models/csv_preview_model.h"
 #include "ui/panels/control_pane.h"
@@ -36,11 +39,13 @@
 #include "ui/panels/results_panel.h"
 #include "ui/panels/sampler_panel.h"
 #include "ui/panels/tuning_panel.h"
+#include "ui/panels/warnings_panel.h"
 #include "ui/plots/lipschitz_weight_plot.h"
 #include "ui/plots/plots_view.h"
 #include "ui/studio_resources.h"
 #include "ui/widgets/guarantee_badge.h"
 #include "ui/widgets/input_guard.h"
+#include "ui/widgets/screen_fit.h"
 
 namespace dpsynth::ui {
 
@@ -68,20 +73,29 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   plots_ = new PlotsView;
   results_ = new ResultsPanel;
   progress_ = new ProgressPanel;
+  warnings_ = new WarningsPanel;
   run_ = new RunController(this);
   settings_ = new SettingsController(data_, mechanisms_, tuning_, sampler_, this);
   session_ = new SessionController(data_, settings_, this);
   document_ = new DocumentController(
       session_, [this](const QString& path) { return saveSession(path); }, this, this);
-  check_ = new SettingsCheck(data_, settings_, tuning_, mechanisms_, this);
+  fitCheck_ = new DataFitCheck(data_, settings_, tuning_, mechanisms_, this);
   data_->setLoadGuard([this] { return document_->maybeSave(tr("loading other data")); });
   presenter_ = new RunPresenter(
       run_, progress_, results_, plots_, [this] { return tuning_->tuning().epsilon; }, this);
   exports_ = new ExportActions(this);
+  check_ = new SettingsCheck(mechanisms_, tuning_, this);
 
+  bottomTabs_ = new QTabWidget;
+  bottomTabs_->setDocumentMode(true);
+  bottomTabs_->addTab(progress_, tr("Progress"));
+  bottomTabs_->addTab(warnings_, tr("Warnings"));
+  connect(warnings_, &WarningsPanel::countChanged, this, [this](int n) {
+    bottomTabs_->setTabText(1, n > 0 ? tr("Warnings (%1)").arg(n) : tr("Warnings"));
+  });
   auto* bottom = new QSplitter(Qt::Horizontal);
   bottom->addWidget(results_);
-  bottom->addWidget(progress_);
+  bottom->addWidget(bottomTabs_);
   bottom->setStretchFactor(0, 3);
   bottom->setStretchFactor(1, 2);
   bottom->setSizes({880, 540});
@@ -114,6 +128,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   connect(data_, &DataPanel::choiceChanged, this, [this] {
     run_->resetCache();  // a different dataset or model: no stage can be reused
     markResultsOutdated();
+    check_->check(settings_->current());
     if (freshData_) {
       // The end of a load: nothing runs on data the analyst has not looked at yet.
       freshData_ = false;
@@ -130,6 +145,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   connect(settings_, &SettingsController::settingsChanged, this, [this] {
     run_->settingsChanged();
     markResultsOutdated();
+    check_->check(settings_->current());
   });
   connect(mechanisms_, &MechanismPanel::currentChanged, this, [this] {
     updateBadge();
@@ -151,6 +167,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   connect(session_, &SessionController::pathChanged, this, [this](const QString& path) {
     exports_->setSessionPath(path);
     updateTitle();
+    updateExportFolders();
   });
   connect(session_, &SessionController::opened, this,
           [this](const std::optional<core::session::SessionResults>& results) {
@@ -174,9 +191,14 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   restoreGeometry(appSettings_.windowGeometry());
   mainSplitter_->restoreState(appSettings_.splitterState(QStringLiteral("main")));
   centreSplitter_->restoreState(appSettings_.splitterState(QStringLiteral("centre")));
+  fitToScreen(this);  // a restored or default size may not fit a small or scaled screen
+  // On a short screen the results table needs more than a quarter of the height to show rows.
+  if (height() < 760) centreSplitter_->setSizes({height() * 55 / 100, height() * 45 / 100});
   updateBadge();
   document_->setClean();
   updateTitle();
+  updateExportFolders();
+  check_->check(settings_->current());
   statusBar()->showMessage(tr("Ready"));
 }
 
@@ -222,7 +244,8 @@ void MainWindow::buildMenus() {
     exports_->exportSyntheticWithDialog(lastOutput_ ? &*lastOutput_ : nullptr,
                                         mechanisms_->current(), sampler_->syntheticDatasets());
   });
-  file->addAction(tr("Export plots…"), this, [this] { exports_->exportPlotsWithDialog(plots_); });
+  file->addAction(tr("Export plots…"), this,
+                  [this] { exports_->exportPlotsWithDialog(plots_, data_->source()); });
   file->addSeparator();
   // Explicit: QKeySequence::Quit is empty on some platforms. close() asks about unsaved work.
   file->addAction(tr("&Quit"), QKeySequence(Qt::CTRL | Qt::Key_Q), this, [this] { close(); });
@@ -254,11 +277,18 @@ void MainWindow::buildMenus() {
   connect(auto_, &QAction::toggled, autoRun_, &QCheckBox::setChecked);
   connect(autoRun_, &QCheckBox::toggled, auto_, &QAction::setChecked);
 
+  buildHelpMenu();
+}
+
+void MainWindow::buildHelpMenu() {
   QMenu* help = menuBar()->addMenu(tr("&Help"));
+  help->addAction(tr("dpsynth &help"), QKeySequence::HelpContents, this, [this] {
+    auto* dialog = new HelpDialog(this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->show();
+  });
   help->addAction(tr("&About"), this, [this] {
-    QMessageBox::about(this, tr("About dpsynth studio"),
-                       tr("dpsynth studio: differentially private synthetic data from Bayesian "
-                          "synthesizers with weighted, censored and histogram mechanisms."));
+    QMessageBox::about(this, tr("About dpsynth studio"), HelpDialog::aboutText());
   });
 }
 
@@ -293,13 +323,13 @@ void MainWindow::connectRun() {
 bool MainWindow::startRun(bool interactive) {
   const auto dataset = data_->dataset();
   QString problem;
+  // A mechanism with a missing setting is marked in place and left out; the others run.
+  const RunPlan plan = planRun(settings_->current());
+  check_->check(settings_->current());
   if (!dataset) {
-    problem = data_->hasData() ? data_->problem() : tr("load data first");
+    problem = withFieldNames(data_->hasData() ? data_->problem() : tr("load data first"));
   } else {
-    const auto problems = settings_->current().problems();
-    QStringList lines;
-    for (const auto& p : problems) lines << withFieldNames(p);
-    problem = lines.join(QStringLiteral("; "));
+    problem = plan.blocking.join(QStringLiteral("; "));
   }
   if (!problem.isEmpty()) {
     statusBar()->showMessage(tr("Cannot run: %1").arg(problem), kStatusTimeoutMs);
@@ -308,8 +338,10 @@ bool MainWindow::startRun(bool interactive) {
   }
   presenter_->runStarting();
   runGeneration_ = settingsGeneration_;
-  run_->start(dataset, settings_->current(), data_->source());
-  statusBar()->showMessage(tr("Running…"));
+  run_->start(dataset, plan.settings, data_->source());
+  statusBar()->showMessage(plan.skipped.isEmpty()
+                               ? tr("Running…")
+                               : tr("Running; left out: %1").arg(plan.skipped.join("; ")));
   return true;
 }
 
@@ -324,6 +356,8 @@ void MainWindow::onFinished(const RunOutput& output) {
   document_->setModified();  // results worth keeping in the session
   resultsCurrent_ = runGeneration_ == settingsGeneration_;
   presenter_->showOutput(output, resultsCurrent_);
+  warnings_->setRun(output);
+  if (!resultsCurrent_) warnings_->setStale(true);
   updateBadge();
   followCurrentMechanism();
   statusBar()->showMessage(RunPresenter::summaryOf(output), kStatusTimeoutMs);
@@ -340,6 +374,7 @@ void MainWindow::markResultsOutdated() {
         lastOutput_ || !storedResults_
             ? tr("Settings changed since this run: press Run to update.")
             : storedResultsNote(*storedResults_, data_->source().sha256, true));
+    warnings_->setStale(true);
   }
   resultsCurrent_ = false;
   ++settingsGeneration_;
@@ -375,6 +410,13 @@ void MainWindow::followCurrentMechanism() {
   if (index >= 0) plots_->lipschitzWeightPlot()->setCurrentMechanism(index);
 }
 
+void MainWindow::updateExportFolders() {
+  // The session's folder, else the data's: never the read-only bundled samples' folder.
+  const QString folder = ExportActions::defaultFolder(session_->currentPath(), data_->source());
+  results_->setExportFolder(folder);
+  plots_->setExportFolder(folder);
+}
+
 void MainWindow::updateTitle() {
   // "analysis.dpsynth[*] — sample: nbmix — dpsynth studio"; Qt shows [*] as * when modified.
   QString title = document_->displayName() + QStringLiteral("[*]");
@@ -390,11 +432,13 @@ void MainWindow::onDataLoaded(const DataSource& source) {
     rebuildRecentMenu();
   }
   freshData_ = true;  // until this load's choiceChanged(): see there
+  run_->cancel();  // a run on the previous data must not draw over the new data's plots
   lastOutput_.reset();
   storedResults_.reset();
   resultsCurrent_ = false;
   results_->model()->clear();
   plots_->clearAll();
+  warnings_->clear();
   // Settings on the old data's scale would silently misfit the new data.
   const QStringList reset = settings_->resetForNewData();
   QString note = tr("New data: press Run.");
@@ -409,6 +453,7 @@ void MainWindow::onDataLoaded(const DataSource& source) {
   }
   results_->setNote(note);
   updateTitle();
+  updateExportFolders();
   statusBar()->showMessage(status, kStatusTimeoutMs);
 }
 

@@ -16,10 +16,12 @@ class QLabel;
 class QMenu;
 class QPushButton;
 class QSplitter;
+class QTabWidget;
 
 namespace dpsynth::ui {
 
 class ControlPane;
+class DataFitCheck;
 class DataPanel;
 class DocumentController;
 class ExportActions;
@@ -35,6 +37,7 @@ class SessionController;
 class SettingsCheck;
 class SettingsController;
 class TuningPanel;
+class WarningsPanel;
 
 class MainWindow : public QMainWindow {
   Q_OBJECT
@@ -71,7 +74,8 @@ class MainWindow : public QMainWindow {
   SettingsController* settingsController() const { return settings_; }
   SessionController* sessionController() const { return session_; }
   DocumentController* documentController() const { return document_; }
-  SettingsCheck* settingsCheck() const { return check_; }
+  /// Settings that do not fit the data or the family (warnings; the mechanisms still run).
+  DataFitCheck* dataFitCheck() const { return fitCheck_; }
   /// What a session saved now keeps of the last run (none before a run).
   const std::optional<core::session::SessionResults>& storedResults() const {
     return storedResults_;
@@ -80,6 +84,10 @@ class MainWindow : public QMainWindow {
   ResultsPanel* resultsPanel() const { return results_; }
   ProgressPanel* progressPanel() const { return progress_; }
   PlotsView* plotsView() const { return plots_; }
+  WarningsPanel* warningsPanel() const { return warnings_; }
+  SettingsCheck* settingsCheck() const { return check_; }
+  /// Progress and Warnings, beside the results table.
+  QTabWidget* bottomTabs() const { return bottomTabs_; }
   GuaranteeBadge* guaranteeBadge() const { return badge_; }
   QPushButton* runButton() const { return runButton_; }
   QPushButton* cancelButton() const { return cancelButton_; }
@@ -106,9 +114,11 @@ class MainWindow : public QMainWindow {
   /// New data (a file, a sample, a session's data): per-dataset settings reset, nothing runs.
   void onDataLoaded(const DataSource& source);
   void showStoredResults(const std::optional<core::session::SessionResults>& results);
+  void updateExportFolders();
   void onFinished(const RunOutput& output);
   void showError(const ErrorReport& report);
   void openSessionWithDialog();
+  void buildHelpMenu();
   void saveSessionAs();
 
   AppSettings appSettings_;
@@ -126,6 +136,9 @@ class MainWindow : public QMainWindow {
   PlotsView* plots_ = nullptr;
   ResultsPanel* results_ = nullptr;
   ProgressPanel* progress_ = nullptr;
+  WarningsPanel* warnings_ = nullptr;
+  QTabWidget* bottomTabs_ = nullptr;
+  SettingsCheck* check_ = nullptr;
   QSplitter* mainSplitter_ = nullptr;
   QSplitter* centreSplitter_ = nullptr;
   QMenu* recentMenu_ = nullptr;
@@ -133,7 +146,7 @@ class MainWindow : public QMainWindow {
   SettingsController* settings_ = nullptr;
   SessionController* session_ = nullptr;
   DocumentController* document_ = nullptr;
-  SettingsCheck* check_ = nullptr;
+  DataFitCheck* fitCheck_ = nullptr;
   RunPresenter* presenter_ = nullptr;
   ExportActions* exports_ = nullptr;
   std::optional<RunOutput> lastOutput_;

@@ -89,6 +89,11 @@ void addFitCommand(CLI::App& app, FitOptions& o) {
 
 namespace {
 
+/// Core names settings by field; the command line names the flag that sets each.
+std::string flagOf(core::pipeline::SettingField field) {
+  return "--" + core::pipeline::settingKey(field);
+}
+
 std::optional<double> parseAutoOrNumber(const std::string& text, const std::string& option) {
   if (text == "auto") return std::nullopt;
   try {
@@ -127,6 +132,8 @@ void printSummary(const core::data::Dataset& dataset, const core::pipeline::Mech
             << ", outcome " << dataset.outcomeName << ")\n";
   std::cout << "guarantee " << core::pipeline::guaranteeName(r.guarantee) << ", epsilon "
             << r.epsilon;
+  if (!report["epsilon_target_used"].get<bool>() && !report["epsilon_target"].is_null())
+    std::cout << " (target " << report["epsilon_target"].get<double>() << " ignored)";
   if (r.final)
     std::cout << ", Lipschitz " << r.final->lipschitz.max << " (q90 " << r.final->lipschitz.q90
               << ", q95 " << r.final->lipschitz.q95 << ")";
@@ -158,6 +165,12 @@ void printSummary(const core::data::Dataset& dataset, const core::pipeline::Mech
               << row["q90"].get<double>() << "\n";
   std::cout << "max-ECDF " << u["max_ecdf"].get<double>() << ", avg-ECDF "
             << u["avg_ecdf"].get<double>() << "\n";
+  if (report["verdict"] == "unusable") {
+    std::cout << "verdict UNUSABLE:";
+    for (const auto& reason : report["verdict_reasons"])
+      std::cout << " " << reason.get<std::string>() << ";";
+    std::cout << "\n";
+  }
 }
 
 }  // namespace
@@ -202,12 +215,8 @@ int runFit(const FitOptions& o) {
   {
     std::vector<std::string> problems = settings.nuts.validate();
     // Core names fields; the command line names its flags.
-    for (auto p : config.validate()) {
-      if (auto at = p.find("(epsilon)"); at != std::string::npos) p.replace(at, 9, "(--epsilon E)");
-      if (p.find("public lower and upper bounds") != std::string::npos)
-        p += ": pass --lower and --upper";
-      problems.push_back(p);
-    }
+    const std::string who = core::pipeline::mechanismName(config.mechanism) + ": ";
+    for (const auto& p : config.problems()) problems.push_back(who + describe(p, flagOf));
     if (!problems.empty()) {
       std::string message;
       for (const auto& p : problems) message += (message.empty() ? "" : "; ") + p;

@@ -99,32 +99,40 @@ bool requiresEpsilon(Mechanism mechanism) {
          mechanism == Mechanism::censorW || mechanism == Mechanism::ph;
 }
 
-std::vector<std::string> MechanismConfig::validate() const {
-  std::vector<std::string> problems;
-  const std::string who = mechanismName(mechanism) + ": ";
-  if (!std::isfinite(c) || c < 0) problems.push_back(who + "c must be a finite number >= 0");
-  if (!std::isfinite(g)) problems.push_back(who + "g must be a finite number");
+std::vector<SettingProblem> MechanismConfig::problems() const {
+  using F = SettingField;
+  std::vector<SettingProblem> out;
+  if (!std::isfinite(c) || c < 0) out.push_back({{F::c}, "{c} must be a finite number >= 0"});
+  if (!std::isfinite(g)) out.push_back({{F::g}, "{g} must be a finite number"});
   if (!std::isfinite(radius) || radius < 0)
-    problems.push_back(who + "the CW radius must be a finite number >= 0");
-  if (k && !(*k > 0.0 && *k <= 1.0))
-    problems.push_back(who + "k must be in (0, 1] (or auto)");
+    out.push_back({{F::radius}, "the CW {radius} must be a finite number >= 0"});
+  if (k && !(*k > 0.0 && *k <= 1.0)) out.push_back({{F::k}, "{k} must be in (0, 1] (or auto)"});
   if (epsilon && !(std::isfinite(*epsilon) && *epsilon > 0.0))
-    problems.push_back(who + "epsilon must be a finite number > 0");
+    out.push_back({{F::epsilon}, "{epsilon} must be a finite number > 0"});
   if (requiresEpsilon(mechanism) && !epsilon)
-    problems.push_back(who + "this mechanism needs a target epsilon (epsilon)");
+    out.push_back({{F::epsilon}, "this mechanism needs a target epsilon ({epsilon})"});
   if (downscale && !(*downscale > 0.0 && *downscale <= 1.0))
-    problems.push_back(who + "downscale must be in (0, 1] (or auto)");
-  if (bins < 0) problems.push_back(who + "bins must be >= 1 (or 0 for the default ceil(sqrt(n)))");
+    out.push_back({{F::downscale}, "{downscale} must be in (0, 1] (or auto)"});
+  if (bins < 0)
+    out.push_back({{F::bins}, "{bins} must be >= 1 (or 0 for the default ceil(sqrt(n)))"});
   if (mechanism == Mechanism::ph) {
     if (!lower || !upper) {
-      problems.push_back(who +
-                         "the perturbed histogram needs public lower and upper bounds (they must "
-                         "come from public knowledge, never from the confidential data)");
+      out.push_back({{F::lower, F::upper},
+                     "the perturbed histogram needs public lower and upper bounds: set {lower} "
+                     "and {upper} (they must come from public knowledge, never from the "
+                     "confidential data)"});
     } else if (!(std::isfinite(*lower) && std::isfinite(*upper) && *lower < *upper)) {
-      problems.push_back(who + "the bounds must be finite with lower < upper");
+      out.push_back({{F::lower, F::upper}, "the bounds must be finite with {lower} < {upper}"});
     }
   }
-  return problems;
+  return out;
+}
+
+std::vector<std::string> MechanismConfig::validate() const {
+  std::vector<std::string> out;
+  const std::string who = mechanismName(mechanism) + ": ";
+  for (const auto& p : problems()) out.push_back(who + describe(p));
+  return out;
 }
 
 }  // namespace dpsynth::core::pipeline

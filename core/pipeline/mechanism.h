@@ -5,6 +5,8 @@
 #include <string_view>
 #include <vector>
 
+#include "core/pipeline/setting_problem.h"
+
 namespace dpsynth::core::pipeline {
 
 enum class Mechanism { unweighted, sw, lw, cw, lwFinal, cwFinal, weightedE, censorUw, censorW, ph };
@@ -48,7 +50,10 @@ struct MechanismConfig {
   /// the run is not a release.
   bool reproducibleNoise = false;
 
-  /// Empty when usable; otherwise one plain-language message per problem.
+  /// Empty when usable; otherwise one problem per fault, naming its fields (front ends spell
+  /// them as flags or widget labels).
+  std::vector<SettingProblem> problems() const;
+  /// problems() as plain-language messages "<mechanism>: <text with the plain keys>".
   std::vector<std::string> validate() const;
 };
 

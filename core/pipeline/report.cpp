@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/pipeline/verdict.h"
 #include "core/utility/utility.h"
 #include "core/version.h"
 
@@ -87,6 +88,8 @@ json buildReport(const data::Dataset& dataset, const MechanismResult& result,
   r["release_refused"] = result.refusals;
   r["epsilon"] = result.epsilon;
   r["epsilon_target"] = optionalNumber(config.epsilon);
+  // False for mechanisms whose ε is an outcome (ε_x = 2Δ) whatever the target.
+  r["epsilon_target_used"] = usesEpsilonTarget(config.mechanism);
   r["neighbours"] = privacy::neighboursName(result.neighbours);
   r["censoring_interval"] =
       result.clamp ? json{{"lower", result.clamp->lower}, {"upper", result.clamp->upper}}
@@ -176,6 +179,9 @@ json buildReport(const data::Dataset& dataset, const MechanismResult& result,
   const auto c = utility::describe(dataset.y);
   r["confidential"] = {{"mean", c.mean}, {"median", c.median}, {"q15", c.q15}, {"q90", c.q90}};
   r["warnings"] = result.warnings;
+  const Verdict verdict = judge(result, dataset.y, synthetic);
+  r["verdict"] = verdictName(verdict);
+  r["verdict_reasons"] = verdict.reasons;
   return r;
 }
 

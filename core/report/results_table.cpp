@@ -5,6 +5,7 @@
 
 #include "core/data/csv_writer.h"
 #include "core/pipeline/synthesis.h"
+#include "core/pipeline/verdict.h"
 #include "core/utility/utility.h"
 
 namespace dpsynth::core::report {
@@ -54,6 +55,11 @@ std::vector<ResultsRow> resultsTable(const data::Dataset& dataset, const pipelin
     row.median = u.median;
     row.q15 = u.q15;
     row.q90 = u.q90;
+    row.epsilonTarget = m.config.epsilon;
+    row.targetIgnored = m.config.epsilon && !pipeline::usesEpsilonTarget(m.config.mechanism);
+    const auto verdict = pipeline::judge(m, dataset.y, firstSynthetic[j]);
+    row.usable = verdict.usable;
+    row.verdictReasons = verdict.reasons;
     rows.push_back(row);
   }
   return rows;

@@ -22,6 +22,13 @@ struct ResultsRow {
   std::optional<std::size_t> truncated;    ///< weighted-e
   std::optional<double> maxEcdf, avgEcdf;  ///< against the confidential data
   double mean = 0, median = 0, q15 = 0, q90 = 0;  ///< of the (first) synthetic dataset
+  /// The ε target asked for, and whether the mechanism used it (pipeline::usesEpsilonTarget):
+  /// for lw, cw, lw-final, cw-final and unweighted `epsilon` is an outcome, not the target.
+  std::optional<double> epsilonTarget;
+  bool targetIgnored = false;
+  /// pipeline::judge on the first synthetic dataset; empty reasons when usable.
+  bool usable = true;
+  std::vector<std::string> verdictReasons;
 };
 
 /// One label per mechanism of the run, used in file names and table rows: the mechanism's name

@@ -166,6 +166,7 @@ std::string toJson(const Session& session) {
              {"warmup", nuts.warmup},
              {"draws", nuts.draws},
              {"threads", nuts.threads},
+             {"metric", mcmc::metricChoiceName(nuts.metric)},
              {"sd_scale", session.run.model.sdScale}}},
            {"synthetic_datasets", session.syntheticDatasets}};
   if (session.results) doc["results"] = detail::resultsToJson(*session.results);

@@ -57,6 +57,7 @@ class Keys {
     throw SessionError("session file '" + file_ + "': " + where_ + (key.empty() ? "" : "." + key) +
                        " " + problem);
   }
+  bool has(const std::string& key) const { return object_.contains(key); }
   const json& at(const std::string& key) const {
     const auto it = object_.find(key);
     if (it == object_.end()) fail(key, "is missing");
@@ -137,7 +138,11 @@ json resultsToJson(const SessionResults& results) {
                     {"mean", r.mean},
                     {"median", r.median},
                     {"q15", r.q15},
-                    {"q90", r.q90}});
+                    {"q90", r.q90},
+                    {"epsilon_target", optional(r.epsilonTarget)},
+                    {"target_ignored", r.targetIgnored},
+                    {"usable", r.usable},
+                    {"verdict_reasons", r.verdictReasons}});
   }
   json mechanisms = json::array();
   for (const auto& m : results.mechanisms) {
@@ -188,6 +193,16 @@ SessionResults resultsFromJson(const json& value, const std::string& file) {
     r.median = k.number("median");
     r.q15 = k.number("q15");
     r.q90 = k.number("q90");
+    // The verdict keys came later: a row without them is usable and used its target.
+    if (k.has("epsilon_target")) r.epsilonTarget = k.optionalNumber("epsilon_target");
+    if (k.has("target_ignored")) r.targetIgnored = k.boolean("target_ignored");
+    if (k.has("usable")) r.usable = k.boolean("usable");
+    if (k.has("verdict_reasons")) {
+      for (const json& reason : k.array("verdict_reasons")) {
+        if (!reason.is_string()) k.fail("verdict_reasons", "must be a list of strings");
+        r.verdictReasons.push_back(reason.get<std::string>());
+      }
+    }
     results.rows.push_back(std::move(r));
   }
   const json& mechanisms = top.array("mechanisms");

@@ -39,6 +39,10 @@ struct StoredRow {
   std::optional<std::size_t> truncated;
   std::optional<double> maxEcdf, avgEcdf;
   double mean = 0, median = 0, q15 = 0, q90 = 0;
+  std::optional<double> epsilonTarget;  ///< the ε asked for
+  bool targetIgnored = false;           ///< ε is an outcome of this mechanism, not the target
+  bool usable = true;                   ///< the verdict (pipeline::judge)
+  std::vector<std::string> verdictReasons;
 };
 
 /// What one mechanism's run leaves besides its row.

@@ -99,6 +99,19 @@ class CliTest : public QObject {
     QVERIFY2(r.err.contains(expected), qPrintable(r.err));
   }
 
+  void summarySaysWhenTheTargetIsIgnoredAndWhenAResultIsUnusable() {
+    QStringList all{"fit", "--data", sample("nbmix"), "--outcome", "count", "--family", "negbin"};
+    Run lw = runCli(all + QStringList{"--mechanism", "lw", "--epsilon", "1"} + kSmall);
+    QCOMPARE(lw.exitCode, 0);
+    QVERIFY2(lw.out.contains("(target 1 ignored)"), qPrintable(lw.out));
+    QVERIFY2(!lw.out.contains("UNUSABLE"), qPrintable(lw.out));
+    // weighted-e with a tiny ε truncates nearly every record.
+    Run we = runCli(all + QStringList{"--mechanism", "weighted-e", "--epsilon", "0.01"} + kSmall);
+    QCOMPARE(we.exitCode, 0);
+    QVERIFY2(we.out.contains("verdict UNUSABLE:"), qPrintable(we.out));
+    QVERIFY2(!we.out.contains("ignored"), qPrintable(we.out));
+  }
+
   void dropMissingKeepsTheRest() {
     const QString data = dir_->filePath("gaps.csv");
     QFile f(data);

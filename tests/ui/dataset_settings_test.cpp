@@ -8,7 +8,7 @@
 
 #include "studio_test_helpers.h"
 #include "ui/controllers/run_controller.h"
-#include "ui/controllers/settings_check.h"
+#include "ui/controllers/data_fit_check.h"
 #include "ui/controllers/settings_controller.h"
 #include "ui/main_window.h"
 #include "ui/panels/data_panel.h"

@@ -5,6 +5,7 @@
 #include <QFileInfo>
 #include <QMessageBox>
 #include <QPushButton>
+#include <QStandardPaths>
 #include <QWidget>
 
 #include "core/pipeline/export.h"
@@ -147,13 +148,24 @@ bool ExportActions::exportAll(const RunOutput& output, const QString& folder) {
   }
 }
 
+QString ExportActions::defaultFolder(const QString& sessionPath, const DataSource& source) {
+  if (!sessionPath.isEmpty()) return QFileInfo(sessionPath).absolutePath();
+  if (source.sample.isEmpty() && !source.file.isEmpty()) {
+    const QFileInfo folder(QFileInfo(source.file).absolutePath());
+    if (folder.isDir() && folder.isWritable()) return folder.absoluteFilePath();
+  }
+  const QString documents = QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation);
+  return QFileInfo(documents).isDir() ? documents : QDir::homePath();
+}
+
 void ExportActions::exportAllWithDialog(const RunOutput* output) {
   if (!output || !output->result || output->result->mechanisms.empty()) {
     emit errorOccurred({tr("Nothing to export"), {}, 0, {}, tr("run a mechanism first"), {}});
     return;
   }
   const QString folder =
-      QFileDialog::getExistingDirectory(dialogParent_, tr("Export all results to folder"));
+      QFileDialog::getExistingDirectory(dialogParent_, tr("Export all results to folder"),
+                                        defaultFolder(sessionPath_, output->source));
   if (folder.isEmpty()) return;
   if (confirm_ && !confirm_(tr("Export all: what the release holds"), releaseSummary(*output))) {
     return;
@@ -184,15 +196,17 @@ void ExportActions::exportSyntheticWithDialog(const RunOutput* output,
     return;
   }
   const QString name = QString::fromStdString(pipeline::mechanismName(chosen->config.mechanism));
-  const QString path = QFileDialog::getSaveFileName(
-      dialogParent_, tr("Export synthetic data (%1)").arg(name),
-      QStringLiteral("synthetic-%1.csv").arg(name), tr("CSV files (*.csv)"));
+  const QString path =
+      QFileDialog::getSaveFileName(dialogParent_, tr("Export synthetic data (%1)").arg(name),
+                                   QDir(defaultFolder(sessionPath_, output->source))
+                                       .filePath(QStringLiteral("synthetic-%1.csv").arg(name)),
+                                   tr("CSV files (*.csv)"));
   if (!path.isEmpty()) exportSynthetic(*output, chosen->config.mechanism, m, path);
 }
 
-void ExportActions::exportPlotsWithDialog(PlotsView* plots) {
-  const QString folder =
-      QFileDialog::getExistingDirectory(dialogParent_, tr("Export plots to folder"));
+void ExportActions::exportPlotsWithDialog(PlotsView* plots, const DataSource& source) {
+  const QString folder = QFileDialog::getExistingDirectory(
+      dialogParent_, tr("Export plots to folder"), defaultFolder(sessionPath_, source));
   if (folder.isEmpty()) return;
   QString error;
   if (plots->exportAll(folder, QStringLiteral("png"), &error)) {

@@ -43,10 +43,16 @@ class ExportActions : public QObject {
   /// Asks for the file, then exportSynthetic().
   void exportSyntheticWithDialog(const RunOutput* output,
                                  std::optional<core::pipeline::Mechanism> mechanism, int m);
-  void exportPlotsWithDialog(PlotsView* plots);
+  /// Asks for a folder (opening in defaultFolder for `source`), then PlotsView::exportAll.
+  void exportPlotsWithDialog(PlotsView* plots, const DataSource& source = {});
 
   /// The confirmation text of Export all: the release's files and columns, what never leaves.
   static QString releaseSummary(const RunOutput& output);
+
+  /// Where export dialogs open: the open session's folder, else the data file's folder when it
+  /// can be written to, else the home folder; never the bundled samples' folder (read-only in
+  /// an installed package).
+  static QString defaultFolder(const QString& sessionPath, const DataSource& source);
 
   /// The open session file (an input of the export: never replaced).
   void setSessionPath(const QString& path) { sessionPath_ = path; }

@@ -1,8 +1,11 @@
 #include "ui/controllers/run_presenter.h"
 
+#include <QTime>
+
 #include "ui/controllers/run_controller.h"
 #include "ui/panels/progress_panel.h"
 #include "ui/panels/results_panel.h"
+#include "ui/plots/plot_widget.h"
 #include "ui/plots/plots_view.h"
 
 namespace dpsynth::ui {
@@ -23,12 +26,15 @@ RunPresenter::RunPresenter(RunController* run, ProgressPanel* progress, ResultsP
   });
   connect(run, &RunController::stageStarted, this, [this](const StageEvent& e) {
     progress_->stageStarted(e);
-    if (!e.fromCache) plots_->clearTraces(traceParameters_, traceChains_);
+    if (!e.fromCache) {
+      plots_->clearTraces(traceParameters_, traceChains_);
+      plots_->setLiveTraceSource(e.mechanism, e.stage);
+    }
   });
   connect(run, &RunController::stageFinished, this,
           [this](const StageEvent& e) { stageFinished(e); });
   connect(run, &RunController::lipschitzUpdated, this, [this](const LipschitzSnapshot& l) {
-    if (l.perRecord) showLipschitz(l.mechanism, *l.perRecord, l.max);
+    if (l.perRecord) showLipschitz(l.mechanism, l.stage, *l.perRecord, l.max);
   });
   connect(run, &RunController::progressMerged, progress_, &ProgressPanel::updateProgress);
   connect(run, &RunController::drawsMerged, this,
@@ -36,6 +42,7 @@ RunPresenter::RunPresenter(RunController* run, ProgressPanel* progress, ResultsP
   connect(run, &RunController::cancelled, this, [this] {
     progress_->markStopped(tr("cancelled"));
     progress_->setSummary(tr("Run cancelled; nothing from it is kept."));
+    runEndedEarly(tr("run cancelled: partial values of an unfinished run"));
     results_->setNote(results_->model()->isEmpty()
                           ? tr("Run cancelled.")
                           : tr("Run cancelled: the table shows the previous run's results."));
@@ -43,11 +50,27 @@ RunPresenter::RunPresenter(RunController* run, ProgressPanel* progress, ResultsP
   connect(run, &RunController::failed, this, [this](const QString& message) {
     progress_->markStopped(tr("failed"));
     progress_->setSummary(tr("Run failed."));
+    runEndedEarly(tr("run failed: partial values of an unfinished run"));
     results_->setNote(tr("Run failed: %1").arg(message));
   });
 }
 
+void RunPresenter::runEndedEarly(const QString& why) {
+  // The live plots hold values of a run that will never have results: say so.
+  for (PlotsView::Tab tab : {PlotsView::kLipschitz, PlotsView::kTraces}) {
+    if (plots_->plot(tab)->pointCount() > 0) plots_->plot(tab)->setStale(true, why);
+  }
+}
+
+QString RunPresenter::runLabelOf(const RunOutput& output) {
+  return tr("run %1 · %2 · %3")
+      .arg(output.runId)
+      .arg(QTime::currentTime().toString(QStringLiteral("HH:mm")),
+           output.source.displayName.isEmpty() ? tr("data") : output.source.displayName);
+}
+
 void RunPresenter::runStarting() {
+  plots_->beginRun(tr("previous run, shown while a new run is in progress"));
   progress_->reset();
   results_->model()->setStale(true);
   results_->setNote(results_->model()->isEmpty() ? tr("Running…")
@@ -58,12 +81,12 @@ void RunPresenter::stageFinished(const StageEvent& e) {
   progress_->stageFinished(e);
   if (!e.result) return;
   const auto& lip = e.result->lipschitz;
-  showLipschitz(e.mechanism, {lip.perRecord.data(), lip.perRecord.data() + lip.perRecord.size()},
-                lip.max);
+  showLipschitz(e.mechanism, e.stage,
+                {lip.perRecord.data(), lip.perRecord.data() + lip.perRecord.size()}, lip.max);
 }
 
-void RunPresenter::showLipschitz(const QString& mechanism, const std::vector<double>& perRecord,
-                                 double max) {
+void RunPresenter::showLipschitz(const QString& mechanism, const QString& stage,
+                                 const std::vector<double>& perRecord, double max) {
   bool strict = false;
   double epsilon = 2.0 * max;
   try {
@@ -73,7 +96,7 @@ void RunPresenter::showLipschitz(const QString& mechanism, const std::vector<dou
   } catch (const std::invalid_argument&) {
     // Not a mechanism name: draw it as approximate DP.
   }
-  plots_->updateLipschitz(mechanism, perRecord, strict, epsilon, max);
+  plots_->updateLipschitz(mechanism, stage, perRecord, strict, epsilon, max);
 }
 
 void RunPresenter::appendDraws(const std::vector<DrawBatch>& batches) {
@@ -100,6 +123,8 @@ void RunPresenter::showOutput(const RunOutput& output, bool current) {
   const auto& y = output.dataset->y;
   plots_->setResults({y.data(), y.data() + y.size()},
                      core::models::isCountFamily(output.dataset->family), output.plots);
+  plots_->setRunLabel(runLabelOf(output));
+  plots_->setStale(false);
   progress_->setSummary(summaryOf(output) + '.');
   int warnings = 0;
   for (const auto& list : output.warnings) warnings += list.size();
@@ -117,12 +142,13 @@ void RunPresenter::showOutput(const RunOutput& output, bool current) {
     mode += tr(" · release refused for %1 (diagnostics)").arg(refused.join(QStringLiteral(", ")));
   }
   results_->setNote(warnings > 0
-                        ? tr("%1 · %2 warning(s): hover a row for details").arg(mode).arg(warnings)
+                        ? tr("%1 · %2 warning(s): see the Warnings tab").arg(mode).arg(warnings)
                         : tr("%1; utility from one synthetic dataset per mechanism").arg(mode));
   if (!current) showOutdated(tr("Settings changed during this run: press Run to update."));
 }
 
 void RunPresenter::showOutdated(const QString& why) {
+  plots_->setStale(true, why);
   if (results_->model()->isEmpty()) return;
   results_->model()->setStale(true);
   results_->setNote(why);

@@ -34,11 +34,17 @@ class RunPresenter : public QObject {
 
   /// "Finished in 1.2 s: 1 stage(s) run, 2 from the cache (unweighted, lw)".
   static QString summaryOf(const RunOutput& output);
+  /// "run 3 · 14:02 · nbmix.csv": what the plots name as their run.
+  static QString runLabelOf(const RunOutput& output);
 
  private:
   void stageFinished(const StageEvent& event);
-  /// Draws a mechanism's Lipschitz violin (a finished stage's or a live snapshot's values).
-  void showLipschitz(const QString& mechanism, const std::vector<double>& perRecord, double max);
+  /// Draws a mechanism's Lipschitz violin (a finished stage's or a live snapshot's values),
+  /// labelled with the stage they come from.
+  void showLipschitz(const QString& mechanism, const QString& stage,
+                     const std::vector<double>& perRecord, double max);
+  /// Cancelled or failed: the live plots are marked as an unfinished run's.
+  void runEndedEarly(const QString& why);
   void appendDraws(const std::vector<DrawBatch>& batches);
 
   ProgressPanel* progress_;

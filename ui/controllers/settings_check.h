@@ -1,49 +1,55 @@
 #pragma once
-/// Checks, before Run, the settings that must fit the data and the family: PH bounds that lie
-/// outside the family's support or do not cover the outcome's range (records are clamped and
-/// pile up at a bound), and a CW radius larger than the data's range. Marks the field and the
-/// rows of the mechanisms that use it; they still run (these are warnings, not errors).
-#include <QMap>
+/// Checks the settings on screen before Run, mechanism by mechanism: a mechanism whose settings
+/// are incomplete (ph without bounds, censor-w without ε) is marked in the mechanism list and
+/// its fields are marked in the tuning panel, and Run runs the other checked mechanisms.
+/// Messages name the studio's fields, never command-line flags.
 #include <QObject>
-#include <QString>
 #include <QStringList>
-#include <map>
+#include <vector>
 
-#include "core/data/dataset.h"
-#include "core/pipeline/mechanism.h"
+#include "core/pipeline/setting_problem.h"
+#include "ui/studio_settings.h"
 
 namespace dpsynth::ui {
 
-class DataPanel;
 class MechanismPanel;
-class SettingsController;
 class TuningPanel;
 
-struct SettingsWarnings {
-  QMap<QString, QString> fields;  ///< tuning key ("lower") → what is wrong
-  std::map<core::pipeline::Mechanism, QString> mechanisms;
+/// One checked mechanism that cannot run, and why.
+struct MechanismIssue {
+  core::pipeline::Mechanism mechanism;
+  core::pipeline::SettingProblem problem;
+  QString text;  ///< "ph: the perturbed histogram needs … set 'PH lower' and 'PH upper' …"
 };
 
-/// The warnings for this tuning on this data (dataset may be null: only the family checks).
-SettingsWarnings checkSettings(const core::pipeline::MechanismConfig& tuning,
-                               core::models::Family family, const core::data::Dataset* dataset);
+/// What pressing Run does with some settings.
+struct RunPlan {
+  StudioSettings settings;  ///< with only the mechanisms that can run
+  QStringList blocking;     ///< problems that stop the whole run (no mechanism can run, sampler)
+  QStringList skipped;      ///< one line per checked mechanism left out, as MechanismIssue::text
+  bool canRun() const { return blocking.isEmpty(); }
+};
+
+/// Every checked mechanism's problems, fields named as in the studio.
+std::vector<MechanismIssue> mechanismIssues(const StudioSettings& settings);
+/// The plan for Run: problems of the whole run block it; a mechanism's problems only leave that
+/// mechanism out (the run is blocked when no checked mechanism is left).
+RunPlan planRun(const StudioSettings& settings);
 
 class SettingsCheck : public QObject {
   Q_OBJECT
 
  public:
-  /// Re-checks whenever the settings or the data choice change.
-  SettingsCheck(DataPanel* data, SettingsController* settings, TuningPanel* tuning,
-                MechanismPanel* mechanisms, QObject* parent = nullptr);
+  SettingsCheck(MechanismPanel* mechanisms, TuningPanel* tuning, QObject* parent = nullptr);
 
-  void update();
-  const SettingsWarnings& warnings() const { return warnings_; }
+  /// Marks (and unmarks) mechanisms and fields for these settings.
+  void check(const StudioSettings& settings);
+  const std::vector<MechanismIssue>& issues() const { return issues_; }
 
  private:
-  DataPanel* data_;
-  TuningPanel* tuning_;
   MechanismPanel* mechanisms_;
-  SettingsWarnings warnings_;
+  TuningPanel* tuning_;
+  std::vector<MechanismIssue> issues_;
 };
 
 }  // namespace dpsynth::ui

@@ -47,7 +47,8 @@ session::SessionResults storedResultsOf(const RunOutput& output, const QDateTime
   out.dataSha256 = output.source.sha256;
   for (const auto& r : output.table) {
     out.rows.push_back({r.mechanism, r.guarantee, r.lipschitz, r.epsilon, r.censored, r.truncated,
-                        r.maxEcdf, r.avgEcdf, r.mean, r.median, r.q15, r.q90});
+                        r.maxEcdf, r.avgEcdf, r.mean, r.median, r.q15, r.q90, r.epsilonTarget,
+                        r.targetIgnored, r.usable, r.verdictReasons});
   }
   for (std::size_t i = 0; i < output.plots.size(); ++i) {
     const MechanismPlotData& plot = output.plots[i];
@@ -71,7 +72,8 @@ std::vector<core::report::ResultsRow> storedRows(const session::SessionResults& 
   std::vector<core::report::ResultsRow> rows;
   for (const auto& r : results.rows) {
     rows.push_back({r.mechanism, r.guarantee, r.lipschitz, r.epsilon, r.censored, r.truncated,
-                    r.maxEcdf, r.avgEcdf, r.mean, r.median, r.q15, r.q90});
+                    r.maxEcdf, r.avgEcdf, r.mean, r.median, r.q15, r.q90, r.epsilonTarget,
+                    r.targetIgnored, r.usable, r.verdictReasons});
   }
   return rows;
 }
@@ -100,7 +102,9 @@ void drawStoredLipschitz(const session::SessionResults& results, PlotsView* plot
     std::vector<double> values;
     for (std::size_t j = 0; j + 1 < q.size(); ++j) values.push_back(0.5 * (q[j] + q[j + 1]));
     if (values.empty()) values = q;
-    plots->updateLipschitz(QString::fromStdString(m.mechanism), values, strict, epsilon,
+    // A stored run shows each mechanism's final fit: the stage is the mechanism itself.
+    plots->updateLipschitz(QString::fromStdString(m.mechanism), QString::fromStdString(m.mechanism),
+                           values, strict, epsilon,
                            m.lipschitzMax);
   }
 }

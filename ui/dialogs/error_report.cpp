@@ -1,6 +1,7 @@
 #include "ui/dialogs/error_report.h"
 
 #include "core/data/data_error.h"
+#include "ui/field_names.h"
 
 namespace dpsynth::ui {
 
@@ -20,8 +21,9 @@ ErrorReport errorReportFrom(const core::data::DataError& error, const QString& t
   r.file = QString::fromStdString(error.file());
   r.line = static_cast<qint64>(error.row());
   r.column = QString::fromStdString(error.column());
-  r.problem = QString::fromStdString(error.problem());
-  r.hint = QString::fromStdString(error.hint());
+  // Core's data messages may name command-line flags; a dialog names the studio's fields.
+  r.problem = withFieldNames(error.problem());
+  r.hint = withFieldNames(error.hint());
   return r;
 }
 
@@ -30,7 +32,7 @@ ErrorReport errorReportFrom(const std::exception& error, const QString& title,
   ErrorReport r;
   r.title = title;
   r.file = file;
-  r.problem = QString::fromUtf8(error.what());
+  r.problem = withFieldNames(QString::fromUtf8(error.what()));
   return r;
 }
 

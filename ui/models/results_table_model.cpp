@@ -2,6 +2,7 @@
 
 #include <QApplication>
 #include <QBrush>
+#include <QColor>
 #include <QFont>
 #include <QStyle>
 
@@ -75,9 +76,16 @@ QVariant ResultsTableModel::exact(int row, int column) const {
       return r.q15;
     case kQ90:
       return r.q90;
+    case kVerdict:
+      if (r.mechanism == "confidential") return {};
+      return r.usable ? QStringLiteral("usable") : QStringLiteral("unusable");
     default:
       return {};
   }
+}
+
+bool ResultsTableModel::isUnusable(int row) const {
+  return hasData_ && row > 0 && row < rowCount() && !rows_[static_cast<std::size_t>(row)].usable;
 }
 
 QStringList ResultsTableModel::warningsOf(int row) const {
@@ -88,10 +96,22 @@ QStringList ResultsTableModel::warningsOf(int row) const {
 QVariant ResultsTableModel::data(const QModelIndex& index, int role) const {
   if (!index.isValid() || !hasData_) return {};
   const QVariant v = exact(index.row(), index.column());
+  const auto& row = rows_.at(static_cast<std::size_t>(index.row()));
   switch (role) {
     case Qt::UserRole:
       return v;
     case Qt::DisplayRole:
+      if (index.column() == kEpsilon && v.isValid() && row.targetIgnored) {
+        // ε is this mechanism's outcome (ε_x = 2Δ), not the target asked for: say so.
+        return tr("%1 (target %2 ignored)")
+            .arg(QString::number(v.toDouble(), 'g', 4),
+                 QString::number(*row.epsilonTarget, 'g', 4));
+      }
+      if (index.column() == kVerdict && !row.usable) {
+        return tr("unusable: %1")
+            .arg(QString::fromStdString(row.verdictReasons.empty() ? std::string()
+                                                                   : row.verdictReasons.front()));
+      }
       if (v.typeId() == QMetaType::Double) {
         const double d = v.toDouble();
         return index.column() == kAvgEcdf ? QString::number(d, 'g', 3) : QString::number(d, 'g', 4);
@@ -103,23 +123,39 @@ QVariant ResultsTableModel::data(const QModelIndex& index, int role) const {
       if (!v.isValid() && index.column() != kMechanism) return QStringLiteral("–");
       return v;
     case Qt::TextAlignmentRole:
-      return index.column() <= kGuarantee ? int(Qt::AlignLeft | Qt::AlignVCenter)
-                                          : int(Qt::AlignRight | Qt::AlignVCenter);
+      return index.column() <= kGuarantee
+                 ? int(Qt::AlignLeft | Qt::AlignVCenter)
+                 : int(Qt::AlignRight | Qt::AlignVCenter);
     case Qt::ForegroundRole:
       if (stale_) return QBrush(Qt::gray);
+      if (!row.usable && (index.column() == kVerdict || index.column() == kMechanism))
+        return QBrush(QColor(0xb0, 0x1c, 0x1c));
+      if (row.targetIgnored && index.column() == kEpsilon) return QBrush(QColor(0x8a, 0x5a, 0x00));
       return {};
     case Qt::FontRole: {
       QFont font;
       font.setItalic(stale_);
-      font.setBold(index.row() == 0);
+      font.setBold(index.row() == 0 || (!row.usable && index.column() == kVerdict));
       return font;
     }
     case Qt::DecorationRole:
+      if (index.column() == kMechanism && !row.usable) {
+        return QApplication::style()->standardIcon(QStyle::SP_MessageBoxCritical);
+      }
       if (index.column() == kMechanism && !warningsOf(index.row()).isEmpty()) {
         return QApplication::style()->standardIcon(QStyle::SP_MessageBoxWarning);
       }
       return {};
     case Qt::ToolTipRole:
+      if (index.column() == kVerdict && !row.usable) {
+        QStringList reasons;
+        for (const auto& r : row.verdictReasons) reasons << QString::fromStdString(r);
+        return reasons.join('\n');
+      }
+      if (index.column() == kEpsilon && row.targetIgnored) {
+        return tr("%1 does not use the ε target: its ε_x = 2Δ is an outcome of the fit")
+            .arg(QString::fromStdString(row.mechanism));
+      }
       if (!warningsOf(index.row()).isEmpty()) return warningsOf(index.row()).join('\n');
       if (stale_) return tr("Results of the previous run");
       return {};
@@ -143,6 +179,10 @@ QVariant ResultsTableModel::headerData(int section, Qt::Orientation orientation,
         return tr("max over pooled points of |F_conf − F_syn|");
       case kAvgEcdf:
         return tr("mean over pooled points of (F_conf − F_syn)²");
+      case kVerdict:
+        return tr(
+            "unusable: more than half of the records censored or truncated, or the "
+            "synthetic mean far from the data's");
       default:
         return {};
     }
@@ -151,8 +191,8 @@ QVariant ResultsTableModel::headerData(int section, Qt::Orientation orientation,
 }
 
 QStringList ResultsTableModel::displayHeader() {
-  return {"mechanism", "guarantee", "Δ",      "ε",   "#cens/#trunc", "max-ECDF",
-          "avg-ECDF",  "mean",      "median", "q15", "q90"};
+  return {"mechanism", "verdict", "guarantee", "Δ",      "ε",   "#cens/#trunc",
+          "max-ECDF",  "avg-ECDF", "mean",     "median", "q15", "q90"};
 }
 
 QString ResultsTableModel::toTsv() const {

@@ -17,6 +17,7 @@ class ResultsTableModel : public QAbstractTableModel {
  public:
   enum Column {
     kMechanism,
+    kVerdict,  ///< "usable" or "unusable: <reasons>" (core::pipeline::judge), next to the name
     kGuarantee,
     kLipschitz,
     kEpsilon,
@@ -48,6 +49,8 @@ class ResultsTableModel : public QAbstractTableModel {
   QVariant headerData(int section, Qt::Orientation orientation,
                       int role = Qt::DisplayRole) const override;
 
+  /// True when the row's result is unusable (core::pipeline::judge), for views and tests.
+  bool isUnusable(int row) const;
   /// The column titles shown on screen.
   static QStringList displayHeader();
   /// Tab-separated text for the clipboard (pastes into spreadsheets): core::report's header

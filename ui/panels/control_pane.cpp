@@ -33,9 +33,12 @@ ControlPane::ControlPane(DataPanel* data, MechanismPanel* mechanisms, TuningPane
   auto* inner = new QWidget;
   auto* column = new QVBoxLayout(inner);
   column->setContentsMargins(4, 4, 4, 4);
-  column->addWidget(group(tr("Data"), data));
-  column->addWidget(group(tr("Mechanisms"), mechanisms));
-  column->addWidget(group(tr("Tuning"), tuning));
+  dataSection_ = new CollapsibleSection(tr("Data"), data);
+  dataSection_->setExpanded(true);
+  tuningSection_ = new CollapsibleSection(tr("Tuning"), tuning);
+  tuningSection_->setExpanded(true);
+  column->addWidget(dataSection_);
+  column->addWidget(tuningSection_);
   column->addWidget(new CollapsibleSection(tr("Release and sampler"), sampler));
   column->addStretch(1);
   auto* scroll = new QScrollArea;
@@ -63,6 +66,7 @@ ControlPane::ControlPane(DataPanel* data, MechanismPanel* mechanisms, TuningPane
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(0, 0, 0, 4);
   layout->addWidget(scroll, 1);
+  layout->addWidget(group(tr("Mechanisms"), mechanisms));
   layout->addWidget(badge_);
   layout->addLayout(buttons);
   setBusy(false);

@@ -1,6 +1,7 @@
 #pragma once
-/// The window's left side: data, mechanisms, tuning and (folded) sampler settings in a
-/// scrolling column, then the guarantee badge and the Run / Cancel / auto-run row.
+/// The window's left side: data, tuning and (folded) sampler settings in collapsible sections
+/// of a scrolling column; below it, always visible whatever the window's height, the list of
+/// all ten mechanisms, the guarantee badge and the Run / Cancel / auto-run row.
 #include <QWidget>
 
 class QCheckBox;
@@ -8,6 +9,7 @@ class QPushButton;
 
 namespace dpsynth::ui {
 
+class CollapsibleSection;
 class DataPanel;
 class GuaranteeBadge;
 class MechanismPanel;
@@ -25,6 +27,8 @@ class ControlPane : public QWidget {
   QPushButton* runButton() const { return run_; }
   QPushButton* cancelButton() const { return cancel_; }
   QCheckBox* autoRunBox() const { return autoRun_; }
+  CollapsibleSection* dataSection() const { return dataSection_; }
+  CollapsibleSection* tuningSection() const { return tuningSection_; }
   /// Run enabled when idle, Cancel while running.
   void setBusy(bool busy);
 
@@ -33,6 +37,8 @@ class ControlPane : public QWidget {
   QPushButton* run_ = nullptr;
   QPushButton* cancel_ = nullptr;
   QCheckBox* autoRun_ = nullptr;
+  CollapsibleSection* dataSection_ = nullptr;
+  CollapsibleSection* tuningSection_ = nullptr;
 };
 
 }  // namespace dpsynth::ui

@@ -31,15 +31,21 @@ QString guaranteeHint(pipeline::Mechanism m) {
 MechanismPanel::MechanismPanel(QWidget* parent) : QWidget(parent) {
   list_ = new QListWidget(this);
   list_->setObjectName(QStringLiteral("mechanismList"));
-  // A warning icon (setWarning) must not make its row taller than the others.
-  const int iconSide = list_->fontMetrics().height() - 2;
-  list_->setIconSize(QSize(iconSide, iconSide));
+  // A problem icon (setProblems, setWarning) must not make its row taller than the others: the list is
+  // sized to show all ten rows.
+  const int text = list_->fontMetrics().height();
+  list_->setIconSize(QSize(text, text));
+  list_->setUniformItemSizes(true);
+  QPixmap blank(text, text);
+  blank.fill(Qt::transparent);
+  blankIcon_ = QIcon(blank);
   for (auto m : pipeline::allMechanisms()) {
     const QString name = QString::fromStdString(pipeline::mechanismName(m));
     auto* item = new QListWidgetItem(name, list_);
     item->setData(Qt::UserRole, static_cast<int>(m));
     item->setFlags(item->flags() | Qt::ItemIsUserCheckable);
     item->setCheckState(Qt::Unchecked);
+    item->setIcon(blankIcon_);  // the rows' height already counts the problem icon
     item->setToolTip(QString::fromStdString(pipeline::mechanismDescription(m)) + "\n(" +
                      guaranteeHint(m) + ")");
     item->setData(kDescriptionRole, item->toolTip());
@@ -99,20 +105,9 @@ void MechanismPanel::setWarning(pipeline::Mechanism mechanism, const QString& te
     auto* item = list_->item(row);
     if (item->data(Qt::UserRole).toInt() != static_cast<int>(mechanism)) continue;
     if (item->data(kWarningRole).toString() == text) return;
-    const bool was = silent_;
-    silent_ = true;  // itemChanged() is not a user edit here
+    const QSignalBlocker block(list_);  // decoration only: no edit, no changed()
     item->setData(kWarningRole, text);
-    const QString description = item->data(kDescriptionRole).toString();
-    if (text.isEmpty()) {
-      item->setIcon({});
-      item->setForeground(list_->palette().text());
-      item->setToolTip(description);
-    } else {
-      item->setIcon(list_->style()->standardIcon(QStyle::SP_MessageBoxWarning));
-      item->setForeground(QColor(0xb3, 0x5c, 0x00));
-      item->setToolTip(QStringLiteral("⚠ %1\n\n%2").arg(text, description));
-    }
-    silent_ = was;
+    decorate(item);
   }
 }
 
@@ -131,6 +126,36 @@ void MechanismPanel::setCurrent(pipeline::Mechanism mechanism) {
       list_->setCurrentRow(row);
     }
   }
+}
+
+void MechanismPanel::setProblems(const std::map<pipeline::Mechanism, QString>& problems) {
+  problems_ = problems;
+  const QSignalBlocker block(list_);  // decoration only: no edit, no changed()
+  for (int row = 0; row < list_->count(); ++row) decorate(list_->item(row));
+}
+
+void MechanismPanel::decorate(QListWidgetItem* item) const {
+  // A problem (the mechanism will not run) outranks a warning (it runs on settings that do not
+  // fit the data); the tooltip lists both.
+  const auto m = static_cast<pipeline::Mechanism>(item->data(Qt::UserRole).toInt());
+  const auto it = problems_.find(m);
+  const QString warning = item->data(kWarningRole).toString();
+  QString tip = item->data(kDescriptionRole).toString();
+  if (!warning.isEmpty()) tip = QStringLiteral("⚠ %1\n\n%2").arg(warning, tip);
+  if (it != problems_.end()) tip = tr("Will not run: %1").arg(it->second) + "\n\n" + tip;
+  item->setToolTip(tip);
+  if (it == problems_.end() && warning.isEmpty()) {
+    item->setIcon(blankIcon_);
+    item->setForeground(QBrush());
+    return;
+  }
+  item->setIcon(QApplication::style()->standardIcon(QStyle::SP_MessageBoxWarning));
+  item->setForeground(it != problems_.end() ? QColor(0xb0, 0x1c, 0x1c) : QColor(0xb3, 0x5c, 0x00));
+}
+
+QString MechanismPanel::problemOf(pipeline::Mechanism mechanism) const {
+  const auto it = problems_.find(mechanism);
+  return it == problems_.end() ? QString() : it->second;
 }
 
 QVariant MechanismPanel::settingValue(const QString& key) const {

@@ -1,7 +1,9 @@
 #pragma once
 /// A checkable list of every mechanism: the checked ones run side by side (sharing stages such
 /// as the unweighted fit); the selected one drives the guarantee badge.
+#include <QIcon>
 #include <QWidget>
+#include <map>
 #include <optional>
 #include <vector>
 
@@ -9,6 +11,8 @@
 #include "ui/commands/setting_change.h"
 
 class QListWidget;
+
+class QListWidgetItem;
 
 namespace dpsynth::ui {
 
@@ -35,6 +39,11 @@ class MechanismPanel : public QWidget, public SettingsEditor {
   void setWarning(core::pipeline::Mechanism mechanism, const QString& text);
   QString warning(core::pipeline::Mechanism mechanism) const;
   QListWidget* list() const { return list_; }
+  /// Marks mechanisms that cannot run with the settings on screen (warning icon, red text, the
+  /// reason as tooltip); mechanisms not in the map are unmarked.
+  void setProblems(const std::map<core::pipeline::Mechanism, QString>& problems);
+  /// The reason a mechanism is marked ("" when it is not).
+  QString problemOf(core::pipeline::Mechanism mechanism) const;
 
  signals:
   void edited(const SettingChange& change);
@@ -42,7 +51,12 @@ class MechanismPanel : public QWidget, public SettingsEditor {
   void currentChanged();
 
  private:
+  /// Icon, colour and tooltip of a row from its problem and its warning.
+  void decorate(QListWidgetItem* item) const;
+
   QListWidget* list_ = nullptr;
+  std::map<core::pipeline::Mechanism, QString> problems_;
+  QIcon blankIcon_;
   bool silent_ = false;
 };
 

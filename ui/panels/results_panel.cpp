@@ -2,6 +2,7 @@
 
 #include <QApplication>
 #include <QClipboard>
+#include <QDir>
 #include <QFileDialog>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -11,21 +12,39 @@
 #include <QTableView>
 #include <QVBoxLayout>
 
+#include "ui/models/results_sort_proxy.h"
+
 namespace dpsynth::ui {
 
 ResultsPanel::ResultsPanel(QWidget* parent) : QWidget(parent) {
   model_ = new ResultsTableModel(this);
   view_ = new QTableView(this);
   view_->setObjectName(QStringLiteral("resultsTable"));
-  view_->setModel(model_);
+  proxy_ = new ResultsSortProxy(this);
+  proxy_->setSourceModel(model_);
+  view_->setModel(proxy_);
+  view_->setSortingEnabled(true);
+  view_->sortByColumn(-1, Qt::AscendingOrder);  // the run's order until a header is clicked
+  view_->setHorizontalScrollBarPolicy(Qt::ScrollBarAsNeeded);
+  view_->setVerticalScrollBarPolicy(Qt::ScrollBarAsNeeded);
   view_->verticalHeader()->hide();
   view_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
   view_->horizontalHeader()->setStretchLastSection(false);
+  // The verdict stays narrow (its reasons are in the tooltip and the Warnings tab).
+  view_->horizontalHeader()->setSectionResizeMode(ResultsTableModel::kVerdict,
+                                                  QHeaderView::Interactive);
+  view_->horizontalHeader()->resizeSection(
+      ResultsTableModel::kVerdict,
+      view_->fontMetrics().horizontalAdvance(QStringLiteral("unusable: 999 of 1000 rec")));
   view_->setSelectionBehavior(QAbstractItemView::SelectRows);
   view_->verticalHeader()->setDefaultSectionSize(view_->fontMetrics().height() + 6);
 
   note_ = new QLabel(tr("No results yet: choose mechanisms and press Run."), this);
   note_->setObjectName(QStringLiteral("resultsNote"));
+  // A long note wraps rather than widening the window beyond a small (or scaled) screen.
+  note_->setWordWrap(true);
+  note_->setMinimumWidth(120);
+  note_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
   copy_ = new QPushButton(tr("Copy"), this);
   copy_->setToolTip(tr("Copy the table as tab-separated text"));
   export_ = new QPushButton(tr("Export CSV…"), this);
@@ -76,7 +95,10 @@ bool ResultsPanel::exportCsv(const QString& path, QString* error) const {
 
 void ResultsPanel::exportWithDialog() {
   const QString path = QFileDialog::getSaveFileName(
-      this, tr("Export results"), QStringLiteral("results.csv"), tr("CSV files (*.csv)"));
+      this, tr("Export results"),
+      exportFolder_.isEmpty() ? QStringLiteral("results.csv")
+                              : QDir(exportFolder_).filePath(QStringLiteral("results.csv")),
+      tr("CSV files (*.csv)"));
   if (path.isEmpty()) return;
   QString error;
   if (exportCsv(path, &error)) {

@@ -10,6 +10,8 @@ class QTableView;
 
 namespace dpsynth::ui {
 
+class ResultsSortProxy;
+
 class ResultsPanel : public QWidget {
   Q_OBJECT
 
@@ -17,7 +19,9 @@ class ResultsPanel : public QWidget {
   explicit ResultsPanel(QWidget* parent = nullptr);
 
   ResultsTableModel* model() const { return model_; }
+  /// Shows model() through a sorting proxy (click a header to sort).
   QTableView* view() const { return view_; }
+  ResultsSortProxy* sortProxy() const { return proxy_; }
   void setNote(const QString& text);
   QString note() const;
 
@@ -26,16 +30,20 @@ class ResultsPanel : public QWidget {
   /// Writes the table as CSV atomically; false (and *error) on failure.
   bool exportCsv(const QString& path, QString* error = nullptr) const;
   void exportWithDialog();
+  /// Where the export dialog opens (ExportActions::defaultFolder; empty: the current folder).
+  void setExportFolder(const QString& folder) { exportFolder_ = folder; }
 
  signals:
   void message(const QString& text);
 
  private:
   ResultsTableModel* model_ = nullptr;
+  ResultsSortProxy* proxy_ = nullptr;
   QTableView* view_ = nullptr;
   QLabel* note_ = nullptr;
   QPushButton* copy_ = nullptr;
   QPushButton* export_ = nullptr;
+  QString exportFolder_;
 };
 
 }  // namespace dpsynth::ui

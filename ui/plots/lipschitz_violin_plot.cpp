@@ -80,8 +80,10 @@ void LipschitzViolinPlot::rebuild() {
   for (size_t i = 0; i < series_.size(); ++i) {
     const LipschitzSeries& s = series_[i];
     const double key = static_cast<double>(i + 1);
-    violins_->addViolin(key, s.deltaPerRecord, s.mechanism);
-    ticker->addTick(key, s.mechanism);
+    violins_->addViolin(key, s.deltaPerRecord, labelOf(s));
+    ticker->addTick(key, s.stage.isEmpty() || s.stage == s.mechanism
+                             ? s.mechanism
+                             : s.mechanism + tr("\n(%1 stage)").arg(s.stage));
     const double bound = boundFor(s);
     auto& keys = s.strictDp ? dpKeys : adpKeys;
     auto& values = s.strictDp ? dpValues : adpValues;
@@ -98,6 +100,19 @@ void LipschitzViolinPlot::rebuild() {
   };
   addBoundGraph(tr("ε/2 (strict DP)"), plot_style::seriesColor(1), dpKeys, dpValues);
   addBoundGraph(tr("Δ = maxᵢ Δᵢ (approximate DP)"), QColor(40, 40, 40), adpKeys, adpValues);
+  updateCaption();
+}
+
+QString LipschitzViolinPlot::labelOf(const LipschitzSeries& series) {
+  return series.stage.isEmpty() || series.stage == series.mechanism
+             ? series.mechanism
+             : tr("%1 (%2 stage)").arg(series.mechanism, series.stage);
+}
+
+QString LipschitzViolinPlot::shownMechanisms() const {
+  QStringList names;
+  for (const auto& s : series_) names << labelOf(s);
+  return names.join(QStringLiteral(", "));
 }
 
 void LipschitzViolinPlot::rescaleToData() {

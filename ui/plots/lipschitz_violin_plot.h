@@ -16,6 +16,9 @@ struct LipschitzSeries {
   bool strictDp = false;
   double epsilon = 0;       ///< total ε; the line is at ε/2 when strictDp
   double lipschitzMax = 0;  ///< Δ; ≤ 0 means "max of deltaPerRecord"
+  /// While a run is in progress: the stage the values come from ("unweighted" while lw-final
+  /// is still at its first fit). Empty: the mechanism's final stage.
+  QString stage;
 };
 
 class LipschitzViolinPlot : public PlotWidget {
@@ -26,12 +29,15 @@ class LipschitzViolinPlot : public PlotWidget {
 
   void setSeries(const std::vector<LipschitzSeries>& series);
   /// Replaces the series with the same mechanism name, or appends it; redraws within ~40 ms
-  /// (so bounds can fill in while draws arrive).
+  /// (so bounds can fill in while draws arrive). The violin is labelled with its stage.
   void updateSeries(const LipschitzSeries& series);
   void clear();
 
   int seriesCount() const { return static_cast<int>(series_.size()); }
   const ViolinPlottable* violins() const { return violins_; }
+  /// "lw-final" or, for a stage on the way to it, "lw-final (unweighted stage)".
+  static QString labelOf(const LipschitzSeries& series);
+  QString shownMechanisms() const override;
   /// Height of the series' dashed line: ε/2 (strict DP) or Δ.
   static double boundFor(const LipschitzSeries& series);
 

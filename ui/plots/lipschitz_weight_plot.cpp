@@ -123,6 +123,12 @@ void LipschitzWeightPlot::rebuild() {
   }
 }
 
+QString LipschitzWeightPlot::shownMechanisms() const {
+  return current_ >= 0 && current_ < seriesCount()
+             ? series_[static_cast<size_t>(current_)].mechanism
+             : QString();
+}
+
 PlotTable LipschitzWeightPlot::plotTable() const {
   PlotTable table;
   table.columns = {QStringLiteral("mechanism"), QStringLiteral("stage"), QStringLiteral("weight"),

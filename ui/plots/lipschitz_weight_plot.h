@@ -29,6 +29,7 @@ class LipschitzWeightPlot : public PlotWidget {
   void setCurrentMechanism(int index);
   int currentMechanism() const { return current_; }
   QComboBox* mechanismSelector() const { return selector_; }
+  QString shownMechanisms() const override;
 
   PlotTable plotTable() const override;
 

@@ -3,8 +3,11 @@
 #include <qcustomplot.h>
 
 #include <QContextMenuEvent>
+#include <QDir>
 #include <QFileDialog>
+#include <QGraphicsOpacityEffect>
 #include <QHBoxLayout>
+#include <QLabel>
 #include <QMenu>
 #include <QMessageBox>
 #include <QToolTip>
@@ -53,8 +56,21 @@ PlotWidget::PlotWidget(QWidget* parent) : QWidget(parent) {
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(0, 0, 0, 0);
   layout->setSpacing(2);
+  caption_ = new QLabel(this);
+  caption_->setObjectName(QStringLiteral("plotCaption"));
+  caption_->setContentsMargins(6, 2, 6, 0);
+  caption_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  layout->addWidget(caption_);
+  staleBanner_ = new QLabel(this);
+  staleBanner_->setObjectName(QStringLiteral("plotStaleBanner"));
+  staleBanner_->setWordWrap(true);
+  staleBanner_->setStyleSheet(QStringLiteral(
+      "QLabel { background: #fff3cd; color: #664d03; border: 1px solid #e0c36a; padding: 3px 6px; "
+      "font-weight: 600; }"));
+  staleBanner_->hide();
+  layout->addWidget(staleBanner_);
   plot_ = new QCustomPlot(this);
-  plot_->setMinimumSize(320, 220);
+  plot_->setMinimumSize(240, 160);
   layout->addWidget(plot_, 1);
   plot_style::applyStyle(plot_);
   plot_->setContextMenuPolicy(Qt::CustomContextMenu);
@@ -67,6 +83,7 @@ PlotWidget::PlotWidget(QWidget* parent) : QWidget(parent) {
   connect(plot_, &QCustomPlot::mouseMove, this, &PlotWidget::onMouseMove);
   connect(plot_, &QCustomPlot::mouseWheel, this, [this] { userMovedView_ = true; });
   connect(plot_, &QCustomPlot::mouseDoubleClick, this, [this] { resetView(); });
+  updateCaption();
 }
 
 PlotWidget::~PlotWidget() = default;
@@ -92,8 +109,18 @@ QString PlotWidget::summary() const {
 
 bool PlotWidget::exportTo(const QString& path, QString* error) {
   if (replotTimer_.isActive()) replotNow();  // export what is about to be shown, not stale data
+  // The picture names its run and mechanism (and says when it is stale), like the screen.
+  QString heading = caption();
+  if (stale_) heading += QStringLiteral(" — ") + staleBanner_->text();
+  plot_->plotLayout()->insertRow(0);
+  auto* title = new QCPTextElement(plot_, heading, QFont(font().family(), 9));
+  plot_->plotLayout()->addElement(0, 0, title);
   QString message;
-  if (!exportPlot(plot_, path, plotTable(), &message)) {
+  const bool ok = exportPlot(plot_, path, plotTable(), &message);
+  plot_->plotLayout()->remove(title);
+  plot_->plotLayout()->simplify();  // drops the row the heading took
+  plot_->replot(QCustomPlot::rpQueuedReplot);
+  if (!ok) {
     if (error) *error = message;
     emit exportFailed(message);
     return false;
@@ -129,6 +156,43 @@ QString PlotWidget::toolTipAt(const QPointF& pixel) const {
   return {};
 }
 
+void PlotWidget::setRunLabel(const QString& run) {
+  runLabel_ = run;
+  updateCaption();
+}
+
+QString PlotWidget::caption() const { return caption_->text(); }
+
+void PlotWidget::updateCaption() {
+  const QString shown = shownMechanisms();
+  if (runLabel_.isEmpty() && shown.isEmpty()) {
+    caption_->setText(tr("No results: press Run."));
+  } else if (shown.isEmpty()) {
+    caption_->setText(tr("%1 · no mechanism to show").arg(runLabel_));
+  } else {
+    caption_->setText(runLabel_.isEmpty() ? shown
+                                          : QStringLiteral("%1 · %2").arg(runLabel_, shown));
+  }
+}
+
+void PlotWidget::setStale(bool stale, const QString& why) {
+  stale_ = stale;
+  staleBanner_->setText(
+      stale ? tr("Stale: %1").arg(why.isEmpty() ? tr("not the current settings") : why)
+            : QString());
+  staleBanner_->setVisible(stale);
+  if (stale) {
+    // Greyed, like the table's stale rows: the picture stays readable but is clearly old.
+    auto* effect = new QGraphicsOpacityEffect(plot_);
+    effect->setOpacity(0.35);
+    plot_->setGraphicsEffect(effect);  // deletes any previous effect
+  } else {
+    plot_->setGraphicsEffect(nullptr);
+  }
+}
+
+QString PlotWidget::staleText() const { return stale_ ? staleBanner_->text() : QString(); }
+
 void PlotWidget::resetView() {
   userMovedView_ = false;
   replotNow();
@@ -145,6 +209,7 @@ void PlotWidget::replotNow() {
 
 void PlotWidget::performReplot() {
   prepareReplot();
+  updateCaption();
   plot_style::fitLegend(plot_);
   if (!userMovedView_) rescaleToData();
   plot_->replot(QCustomPlot::rpQueuedReplot);
@@ -152,6 +217,14 @@ void PlotWidget::performReplot() {
 }
 
 void PlotWidget::rescaleToData() {
+  if (pointCount() == 0) {
+    // Nothing drawn: neutral axes, not the ranges of data that are gone (new data, new run).
+    for (QCPAxisRect* rect : plot_->axisRects()) {
+      rect->axis(QCPAxis::atBottom)->setRange(0, 1);
+      rect->axis(QCPAxis::atLeft)->setRange(0, 1);
+    }
+    return;
+  }
   plot_->rescaleAxes();
   // A little air around the data so markers and outlines are not cut by the frame.
   for (QCPAxisRect* rect : plot_->axisRects()) {
@@ -200,8 +273,10 @@ void PlotWidget::showContextMenu(const QPoint& pos) {
 
 void PlotWidget::exportWithDialog(const QString& suffix) {
   const QString filter = tr("%1 image (*.%2)").arg(suffix.toUpper(), suffix);
-  QString path = QFileDialog::getSaveFileName(this, tr("Export plot"),
-                                              exportBaseName() + QLatin1Char('.') + suffix, filter);
+  const QString name = exportBaseName() + QLatin1Char('.') + suffix;
+  QString path = QFileDialog::getSaveFileName(
+      this, tr("Export plot"), exportFolder_.isEmpty() ? name : QDir(exportFolder_).filePath(name),
+      filter);
   if (path.isEmpty()) return;
   if (QFileInfo(path).suffix().toLower() != suffix) path += QLatin1Char('.') + suffix;
   QString error;

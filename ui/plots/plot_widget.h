@@ -10,6 +10,7 @@
 
 class QCustomPlot;
 class QHBoxLayout;
+class QLabel;
 class QMouseEvent;
 
 namespace dpsynth::ui {
@@ -37,6 +38,23 @@ class PlotWidget : public QWidget {
   /// Tooltip text for a pixel position inside the plot ("" for none). Public for tests.
   virtual QString toolTipAt(const QPointF& pixel) const;
 
+  /// Which run the plot shows ("run 3, 14:02, nbmix.csv"); empty: no run. The caption above
+  /// the plot is this and shownMechanisms().
+  void setRunLabel(const QString& run);
+  QString runLabel() const { return runLabel_; }
+  /// The caption as shown: "<run> · <mechanisms>", or a note that nothing is shown.
+  QString caption() const;
+  /// Greys the plot and shows a banner (the results table's stale note) when the settings or
+  /// the data changed since the run it shows.
+  void setStale(bool stale, const QString& why = {});
+  bool isStale() const { return stale_; }
+  QString staleText() const;
+  /// Where the export dialog opens (ExportActions::defaultFolder; empty: the current folder).
+  void setExportFolder(const QString& folder) { exportFolder_ = folder; }
+  QString exportFolder() const { return exportFolder_; }
+  /// The mechanism(s) the plot shows now ("lw-final", "lw-final, censor-w"; "" for none).
+  virtual QString shownMechanisms() const { return {}; }
+
  public slots:
   /// Forgets any user zoom/pan and rescales to the data.
   void resetView();
@@ -60,6 +78,8 @@ class PlotWidget : public QWidget {
   QHBoxLayout* toolbar();
   /// Default file name stem for the export dialog.
   virtual QString exportBaseName() const { return QStringLiteral("plot"); }
+  /// Refreshes the caption; subclasses call it when what they show changes.
+  void updateCaption();
 
  private:
   void showContextMenu(const QPoint& pos);
@@ -69,6 +89,11 @@ class PlotWidget : public QWidget {
 
   QCustomPlot* plot_ = nullptr;
   QHBoxLayout* toolbar_ = nullptr;
+  QLabel* caption_ = nullptr;
+  QLabel* staleBanner_ = nullptr;
+  QString runLabel_;
+  QString exportFolder_;
+  bool stale_ = false;
   QTimer replotTimer_;
   bool userMovedView_ = false;
   int replotCount_ = 0;

@@ -43,8 +43,9 @@ void PlotsView::setResults(const std::vector<double>& confidential, bool countDa
   std::vector<WeightSeries> weights;
   std::vector<SyntheticSeries> synthetic;
   std::vector<PosteriorSeries> posterior;
+  std::vector<MechanismTraces> traces;
   for (const MechanismPlotData& m : mechanisms) {
-    lipschitz.push_back({m.name, m.deltaPerRecord, m.strictDp, m.epsilon, m.lipschitzMax});
+    lipschitz.push_back({m.name, m.deltaPerRecord, m.strictDp, m.epsilon, m.lipschitzMax, {}});
     // The scatter pairs α_i with Δ_i; a stage whose vectors disagree in length cannot be drawn.
     LipschitzWeightSeries lw{m.name, {}, {}, {}, {}};
     if (m.weightsBefore.size() == m.deltaBefore.size()) {
@@ -61,17 +62,24 @@ void PlotsView::setResults(const std::vector<double>& confidential, bool countDa
     PosteriorSeries ps{m.name, m.parameterNames, m.parameterDraws};
     if (ps.draws.size() != ps.parameterNames.size()) ps.draws.resize(ps.parameterNames.size());
     posterior.push_back(std::move(ps));
+    if (!m.chainDraws.empty() && !m.parameterNames.empty()) {
+      MechanismTraces t{m.name, m.finalStage, {}, m.chainDraws};
+      for (const auto& name : m.parameterNames) t.parameterNames << name;
+      traces.push_back(std::move(t));
+    }
   }
   lipschitz_->setSeries(lipschitz);
   lipschitzWeight_->setSeries(lipschitzWeight);
   weights_->setSeries(weights);
   synthetic_->setData(confidential, countData, synthetic);
   posterior_->setSeries(posterior);
+  traces_->setMechanismTraces(traces);
 }
 
-void PlotsView::updateLipschitz(const QString& mechanism, const std::vector<double>& deltaPerRecord,
-                                bool strictDp, double epsilon, double lipschitzMax) {
-  lipschitz_->updateSeries({mechanism, deltaPerRecord, strictDp, epsilon, lipschitzMax});
+void PlotsView::updateLipschitz(const QString& mechanism, const QString& stage,
+                                const std::vector<double>& deltaPerRecord, bool strictDp,
+                                double epsilon, double lipschitzMax) {
+  lipschitz_->updateSeries({mechanism, deltaPerRecord, strictDp, epsilon, lipschitzMax, stage});
 }
 
 void PlotsView::clearAll() {
@@ -80,7 +88,44 @@ void PlotsView::clearAll() {
   weights_->clear();
   synthetic_->clear();
   posterior_->clear();
-  traces_->clearTraces({}, 0);
+  traces_->setMechanismTraces({});
+  setRunLabel({});
+  setStale(false);
+}
+
+void PlotsView::beginRun(const QString& previousRunNote) {
+  lipschitz_->clear();
+  const bool hadResults = !lipschitzWeight_->runLabel().isEmpty();
+  lipschitz_->setRunLabel(tr("run in progress"));
+  lipschitz_->setStale(false);
+  traces_->setRunLabel(tr("run in progress"));
+  traces_->setStale(false);
+  for (PlotWidget* p :
+       {static_cast<PlotWidget*>(lipschitzWeight_), static_cast<PlotWidget*>(weights_),
+        static_cast<PlotWidget*>(synthetic_), static_cast<PlotWidget*>(posterior_)}) {
+    p->setStale(hadResults, previousRunNote);
+  }
+  stale_ = hadResults;
+}
+
+void PlotsView::setRunLabel(const QString& run) {
+  for (int t = 0; t < kTabCount; ++t) plot(static_cast<Tab>(t))->setRunLabel(run);
+}
+
+void PlotsView::setStale(bool stale, const QString& why) {
+  stale_ = stale;
+  for (int t = 0; t < kTabCount; ++t) {
+    PlotWidget* p = plot(static_cast<Tab>(t));
+    p->setStale(stale && !p->runLabel().isEmpty(), why);  // an empty plot shows nothing old
+  }
+}
+
+void PlotsView::setExportFolder(const QString& folder) {
+  for (int t = 0; t < kTabCount; ++t) plot(static_cast<Tab>(t))->setExportFolder(folder);
+}
+
+void PlotsView::setLiveTraceSource(const QString& mechanism, const QString& stage) {
+  traces_->setLiveSource(mechanism, stage);
 }
 
 void PlotsView::clearTraces(const QStringList& parameterNames, int chains) {

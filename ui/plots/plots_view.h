@@ -26,8 +26,10 @@ struct MechanismPlotData {
   std::vector<double> deltaPerRecord, weights;     ///< final stage, one per record
   std::vector<double> deltaBefore, weightsBefore;  ///< before re-weighting (may be empty)
   std::vector<double> synthetic;                   ///< one synthetic dataset (may be empty)
-  std::vector<QString> parameterNames;
+  std::vector<QString> parameterNames;  ///< design names ("intercept", "gender=M"), not beta[j]
   std::vector<std::vector<double>> parameterDraws;  ///< [parameter][pooled draw]
+  QString finalStage;                               ///< the final fit's stage label
+  std::vector<std::vector<double>> chainDraws;      ///< [chain]: draw-major constrained draws
 };
 
 class PlotsView : public QTabWidget {
@@ -49,11 +51,25 @@ class PlotsView : public QTabWidget {
   /// Replaces the data of the five result plots (the traces are left alone).
   void setResults(const std::vector<double>& confidential, bool countData,
                   const std::vector<MechanismPlotData>& mechanisms);
-  /// Updates one mechanism's Lipschitz violin while a run is in progress (coalesced redraw).
-  void updateLipschitz(const QString& mechanism, const std::vector<double>& deltaPerRecord,
-                       bool strictDp, double epsilon, double lipschitzMax);
-  /// Empties every plot, traces included.
+  /// Updates one mechanism's Lipschitz violin while a run is in progress (coalesced redraw),
+  /// labelled with the stage the values come from.
+  void updateLipschitz(const QString& mechanism, const QString& stage,
+                       const std::vector<double>& deltaPerRecord, bool strictDp, double epsilon,
+                       double lipschitzMax);
+  /// Empties every plot, traces included, and forgets the run they showed (new data).
   void clearAll();
+  /// A run starts: the live Lipschitz violins start empty (no violin of an earlier run or
+  /// dataset among the new ones); the other plots keep the previous run, marked stale.
+  void beginRun(const QString& previousRunNote);
+  /// Every plot names this run in its caption.
+  void setRunLabel(const QString& run);
+  /// Greys every plot with a banner (settings or data changed since the run they show).
+  void setStale(bool stale, const QString& why = {});
+  bool isStale() const { return stale_; }
+  /// Where every plot's export dialog opens.
+  void setExportFolder(const QString& folder);
+  /// Names the live traces (the stage now sampling).
+  void setLiveTraceSource(const QString& mechanism, const QString& stage);
 
   void clearTraces(const QStringList& parameterNames, int chains);
   /// See TracePlot::appendDraws (draw-major, P values per draw; mismatched batches are dropped
@@ -82,6 +98,7 @@ class PlotsView : public QTabWidget {
   SyntheticComparisonPlot* synthetic_ = nullptr;
   PosteriorDensityPlot* posterior_ = nullptr;
   TracePlot* traces_ = nullptr;
+  bool stale_ = false;
 };
 
 }  // namespace dpsynth::ui

@@ -15,8 +15,8 @@
 namespace dpsynth::ui {
 namespace {
 
-using plot_values::number;
 using plot_values::finite;
+using plot_values::number;
 
 }  // namespace
 
@@ -27,11 +27,36 @@ PosteriorDensityPlot::PosteriorDensityPlot(QWidget* parent) : PlotWidget(parent)
 
   selector_ = new QComboBox(this);
   selector_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+  mechanismSelector_ = new QComboBox(this);
+  mechanismSelector_->setObjectName(QStringLiteral("posteriorMechanism"));
+  mechanismSelector_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+  toolbar()->addWidget(new QLabel(tr("Mechanism:"), this));
+  toolbar()->addWidget(mechanismSelector_);
   toolbar()->addWidget(new QLabel(tr("Parameter:"), this));
   toolbar()->addWidget(selector_);
   toolbar()->addStretch(1);
   connect(selector_, &QComboBox::currentTextChanged, this,
           &PosteriorDensityPlot::setCurrentParameter);
+  connect(mechanismSelector_, &QComboBox::currentIndexChanged, this, [this] {
+    rebuild();
+    resetView();
+  });
+}
+
+void PosteriorDensityPlot::setCurrentMechanism(const QString& name) {
+  const int index = name.isEmpty() ? 0 : mechanismSelector_->findText(name);
+  if (index >= 0) mechanismSelector_->setCurrentIndex(index);
+}
+
+QString PosteriorDensityPlot::currentMechanism() const {
+  return mechanismSelector_->currentIndex() > 0 ? mechanismSelector_->currentText() : QString();
+}
+
+QString PosteriorDensityPlot::shownMechanisms() const {
+  if (!currentMechanism().isEmpty()) return currentMechanism();
+  QStringList names;
+  for (const auto& s : series_) names << s.mechanism;
+  return names.join(QStringLiteral(", "));
 }
 
 void PosteriorDensityPlot::setSeries(const std::vector<PosteriorSeries>& series) {
@@ -42,7 +67,16 @@ void PosteriorDensityPlot::setSeries(const std::vector<PosteriorSeries>& series)
     }
   }
   const QString previous = currentParameter();
+  const QString previousMechanism = currentMechanism();
   series_ = series;
+  {
+    const QSignalBlocker block(mechanismSelector_);
+    mechanismSelector_->clear();
+    mechanismSelector_->addItem(tr("all mechanisms"));
+    for (const auto& s : series_) mechanismSelector_->addItem(s.mechanism);
+    const int keep = mechanismSelector_->findText(previousMechanism);
+    mechanismSelector_->setCurrentIndex(previousMechanism.isEmpty() || keep < 0 ? 0 : keep);
+  }
   const QStringList names = parameterNames();
   {
     const QSignalBlocker block(selector_);
@@ -87,6 +121,7 @@ void PosteriorDensityPlot::rebuild() {
   if (parameter.isEmpty()) return;
   for (size_t i = 0; i < series_.size(); ++i) {
     const PosteriorSeries& s = series_[i];
+    if (!currentMechanism().isEmpty() && s.mechanism != currentMechanism()) continue;
     const auto it = std::find(s.parameterNames.begin(), s.parameterNames.end(), parameter);
     if (it == s.parameterNames.end()) continue;
     const std::vector<double> draws =

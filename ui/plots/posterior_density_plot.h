@@ -29,6 +29,12 @@ class PosteriorDensityPlot : public PlotWidget {
   void setCurrentParameter(const QString& name);
   QString currentParameter() const;
   QComboBox* parameterSelector() const { return selector_; }
+  /// "all mechanisms" (index 0) or one mechanism's curve only.
+  QComboBox* mechanismSelector() const { return mechanismSelector_; }
+  /// Shows one mechanism ("" for all).
+  void setCurrentMechanism(const QString& name);
+  QString currentMechanism() const;
+  QString shownMechanisms() const override;
 
   /// Columns mechanism, parameter, draw: the pooled draws of every parameter (the densities
   /// are recomputed from them with the documented bandwidth rule).
@@ -43,6 +49,7 @@ class PosteriorDensityPlot : public PlotWidget {
 
   std::vector<PosteriorSeries> series_;
   QComboBox* selector_ = nullptr;
+  QComboBox* mechanismSelector_ = nullptr;
 };
 
 }  // namespace dpsynth::ui

@@ -15,8 +15,8 @@ namespace {
 /// Histograms of count data use integer-aligned bins, at most this many.
 constexpr double kMaxBins = 40;
 
-using plot_values::number;
 using plot_values::finite;
+using plot_values::number;
 
 }  // namespace
 
@@ -179,6 +179,12 @@ void SyntheticComparisonPlot::rescaleToData() {
     QCPAxis* dx = densityRect_->axis(QCPAxis::atBottom);
     dx->setRange(dx->range().lower - 0.5, dx->range().upper + 0.5);
   }
+}
+
+QString SyntheticComparisonPlot::shownMechanisms() const {
+  QStringList names;
+  for (const auto& s : synthetic_) names << s.name;
+  return names.join(QStringLiteral(", "));
 }
 
 PlotTable SyntheticComparisonPlot::plotTable() const {

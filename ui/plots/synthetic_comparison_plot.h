@@ -32,6 +32,7 @@ class SyntheticComparisonPlot : public PlotWidget {
 
   /// Columns: panel (density|histogram|ecdf), series, x, y.
   PlotTable plotTable() const override;
+  QString shownMechanisms() const override;
 
   /// Points of the step ECDF of `values` (sorted distinct values and F at each). At most
   /// `maxPoints` points; larger samples keep evenly spaced order statistics plus the extremes.

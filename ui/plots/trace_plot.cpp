@@ -19,10 +19,78 @@ TracePlot::TracePlot(QWidget* parent) : PlotWidget(parent) {
 
   selector_ = new QComboBox(this);
   selector_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+  mechanismSelector_ = new QComboBox(this);
+  mechanismSelector_->setObjectName(QStringLiteral("traceMechanism"));
+  mechanismSelector_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+  toolbar()->addWidget(new QLabel(tr("Mechanism:"), this));
+  toolbar()->addWidget(mechanismSelector_);
   toolbar()->addWidget(new QLabel(tr("Parameter:"), this));
   toolbar()->addWidget(selector_);
   toolbar()->addStretch(1);
   connect(selector_, &QComboBox::currentIndexChanged, this, &TracePlot::setCurrentParameter);
+  connect(mechanismSelector_, &QComboBox::currentTextChanged, this, [this](const QString& name) {
+    if (!live_) setCurrentMechanism(name);
+  });
+}
+
+void TracePlot::setLiveSource(const QString& mechanism, const QString& stage) {
+  live_ = true;
+  mechanism_ = mechanism;
+  stage_ = stage;
+  finished_.clear();
+  const QSignalBlocker block(mechanismSelector_);
+  mechanismSelector_->clear();
+  mechanismSelector_->addItem(tr("%1 (sampling now)").arg(mechanism));
+  updateCaption();
+}
+
+void TracePlot::setMechanismTraces(const std::vector<MechanismTraces>& traces) {
+  const QString previous = mechanism_;
+  live_ = false;
+  finished_ = traces;
+  {
+    const QSignalBlocker block(mechanismSelector_);
+    mechanismSelector_->clear();
+    for (const auto& t : finished_) mechanismSelector_->addItem(t.mechanism);
+  }
+  mechanism_.clear();
+  stage_.clear();
+  const bool keep = std::any_of(finished_.begin(), finished_.end(),
+                                [&](const MechanismTraces& t) { return t.mechanism == previous; });
+  if (keep) {
+    setCurrentMechanism(previous);
+  } else if (!finished_.empty()) {
+    setCurrentMechanism(finished_.front().mechanism);
+  } else {
+    clearTraces({}, 0);
+  }
+}
+
+void TracePlot::setCurrentMechanism(const QString& mechanism) {
+  const auto it = std::find_if(finished_.begin(), finished_.end(),
+                               [&](const MechanismTraces& t) { return t.mechanism == mechanism; });
+  if (it == finished_.end()) return;
+  const int parameter = current_;
+  const MechanismTraces chosen = *it;  // clearTraces below must not see a moving target
+  clearTraces(chosen.parameterNames, static_cast<int>(chosen.chains.size()));
+  for (size_t c = 0; c < chosen.chains.size(); ++c)
+    appendDraws(static_cast<int>(c), 0, chosen.chains[c]);
+  mechanism_ = chosen.mechanism;
+  stage_ = chosen.stage;
+  {
+    const QSignalBlocker block(mechanismSelector_);
+    mechanismSelector_->setCurrentIndex(mechanismSelector_->findText(chosen.mechanism));
+  }
+  if (parameter < parameterNames_.size()) setCurrentParameter(parameter);
+  replotNow();
+}
+
+QString TracePlot::shownMechanisms() const {
+  if (mechanism_.isEmpty() || chains_ == 0) return {};
+  const QString what = live_ ? tr("chains of %1, sampling now") : tr("chains of %1");
+  return stage_.isEmpty() || stage_ == mechanism_
+             ? what.arg(mechanism_)
+             : what.arg(mechanism_) + tr(" (stage %1)").arg(stage_);
 }
 
 void TracePlot::clearTraces(const QStringList& parameterNames, int chains) {
@@ -98,7 +166,10 @@ void TracePlot::rebuildGraphs() {
 
 void TracePlot::refreshGraphData() {
   QCustomPlot* plot = customPlot();
-  if (parameterNames_.isEmpty()) return;
+  if (parameterNames_.isEmpty()) {
+    plot->yAxis->setLabel(tr("Value"));  // not the last run's parameter
+    return;
+  }
   std::vector<double> x, y;
   for (int c = 0; c < chains_ && c < plot->graphCount(); ++c) {
     trace(c, current_).points(x, y);
@@ -110,14 +181,14 @@ void TracePlot::refreshGraphData() {
 
 PlotTable TracePlot::plotTable() const {
   PlotTable table;
-  table.columns = {QStringLiteral("parameter"), QStringLiteral("chain"),
-                   QStringLiteral("iteration"), QStringLiteral("value")};
+  table.columns = {QStringLiteral("mechanism"), QStringLiteral("parameter"),
+                   QStringLiteral("chain"), QStringLiteral("iteration"), QStringLiteral("value")};
   std::vector<double> x, y;
   for (int k = 0; k < parameterNames_.size(); ++k) {
     for (int c = 0; c < chains_; ++c) {
       trace(c, k).points(x, y);
       for (size_t i = 0; i < x.size(); ++i) {
-        table.rows.push_back({parameterNames_[k], QString::number(c + 1),
+        table.rows.push_back({mechanism_, parameterNames_[k], QString::number(c + 1),
                               QString::number(static_cast<qint64>(x[i])),
                               QString::number(y[i], 'g', 12)});
       }

@@ -14,6 +14,14 @@ class QComboBox;
 
 namespace dpsynth::ui {
 
+/// The final fit's chains of one mechanism, for the trace plot after a run.
+struct MechanismTraces {
+  QString mechanism;
+  QString stage;  ///< the final stage's label ("lw-final k=0.9500")
+  QStringList parameterNames;
+  std::vector<std::vector<double>> chains;  ///< per chain: post-warm-up draws, draw-major
+};
+
 class TracePlot : public PlotWidget {
   Q_OBJECT
 
@@ -24,6 +32,18 @@ class TracePlot : public PlotWidget {
 
   /// Starts afresh for a run with these parameters and this many chains.
   void clearTraces(const QStringList& parameterNames, int chains);
+  /// Names the live traces: the stage now sampling and the mechanism it belongs to. The
+  /// mechanism selector then offers only the live traces.
+  void setLiveSource(const QString& mechanism, const QString& stage);
+  /// After a run: one entry per mechanism in the mechanism selector; the first (or the one
+  /// shown before, if still there) is drawn.
+  void setMechanismTraces(const std::vector<MechanismTraces>& traces);
+  void setCurrentMechanism(const QString& mechanism);
+  /// The mechanism whose chains are drawn ("" for none).
+  QString currentMechanism() const { return mechanism_; }
+  QString currentStage() const { return stage_; }
+  QComboBox* mechanismSelector() const { return mechanismSelector_; }
+  QString shownMechanisms() const override;
   /// Appends draws firstDraw, firstDraw+1, … of `chain`. `draws` is draw-major: with P
   /// parameters, draw j's parameter p is draws[j·P + p]. A batch that does not fit the current
   /// run (unknown chain, size not a multiple of P — e.g. one still queued from a previous run
@@ -41,6 +61,7 @@ class TracePlot : public PlotWidget {
   /// Decimated trace of (chain, parameter) as currently held.
   const TraceDecimator& trace(int chain, int parameter) const;
 
+  /// Columns mechanism, parameter, chain, iteration, value.
   PlotTable plotTable() const override;
 
  protected:
@@ -55,8 +76,12 @@ class TracePlot : public PlotWidget {
   int chains_ = 0;
   int current_ = 0;
   std::int64_t warmupEnd_ = 0;
-  std::vector<TraceDecimator> traces_;  ///< index chain·P + parameter
+  std::vector<TraceDecimator> traces_;     ///< index chain·P + parameter
+  std::vector<MechanismTraces> finished_;  ///< of the last finished run
+  QString mechanism_, stage_;
+  bool live_ = false;
   QComboBox* selector_ = nullptr;
+  QComboBox* mechanismSelector_ = nullptr;
 };
 
 }  // namespace dpsynth::ui

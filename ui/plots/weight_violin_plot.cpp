@@ -76,6 +76,12 @@ void WeightViolinPlot::rescaleToData() {
   plot->yAxis->setRange(std::min(y.lower, -0.04), std::max(y.upper, 1.04));
 }
 
+QString WeightViolinPlot::shownMechanisms() const {
+  QStringList names;
+  for (const auto& s : series_) names << s.mechanism;
+  return names.join(QStringLiteral(", "));
+}
+
 PlotTable WeightViolinPlot::plotTable() const {
   PlotTable table;
   table.columns = {QStringLiteral("mechanism"), QStringLiteral("stage"), QStringLiteral("value")};

@@ -27,6 +27,7 @@ class WeightViolinPlot : public PlotWidget {
   const ViolinPlottable* afterViolins() const { return after_; }
 
   PlotTable plotTable() const override;
+  QString shownMechanisms() const override;
 
  protected:
   QString exportBaseName() const override { return QStringLiteral("weights"); }

@@ -90,29 +90,41 @@ int TuningField::stepSeries() {
   return seriesId_;
 }
 
+void TuningField::setProblem(const QString& text) {
+  if (text == problem_) return;
+  problem_ = text;
+  showMarks();
+}
+
 void TuningField::setWarning(const QString& text) {
   if (text == warning_) return;
   warning_ = text;
-  if (text.isEmpty()) {
+  showMarks();
+}
+
+void TuningField::showMarks() {
+  // A problem (its mechanism will not run) outranks a warning (the value does not fit the
+  // data). The field is tinted through its palette: a style sheet would replace the style's
+  // spin buttons.
+  QString tip = spec_.toolTip.toHtmlEscaped();
+  if (!warning_.isEmpty()) tip = QStringLiteral("<p><b>%1</b></p>").arg(warning_.toHtmlEscaped()) + tip;
+  if (!problem_.isEmpty()) tip = QStringLiteral("<p><b>%1</b></p>").arg(problem_.toHtmlEscaped()) + tip;
+  for (QWidget* w : std::initializer_list<QWidget*>{label_, slider_, spin_, auto_}) {
+    if (w) w->setToolTip(problem_.isEmpty() && warning_.isEmpty() ? spec_.toolTip : tip);
+  }
+  if (problem_.isEmpty() && warning_.isEmpty()) {
     label_->setText(spec_.label);
     label_->setStyleSheet({});
     spin_->setPalette(QPalette());  // inherited again
-    for (QWidget* w : std::initializer_list<QWidget*>{label_, slider_, spin_, auto_}) {
-      if (w) w->setToolTip(spec_.toolTip);
-    }
     return;
   }
+  const bool problem = !problem_.isEmpty();
   label_->setText(QStringLiteral("⚠ ") + spec_.label);
-  label_->setStyleSheet(QStringLiteral("color: #b35c00; font-weight: bold;"));
-  // A tinted field (a style sheet would replace the style's spin buttons).
+  label_->setStyleSheet(problem ? QStringLiteral("color: #b01c1c; font-weight: bold;")
+                                : QStringLiteral("color: #b35c00; font-weight: bold;"));
   QPalette tinted = spin_->palette();
-  tinted.setColor(QPalette::Base, QColor(0xff, 0xe8, 0xc0));
+  tinted.setColor(QPalette::Base, problem ? QColor(0xff, 0xd6, 0xd6) : QColor(0xff, 0xe8, 0xc0));
   spin_->setPalette(tinted);
-  const QString tip = QStringLiteral("<p><b>%1</b></p><p>%2</p>")
-                          .arg(text.toHtmlEscaped(), spec_.toolTip.toHtmlEscaped());
-  for (QWidget* w : std::initializer_list<QWidget*>{label_, slider_, spin_, auto_}) {
-    if (w) w->setToolTip(tip);
-  }
 }
 
 QVariant TuningField::value() const {
@@ -212,5 +224,6 @@ void TuningField::commit(int dragId) {
   emit edited(before, now, dragId);
   emit valueChanged(now);
 }
+
 
 }  // namespace dpsynth::ui

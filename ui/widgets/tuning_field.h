@@ -40,6 +40,9 @@ class TuningField : public QWidget {
   void setValue(const QVariant& value);
   /// The user's reset: reported as an edit.
   void resetToDefault();
+  /// Marks the field as blocking a mechanism (red label, the reason as tooltip); "" clears.
+  void setProblem(const QString& text);
+  QString problem() const { return problem_; }
 
   /// Marks the field (a warning sign before its label, the text as tooltip) before a run, for
   /// a value that does not fit the data or the family; an empty text clears the mark.
@@ -82,6 +85,10 @@ class TuningField : public QWidget {
   bool spinTouched_ = false;  ///< the spin box has shown a real value
   int seriesId_ = 0;
   QString warning_;
+  QString problem_;
+
+  /// Label, colours and tooltips from the problem and the warning.
+  void showMarks();
 };
 
 }  // namespace dpsynth::ui

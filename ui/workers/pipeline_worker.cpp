@@ -9,6 +9,7 @@
 #include "core/privacy/running_lipschitz.h"
 
 #include "core/data/data_error.h"
+#include "core/models/parameter_labels.h"
 #include "ui/dialogs/error_report.h"
 #include "ui/workers/run_summary.h"
 
@@ -154,7 +155,8 @@ void PipelineWorker::run(const RunRequest& request, std::stop_token stop) {
     const auto& dataset = *request.dataset;
     const auto model = core::models::makeModel(dataset, request.settings.model);
     RunStart start{request.runId, {}, request.settings.nuts.chains};
-    for (const auto& name : model->parameterNames())
+    for (const auto& name :
+         core::models::parameterLabels(model->parameterNames(), request.dataset->designNames))
       start.parameterNames << QString::fromStdString(name);
     emit runStarted(start);
 

@@ -2,7 +2,9 @@
 
 #include <algorithm>
 
+#include "core/models/parameter_labels.h"
 #include "core/pipeline/synthesis.h"
+#include "ui/field_names.h"
 
 namespace dpsynth::ui {
 
@@ -36,8 +38,12 @@ MechanismPlotData plotData(const core::data::Dataset& dataset,
         before->alpha.empty() ? std::vector<double>(dataset.size(), 1.0) : before->alpha;
     break;
   }
-  for (const auto& name : model.parameterNames())
+  for (const auto& name :
+       core::models::parameterLabels(model.parameterNames(), dataset.designNames))
     p.parameterNames.push_back(QString::fromStdString(name));
+  p.finalStage = QString::fromStdString(fin->name);
+  for (const auto& chain : fin->sample.chains)
+    p.chainDraws.push_back(constrainDraws(model, chain.draws));
   const Eigen::MatrixXd pooled = fin->sample.pooled();
   p.parameterDraws.assign(p.parameterNames.size(), std::vector<double>(pooled.rows()));
   for (Eigen::Index s = 0; s < pooled.rows(); ++s) {
@@ -71,7 +77,7 @@ bool summarizeRun(const core::data::Dataset& dataset, const pipeline::RunSetting
         pipeline::synthesize(dataset, mechanism, settings.model, 1, settings.nuts.seed).front());
     output.plots.push_back(plotData(dataset, mechanism, *model, first.back()));
     QStringList warnings;
-    for (const auto& w : mechanism.warnings) warnings << QString::fromStdString(w);
+    for (const auto& w : mechanism.warnings) warnings << withFieldNames(w);
     output.warnings.push_back(warnings);
   }
   output.table = core::report::resultsTable(dataset, result, first);

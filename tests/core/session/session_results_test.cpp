@@ -28,11 +28,15 @@ session::SessionResults exampleResults() {
   lw.maxEcdf = 0.061;
   lw.avgEcdf = 0.012;
   lw.mean = 12.1;
+  lw.epsilonTarget = 1.0;
+  lw.targetIgnored = true;
   session::StoredRow censor;
   censor.mechanism = "censor-uw";
   censor.guarantee = "DP";
   censor.censored = 999;
   censor.truncated = std::nullopt;
+  censor.usable = false;
+  censor.verdictReasons = {"999 of 1000 records censored"};
   r.rows = {confidential, lw, censor};
   session::StoredMechanism m;
   m.mechanism = "lw-final";
@@ -99,6 +103,10 @@ class SessionResultsTest : public QObject {
       QCOMPARE(b.rows[i].median, a.rows[i].median);
       QCOMPARE(b.rows[i].q15, a.rows[i].q15);
       QCOMPARE(b.rows[i].q90, a.rows[i].q90);
+      QCOMPARE(b.rows[i].epsilonTarget, a.rows[i].epsilonTarget);
+      QCOMPARE(b.rows[i].targetIgnored, a.rows[i].targetIgnored);
+      QCOMPARE(b.rows[i].usable, a.rows[i].usable);
+      QCOMPARE(b.rows[i].verdictReasons, a.rows[i].verdictReasons);
     }
     QCOMPARE(b.mechanisms.size(), std::size_t(1));
     QCOMPARE(b.mechanisms[0].warnings, a.mechanisms[0].warnings);

@@ -59,8 +59,8 @@ class PlotsViewTest : public QObject {
 
   void liveLipschitzUpdates() {
     PlotsView view;
-    view.updateLipschitz("lw", {1, 2, 3}, false, 0, 3);
-    view.updateLipschitz("lw", {1, 2, 3, 4}, false, 0, 4);
+    view.updateLipschitz("lw", "unweighted", {1, 2, 3}, false, 0, 3);
+    view.updateLipschitz("lw", "lw", {1, 2, 3, 4}, false, 0, 4);
     QTRY_COMPARE(view.lipschitzPlot()->violins()->sampleCount(), 4);
   }
 

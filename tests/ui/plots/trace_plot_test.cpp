@@ -83,7 +83,7 @@ class TracePlotTest : public QObject {
     QCOMPARE(plot.trace(0, 0).drawCount(), std::int64_t{50000});
     // The CSV holds what is drawn.
     const auto table = plot.plotTable();
-    QCOMPARE(table.columns, QStringList({"parameter", "chain", "iteration", "value"}));
+    QCOMPARE(table.columns, QStringList({"mechanism", "parameter", "chain", "iteration", "value"}));
     QCOMPARE(static_cast<int>(table.rows.size()), plot.pointCount());
   }
 

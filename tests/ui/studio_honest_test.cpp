@@ -1,0 +1,372 @@
+#include <QComboBox>
+#include <QFile>
+#include <QLabel>
+#include <QListWidget>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QTabWidget>
+#include <QTableWidget>
+#include <QTextBrowser>
+#include <QtTest>
+
+#include "core/version.h"
+#include "studio_test_helpers.h"
+#include "ui/controllers/export_actions.h"
+#include "ui/controllers/settings_check.h"
+#include "ui/controllers/settings_controller.h"
+#include "ui/dialogs/help_dialog.h"
+#include "ui/main_window.h"
+#include "ui/models/results_sort_proxy.h"
+#include "ui/models/results_table_model.h"
+#include "ui/panels/data_panel.h"
+#include "ui/panels/mechanism_panel.h"
+#include "ui/panels/results_panel.h"
+#include "ui/panels/tuning_panel.h"
+#include "ui/panels/warnings_panel.h"
+#include "ui/plots/lipschitz_violin_plot.h"
+#include "ui/plots/plot_widget.h"
+#include "ui/plots/plots_view.h"
+#include "ui/plots/posterior_density_plot.h"
+#include "ui/plots/trace_plot.h"
+#include "ui/plots/violin_plottable.h"
+#include "ui/widgets/tuning_field.h"
+
+using namespace dpsynth::ui;
+namespace pipeline = dpsynth::core::pipeline;
+
+namespace {
+
+std::unique_ptr<MainWindow> makeWindow(test::ErrorRecorder& errors) {
+  auto window = std::make_unique<MainWindow>();
+  window->setErrorPresenter(errors.presenter());
+  window->setRefusalPresenter([](const RefusalReport&) {});
+  window->autoRunBox()->setChecked(false);
+  window->loadDefaults();
+  test::useSmallSampler(*window);
+  window->tuningPanel()->field("k")->setValue(0.9);
+  return window;
+}
+
+bool run(MainWindow& window) {
+  QSignalSpy ended(&window, &MainWindow::runEnded);
+  if (!window.startRun(false)) return false;
+  return test::waitForRun(window, ended);
+}
+
+QString display(const ResultsTableModel& model, int row, int column) {
+  return model.data(model.index(row, column), Qt::DisplayRole).toString();
+}
+
+int rowOf(const ResultsTableModel& model, const QString& mechanism) {
+  for (int r = 0; r < model.rowCount(); ++r)
+    if (display(model, r, ResultsTableModel::kMechanism) == mechanism) return r;
+  return -1;
+}
+
+}  // namespace
+
+class StudioHonestTest : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void initTestCase() {
+    QVERIFY(settingsDir_.isValid());
+    test::isolateSettings(settingsDir_);
+  }
+
+  void plotsNameTheirRunAndMechanism() {
+    test::ErrorRecorder errors;
+    auto window = makeWindow(errors);
+    window->mechanismPanel()->setChecked({pipeline::Mechanism::lwFinal, pipeline::Mechanism::lw});
+    QVERIFY(run(*window));
+    PlotsView* plots = window->plotsView();
+    for (int t = 0; t < PlotsView::kTabCount; ++t) {
+      const PlotWidget* p = plots->plot(static_cast<PlotsView::Tab>(t));
+      QVERIFY2(p->caption().startsWith("run "), qPrintable(p->caption()));
+      QVERIFY2(p->caption().contains("nbmix"), qPrintable(p->caption()));
+      QVERIFY2(p->caption().contains("lw"), qPrintable(p->caption()));
+      QVERIFY(!p->isStale());
+    }
+    // The final violins are the mechanisms' final stages, labelled by mechanism only.
+    QCOMPARE(plots->lipschitzPlot()->shownMechanisms(), QString("lw, lw-final"));
+    // Traces: one entry per mechanism, the final fit's chains, and a mechanism column.
+    TracePlot* traces = plots->tracePlot();
+    QCOMPARE(traces->mechanismSelector()->count(), 2);
+    traces->setCurrentMechanism("lw-final");
+    QCOMPARE(traces->currentMechanism(), QString("lw-final"));
+    QVERIFY(traces->currentStage().startsWith("lw-final k="));
+    QVERIFY(traces->caption().contains("chains of lw-final"));
+    const PlotTable table = traces->plotTable();
+    QCOMPARE(table.columns.front(), QString("mechanism"));
+    QVERIFY(!table.rows.empty());
+    for (const auto& row : table.rows) QCOMPARE(row.front(), QString("lw-final"));
+    QCOMPARE(traces->chainCount(), 2);
+    QCOMPARE(traces->trace(0, 0).drawCount(), std::int64_t{150});
+    // Posteriors: all mechanisms, or one chosen in its selector.
+    PosteriorDensityPlot* posterior = plots->posteriorPlot();
+    QCOMPARE(posterior->mechanismSelector()->count(), 3);
+    QCOMPARE(posterior->plottableCount(), 2);
+    posterior->setCurrentMechanism("lw");
+    QCOMPARE(posterior->plottableCount(), 1);
+    QVERIFY(posterior->caption().endsWith("lw"));
+  }
+
+  void stalePlotsAreMarkedAndClearedOnNewData() {
+    test::ErrorRecorder errors;
+    auto window = makeWindow(errors);
+    QVERIFY(run(*window));
+    PlotsView* plots = window->plotsView();
+    QVERIFY(!plots->isStale());
+    // A settings change: every plot with data is greyed with the table's note.
+    window->tuningPanel()->field("c")->setValue(0.5);
+    QVERIFY(window->resultsPanel()->model()->isStale());
+    QVERIFY(plots->isStale());
+    for (int t = 0; t < PlotsView::kTabCount; ++t) {
+      const PlotWidget* p = plots->plot(static_cast<PlotsView::Tab>(t));
+      QVERIFY2(p->isStale(), qPrintable(plots->tabText(t)));
+      QVERIFY(p->staleText().contains(window->resultsPanel()->note()));
+      QVERIFY(p->pointCount() > 0);
+    }
+    QVERIFY(!window->warningsPanel()->list()->isEnabled() || window->warningsPanel()->count() == 0);
+    // New data: nothing of the previous dataset is left, and nothing is marked stale.
+    QVERIFY(window->dataPanel()->loadSample("poisson"));
+    for (int t = 0; t < PlotsView::kTabCount; ++t) {
+      const PlotWidget* p = plots->plot(static_cast<PlotsView::Tab>(t));
+      QCOMPARE(p->pointCount(), 0);
+      QVERIFY(!p->isStale());
+      QVERIFY(p->runLabel().isEmpty());
+      QVERIFY(!p->caption().contains("nbmix"));
+    }
+    // No axes of the previous data either.
+    QCOMPARE(plots->tracePlot()->customPlot()->yAxis->label(), QString("Value"));
+    QCOMPARE(plots->lipschitzPlot()->customPlot()->yAxis->range().upper, 1.0);
+    QCOMPARE(plots->posteriorPlot()->customPlot()->xAxis->range().upper, 1.0);
+    QCOMPARE(window->warningsPanel()->count(), 0);
+  }
+
+  void liveViolinsNameTheirStage() {
+    // During a run a mechanism's violin shows the stage its values come from: lw-final's first
+    // fit is the unweighted one and must not be shown as lw-final's own.
+    LipschitzViolinPlot plot;
+    plot.updateSeries({"lw-final", {0.1, 0.2, 0.3}, false, 0, 0, "unweighted"});
+    QTest::qWait(80);
+    QCOMPARE(plot.shownMechanisms(), QString("lw-final (unweighted stage)"));
+    QVERIFY(plot.violins()->describe(0).contains("unweighted stage"));
+    plot.updateSeries({"lw-final", {0.1, 0.2}, false, 0, 0, "lw-final k=0.9000"});
+    QTest::qWait(80);
+    QCOMPARE(plot.seriesCount(), 1);
+    QCOMPARE(plot.shownMechanisms(), QString("lw-final (lw-final k=0.9000 stage)"));
+  }
+
+  void guiMessagesNameFieldsNotFlags() {
+    test::ErrorRecorder errors;
+    auto window = makeWindow(errors);
+    TuningPanel* tuning = window->tuningPanel();
+    // Missing values everywhere: no ε, no PH bounds, plus out-of-range numbers.
+    tuning->field("epsilon")->setValue(QVariant());
+    tuning->field("lower")->setValue(QVariant());
+    tuning->field("upper")->setValue(QVariant());
+    const auto all = pipeline::allMechanisms();
+    window->mechanismPanel()->setChecked(all);
+    QStringList messages;
+    for (const auto& issue : mechanismIssues(window->settingsController()->current()))
+      messages << issue.text;
+    const RunPlan plan = planRun(window->settingsController()->current());
+    messages << plan.blocking << plan.skipped;
+    QVERIFY(messages.size() >= 5);
+    QVERIFY(messages.join('\n').contains("'PH lower' and 'PH upper'"));
+    QVERIFY(messages.join('\n').contains("'ε'"));
+    // The mechanisms that lack a setting are marked in place, with their fields.
+    MechanismPanel* mechanisms = window->mechanismPanel();
+    QVERIFY(mechanisms->problemOf(pipeline::Mechanism::ph).contains("'PH lower'"));
+    QVERIFY(mechanisms->problemOf(pipeline::Mechanism::censorUw).contains("'ε'"));
+    QVERIFY(mechanisms->problemOf(pipeline::Mechanism::lw).isEmpty());
+    QVERIFY(!tuning->field("lower")->problem().isEmpty());
+    QVERIFY(!tuning->field("epsilon")->problem().isEmpty());
+    QVERIFY(tuning->field("c")->problem().isEmpty());
+    messages << mechanisms->problemOf(pipeline::Mechanism::ph) << tuning->field("lower")->problem()
+             << tuning->field("epsilon")->problem();
+    // Only ph checked: the run is refused with a dialog that names the fields.
+    mechanisms->setChecked({pipeline::Mechanism::ph});
+    QVERIFY(!window->startRun(true));
+    QCOMPARE(errors.count(), std::size_t(1));
+    messages << errors.last().problem << errors.last().title << errors.last().hint;
+    // Bad numbers too.
+    tuning->field("epsilon")->setValue(QVariant());
+    tuning->field("k")->setValue(QVariant());
+    mechanisms->setChecked({pipeline::Mechanism::weightedE, pipeline::Mechanism::censorW});
+    QVERIFY(!window->startRun(true));
+    messages << errors.last().problem;
+    for (const QString& m : messages) QVERIFY2(!m.contains("--"), qPrintable(m));
+    // Filling the field clears its mark.
+    tuning->field("epsilon")->setValue(2.0);
+    QVERIFY(tuning->field("epsilon")->problem().isEmpty());
+    QVERIFY(mechanisms->problemOf(pipeline::Mechanism::censorW).isEmpty());
+  }
+
+  void warningsNameFieldsNotFlags() {
+    // Core's normal-family scale warning names --sd-scale; the studio shows its field.
+    test::ErrorRecorder errors;
+    auto window = makeWindow(errors);
+    QVERIFY(window->dataPanel()->loadSample("salary"));
+    dpsynth::core::data::DatasetSpec spec;
+    spec.outcome = "salary";
+    spec.family = dpsynth::core::models::Family::normal;
+    QVERIFY(window->dataPanel()->setChoice(spec, 1.0));
+    window->mechanismPanel()->setChecked({pipeline::Mechanism::unweighted});
+    QVERIFY(run(*window));
+    const QString lines = window->warningsPanel()->lines().join('\n');
+    QVERIFY2(lines.contains("'Prior sd scale'"), qPrintable(lines));
+    QVERIFY2(!lines.contains("--"), qPrintable(lines));
+    const auto& model = *window->resultsPanel()->model();
+    const QString tip = model.data(model.index(1, 0), Qt::ToolTipRole).toString();
+    QVERIFY2(!tip.contains("--"), qPrintable(tip));
+  }
+
+  void aMechanismWithAMissingSettingDoesNotStopTheOthers() {
+    test::ErrorRecorder errors;
+    auto window = makeWindow(errors);
+    window->tuningPanel()->field("lower")->setValue(QVariant());
+    window->tuningPanel()->field("upper")->setValue(QVariant());
+    window->mechanismPanel()->setChecked({pipeline::Mechanism::lw, pipeline::Mechanism::ph});
+    QVERIFY(!window->mechanismPanel()->problemOf(pipeline::Mechanism::ph).isEmpty());
+    QVERIFY(run(*window));
+    QCOMPARE(errors.count(), std::size_t(0));
+    const auto& mechanisms = window->lastOutput()->result->mechanisms;
+    QCOMPARE(mechanisms.size(), std::size_t(1));
+    QVERIFY(mechanisms[0].config.mechanism == pipeline::Mechanism::lw);
+  }
+
+  void targetIgnoredIsShownForLw() {
+    test::ErrorRecorder errors;
+    auto window = makeWindow(errors);
+    window->tuningPanel()->field("epsilon")->setValue(1.0);
+    window->mechanismPanel()->setChecked({pipeline::Mechanism::lw, pipeline::Mechanism::sw});
+    QVERIFY(run(*window));
+    const ResultsTableModel& model = *window->resultsPanel()->model();
+    const QString lw = display(model, rowOf(model, "lw"), ResultsTableModel::kEpsilon);
+    QVERIFY2(lw.contains("target 1 ignored"), qPrintable(lw));
+    const QString sw = display(model, rowOf(model, "sw"), ResultsTableModel::kEpsilon);
+    QVERIFY2(!sw.contains("ignored"), qPrintable(sw));
+  }
+
+  void unusableVerdictForAllTruncatedWeightedE() {
+    test::ErrorRecorder errors;
+    auto window = makeWindow(errors);
+    // ε so small that every record's bound exceeds ε/2: weighted-e truncates all of them.
+    window->tuningPanel()->field("epsilon")->setValue(0.01);
+    window->mechanismPanel()->setChecked({pipeline::Mechanism::weightedE});
+    QVERIFY(run(*window));
+    const ResultsTableModel& model = *window->resultsPanel()->model();
+    const int row = rowOf(model, "weighted-e");
+    QVERIFY(row > 0);
+    QVERIFY(model.isUnusable(row));
+    const QString verdict = display(model, row, ResultsTableModel::kVerdict);
+    QVERIFY2(verdict.startsWith("unusable: ") && verdict.contains("of 1000 records truncated"),
+             qPrintable(verdict));
+    const QString epsilon = display(model, row, ResultsTableModel::kEpsilon);
+    QVERIFY2(!epsilon.contains("ignored"), qPrintable(epsilon));  // weighted-e uses its target
+    QCOMPARE(display(model, 0, ResultsTableModel::kVerdict), QString("–"));
+    // The warnings pane lists it with its mechanism and stage.
+    const QStringList lines = window->warningsPanel()->lines();
+    QVERIFY2(!lines.isEmpty() && lines.front().startsWith("weighted-e | verdict | unusable"),
+             qPrintable(lines.join('\n')));
+    QVERIFY(window->bottomTabs()->tabText(1).startsWith("Warnings ("));
+  }
+
+  void resultsTableSorts() {
+    test::ErrorRecorder errors;
+    auto window = makeWindow(errors);
+    window->mechanismPanel()->setChecked(
+        {pipeline::Mechanism::unweighted, pipeline::Mechanism::lw, pipeline::Mechanism::lwFinal});
+    QVERIFY(run(*window));
+    ResultsPanel* results = window->resultsPanel();
+    QAbstractItemModel* view = results->view()->model();
+    QCOMPARE(view, static_cast<QAbstractItemModel*>(results->sortProxy()));
+    QVERIFY(results->view()->isSortingEnabled());
+    for (Qt::SortOrder order : {Qt::AscendingOrder, Qt::DescendingOrder}) {
+      results->view()->sortByColumn(ResultsTableModel::kLipschitz, order);
+      QCOMPARE(view->index(0, ResultsTableModel::kMechanism).data().toString(),
+               QString("confidential"));
+      std::vector<double> deltas;
+      for (int r = 1; r < view->rowCount(); ++r)
+        deltas.push_back(
+            view->index(r, ResultsTableModel::kLipschitz).data(Qt::UserRole).toDouble());
+      QCOMPARE(deltas.size(), std::size_t(3));
+      if (order == Qt::AscendingOrder) {
+        QVERIFY(std::is_sorted(deltas.begin(), deltas.end()));
+      } else {
+        QVERIFY(std::is_sorted(deltas.rbegin(), deltas.rend()));
+      }
+    }
+    // The source model keeps the run's order (exports and copies are not reordered).
+    QCOMPARE(display(*results->model(), 1, ResultsTableModel::kMechanism), QString("unweighted"));
+  }
+
+  void parametersAreNamedFromTheDesign() {
+    QTemporaryDir dir;
+    const QString path = dir.filePath("visits.csv");
+    {
+      QFile file(path);
+      QVERIFY(file.open(QIODevice::WriteOnly));
+      file.write("visits,gender,region\n");
+      for (int i = 0; i < 120; ++i) {
+        file.write(QStringLiteral("%1,%2,%3\n")
+                       .arg(i % 7 + (i % 2) * 3)
+                       .arg(i % 2 ? "M" : "F")
+                       .arg(i % 3 == 0 ? "North" : (i % 3 == 1 ? "South" : "West"))
+                       .toUtf8());
+      }
+    }
+    test::ErrorRecorder errors;
+    auto window = makeWindow(errors);
+    QVERIFY(window->dataPanel()->loadFile(path));
+    dpsynth::core::data::DatasetSpec spec;
+    spec.outcome = "visits";
+    spec.covariates = {"gender", "region"};
+    spec.family = dpsynth::core::models::Family::poisson;
+    QVERIFY(window->dataPanel()->setChoice(spec, window->dataPanel()->sdScale()));
+    window->mechanismPanel()->setChecked({pipeline::Mechanism::unweighted});
+    QVERIFY(run(*window));
+    const QStringList want = {"intercept", "gender=M", "region=South", "region=West"};
+    QCOMPARE(window->plotsView()->posteriorPlot()->parameterNames(), want);
+    QCOMPARE(window->plotsView()->tracePlot()->parameterNames(), want);
+    const PlotTable table = window->plotsView()->posteriorPlot()->plotTable();
+    QCOMPARE(table.rows.front().at(1), QString("intercept"));
+  }
+
+  void exportsNeverOpenInTheSamplesFolder() {
+    DataSource sample;
+    sample.sample = "nbmix";
+    sample.file = test::samplePath("nbmix");
+    QVERIFY(!ExportActions::defaultFolder({}, sample).contains("resources/samples"));
+    QTemporaryDir dir;
+    DataSource file;
+    file.file = dir.filePath("data.csv");
+    QCOMPARE(ExportActions::defaultFolder({}, file), QFileInfo(dir.path()).absoluteFilePath());
+    QCOMPARE(ExportActions::defaultFolder(dir.filePath("s/a.dpsynth"), file), dir.filePath("s"));
+    // The window's export dialogs follow the data.
+    MainWindow window;
+    window.loadDefaults();
+    QVERIFY(!window.plotsView()->lipschitzPlot()->exportFolder().contains("resources/samples"));
+    QVERIFY(!window.plotsView()->lipschitzPlot()->exportFolder().isEmpty());
+  }
+
+  void helpPageAndAbout() {
+    const QString html = HelpDialog::helpHtml();
+    for (const char* part : {"DP and aDP", "What ε means for each mechanism", "Reading Δ",
+                             "Reading the plots", "Choosing a mechanism", "target ignored"})
+      QVERIFY2(html.contains(QString::fromUtf8(part)), part);
+    HelpDialog dialog;
+    QVERIFY(dialog.browser()->toPlainText().contains("lw-final"));
+    const QString about = HelpDialog::aboutText();
+    QVERIFY(about.contains(QString::fromStdString(dpsynth::core::version())));
+    QVERIFY(about.contains("Licence"));
+  }
+
+ private:
+  QTemporaryDir settingsDir_;
+};
+
+QTEST_MAIN(StudioHonestTest)
+#include "studio_honest_test.moc"

@@ -1,0 +1,162 @@
+#include <QDir>
+#include <QListWidget>
+#include <QPushButton>
+#include <QScreen>
+#include <QScrollArea>
+#include <QSignalSpy>
+#include <QTabWidget>
+#include <QTableView>
+#include <QtTest>
+
+#include "studio_test_helpers.h"
+#include "ui/dialogs/help_dialog.h"
+#include "ui/main_window.h"
+#include "ui/models/results_table_model.h"
+#include "ui/panels/mechanism_panel.h"
+#include "ui/panels/results_panel.h"
+#include "ui/panels/tuning_panel.h"
+#include "ui/panels/warnings_panel.h"
+#include "ui/plots/plots_view.h"
+#include "ui/widgets/tuning_field.h"
+
+using namespace dpsynth::ui;
+namespace pipeline = dpsynth::core::pipeline;
+
+namespace {
+
+/// Whether `widget` is shown entirely inside `window`'s client area.
+bool insideWindow(const QWidget* widget, const QWidget* window) {
+  if (!widget->isVisible()) return false;
+  const QRect r(widget->mapTo(window, QPoint(0, 0)), widget->size());
+  return window->rect().contains(r);
+}
+
+/// Saves a picture when DPSYNTH_SCREENSHOT_DIR names a folder (run the test under xvfb-run,
+/// with QT_SCALE_FACTOR for the scaled shots); the committed screenshots come from here.
+void shoot(QWidget* widget, const QString& name) {
+  const QString dir = qEnvironmentVariable("DPSYNTH_SCREENSHOT_DIR");
+  if (dir.isEmpty()) return;
+  QCoreApplication::processEvents();
+  QVERIFY(widget->grab().save(QDir(dir).filePath(name)));
+}
+
+bool run(MainWindow& window) {
+  QSignalSpy ended(&window, &MainWindow::runEnded);
+  if (!window.startRun(false)) return false;
+  const bool ok = test::waitForRun(window, ended);
+  QTest::qWait(150);  // queued replots
+  return ok;
+}
+
+}  // namespace
+
+class StudioLayoutTest : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void initTestCase() {
+    QVERIFY(settingsDir_.isValid());
+    test::isolateSettings(settingsDir_);
+  }
+
+  void runCancelAndAllMechanismsAreReachable_data() {
+    QTest::addColumn<QSize>("size");
+    QTest::newRow("1280x720") << QSize(1280, 720 - 40);  // a title bar and a panel
+    // 1280×720 pixels at QT_SCALE_FACTOR=1.5 are 853×480 logical pixels.
+    QTest::newRow("1280x720 at 1.5x") << QSize(853, 480 - 27);
+  }
+  void runCancelAndAllMechanismsAreReachable() {
+    QFETCH(QSize, size);
+    MainWindow window;
+    window.autoRunBox()->setChecked(false);
+    window.loadDefaults();
+    QVERIFY2(window.minimumSizeHint().width() <= size.width() &&
+                 window.minimumSizeHint().height() <= size.height(),
+             qPrintable(QStringLiteral("minimum %1x%2")
+                            .arg(window.minimumSizeHint().width())
+                            .arg(window.minimumSizeHint().height())));
+    window.resize(size);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QCOMPARE(window.size(), size);
+    QVERIFY(insideWindow(window.runButton(), &window));
+    QVERIFY(insideWindow(window.cancelButton(), &window));
+    // Every one of the ten mechanisms is on screen without scrolling.
+    QListWidget* list = window.mechanismPanel()->list();
+    QVERIFY(insideWindow(list, &window));
+    QCOMPARE(list->count(), 10);
+    for (int row = 0; row < list->count(); ++row) {
+      const QRect item = list->visualItemRect(list->item(row));
+      QVERIFY2(list->viewport()->rect().contains(item), qPrintable(list->item(row)->text()));
+    }
+    QVERIFY(insideWindow(window.resultsPanel()->view(), &window));
+    QVERIFY(insideWindow(window.plotsView(), &window));
+  }
+
+  void theWindowFitsItsScreen() {
+    MainWindow window;
+    const QRect screen = window.screen()->availableGeometry();
+    QVERIFY(window.width() <= screen.width());
+    QVERIFY(window.height() <= screen.height());
+  }
+
+  void screenshots() {
+    if (qEnvironmentVariableIsEmpty("DPSYNTH_SCREENSHOT_DIR"))
+      QSKIP("set DPSYNTH_SCREENSHOT_DIR to write the screenshots");
+    const QRect screen = QGuiApplication::primaryScreen()->availableGeometry();
+    const QString scale = qEnvironmentVariable("QT_SCALE_FACTOR", "1");
+    const QString suffix = scale == "1" ? QString() : QStringLiteral("_scale%1").arg(scale);
+    test::ErrorRecorder errors;
+    MainWindow window;
+    window.setErrorPresenter(errors.presenter());
+    window.setRefusalPresenter([](const RefusalReport&) {});
+    window.autoRunBox()->setChecked(false);
+    window.loadDefaults();
+    test::useSmallSampler(window, 2, 300, 300);
+    window.resize(screen.size());
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    window.mechanismPanel()->setChecked(
+        {pipeline::Mechanism::lw, pipeline::Mechanism::lwFinal, pipeline::Mechanism::censorW});
+    QVERIFY(run(window));
+    shoot(&window, QStringLiteral("studio_1280x720%1.png").arg(suffix));
+    if (!suffix.isEmpty()) return;
+
+    // An unusable result and the warnings pane.
+    window.tuningPanel()->field("epsilon")->setValue(0.01);
+    window.mechanismPanel()->setChecked(
+        {pipeline::Mechanism::lwFinal, pipeline::Mechanism::weightedE});
+    QVERIFY(run(window));
+    window.bottomTabs()->setCurrentWidget(window.warningsPanel());
+    window.plotsView()->setCurrentIndex(PlotsView::kTraces);
+    shoot(&window, QStringLiteral("warnings_and_unusable.png"));
+    window.tuningPanel()->field("c")->setValue(0.5);  // stale
+    window.plotsView()->setCurrentIndex(PlotsView::kLipschitz);
+    shoot(&window, QStringLiteral("stale_plots.png"));
+
+    // A mechanism with a missing setting, marked in the list and at its fields before Run.
+    window.mechanismPanel()->setChecked({pipeline::Mechanism::lwFinal, pipeline::Mechanism::ph});
+    TuningField* lower = window.tuningPanel()->field("lower");
+    for (QWidget* w = lower->parentWidget(); w; w = w->parentWidget()) {
+      if (auto* scroll = qobject_cast<QScrollArea*>(w)) {
+        scroll->ensureWidgetVisible(lower, 20, 60);
+        break;
+      }
+    }
+    shoot(&window, QStringLiteral("missing_setting.png"));
+    QListWidget* list = window.mechanismPanel()->list();
+    for (int row = 0; row < list->count(); ++row)  // the marked row did not grow out of view
+      QVERIFY(list->viewport()->rect().contains(list->visualItemRect(list->item(row))));
+
+    HelpDialog help;
+    help.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&help));
+    shoot(&help, QStringLiteral("help.png"));
+  }
+
+ private:
+  QTemporaryDir settingsDir_;
+};
+
+QTEST_MAIN(StudioLayoutTest)
+#include "studio_layout_test.moc"
