@@ -28,6 +28,8 @@ ProgressPanel::ProgressPanel(QWidget* parent) : QWidget(parent) {
   scroll->setWidget(rowsHost);
   scroll->setWidgetResizable(true);
   scroll->setFrameShape(QFrame::NoFrame);
+  scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);  // rows wrap instead
+  scroll_ = scroll;
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(0, 0, 0, 0);
   layout->addWidget(summary_);
@@ -45,20 +47,26 @@ void ProgressPanel::stageStarted(const StageEvent& event) {
   row.mechanism = event.mechanism;
   row.stage = event.stage;
   row.fromCache = event.fromCache;
+  // Two lines, so that nothing is clipped in a narrow panel: the stage's name (wrapped) and its
+  // timing, then the bar across the whole width.
   row.widget = new QWidget;
-  auto* h = new QHBoxLayout(row.widget);
-  h->setContentsMargins(0, 0, 0, 0);
+  auto* v = new QVBoxLayout(row.widget);
+  v->setContentsMargins(0, 0, 6, 4);  // clear of the vertical scroll bar
+  v->setSpacing(1);
+  auto* h = new QHBoxLayout;
   row.name = new QLabel(QStringLiteral("%1 · %2").arg(event.mechanism, event.stage), row.widget);
-  row.name->setMinimumWidth(150);
+  row.name->setWordWrap(true);
+  row.timing = new QLabel(row.widget);
+  row.timing->setWordWrap(true);
+  row.timing->setAlignment(Qt::AlignRight | Qt::AlignVCenter);
   row.bar = new QProgressBar(row.widget);
   row.bar->setRange(0, 1000);
   row.bar->setTextVisible(true);
   row.bar->setMaximumHeight(16);
-  row.timing = new QLabel(row.widget);
-  row.timing->setMinimumWidth(140);
-  h->addWidget(row.name);
-  h->addWidget(row.bar, 1);
-  h->addWidget(row.timing);
+  h->addWidget(row.name, 3);
+  h->addWidget(row.timing, 2);
+  v->addLayout(h);
+  v->addWidget(row.bar);
   if (event.fromCache) {
     row.bar->setValue(1000);
     row.bar->setFormat(tr("from cache"));

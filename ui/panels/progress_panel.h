@@ -8,6 +8,7 @@
 
 class QLabel;
 class QProgressBar;
+class QScrollArea;
 class QVBoxLayout;
 
 namespace dpsynth::ui {
@@ -35,12 +36,14 @@ class ProgressPanel : public QWidget {
     QLabel* timing = nullptr;
   };
   const std::vector<Row>& rows() const { return rows_; }
+  QScrollArea* scrollArea() const { return scroll_; }
   QString summary() const;
 
  private:
   Row* openRow(const QString& stage);
 
   QVBoxLayout* rowsLayout_ = nullptr;
+  QScrollArea* scroll_ = nullptr;
   QLabel* summary_ = nullptr;
   std::vector<Row> rows_;
 };
