@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer harnesses with clang (ASan + UBSan + coverage) in build-asan/ (shared with .ci/sanitize.sh) and runs each
-# for SECONDS (default 60), one after the other, starting from fuzz/corpus/<harness>. Prints
+# for SECONDS (default 60), side by side, starting from fuzz/corpus/<harness>. Prints
 # executions and coverage per harness; exits non-zero when a harness crashes (the reproducer is
 # written to build-asan/artifacts/). Usage: fuzz/run.sh [SECONDS]   (JOBS=n for the build)
 set -euo pipefail
@@ -18,18 +18,25 @@ nice cmake --build "$build" -j"$jobs" --target "${harnesses[@]}"
 mkdir -p "$build/artifacts"
 export ASAN_OPTIONS="${ASAN_OPTIONS:-abort_on_error=1:detect_leaks=1}"
 export UBSAN_OPTIONS="${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1}"
-status=0
-summary=()
+# The harnesses run side by side (one core each): CI spends SECONDS on fuzzing, not SECONDS per
+# harness. Each writes its own log; the summary is read from the logs afterwards.
+pids=()
 for h in "${harnesses[@]}"; do
   corpus="$build/corpus/${h%_fuzzer}"   # working corpus: grows, never written into the repository
   mkdir -p "$corpus"
-  log="$build/$h.log"
-  set +e
   nice "$build/fuzz/$h" "$corpus" "$root/fuzz/corpus/${h%_fuzzer}" \
     -max_total_time="$seconds" -max_len=8192 -timeout=10 -rss_limit_mb=2048 \
-    -print_final_stats=1 -artifact_prefix="$build/artifacts/$h-" >"$log" 2>&1
-  rc=$?
-  set -e
+    -print_final_stats=1 -artifact_prefix="$build/artifacts/$h-" >"$build/$h.log" 2>&1 &
+  pids+=("$!")
+done
+status=0
+summary=()
+for i in "${!harnesses[@]}"; do
+  h="${harnesses[$i]}"
+  corpus="$build/corpus/${h%_fuzzer}"
+  log="$build/$h.log"
+  rc=0
+  wait "${pids[$i]}" || rc=$?
   runs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' || true)
   cov=$(grep -oE '(#[0-9]+|DONE).*cov: [0-9]+ ft: [0-9]+' "$log" | tail -1 | grep -oE 'cov: [0-9]+ ft: [0-9]+' || true)
   line="$h: ${runs:-?} executions, ${cov:-no coverage line}, corpus $(ls "$corpus" | wc -l) files"
