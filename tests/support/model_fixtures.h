@@ -13,6 +13,7 @@
 
 #include "core/data/dataset.h"
 #include "core/models/family.h"
+#include "core/models/model.h"
 #include "core/random/rng.h"
 
 namespace dpsynth::test {
@@ -98,6 +99,31 @@ inline core::data::Dataset fixtureDataset(core::models::Family family, Eigen::In
                                           Eigen::Index k, std::uint64_t seed) {
   const Eigen::MatrixXd c = k > 0 ? fixtureCovariates(n, k, seed) : Eigen::MatrixXd(n, 0);
   return makeDataset(family, fixtureOutcomes(family, c, n, seed), c);
+}
+
+/// A regression whose design QR has work to do: the fixture's binary and normal covariates, plus
+/// a rounded normal covariate on an offset and scale of its own (mean, sd) that the outcome does
+/// not depend on, so that the direct form's coefficients are correlated and R* is not trivial.
+inline core::data::Dataset offsetCovariateRegression(core::models::Family family, Eigen::Index n,
+                                                     std::uint64_t seed, double mean, double sd) {
+  const Eigen::MatrixXd base = fixtureCovariates(n, 2, seed);
+  Eigen::MatrixXd covariates(n, 3);
+  covariates.leftCols(2) = base;
+  auto rng = core::random::makeRng(seed, 9);
+  for (Eigen::Index i = 0; i < n; ++i)
+    covariates(i, 2) = std::round(mean + sd * core::random::standardNormal(rng));
+  return makeDataset(family, fixtureOutcomes(family, base, n, seed), covariates);
+}
+
+/// The model spec of a parameterisation. The direct form is the reference: the direct
+/// per-record model, while the automatic one also takes the exact sufficient-statistic shortcut
+/// where its family has one (normal), so that both change at once.
+inline core::models::ModelSpec formSpec(core::models::Family family,
+                                        core::models::Parameterisation p) {
+  core::models::ModelSpec s{family};
+  s.parameterisation = p;
+  s.sufficientStatistics = p == core::models::Parameterisation::automatic;
+  return s;
 }
 
 /// n weights in [0, 1]: about a fifth exactly 0, a fifth exactly 1, the rest uniform and rounded

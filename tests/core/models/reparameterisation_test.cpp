@@ -21,26 +21,12 @@ namespace {
 
 constexpr Family kFamilies[] = {Family::poisson, Family::negbin, Family::beta, Family::normal};
 
-/// A regression whose design QR has work to do: the fixture's binary and normal covariates,
-/// plus one on a large offset and scale ("weeks worked") that the outcome does not depend on.
 data::Dataset awkwardRegression(Family family, Eigen::Index n, std::uint64_t seed) {
-  const Eigen::MatrixXd base = dpsynth::test::fixtureCovariates(n, 2, seed);
-  Eigen::MatrixXd covariates(n, 3);
-  covariates.leftCols(2) = base;
-  auto rng = random::makeRng(seed, 9);
-  for (Eigen::Index i = 0; i < n; ++i)
-    covariates(i, 2) = std::round(43.0 + 9.0 * random::standardNormal(rng));
-  return dpsynth::test::makeDataset(
-      family, dpsynth::test::fixtureOutcomes(family, base, n, seed), covariates);
+  return dpsynth::test::offsetCovariateRegression(family, n, seed, 43.0, 9.0);  // "weeks worked"
 }
 
 models::ModelSpec spec(Family family, Parameterisation p) {
-  models::ModelSpec s{family};
-  s.parameterisation = p;
-  // The reference is the direct per-record model: the automatic one also takes the exact
-  // sufficient-statistic shortcut where its family has one (normal), so both change at once.
-  s.sufficientStatistics = p == Parameterisation::automatic;
-  return s;
+  return dpsynth::test::formSpec(family, p);
 }
 
 /// Constrained points around the direct model's start.

@@ -22,26 +22,12 @@ namespace {
 
 constexpr Family kFamilies[] = {Family::poisson, Family::negbin, Family::beta, Family::normal};
 
-/// The fixture's two covariates plus one on an offset and scale of its own that the outcome does
-/// not depend on: coefficients correlated in the direct form, a non-trivial R*.
 data::Dataset regressionData(Family family, Eigen::Index n, std::uint64_t seed) {
-  const Eigen::MatrixXd base = dpsynth::test::fixtureCovariates(n, 2, seed);
-  Eigen::MatrixXd covariates(n, 3);
-  covariates.leftCols(2) = base;
-  auto rng = random::makeRng(seed, 9);
-  for (Eigen::Index i = 0; i < n; ++i)
-    covariates(i, 2) = std::round(10.0 + 3.0 * random::standardNormal(rng));
-  return dpsynth::test::makeDataset(
-      family, dpsynth::test::fixtureOutcomes(family, base, n, seed), covariates);
+  return dpsynth::test::offsetCovariateRegression(family, n, seed, 10.0, 3.0);
 }
 
 models::ModelSpec specOf(Family family, Parameterisation p) {
-  models::ModelSpec s{family};
-  s.parameterisation = p;
-  // The reference is the direct per-record model: the automatic one also takes the exact
-  // sufficient-statistic shortcut where its family has one (normal), so both change at once.
-  s.sufficientStatistics = p == Parameterisation::automatic;
-  return s;
+  return dpsynth::test::formSpec(family, p);
 }
 
 /// Per parameter, the chains of its draws on a scale with light tails: coefficients as they
