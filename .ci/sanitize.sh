@@ -18,9 +18,10 @@ source .ci/sanitizer-build.sh
 configure_sanitizer_build "$build"
 targets=()
 if [ -n "${TESTS:-}" ]; then
-  # Test core/data/csv_reader_test is target core_data_csv_reader_test (tests/CMakeLists.txt).
+  # Test core/data/csv_reader_test is in target core_data_tests (tests/CMakeLists.txt).
   mapfile -t targets < <(ctest --test-dir "$build" -N -R "$TESTS" |
-    sed -n 's|^ *Test *#[0-9]*: *||p' | tr '/' '_')
+    sed -n 's|^ *Test *#[0-9]*: *||p' | sed 's|/[^/]*$||' | tr '/' '_' | sed 's/$/_tests/' |
+    sort -u)
   [ "${#targets[@]}" -gt 0 ] || { echo "sanitize.sh: no test matches '$TESTS'"; exit 1; }
 fi
 if [ "${#targets[@]}" -gt 0 ]; then

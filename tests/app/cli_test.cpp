@@ -18,7 +18,7 @@ using Run = dpsynth::test::CliRun;
 Run runCli(const QStringList& args) { return dpsynth::test::runDpsynth(args); }
 
 
-QString sample(const QString& kind) {
+QString cliSample(const QString& kind) {
   return QString(DPSYNTH_SOURCE_DIR) + "/resources/samples/" + kind + ".csv";
 }
 
@@ -93,14 +93,14 @@ class CliTest : public QObject {
   void badSettingsAreRefused() {
     QFETCH(QStringList, args);
     QFETCH(QString, expected);
-    QStringList all{"fit", "--data", sample("nbmix"), "--outcome", "count", "--family", "negbin"};
+    QStringList all{"fit", "--data", cliSample("nbmix"), "--outcome", "count", "--family", "negbin"};
     Run r = runCli(all + args + kSmall);
     QCOMPARE(r.exitCode, 2);
     QVERIFY2(r.err.contains(expected), qPrintable(r.err));
   }
 
   void summarySaysWhenTheTargetIsIgnoredAndWhenAResultIsUnusable() {
-    QStringList all{"fit", "--data", sample("nbmix"), "--outcome", "count", "--family", "negbin"};
+    QStringList all{"fit", "--data", cliSample("nbmix"), "--outcome", "count", "--family", "negbin"};
     Run lw = runCli(all + QStringList{"--mechanism", "lw", "--epsilon", "1"} + kSmall);
     QCOMPARE(lw.exitCode, 0);
     QVERIFY2(lw.out.contains("(target 1 ignored)"), qPrintable(lw.out));
@@ -140,7 +140,7 @@ class CliTest : public QObject {
 
   void refusesToOverwriteInput() {
     const QString copy = dir_->filePath("nbmix.csv");
-    QVERIFY(QFile::copy(sample("nbmix"), copy));
+    QVERIFY(QFile::copy(cliSample("nbmix"), copy));
     const QByteArray before = [&] {
       QFile f(copy);
       f.open(QIODevice::ReadOnly);
@@ -156,7 +156,7 @@ class CliTest : public QObject {
 
   void fitWritesReportAndBundle() {
     const QString synth = dir_->filePath("synthetic.csv"), report = dir_->filePath("report.json");
-    Run r = runCli(QStringList{"fit", "--data", sample("salary"), "--outcome", "salary",
+    Run r = runCli(QStringList{"fit", "--data", cliSample("salary"), "--outcome", "salary",
                                 "--covariates", "gender,age_group,weeks_worked", "--family",
                                 "normal", "--sd-scale", "10000", "--mechanism", "lw",
                                 "--synthetic-out", synth, "--report", report} + kSmall);
@@ -214,7 +214,7 @@ class CliTest : public QObject {
 
   void kAutoReportsItsBand() {
     const QString synth = dir_->filePath("synthetic.csv"), report = dir_->filePath("report.json");
-    Run r = runCli(QStringList{"fit", "--data", sample("nbmix"), "--outcome", "count", "--family",
+    Run r = runCli(QStringList{"fit", "--data", cliSample("nbmix"), "--outcome", "count", "--family",
                                 "negbin", "--mechanism", "lw-final", "--synthetic-out", synth,
                                 "--report", report} + kSmall);
     QVERIFY2(r.exitCode == 0, qPrintable(r.err));
@@ -256,7 +256,7 @@ class CliTest : public QObject {
 
   void severalDatasetsStateComposition() {
     const QString synth = dir_->filePath("s.csv");
-    Run r = runCli(QStringList{"fit", "--data", sample("poisson"), "--outcome", "count",
+    Run r = runCli(QStringList{"fit", "--data", cliSample("poisson"), "--outcome", "count",
                                 "--family", "poisson", "--mechanism", "censor-uw", "--epsilon",
                                 "20", "--datasets", "3", "--synthetic-out", synth, "--chains",
                                 "2", "--warmup", "300", "--draws", "300", "--seed", "3"});
@@ -273,7 +273,7 @@ class CliTest : public QObject {
     // Without --seed every run is a release with a fresh OS seed: the same command on the same
     // data gives another file (replaying a release is the attack SPEC §0 rules out).
     auto fit = [&](const QString& out, const QStringList& extra) {
-      return runCli(QStringList{"fit", "--data", sample("beta"), "--outcome", "value",
+      return runCli(QStringList{"fit", "--data", cliSample("beta"), "--outcome", "value",
                                  "--family", "beta", "--mechanism", "unweighted", "--chains", "2",
                                  "--warmup", "100", "--draws", "100", "--quiet",
                                  "--synthetic-out", dir_->filePath(out)} +
@@ -354,9 +354,9 @@ class CliTest : public QObject {
   void outputsNeverClobberInputsOrEachOther() {
     // Inputs named like outputs: refused before any sampling, nothing changed.
     const QString input = dir_->filePath("d_1.csv");
-    QVERIFY(QFile::copy(sample("beta"), input));
+    QVERIFY(QFile::copy(cliSample("beta"), input));
     const QString sidecarInput = dir_->filePath("syn.csv.json");
-    QVERIFY(QFile::copy(sample("beta"), sidecarInput));
+    QVERIFY(QFile::copy(cliSample("beta"), sidecarInput));
     const QStringList base{"fit", "--outcome", "value", "--family", "beta", "--chains", "2",
                            "--warmup", "100", "--draws", "100", "--seed", "4", "--quiet"};
     struct Case {
@@ -384,14 +384,14 @@ class CliTest : public QObject {
       QVERIFY2(r.err.contains(c.expected), qPrintable(r.err));
       QCOMPARE(QDir(dir_->path()).entryList(QDir::AllEntries | QDir::NoDotAndDotDot), before);
     }
-    QFile a(input), b(sample("beta"));
+    QFile a(input), b(cliSample("beta"));
     QVERIFY(a.open(QIODevice::ReadOnly) && b.open(QIODevice::ReadOnly));
     QCOMPARE(a.readAll(), b.readAll());
   }
 
   void aSmallerReleaseSupersedesTheWholeEarlierSet() {
     const QString out = dir_->filePath("rel.csv");
-    const QStringList base{"fit", "--data", sample("beta"), "--outcome", "value", "--family",
+    const QStringList base{"fit", "--data", cliSample("beta"), "--outcome", "value", "--family",
                            "beta", "--chains", "2", "--warmup", "100", "--draws", "100",
                            "--seed", "4", "--quiet", "--synthetic-out", out};
     QCOMPARE(runCli(base + QStringList{"--datasets", "3"}).exitCode, 0);
@@ -409,7 +409,7 @@ class CliTest : public QObject {
   }
 
   void warningsKeepExitStatusZero() {
-    Run r = runCli(QStringList{"fit", "--data", sample("poisson"), "--outcome", "count",
+    Run r = runCli(QStringList{"fit", "--data", cliSample("poisson"), "--outcome", "count",
                                 "--family", "poisson", "--mechanism", "censor-uw", "--epsilon",
                                 "0.05", "--chains", "2", "--warmup", "100", "--draws", "100"});
     QCOMPARE(r.exitCode, 0);
@@ -421,7 +421,7 @@ class CliTest : public QObject {
       const QString out = dir_->filePath(kind + ".csv");
       Run r = runCli({"generate", "--kind", kind, "--out", out});
       QCOMPARE(r.exitCode, 0);
-      QFile a(out), b(sample(kind));
+      QFile a(out), b(cliSample(kind));
       QVERIFY(a.open(QIODevice::ReadOnly) && b.open(QIODevice::ReadOnly));
       QVERIFY2(a.readAll() == b.readAll(), qPrintable(kind));
     }

@@ -18,7 +18,7 @@
 namespace {
 
 using Run = dpsynth::test::CliRun;
-Run runCli(const QStringList& args) { return dpsynth::test::runDpsynth(args, {}, 60000); }
+Run runInput(const QStringList& args) { return dpsynth::test::runDpsynth(args, {}, 60000); }
 /// Every file's hash, to show that a refused command changed nothing.
 QMap<QString, QByteArray> snapshot(const QString& folder) {
   return dpsynth::test::folderSnapshot(folder);
@@ -32,7 +32,7 @@ void write(const QString& path, const QByteArray& bytes) {
   f.write(bytes);
 }
 
-const QStringList kSmall = {"--chains", "1", "--warmup", "50", "--draws", "50", "--seed", "3"};
+const QStringList kInputSampler = {"--chains", "1", "--warmup", "50", "--draws", "50", "--seed", "3"};
 
 }  // namespace
 
@@ -72,7 +72,7 @@ class InputTest : public QObject {
     const QString out = dir_->filePath("g.csv");
     QElapsedTimer timer;
     timer.start();
-    const Run r = runCli(QStringList{"generate", "--kind", "poisson", "--out", out} + args);
+    const Run r = runInput(QStringList{"generate", "--kind", "poisson", "--out", out} + args);
     QCOMPARE(r.exitCode, 2);
     QVERIFY(timer.elapsed() < 10000);
     QVERIFY2(r.err.contains(expected), qPrintable(r.err));
@@ -83,11 +83,11 @@ class InputTest : public QObject {
 
   void generateAcceptsTheBounds() {
     const QString out = dir_->filePath("g.csv");
-    Run r = runCli({"generate", "--kind", "poisson", "--out", out, "--n", "1", "--seed",
+    Run r = runInput({"generate", "--kind", "poisson", "--out", out, "--n", "1", "--seed",
                      "18446744073709551615"});
     QVERIFY2(r.exitCode == 0, qPrintable(r.err));
     QVERIFY2(r.out.contains("seed 18446744073709551615"), qPrintable(r.out));
-    r = runCli({"generate", "--kind", "poisson", "--out", out, "--n", "1000000", "--seed", "0"});
+    r = runInput({"generate", "--kind", "poisson", "--out", out, "--n", "1000000", "--seed", "0"});
     QVERIFY2(r.exitCode == 0, qPrintable(r.err));
     QVERIFY(QFileInfo(out).size() > 3'000'000);
   }
@@ -115,9 +115,9 @@ class InputTest : public QObject {
     const auto before = snapshot(dir_->path());
     QElapsedTimer timer;
     timer.start();
-    const Run r = runCli(QStringList{"fit", "--data", path, "--outcome", "y", "--family", "normal",
+    const Run r = runInput(QStringList{"fit", "--data", path, "--outcome", "y", "--family", "normal",
                                       "--synthetic-out", dir_->filePath("s.csv")} +
-                          kSmall);
+                          kInputSampler);
     QCOMPARE(r.exitCode, 2);
     QVERIFY(timer.elapsed() < 10000);
     QVERIFY2(r.err.contains(expected), qPrintable(r.err));
@@ -166,7 +166,7 @@ class InputTest : public QObject {
                      "--report",
                      dir_->filePath("r.json")};
     if (!covariates.isEmpty()) args << "--covariates" << covariates;
-    const Run r = runCli(args + kSmall);
+    const Run r = runInput(args + kInputSampler);
     QCOMPARE(r.exitCode, 2);
     QVERIFY2(r.err.contains(expected), qPrintable(r.err.left(300)));
     QVERIFY2(r.err.size() < 600, qPrintable(r.err.left(300)));
@@ -179,14 +179,14 @@ class InputTest : public QObject {
   void dpsynthReadsBackAHeaderWithDelimitersInside() {
     // Written by dpsynth, read by dpsynth: a quoted name holding ';' and a tab.
     write(dir_->filePath("d.csv"), "\"y;a\tb\",x\n1,a\n2,b\n3.5,a\n4,b\n");
-    const Run r = runCli(QStringList{"fit", "--data", dir_->filePath("d.csv"), "--outcome",
+    const Run r = runInput(QStringList{"fit", "--data", dir_->filePath("d.csv"), "--outcome",
                                       "y;a\tb", "--covariates", "x", "--family", "normal",
                                       "--synthetic-out", dir_->filePath("s.csv")} +
-                          kSmall);
+                          kInputSampler);
     QVERIFY2(r.exitCode == 0, qPrintable(r.err));
-    const Run again = runCli(QStringList{"fit", "--data", dir_->filePath("s.csv"), "--outcome",
+    const Run again = runInput(QStringList{"fit", "--data", dir_->filePath("s.csv"), "--outcome",
                                           "y;a\tb", "--covariates", "x", "--family", "normal"} +
-                              kSmall);
+                              kInputSampler);
     QVERIFY2(again.exitCode == 0, qPrintable(again.err));
   }
 

@@ -25,7 +25,7 @@ namespace pipeline = dpsynth::core::pipeline;
 namespace {
 
 using Run = dpsynth::test::CliRun;
-Run cli(const QStringList& args) { return dpsynth::test::runDpsynth(args); }
+Run runCommand(const QStringList& args) { return dpsynth::test::runDpsynth(args); }
 
 
 QByteArray readAll(const QString& path) {
@@ -153,9 +153,9 @@ class RunTest : public QObject {
 
   void runTwiceGivesIdenticalFolders() {
     const QString a = dir_->filePath("a"), b = dir_->filePath("b/nested");
-    Run r1 = cli({"run", "--session", session_, "--out", a, "--threads", "2"});
+    Run r1 = runCommand({"run", "--session", session_, "--out", a, "--threads", "2"});
     QVERIFY2(r1.exitCode == 0, qPrintable(r1.err));
-    Run r2 = cli({"run", "--session", session_, "--out", b, "--threads", "1", "--quiet"});
+    Run r2 = runCommand({"run", "--session", session_, "--out", b, "--threads", "1", "--quiet"});
     QVERIFY2(r2.exitCode == 0, qPrintable(r2.err));
     QVERIFY(r2.out.isEmpty());
     QCOMPARE(filesBelow(a), kFiles);  // no temporary folder left
@@ -184,7 +184,7 @@ class RunTest : public QObject {
       f.write("100\n");
     }
     const QString out = dir_->filePath("out");
-    Run r = cli({"run", "--session", session_, "--out", out});
+    Run r = runCommand({"run", "--session", session_, "--out", out});
     QCOMPARE(r.exitCode, 2);
     QVERIFY2(r.err.contains("changed"), qPrintable(r.err));
     QVERIFY2(r.err.contains("nbmix.csv"), qPrintable(r.err));
@@ -192,7 +192,7 @@ class RunTest : public QObject {
     QVERIFY(!QDir(out).exists());
 
     QVERIFY(QFile::remove(data_));
-    r = cli({"run", "--session", session_, "--out", out});
+    r = runCommand({"run", "--session", session_, "--out", out});
     QCOMPARE(r.exitCode, 2);
     QVERIFY2(r.err.contains("not found"), qPrintable(r.err));
     QVERIFY(!QDir(out).exists());
@@ -204,25 +204,25 @@ class RunTest : public QObject {
     QVERIFY(f.open(QIODevice::WriteOnly));
     f.write("{\"version\": 1}");
     f.close();
-    Run r = cli({"run", "--session", bad, "--out", dir_->filePath("o")});
+    Run r = runCommand({"run", "--session", bad, "--out", dir_->filePath("o")});
     QCOMPARE(r.exitCode, 2);
     QVERIFY2(r.err.contains("bad.dpsynth"), qPrintable(r.err));
-    r = cli({"run", "--session", dir_->filePath("none.dpsynth"), "--out", dir_->filePath("o")});
+    r = runCommand({"run", "--session", dir_->filePath("none.dpsynth"), "--out", dir_->filePath("o")});
     QCOMPARE(r.exitCode, 2);
     QVERIFY(!QDir(dir_->filePath("o")).exists());
   }
 
   void runAndFitAgree() {
     const QString out = dir_->filePath("run");
-    Run r = cli({"run", "--session", session_, "--out", out, "--quiet"});
+    Run r = runCommand({"run", "--session", session_, "--out", out, "--quiet"});
     QVERIFY2(r.exitCode == 0, qPrintable(r.err));
     const QStringList common = {"--data",  data_,      "--outcome", "count",    "--family",
                                 "negbin",  "--chains", "2",         "--warmup", "150",
                                 "--draws", "150",      "--seed",    "5",        "--quiet"};
     const QString lw = dir_->filePath("fit_lw.json"), cw = dir_->filePath("fit_cw.json");
-    r = cli(QStringList{"fit", "--mechanism", "lw", "--report", lw} + common);
+    r = runCommand(QStringList{"fit", "--mechanism", "lw", "--report", lw} + common);
     QVERIFY2(r.exitCode == 0, qPrintable(r.err));
-    r = cli(QStringList{"fit", "--mechanism", "censor-w", "--epsilon", "6", "--report", cw} +
+    r = runCommand(QStringList{"fit", "--mechanism", "censor-w", "--epsilon", "6", "--report", cw} +
             common);
     QVERIFY2(r.exitCode == 0, qPrintable(r.err));
     QCOMPARE(jsonFile(lw), jsonFile(out + "/internal/report_lw.json"));
@@ -235,9 +235,9 @@ class RunTest : public QObject {
   /// holds, which for this intercept-only model is the diagonal metric.
   void metricFlagOverridesTheSession() {
     const QString plain = dir_->filePath("plain"), dense = dir_->filePath("dense");
-    Run r = cli({"run", "--session", session_, "--out", plain, "--quiet"});
+    Run r = runCommand({"run", "--session", session_, "--out", plain, "--quiet"});
     QVERIFY2(r.exitCode == 0, qPrintable(r.err));
-    r = cli({"run", "--session", session_, "--out", dense, "--quiet", "--metric", "dense"});
+    r = runCommand({"run", "--session", session_, "--out", dense, "--quiet", "--metric", "dense"});
     QVERIFY2(r.exitCode == 0, qPrintable(r.err));
     const auto samplerOf = [](const QString& folder) {
       return QJsonDocument::fromJson(readAll(folder + "/internal/report_lw.json"))
@@ -248,7 +248,7 @@ class RunTest : public QObject {
     QCOMPARE(samplerOf(plain)["metric"].toString(), QString("diag"));
     QCOMPARE(samplerOf(dense)["metric_setting"].toString(), QString("dense"));
     QCOMPARE(samplerOf(dense)["metric"].toString(), QString("dense"));
-    r = cli({"run", "--session", session_, "--out", dir_->filePath("bad"), "--metric", "unit"});
+    r = runCommand({"run", "--session", session_, "--out", dir_->filePath("bad"), "--metric", "unit"});
     QCOMPARE(r.exitCode, 2);
     QVERIFY2(r.err.contains("--metric"), qPrintable(r.err));
   }
@@ -284,7 +284,7 @@ class RunTest : public QObject {
     const QString file = dir_->filePath("all.dpsynth");
     session::saveSession(file.toStdString(), s);
     const QString out = dir_->filePath("all");
-    Run r = cli({"run", "--session", file, "--out", out, "--quiet"});
+    Run r = runCommand({"run", "--session", file, "--out", out, "--quiet"});
     if (r.exitCode == 2 && r.err.contains("release refused"))
       QSKIP(qPrintable("the censored fits failed their diagnostics this time: " + r.err));
     QVERIFY2(r.exitCode == 0, qPrintable(r.err));

@@ -38,7 +38,6 @@ void writeCsv(const QString& path, int rows) {
 using dpsynth::ui::CsvPreviewModel;
 using dpsynth::ui::DataPanel;
 using dpsynth::ui::ErrorReport;
-namespace test = dpsynth::ui::test;
 
 class DataPanelTest : public QObject {
   Q_OBJECT
@@ -91,7 +90,7 @@ class DataPanelTest : public QObject {
     for (const QString& kind : DataPanel::sampleKinds()) {
       QFile embedded(":/dpsynth/samples/" + kind + ".csv");
       QVERIFY2(embedded.open(QIODevice::ReadOnly), qPrintable(kind));
-      QFile disk(test::samplePath(kind));
+      QFile disk(dpsynth::ui::test::samplePath(kind));
       QVERIFY(disk.open(QIODevice::ReadOnly));
       QCOMPARE(embedded.readAll(), disk.readAll());
     }
@@ -132,7 +131,7 @@ class DataPanelTest : public QObject {
     const auto before = panel.dataset();
     QSignalSpy errors(&panel, &DataPanel::errorOccurred);
     QSignalSpy loaded(&panel, &DataPanel::loaded);
-    QVERIFY(!panel.loadFile(test::malformedPath(file)));
+    QVERIFY(!panel.loadFile(dpsynth::ui::test::malformedPath(file)));
     QCOMPARE(errors.count(), 1);
     QCOMPARE(loaded.count(), 0);
     const auto report = errors.first().first().value<ErrorReport>();
@@ -149,7 +148,7 @@ class DataPanelTest : public QObject {
   void textOutcomeNamesTheColumn() {
     DataPanel panel;
     QSignalSpy errors(&panel, &DataPanel::errorOccurred);
-    QVERIFY(!panel.loadFile(test::malformedPath("text_outcome.csv")));
+    QVERIFY(!panel.loadFile(dpsynth::ui::test::malformedPath("text_outcome.csv")));
     const auto report = errors.first().first().value<ErrorReport>();
     QCOMPARE(report.column, QString("count"));
     QVERIFY(report.oneLine().contains("text_outcome.csv:4"));
@@ -248,7 +247,7 @@ class DataPanelTest : public QObject {
     const auto before = panel.dataset();
     QSignalSpy errors(&panel, &DataPanel::errorOccurred);
     QSignalSpy ended(&panel, &DataPanel::loadEnded);
-    panel.openFile(test::malformedPath("ragged_row.csv"));
+    panel.openFile(dpsynth::ui::test::malformedPath("ragged_row.csv"));
     QVERIFY(ended.wait(60000));
     QCOMPARE(ended.first().at(1).toBool(), false);
     QCOMPARE(errors.count(), 1);

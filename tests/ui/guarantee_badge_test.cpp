@@ -2,9 +2,10 @@
 
 #include <QtTest>
 
-using namespace dpsynth;
-using core::pipeline::Mechanism;
-using ui::GuaranteeContext;
+namespace core = dpsynth::core;
+namespace ui = dpsynth::ui;
+using dpsynth::core::pipeline::Mechanism;
+using dpsynth::ui::GuaranteeContext;
 
 class GuaranteeBadgeTest : public QObject {
   Q_OBJECT

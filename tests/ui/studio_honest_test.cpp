@@ -36,7 +36,7 @@ namespace pipeline = dpsynth::core::pipeline;
 
 namespace {
 
-std::unique_ptr<MainWindow> makeWindow(test::ErrorRecorder& errors) {
+std::unique_ptr<MainWindow> makeHonestWindow(test::ErrorRecorder& errors) {
   auto window = std::make_unique<MainWindow>();
   window->setErrorPresenter(errors.presenter());
   window->setRefusalPresenter([](const RefusalReport&) {});
@@ -47,7 +47,7 @@ std::unique_ptr<MainWindow> makeWindow(test::ErrorRecorder& errors) {
   return window;
 }
 
-bool run(MainWindow& window) {
+bool runHonest(MainWindow& window) {
   QSignalSpy ended(&window, &MainWindow::runEnded);
   if (!window.startRun(false)) return false;
   return test::waitForRun(window, ended);
@@ -76,9 +76,9 @@ class StudioHonestTest : public QObject {
 
   void plotsNameTheirRunAndMechanism() {
     test::ErrorRecorder errors;
-    auto window = makeWindow(errors);
+    auto window = makeHonestWindow(errors);
     window->mechanismPanel()->setChecked({pipeline::Mechanism::lwFinal, pipeline::Mechanism::lw});
-    QVERIFY(run(*window));
+    QVERIFY(runHonest(*window));
     PlotsView* plots = window->plotsView();
     for (int t = 0; t < PlotsView::kTabCount; ++t) {
       const PlotWidget* p = plots->plot(static_cast<PlotsView::Tab>(t));
@@ -113,8 +113,8 @@ class StudioHonestTest : public QObject {
 
   void stalePlotsAreMarkedAndClearedOnNewData() {
     test::ErrorRecorder errors;
-    auto window = makeWindow(errors);
-    QVERIFY(run(*window));
+    auto window = makeHonestWindow(errors);
+    QVERIFY(runHonest(*window));
     PlotsView* plots = window->plotsView();
     QVERIFY(!plots->isStale());
     // A settings change: every plot with data is greyed with the table's note.
@@ -160,7 +160,7 @@ class StudioHonestTest : public QObject {
 
   void guiMessagesNameFieldsNotFlags() {
     test::ErrorRecorder errors;
-    auto window = makeWindow(errors);
+    auto window = makeHonestWindow(errors);
     TuningPanel* tuning = window->tuningPanel();
     // Missing values everywhere: no ε, no PH bounds, plus out-of-range numbers.
     tuning->field("epsilon")->setValue(QVariant());
@@ -207,14 +207,14 @@ class StudioHonestTest : public QObject {
   void warningsNameFieldsNotFlags() {
     // Core's normal-family scale warning names --sd-scale; the studio shows its field.
     test::ErrorRecorder errors;
-    auto window = makeWindow(errors);
+    auto window = makeHonestWindow(errors);
     QVERIFY(window->dataPanel()->loadSample("salary"));
     dpsynth::core::data::DatasetSpec spec;
     spec.outcome = "salary";
     spec.family = dpsynth::core::models::Family::normal;
     QVERIFY(window->dataPanel()->setChoice(spec, 1.0));
     window->mechanismPanel()->setChecked({pipeline::Mechanism::unweighted});
-    QVERIFY(run(*window));
+    QVERIFY(runHonest(*window));
     const QString lines = window->warningsPanel()->lines().join('\n');
     QVERIFY2(lines.contains("'Prior sd scale'"), qPrintable(lines));
     QVERIFY2(!lines.contains("--"), qPrintable(lines));
@@ -225,12 +225,12 @@ class StudioHonestTest : public QObject {
 
   void aMechanismWithAMissingSettingDoesNotStopTheOthers() {
     test::ErrorRecorder errors;
-    auto window = makeWindow(errors);
+    auto window = makeHonestWindow(errors);
     window->tuningPanel()->field("lower")->setValue(QVariant());
     window->tuningPanel()->field("upper")->setValue(QVariant());
     window->mechanismPanel()->setChecked({pipeline::Mechanism::lw, pipeline::Mechanism::ph});
     QVERIFY(!window->mechanismPanel()->problemOf(pipeline::Mechanism::ph).isEmpty());
-    QVERIFY(run(*window));
+    QVERIFY(runHonest(*window));
     QCOMPARE(errors.count(), std::size_t(0));
     const auto& mechanisms = window->lastOutput()->result->mechanisms;
     QCOMPARE(mechanisms.size(), std::size_t(1));
@@ -239,10 +239,10 @@ class StudioHonestTest : public QObject {
 
   void targetIgnoredIsShownForLw() {
     test::ErrorRecorder errors;
-    auto window = makeWindow(errors);
+    auto window = makeHonestWindow(errors);
     window->tuningPanel()->field("epsilon")->setValue(1.0);
     window->mechanismPanel()->setChecked({pipeline::Mechanism::lw, pipeline::Mechanism::sw});
-    QVERIFY(run(*window));
+    QVERIFY(runHonest(*window));
     const ResultsTableModel& model = *window->resultsPanel()->model();
     const QString lw = display(model, rowOf(model, "lw"), ResultsTableModel::kEpsilon);
     QVERIFY2(lw.contains("target 1 ignored"), qPrintable(lw));
@@ -252,11 +252,11 @@ class StudioHonestTest : public QObject {
 
   void unusableVerdictForAllTruncatedWeightedE() {
     test::ErrorRecorder errors;
-    auto window = makeWindow(errors);
+    auto window = makeHonestWindow(errors);
     // ε so small that every record's bound exceeds ε/2: weighted-e truncates all of them.
     window->tuningPanel()->field("epsilon")->setValue(0.01);
     window->mechanismPanel()->setChecked({pipeline::Mechanism::weightedE});
-    QVERIFY(run(*window));
+    QVERIFY(runHonest(*window));
     const ResultsTableModel& model = *window->resultsPanel()->model();
     const int row = rowOf(model, "weighted-e");
     QVERIFY(row > 0);
@@ -276,10 +276,10 @@ class StudioHonestTest : public QObject {
 
   void resultsTableSorts() {
     test::ErrorRecorder errors;
-    auto window = makeWindow(errors);
+    auto window = makeHonestWindow(errors);
     window->mechanismPanel()->setChecked(
         {pipeline::Mechanism::unweighted, pipeline::Mechanism::lw, pipeline::Mechanism::lwFinal});
-    QVERIFY(run(*window));
+    QVERIFY(runHonest(*window));
     ResultsPanel* results = window->resultsPanel();
     QAbstractItemModel* view = results->view()->model();
     QCOMPARE(view, static_cast<QAbstractItemModel*>(results->sortProxy()));
@@ -319,7 +319,7 @@ class StudioHonestTest : public QObject {
       }
     }
     test::ErrorRecorder errors;
-    auto window = makeWindow(errors);
+    auto window = makeHonestWindow(errors);
     QVERIFY(window->dataPanel()->loadFile(path));
     dpsynth::core::data::DatasetSpec spec;
     spec.outcome = "visits";
@@ -327,7 +327,7 @@ class StudioHonestTest : public QObject {
     spec.family = dpsynth::core::models::Family::poisson;
     QVERIFY(window->dataPanel()->setChoice(spec, window->dataPanel()->sdScale()));
     window->mechanismPanel()->setChecked({pipeline::Mechanism::unweighted});
-    QVERIFY(run(*window));
+    QVERIFY(runHonest(*window));
     const QStringList want = {"intercept", "gender=M", "region=South", "region=West"};
     QCOMPARE(window->plotsView()->posteriorPlot()->parameterNames(), want);
     QCOMPARE(window->plotsView()->tracePlot()->parameterNames(), want);

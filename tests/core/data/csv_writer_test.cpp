@@ -18,6 +18,7 @@
 #include "core/data/csv_table.h"
 #include "core/data/value_parsing.h"
 #include "core/random/rng.h"
+#include "support/test_files.h"
 
 namespace data = dpsynth::core::data;
 namespace fs = std::filesystem;
@@ -26,13 +27,6 @@ using Rows = std::vector<std::vector<std::string>>;
 using Strings = std::vector<std::string>;
 
 namespace {
-
-std::string slurp(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream out;
-  out << in.rdbuf();
-  return out.str();
-}
 
 /// Names in a folder, to show that a failed write left nothing behind.
 std::vector<std::string> listing(const std::string& folder) {
@@ -133,7 +127,7 @@ class CsvWriterTest : public QObject {
     QCOMPARE(back.delimiter, delimiter);
     QVERIFY(back.header == header);
     QVERIFY(back.rows == rows);
-    const std::string bytes = slurp(path);
+    const std::string bytes = dpsynth::test::readFile(path);
     QVERIFY(!bytes.starts_with("\xEF\xBB\xBF"));
     QVERIFY(bytes.ends_with("\"-0.5\"\n") || bytes.ends_with(std::string(1, delimiter) + "-0.5\n"));
   }
@@ -218,7 +212,7 @@ class CsvWriterTest : public QObject {
     const std::string path = dir.filePath("report.json").toStdString();
     const std::string text = "{\"a\": 1}\n\xC3\xA9";
     data::writeTextAtomic(path, text);
-    QCOMPARE(QString::fromStdString(slurp(path)), QString::fromStdString(text));
+    QCOMPARE(QString::fromStdString(dpsynth::test::readFile(path)), QString::fromStdString(text));
     QVERIFY(listing(dir.path().toStdString()) == (Strings{"report.json"}));
   }
 
@@ -239,7 +233,7 @@ class CsvWriterTest : public QObject {
     data::writeCsvAtomic(path, {"a"}, {{"old"}});
     QCOMPARE(::chmod(path.c_str(), 0640), 0);
     data::writeCsvAtomic(path, {"a"}, {{"new"}, {"rows"}});
-    QCOMPARE(QString::fromStdString(slurp(path)), QString("a\nnew\nrows\n"));
+    QCOMPARE(QString::fromStdString(dpsynth::test::readFile(path)), QString("a\nnew\nrows\n"));
     struct stat info {};
     QCOMPARE(::stat(path.c_str(), &info), 0);
     QCOMPARE(info.st_mode & 0777, static_cast<mode_t>(0640));
@@ -252,7 +246,7 @@ class CsvWriterTest : public QObject {
     fs::current_path(dir.path().toStdString());
     data::writeTextAtomic("plain.txt", "ok");
     fs::current_path(previous);
-    QCOMPARE(QString::fromStdString(slurp(dir.filePath("plain.txt").toStdString())), QString("ok"));
+    QCOMPARE(QString::fromStdString(dpsynth::test::readFile(dir.filePath("plain.txt").toStdString())), QString("ok"));
   }
 
   void failureInAMissingFolderLeavesNothing() {
@@ -290,7 +284,7 @@ class CsvWriterTest : public QObject {
     QCOMPARE(::chmod(dir.path().toStdString().c_str(), 0555), 0);
     QVERIFY_THROWS_EXCEPTION(std::runtime_error, data::writeTextAtomic(path, "new\n"));
     ::chmod(dir.path().toStdString().c_str(), 0755);
-    QCOMPARE(QString::fromStdString(slurp(path)), QString("old\n"));
+    QCOMPARE(QString::fromStdString(dpsynth::test::readFile(path)), QString("old\n"));
     QVERIFY(listing(dir.path().toStdString()) == (Strings{"data.csv"}));
   }
 };

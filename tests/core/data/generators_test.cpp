@@ -14,19 +14,13 @@
 #include "core/data/csv_writer.h"
 #include "core/data/dataset.h"
 #include "core/data/value_parsing.h"
+#include "support/test_files.h"
 
 namespace data = dpsynth::core::data;
 using dpsynth::core::models::Family;
 using Strings = std::vector<std::string>;
 
 namespace {
-
-std::string slurp(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream out;
-  out << in.rdbuf();
-  return out.str();
-}
 
 std::vector<double> column(const data::CsvTable& table, std::size_t j) {
   std::vector<double> values;
@@ -104,9 +98,9 @@ class GeneratorsTest : public QObject {
     const std::string path = dir.filePath("sample.csv").toStdString();
     data::writeCsvAtomic(path, table.header, table.rows);
     const std::string committed =
-        slurp(std::string(DPSYNTH_SOURCE_DIR) + "/" + data::samplePath(k));
+        dpsynth::test::readFile(std::string(DPSYNTH_SOURCE_DIR) + "/" + data::samplePath(k));
     QVERIFY2(!committed.empty(), "the bundled sample is missing");
-    QVERIFY2(slurp(path) == committed, "regenerate resources/samples (see resources/README.md)");
+    QVERIFY2(dpsynth::test::readFile(path) == committed, "regenerate resources/samples (see resources/README.md)");
   }
 
   void nbmixMatchesItsMixture() {

@@ -6,24 +6,16 @@
 #include "core/models/model.h"
 #include "core/random/rng.h"
 #include "support/model_fixtures.h"
+#include "support/finite_difference.h"
 
 using namespace dpsynth::core;
+using dpsynth::test::finiteDifference;
 using models::Family;
 
 namespace {
 
 constexpr double kRelTol = 1e-5;
 constexpr int kPoints = 4;
-
-/// Fourth-order central difference of the log density along coordinate j.
-double finiteDifference(const models::Model& model, Eigen::VectorXd u, int j, double h) {
-  const double x = u[j];
-  auto at = [&](double offset) {
-    u[j] = x + offset;
-    return model.logDensity(u);
-  };
-  return (-at(2 * h) + 8 * at(h) - 8 * at(-h) + at(-2 * h)) / (12 * h);
-}
 
 /// Points around the model's start, jittered by N(0, 0.3²) per coordinate.
 std::vector<Eigen::VectorXd> testPoints(const models::Model& model, std::uint64_t seed) {

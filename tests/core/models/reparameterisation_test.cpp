@@ -12,14 +12,16 @@
 #include "core/models/negbin_likelihood.h"
 #include "core/random/rng.h"
 #include "support/model_fixtures.h"
+#include "support/finite_difference.h"
 
 using namespace dpsynth::core;
+using dpsynth::test::finiteDifference;
 using models::Family;
 using models::Parameterisation;
 
 namespace {
 
-constexpr Family kFamilies[] = {Family::poisson, Family::negbin, Family::beta, Family::normal};
+constexpr Family kQrFamilies[] = {Family::poisson, Family::negbin, Family::beta, Family::normal};
 
 data::Dataset awkwardRegression(Family family, Eigen::Index n, std::uint64_t seed) {
   return dpsynth::test::offsetCovariateRegression(family, n, seed, 43.0, 9.0);  // "weeks worked"
@@ -55,15 +57,6 @@ double negbinLogJacobian(const data::Dataset& data, const Eigen::VectorXd& theta
   return sum;
 }
 
-double finiteDifference(const models::Model& model, Eigen::VectorXd u, int j, double h) {
-  const double x = u[j];
-  auto at = [&](double offset) {
-    u[j] = x + offset;
-    return model.logDensity(u);
-  };
-  return (-at(2 * h) + 8 * at(h) - 8 * at(-h) + at(-2 * h)) / (12 * h);
-}
-
 models::LikelihoodWeights weightsFor(const data::Dataset& data, bool weighted, bool censored) {
   models::LikelihoodWeights w;
   if (weighted) w.alpha = dpsynth::test::fixtureWeights(data.size(), 17);
@@ -84,7 +77,7 @@ class ReparameterisationTest : public QObject {
     QTest::addColumn<int>("family");
     QTest::addColumn<bool>("weighted");
     QTest::addColumn<bool>("censored");
-    for (Family f : kFamilies)
+    for (Family f : kQrFamilies)
       for (bool w : {false, true})
         for (bool c : {false, true})
           QTest::addRow("%s%s%s", models::familyName(f).c_str(), w ? " weighted" : "",
@@ -132,7 +125,7 @@ class ReparameterisationTest : public QObject {
   void gradientsMatchFiniteDifferences_data() {
     QTest::addColumn<int>("family");
     QTest::addColumn<bool>("weighted");
-    for (Family f : kFamilies)
+    for (Family f : kQrFamilies)
       for (bool w : {false, true})
         QTest::addRow("%s%s", models::familyName(f).c_str(), w ? " weighted" : "") << int(f) << w;
   }
@@ -159,7 +152,7 @@ class ReparameterisationTest : public QObject {
   }
 
   void constrainUnconstrainRoundTrip() {
-    for (Family f : kFamilies) {
+    for (Family f : kQrFamilies) {
       const auto data = awkwardRegression(f, 80, 41);
       const auto model = models::makeModel(data, {f});
       auto rng = random::makeRng(42, 0);
@@ -175,7 +168,7 @@ class ReparameterisationTest : public QObject {
 
   /// Intercept-only models are exactly as before: same coordinates, same arithmetic.
   void interceptOnlyModelsAreNotReparameterised() {
-    for (Family f : kFamilies) {
+    for (Family f : kQrFamilies) {
       const auto data = dpsynth::test::fixtureDataset(f, 60, 0, 51);
       // Both per record: the shortcut's rounding is not what this test is about.
       models::ModelSpec automaticSpec{f};
@@ -201,7 +194,7 @@ class ReparameterisationTest : public QObject {
   /// Draws of a model of other data (another design, so another R*) keep their constrained
   /// values when converted; used unconverted they would mean other coefficients.
   void convertDrawsBetweenDatasets() {
-    for (Family f : kFamilies) {
+    for (Family f : kQrFamilies) {
       const auto a = awkwardRegression(f, 90, 61);
       auto otherData = awkwardRegression(f, 70, 62);
       otherData.X.col(3) = 3.0 * otherData.X.col(3).array() - 60.0;  // another design

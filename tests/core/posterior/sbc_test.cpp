@@ -20,7 +20,7 @@ constexpr int kThin = 4;
 constexpr int kDraws = 396;                 // 99 kept draws → ranks 0..99
 constexpr int kBins = 10;
 
-data::Dataset intercept(models::Family family, Eigen::VectorXd y) {
+data::Dataset sbcDataset(models::Family family, Eigen::VectorXd y) {
   data::Dataset d;
   d.family = family;
   d.y = std::move(y);
@@ -71,12 +71,12 @@ std::vector<double> calibrate(models::Family family, const models::ModelSpec& sp
     const Eigen::VectorXd theta = priorDraw(family, rng);
     const double placeholder = models::isCountFamily(family) ? 1.0 : 0.5;  // any valid outcome
     auto shape =
-        models::makeModel(intercept(family, Eigen::VectorXd::Constant(kRecords, placeholder)), spec);
+        models::makeModel(sbcDataset(family, Eigen::VectorXd::Constant(kRecords, placeholder)), spec);
     const Eigen::VectorXd u = shape->unconstrain(theta);
     Eigen::VectorXd y(kRecords);
     shape->simulate(u, rng, y);
     if (!usable(family, y)) continue;
-    auto model = models::makeModel(intercept(family, y), spec);
+    auto model = models::makeModel(sbcDataset(family, y), spec);
     mcmc::NutsConfig cfg;
     cfg.chains = 1;
     cfg.warmup = 300;

@@ -16,7 +16,7 @@ using namespace dpsynth::core::privacy;
 
 namespace {
 
-constexpr double kInf = std::numeric_limits<double>::infinity();
+constexpr double kInfinity = std::numeric_limits<double>::infinity();
 
 PhConfig boundedConfig(double lower, double upper, int bins, double epsilon) {
   PhConfig c;
@@ -122,7 +122,7 @@ class PerturbedHistogramTest : public QObject {
     QVERIFY_THROWS_EXCEPTION(std::invalid_argument, phNoiseRate(1e-6, num, den));
     QVERIFY_THROWS_EXCEPTION(std::invalid_argument, phNoiseRate(0.0, num, den));
     QVERIFY_THROWS_EXCEPTION(std::invalid_argument, phNoiseRate(-1.0, num, den));
-    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, phNoiseRate(kInf, num, den));
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, phNoiseRate(kInfinity, num, den));
   }
 
   void sources() {
@@ -166,7 +166,7 @@ class PerturbedHistogramTest : public QObject {
   void countsAndClamping() {
     // Edges 0,2,4,6,8,10; bins are [left, right) except the last, [8, 10].
     const Eigen::VectorXd y =
-        (Eigen::VectorXd(11) << -5, 0, 0.5, 2, 3, 4, 9.99, 10, 42, -kInf, kInf).finished();
+        (Eigen::VectorXd(11) << -5, 0, 0.5, 2, 3, 4, 9.99, 10, 42, -kInfinity, kInfinity).finished();
     PhConfig config = boundedConfig(0.0, 10.0, 5, 1.0);
     config.reproducibleSeed = 1;
     const PhRelease r = perturbHistogram(y, config);
@@ -196,8 +196,8 @@ class PerturbedHistogramTest : public QObject {
       std::vector<double> values;
       for (double e : edges) {
         values.push_back(e);
-        values.push_back(std::nextafter(e, -kInf));
-        values.push_back(std::nextafter(e, kInf));
+        values.push_back(std::nextafter(e, -kInfinity));
+        values.push_back(std::nextafter(e, kInfinity));
       }
       std::vector<std::int64_t> expected(static_cast<std::size_t>(bins), 0);
       for (double v : values) {
@@ -262,7 +262,7 @@ class PerturbedHistogramTest : public QObject {
     QVERIFY(mentions(boundedConfig(0, 1, 0, 0).validate(), "--epsilon > 0"));
     QVERIFY(mentions(boundedConfig(0, 1, 0, -2).validate(), "--epsilon > 0"));
     QVERIFY(mentions(boundedConfig(0, 1, -1, 1).validate(), "--bins"));
-    QVERIFY(mentions(boundedConfig(0, kInf, 0, 1).validate(), "finite"));
+    QVERIFY(mentions(boundedConfig(0, kInfinity, 0, 1).validate(), "finite"));
     PhConfig noInteger = boundedConfig(0.2, 0.8, 0, 1);
     noInteger.integer = true;
     QVERIFY(mentions(noInteger.validate(), "integer"));

@@ -11,33 +11,15 @@
 #include "core/privacy/lipschitz.h"
 #include "core/random/rng.h"
 #include "support/fake_synthesis_model.h"
+#include "support/lipschitz_problem.h"
 
 using namespace dpsynth::core;
 using namespace dpsynth::core::privacy;
 using dpsynth::test::FakeSynthesisModel;
+using dpsynth::test::makeProblem;
+using dpsynth::test::Problem;
 
 namespace {
-
-struct Problem {
-  std::vector<double> y;
-  Eigen::MatrixXd draws;
-  std::vector<double> alpha;
-};
-
-Problem makeProblem(std::uint64_t seed, int n, int S) {
-  random::Rng rng = random::makeRng(seed);
-  Problem p;
-  p.y.resize(static_cast<std::size_t>(n));
-  for (double& v : p.y) v = random::normal(rng, 1.0, 2.0);
-  p.draws.resize(S, 2);
-  for (int s = 0; s < S; ++s) {
-    p.draws(s, 0) = random::normal(rng, 1.0, 0.7);
-    p.draws(s, 1) = random::normal(rng, 0.0, 0.8);
-  }
-  p.alpha.resize(static_cast<std::size_t>(n));
-  for (int i = 0; i < n; ++i) p.alpha[i] = (i % 5 == 0) ? 0.0 : random::uniform01(rng);
-  return p;
-}
 
 /// Cuts rows 0..S-1 into batches of varying sizes, listed in a scrambled order.
 std::vector<std::pair<int, int>> scrambledBatches(int S, std::uint64_t seed) {

@@ -18,6 +18,7 @@
 #include "core/report/results_table.h"
 #include "core/session/sha256.h"
 #include "core/utility/utility.h"
+#include "support/test_files.h"
 
 namespace report = dpsynth::core::report;
 namespace pipeline = dpsynth::core::pipeline;
@@ -29,17 +30,6 @@ namespace {
 
 const std::string kOutcome = "y<b>&'";  // a column name that must be escaped in HTML
 const std::string kCovariate = "x<i>";
-
-std::string read(const QString& path) {
-  std::ifstream in(path.toStdString(), std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
-QStringList entries(const QString& dir) {
-  return QDir(dir).entryList(QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot, QDir::Name);
-}
 
 /// `number` as a whole token: not part of a longer number.
 bool containsNumber(const std::string& text, const std::string& number) {
@@ -123,15 +113,15 @@ class ExportRunTest : public QObject {
     release.sort();
     internal.sort();
     // Two folders and no temporary folder left behind; nothing else in either.
-    QCOMPARE(entries(out_), (QStringList{"internal", "release"}));
-    QCOMPARE(entries(out_ + "/release"), release);
-    QCOMPARE(entries(out_ + "/internal"), internal);
+    QCOMPARE(dpsynth::test::folderEntries(out_), (QStringList{"internal", "release"}));
+    QCOMPARE(dpsynth::test::folderEntries(out_ + "/release"), release);
+    QCOMPARE(dpsynth::test::folderEntries(out_ + "/internal"), internal);
   }
 
   void aRefusedReleaseWritesOnlyTheInternalFolder() {
     const QString dir = tmp_.filePath("refused");
     report::exportRun(session_, dataset_, run_, session_.run, {dir.toStdString(), 1, 11});
-    const std::string before = read(dir + "/release/synthetic_lw.csv");
+    const std::string before = dpsynth::test::readFile(dir + "/release/synthetic_lw.csv");
     pipeline::RunResult refused = run_;
     refused.mechanisms[1].refusals = {"stage censor-w: R-hat 1.200 for beta[0] is above 1.01"};
     const auto out =
@@ -139,8 +129,8 @@ class ExportRunTest : public QObject {
     QCOMPARE(out.refusals.size(), std::size_t(1));
     QVERIFY(out.refusals[0].find("R-hat 1.200") != std::string::npos);
     for (const auto& f : out.files) QVERIFY(f.find("/internal/") != std::string::npos);
-    QCOMPARE(read(dir + "/release/synthetic_lw.csv"), before);  // the old release is untouched
-    const auto j = nlohmann::json::parse(read(dir + "/internal/report_censor-w.json"));
+    QCOMPARE(dpsynth::test::readFile(dir + "/release/synthetic_lw.csv"), before);  // the old release is untouched
+    const auto j = nlohmann::json::parse(dpsynth::test::readFile(dir + "/internal/report_censor-w.json"));
     QCOMPARE(j["release_refused"].size(), std::size_t(1));
   }
 
@@ -154,12 +144,12 @@ class ExportRunTest : public QObject {
       for (const auto& f : r) line += (line.empty() ? "" : ",") + f;
       expected += line + "\n";
     }
-    QCOMPARE(read(out_ + "/internal/results.csv"), expected);
+    QCOMPARE(dpsynth::test::readFile(out_ + "/internal/results.csv"), expected);
     QVERIFY(expected.find("\nconfidential,,,,,,,,") != std::string::npos);
     // censor-w with weights from the data it releases is aDP, never DP (SPEC §0).
     QVERIFY(expected.find("\ncensor-w,aDP,") != std::string::npos);
     // The report JSON of each mechanism shows the same utility numbers.
-    const auto j = nlohmann::json::parse(read(out_ + "/internal/report_censor-w.json"));
+    const auto j = nlohmann::json::parse(dpsynth::test::readFile(out_ + "/internal/report_censor-w.json"));
     QCOMPARE(j["utility"]["mean"].get<double>(), rows[2].mean);
     QCOMPARE(j["utility"]["max_ecdf"].get<double>(), *rows[2].maxEcdf);
     QCOMPARE(j["confidential"]["q90"].get<double>(), rows[0].q90);
@@ -168,12 +158,12 @@ class ExportRunTest : public QObject {
   void releaseNoteHoldsNoConfidentialNumbers() {
     // The style sheet holds layout numbers only ("margin: 0.6em"); a max-ECDF, a multiple of
     // 1/n, can print the same digits, so only the text outside it is scanned.
-    std::string note = read(out_ + "/release/release_note.html");
+    std::string note = dpsynth::test::readFile(out_ + "/release/release_note.html");
     const auto styleBegin = note.find("<style");
     const auto styleEnd = note.find("</style>");
     QVERIFY(styleBegin != std::string::npos && styleEnd != std::string::npos);
     note.erase(styleBegin, styleEnd - styleBegin);
-    const std::string internal = read(out_ + "/internal/internal_report.html");
+    const std::string internal = dpsynth::test::readFile(out_ + "/internal/internal_report.html");
     std::vector<double> secret;
     const auto c = utility::describe(dataset_.y);
     secret.insert(secret.end(), {c.mean, c.median, c.q15, c.q90});
@@ -210,7 +200,7 @@ class ExportRunTest : public QObject {
   }
 
   void releaseNoteDescribesTheRelease() {
-    const std::string note = read(out_ + "/release/release_note.html");
+    const std::string note = dpsynth::test::readFile(out_ + "/release/release_note.html");
     const auto syn = pipeline::synthesize(dataset_, run_.mechanisms[1], session_.run.model, 1, 11);
     QVERIFY(containsNumber(note, report::displayNumber(utility::describe(syn[0]).mean)));
     QVERIFY(note.find("Strict ε-differential privacy") != std::string::npos);
@@ -225,7 +215,7 @@ class ExportRunTest : public QObject {
 
   void columnNamesAreEscaped() {
     for (const QString file : {"internal/internal_report.html", "release/release_note.html"}) {
-      const std::string html = read(out_ + "/" + file);
+      const std::string html = dpsynth::test::readFile(out_ + "/" + file);
       QVERIFY2(html.find("y&lt;b&gt;&amp;&#39;") != std::string::npos, qPrintable(file));
       QVERIFY2(html.find("y<b>") == std::string::npos, qPrintable(file));
       QVERIFY2(html.find("x<i>") == std::string::npos, qPrintable(file));
@@ -234,7 +224,7 @@ class ExportRunTest : public QObject {
 
   void htmlIsSelfContained() {
     for (const QString file : {"internal/internal_report.html", "release/release_note.html"}) {
-      std::string html = read(out_ + "/" + file);
+      std::string html = dpsynth::test::readFile(out_ + "/" + file);
       const std::string ns = "xmlns=\"http://www.w3.org/2000/svg\"";  // a name, never fetched
       for (auto at = html.find(ns); at != std::string::npos; at = html.find(ns))
         html.erase(at, ns.size());
@@ -249,7 +239,7 @@ class ExportRunTest : public QObject {
     for (const QString file :
          {"internal/results.csv", "internal/internal_report.html", "release/release_note.html",
           "internal/session.dpsynth", "release/synthetic_lw.csv", "release/synthetic_ph.csv.json"})
-      QVERIFY2(read(out_ + "/" + file) == read(again + "/" + file), qPrintable(file));
+      QVERIFY2(dpsynth::test::readFile(out_ + "/" + file) == dpsynth::test::readFile(again + "/" + file), qPrintable(file));
   }
 
   void severalDatasetsAreNumbered() {
@@ -258,16 +248,16 @@ class ExportRunTest : public QObject {
     for (int j = 1; j <= 3; ++j)
       QVERIFY(QFile::exists(dir + QString("/release/synthetic_lw_%1.csv").arg(j)));
     QVERIFY(!QFile::exists(dir + "/release/synthetic_lw.csv"));
-    const std::string note = read(dir + "/release/release_note.html");
+    const std::string note = dpsynth::test::readFile(dir + "/release/release_note.html");
     QVERIFY(note.find("synthetic_censor-w_3.csv") != std::string::npos);
     // Three PH datasets come from one noisy histogram: they spend ε = 1 once, not 3 · ε.
     QVERIFY(note.find("one noisy histogram)</th><td>1</td>") != std::string::npos);
-    const auto side = nlohmann::json::parse(read(dir + "/release/synthetic_ph.csv.json"));
+    const auto side = nlohmann::json::parse(dpsynth::test::readFile(dir + "/release/synthetic_ph.csv.json"));
     QCOMPARE(side["composition"]["epsilon_total"].get<double>(), 1.0);
   }
 
   void sessionFileReloads() {
-    const auto reloaded = session::fromJson(read(out_ + "/internal/session.dpsynth"), "session.dpsynth");
+    const auto reloaded = session::fromJson(dpsynth::test::readFile(out_ + "/internal/session.dpsynth"), "session.dpsynth");
     QCOMPARE(session::toJson(reloaded), session::toJson(session_));  // dataFile already absolute
   }
 
@@ -278,12 +268,12 @@ class ExportRunTest : public QObject {
     QVERIFY(QFile::copy(QString::fromStdString(dataPath_), dir + "/internal/data.csv"));
     session::Session s = session_;
     s.dataFile = (dir + "/internal/data.csv").toStdString();
-    const std::string before = read(dir + "/internal/data.csv");
+    const std::string before = dpsynth::test::readFile(dir + "/internal/data.csv");
     QVERIFY_THROWS_EXCEPTION(std::invalid_argument, report::exportRun(s, dataset_, run_, s.run,
                                                                       {dir.toStdString(), 1, 11}));
-    QCOMPARE(entries(dir), QStringList{"internal"});
-    QCOMPARE(entries(dir + "/internal"), QStringList{"data.csv"});
-    QCOMPARE(read(dir + "/internal/data.csv"), before);
+    QCOMPARE(dpsynth::test::folderEntries(dir), QStringList{"internal"});
+    QCOMPARE(dpsynth::test::folderEntries(dir + "/internal"), QStringList{"data.csv"});
+    QCOMPARE(dpsynth::test::readFile(dir + "/internal/data.csv"), before);
 
     pipeline::RunResult cancelled = run_;
     cancelled.outcome = pipeline::RunOutcome::cancelled;

@@ -6,6 +6,7 @@
 #include <QtTest>
 #include <fstream>
 #include <sstream>
+#include "support/test_files.h"
 
 namespace report = dpsynth::core::report;
 
@@ -13,13 +14,6 @@ namespace {
 
 void write(const QString& path, const std::string& text) {
   std::ofstream(path.toStdString(), std::ios::binary) << text;
-}
-
-std::string read(const QString& path) {
-  std::ifstream in(path.toStdString(), std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
 }
 
 QStringList everything(const QString& dir) {
@@ -43,12 +37,12 @@ class StagedFilesTest : public QObject {
       write(QString::fromStdString(files.stage(a.toStdString())), "new a");
       write(QString::fromStdString(files.stage(b.toStdString())), "new b");
       files.supersede(old.toStdString());
-      QCOMPARE(read(a), std::string("old a"));  // nothing moves before commit()
+      QCOMPARE(dpsynth::test::readFile(a), std::string("old a"));  // nothing moves before commit()
       QVERIFY(!QFile::exists(b));
       QCOMPARE(files.commit().size(), std::size_t(2));
     }
-    QCOMPARE(read(a), std::string("new a"));
-    QCOMPARE(read(b), std::string("new b"));
+    QCOMPARE(dpsynth::test::readFile(a), std::string("new a"));
+    QCOMPARE(dpsynth::test::readFile(b), std::string("new b"));
     QVERIFY(!QFile::exists(old));
     QCOMPARE(everything(tmp.filePath("a")), QStringList{"x.csv"});  // no staging folder left
     QCOMPARE(everything(tmp.filePath("b")), QStringList{"y.json"});
@@ -68,8 +62,8 @@ class StagedFilesTest : public QObject {
       write(QString::fromStdString(files.stage(blocked.toStdString())), "new report");
       QVERIFY_THROWS_EXCEPTION(std::runtime_error, files.commit());
     }
-    QCOMPARE(read(a), std::string("old a"));
-    QCOMPARE(read(old), std::string("old dataset 2"));
+    QCOMPARE(dpsynth::test::readFile(a), std::string("old a"));
+    QCOMPARE(dpsynth::test::readFile(old), std::string("old dataset 2"));
     QCOMPARE(everything(tmp.path()), (QStringList{"report.json", "x.csv", "x_2.csv"}));
   }
 

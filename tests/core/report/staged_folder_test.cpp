@@ -6,24 +6,13 @@
 #include <QtTest>
 #include <fstream>
 #include <sstream>
+#include "support/test_files.h"
 
 namespace report = dpsynth::core::report;
 
 namespace {
 
 void write(const std::string& path, const std::string& text) { std::ofstream(path) << text; }
-
-std::string read(const QString& path) {
-  std::ifstream in(path.toStdString());
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
-/// Every entry of a folder, hidden ones included.
-QStringList entries(const QString& dir) {
-  return QDir(dir).entryList(QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot, QDir::Name);
-}
 
 }  // namespace
 
@@ -37,13 +26,13 @@ class StagedFolderTest : public QObject {
       report::StagedFolder folder(out.toStdString() + "/");
       write(folder.stagedPath("a.csv"), "a");
       write(folder.stagedPath("b.html"), "b");
-      QCOMPARE(entries(out).size(), 1);  // only the hidden staging folder so far
+      QCOMPARE(dpsynth::test::folderEntries(out).size(), 1);  // only the hidden staging folder so far
       const auto paths = folder.commit({"a.csv", "b.html"});
       QCOMPARE(paths.size(), std::size_t(2));
       QCOMPARE(QString::fromStdString(paths[0]), QDir(out).absoluteFilePath("a.csv"));
     }
-    QCOMPARE(entries(out), (QStringList{"a.csv", "b.html"}));
-    QCOMPARE(read(out + "/b.html"), std::string("b"));
+    QCOMPARE(dpsynth::test::folderEntries(out), (QStringList{"a.csv", "b.html"}));
+    QCOMPARE(dpsynth::test::readFile(out + "/b.html"), std::string("b"));
   }
 
   void failedCommitRestoresTheFolder() {
@@ -58,8 +47,8 @@ class StagedFolderTest : public QObject {
       // "c.csv" was never staged: its move fails after a.csv and b.csv were moved.
       QVERIFY_THROWS_EXCEPTION(std::runtime_error, folder.commit({"a.csv", "b.csv", "c.csv"}));
     }
-    QCOMPARE(entries(out), (QStringList{"a.csv", "keep.txt"}));
-    QCOMPARE(read(out + "/a.csv"), std::string("old a"));
+    QCOMPARE(dpsynth::test::folderEntries(out), (QStringList{"a.csv", "keep.txt"}));
+    QCOMPARE(dpsynth::test::readFile(out + "/a.csv"), std::string("old a"));
   }
 
   void uncommittedFolderLeavesNothing() {
@@ -70,7 +59,7 @@ class StagedFolderTest : public QObject {
       write(folder.stagedPath("a.csv"), "a");
     }
     QVERIFY(!QDir(out).exists());  // created by the folder, removed again
-    QVERIFY(entries(tmp.path()).isEmpty());
+    QVERIFY(dpsynth::test::folderEntries(tmp.path()).isEmpty());
   }
 
   void refusesFilesAndFolders() {
