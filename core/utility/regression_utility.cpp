@@ -55,6 +55,21 @@ double startEta(RegressionFamily f, double y) {
   return y;
 }
 
+/// Solves A x = b for a symmetric positive semi-definite A through its unit-diagonal scaling
+/// S A S (S = diag(A)^-1/2), so that columns on very different scales (a salary next to a
+/// dummy) do not look singular. Throws std::invalid_argument when A is singular.
+Eigen::MatrixXd solveScaled(const Eigen::MatrixXd& a, const Eigen::MatrixXd& b) {
+  const Eigen::VectorXd diag = a.diagonal();
+  if (!(diag.minCoeff() > 0) || !diag.allFinite())
+    throw std::invalid_argument("regression utility: the design is singular");
+  const Eigen::VectorXd s = diag.cwiseSqrt().cwiseInverse();
+  const Eigen::MatrixXd scaled = s.asDiagonal() * a * s.asDiagonal();
+  Eigen::LDLT<Eigen::MatrixXd> ldlt(scaled);
+  if (ldlt.info() != Eigen::Success || !ldlt.isPositive() || ldlt.vectorD().minCoeff() <= 1e-12)
+    throw std::invalid_argument("regression utility: the design is singular");
+  return s.asDiagonal() * ldlt.solve(s.asDiagonal() * b);
+}
+
 struct IrlsResult {
   Eigen::VectorXd beta;
   Eigen::MatrixXd information;  // XᵀWX at beta
@@ -82,12 +97,7 @@ IrlsResult irls(const Eigen::VectorXd& y, const Eigen::MatrixXd& X, RegressionFa
       z[i] = eta[i] + (y[i] - mu) / d;
     }
     const Eigen::MatrixXd xtw = X.transpose() * w.asDiagonal();
-    const Eigen::MatrixXd info = xtw * X;
-    Eigen::LDLT<Eigen::MatrixXd> ldlt(info);
-    if (ldlt.info() != Eigen::Success || !ldlt.isPositive() ||
-        ldlt.vectorD().minCoeff() <= 1e-12 * std::max(1.0, ldlt.vectorD().maxCoeff()))
-      throw std::invalid_argument("regression utility: the design is singular");
-    const Eigen::VectorXd next = ldlt.solve(xtw * z);
+    const Eigen::VectorXd next = solveScaled(xtw * X, xtw * z);
     const double change = (next - r.beta).cwiseAbs().maxCoeff();
     r.beta = next;
     r.iterations = it;
@@ -146,7 +156,7 @@ GlmFit fitGlm(const Eigen::VectorXd& y, const Eigen::MatrixXd& X, RegressionFami
     fit.dispersion = sum / static_cast<double>(n - k);
   }
   const Eigen::MatrixXd cov =
-      fit.dispersion * r.information.ldlt().solve(Eigen::MatrixXd::Identity(k, k));
+      fit.dispersion * solveScaled(r.information, Eigen::MatrixXd::Identity(k, k));
   fit.se = cov.diagonal().cwiseMax(0.0).cwiseSqrt();
   return fit;
 }
