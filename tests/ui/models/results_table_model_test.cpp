@@ -47,7 +47,7 @@ class ResultsTableModelTest : public QObject {
 
   void marginalOnlyRowsAreMarkedInTheView() {
     ResultsTableModel model;
-    model.setResults(marginalMarkRows(), {{}, {}});
+    model.setResults(marginalMarkRows(), std::vector<QStringList>(2));
     QTableView view;
     view.setModel(&model);
     view.resize(1200, 200);
