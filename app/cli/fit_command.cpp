@@ -165,6 +165,19 @@ void printSummary(const core::data::Dataset& dataset, const core::pipeline::Mech
               << row["q90"].get<double>() << "\n";
   std::cout << "max-ECDF " << u["max_ecdf"].get<double>() << ", avg-ECDF "
             << u["avg_ecdf"].get<double>() << "\n";
+  if (u.value("marginal_only", false))
+    std::cout << "marginal only: " << report["mechanism"].get<std::string>()
+              << " ignores the covariates; see the covariate measures\n";
+  if (const auto& cu = report["utility_covariates"]; cu.is_object()) {
+    const auto value = [&](const char* key) {
+      std::ostringstream text;
+      if (cu[key].is_number()) text << cu[key].get<double>(); else text << "n/a";
+      return text.str();
+    };
+    std::cout << "covariates: CI overlap " << value("ci_overlap") << ", max std. diff. "
+              << value("max_std_diff") << ", pMSE " << value("pmse")
+              << ", max group-mean diff. " << value("max_group_mean_diff") << "\n";
+  }
   if (report["verdict"] == "unusable") {
     std::cout << "verdict UNUSABLE:";
     for (const auto& reason : report["verdict_reasons"])

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/pipeline/covariate_utility.h"
 #include "core/pipeline/verdict.h"
 #include "core/utility/utility.h"
 #include "core/version.h"
@@ -176,6 +177,10 @@ json buildReport(const data::Dataset& dataset, const MechanismResult& result,
   const auto u = utility::measureUtility(dataset.y, synthetic);
   r["utility"] = {{"mean", u.mean},       {"median", u.median},    {"q15", u.q15},
                   {"q90", u.q90},         {"max_ecdf", u.maxEcdf}, {"avg_ecdf", u.avgEcdf}};
+  // The mechanism ignores the covariates (ph): the marginal measures above cannot show it.
+  r["utility"]["marginal_only"] = marginalOnly(config.mechanism);
+  // Measures that see the covariates; null for a model without covariates.
+  r["utility_covariates"] = covariateUtilityJson(covariateUtility(dataset, synthetic));
   const auto c = utility::describe(dataset.y);
   r["confidential"] = {{"mean", c.mean}, {"median", c.median}, {"q15", c.q15}, {"q90", c.q90}};
   r["warnings"] = result.warnings;

@@ -90,18 +90,29 @@ std::string resultsSection(const ReportInputs& in) {
                     optionalNumber(r.epsilon, ""), optionalCount(r.censored),
                     optionalCount(r.truncated), optionalNumber(r.maxEcdf, ""),
                     optionalNumber(r.avgEcdf, ""), displayNumber(r.mean), displayNumber(r.median),
-                    displayNumber(r.q15), displayNumber(r.q90)});
+                    displayNumber(r.q15), displayNumber(r.q90),
+                    conf ? "" : (r.marginalOnly ? "yes" : "no"), optionalNumber(r.ciOverlap, ""),
+                    optionalNumber(r.maxStdDiff, ""), optionalNumber(r.pmse, ""),
+                    optionalNumber(r.maxGroupMeanDiff, "")});
     if (conf)
       for (std::size_t c = 2; c < 8; ++c) rows.back()[c] = "";
   }
   std::string html = "<h2>Results</h2>\n";
   html += htmlTable({"mechanism", "guarantee", "Δ", "ε", "censored", "truncated", "max-ECDF",
-                     "avg-ECDF", "mean", "median", "q15", "q90"},
+                     "avg-ECDF", "mean", "median", "q15", "q90", "marginal only", "CI overlap",
+                     "max std. diff.", "pMSE", "max group-mean diff."},
                     rows);
   html +=
       "<p class=\"note\">Utility columns are computed on the first synthetic dataset of "
       "each mechanism; ε is the asked ε for DP mechanisms and ε<sub>x</sub> = 2Δ "
-      "otherwise. The same numbers, unrounded, are in results.csv.</p>\n";
+      "otherwise. The same numbers, unrounded, are in results.csv. "
+      "<b>Marginal only</b> mechanisms (ph) draw the outcome ignoring the covariates: their "
+      "max-ECDF, mean and quantiles can look best while the outcome–covariate relation is "
+      "lost. The covariate columns (models with covariates only) compare the model's GLM fitted "
+      "to the confidential and to the synthetic outcomes: mean 95% CI overlap (1 = identical, "
+      "negative = disjoint), max |β<sub>syn</sub> − β<sub>conf</sub>| / se<sub>conf</sub>; "
+      "pMSE of a logistic propensity model on y and the covariates (0 = indistinguishable); "
+      "the largest difference of the mean outcome in a level of a categorical covariate.</p>\n";
 
   std::vector<ViolinGroup> groups;
   for (std::size_t j = 0; j < in.run.mechanisms.size(); ++j) {

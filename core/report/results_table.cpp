@@ -1,9 +1,11 @@
 #include "core/report/results_table.h"
 
+#include <cmath>
 #include <map>
 #include <stdexcept>
 
 #include "core/data/csv_writer.h"
+#include "core/pipeline/covariate_utility.h"
 #include "core/pipeline/synthesis.h"
 #include "core/pipeline/verdict.h"
 #include "core/utility/utility.h"
@@ -60,6 +62,16 @@ std::vector<ResultsRow> resultsTable(const data::Dataset& dataset, const pipelin
     const auto verdict = pipeline::judge(m, dataset.y, firstSynthetic[j]);
     row.usable = verdict.usable;
     row.verdictReasons = verdict.reasons;
+    row.marginalOnly = pipeline::marginalOnly(m.config.mechanism);
+    if (const auto cu = pipeline::covariateUtility(dataset, firstSynthetic[j])) {
+      const auto finite = [](double v) {
+        return std::isfinite(v) ? std::optional<double>(v) : std::nullopt;
+      };
+      row.ciOverlap = finite(cu->regression.meanOverlap);
+      row.maxStdDiff = finite(cu->regression.maxStandardized);
+      row.pmse = finite(cu->pmse);
+      row.maxGroupMeanDiff = cu->maxGroupMeanDiff;
+    }
     rows.push_back(row);
   }
   return rows;
@@ -75,7 +87,9 @@ std::vector<ResultsRow> resultsTable(const data::Dataset& dataset, const pipelin
 
 std::vector<std::string> resultsHeader() {
   return {"mechanism", "guarantee", "lipschitz", "epsilon", "censored", "truncated",
-          "max_ecdf",  "avg_ecdf",  "mean",      "median",  "q15",      "q90"};
+          "max_ecdf",  "avg_ecdf",  "mean",      "median",  "q15",      "q90",
+          // Added after the first release: new columns go at the end, none is renamed.
+          "marginal_only", "ci_overlap", "max_std_diff", "pmse", "max_group_mean_diff"};
 }
 
 std::vector<std::vector<std::string>> resultsCsvRows(const std::vector<ResultsRow>& rows) {
@@ -90,7 +104,11 @@ std::vector<std::vector<std::string>> resultsCsvRows(const std::vector<ResultsRo
     out.push_back({r.mechanism, r.guarantee, number(r.lipschitz), number(r.epsilon),
                    count(r.censored), count(r.truncated), number(r.maxEcdf), number(r.avgEcdf),
                    data::formatNumber(r.mean), data::formatNumber(r.median),
-                   data::formatNumber(r.q15), data::formatNumber(r.q90)});
+                   data::formatNumber(r.q15), data::formatNumber(r.q90),
+                   r.mechanism == "confidential" ? std::string()
+                                                 : std::string(r.marginalOnly ? "true" : "false"),
+                   number(r.ciOverlap), number(r.maxStdDiff), number(r.pmse),
+                   number(r.maxGroupMeanDiff)});
   }
   return out;
 }

@@ -29,6 +29,14 @@ struct ResultsRow {
   /// pipeline::judge on the first synthetic dataset; empty reasons when usable.
   bool usable = true;
   std::vector<std::string> verdictReasons;
+  /// The mechanism draws the outcome ignoring the covariates (ph; pipeline::marginalOnly).
+  bool marginalOnly = false;
+  /// Utility that sees the covariates (utility/regression_utility.h), against the confidential
+  /// data: mean CI overlap and max standardized difference of the model's GLM coefficients,
+  /// pMSE of a logistic propensity model, max |group mean difference| over the levels of the
+  /// categorical covariates. None for "confidential", for models without covariates, and for
+  /// a fit that could not be made.
+  std::optional<double> ciOverlap, maxStdDiff, pmse, maxGroupMeanDiff;
 };
 
 /// One label per mechanism of the run, used in file names and table rows: the mechanism's name
@@ -47,7 +55,8 @@ std::vector<ResultsRow> resultsTable(const data::Dataset& dataset, const pipelin
                                      const models::ModelSpec& model, std::uint64_t seed);
 
 /// "mechanism", "guarantee", "lipschitz", "epsilon", "censored", "truncated", "max_ecdf",
-/// "avg_ecdf", "mean", "median", "q15", "q90".
+/// "avg_ecdf", "mean", "median", "q15", "q90", then (added later, at the end) "marginal_only",
+/// "ci_overlap", "max_std_diff", "pmse", "max_group_mean_diff".
 std::vector<std::string> resultsHeader();
 
 /// The rows as CSV fields: numbers as data::formatNumber (exact, round-trip), empty for n/a.

@@ -142,7 +142,12 @@ json resultsToJson(const SessionResults& results) {
                     {"epsilon_target", optional(r.epsilonTarget)},
                     {"target_ignored", r.targetIgnored},
                     {"usable", r.usable},
-                    {"verdict_reasons", r.verdictReasons}});
+                    {"verdict_reasons", r.verdictReasons},
+                    {"marginal_only", r.marginalOnly},
+                    {"ci_overlap", optional(r.ciOverlap)},
+                    {"max_std_diff", optional(r.maxStdDiff)},
+                    {"pmse", optional(r.pmse)},
+                    {"max_group_mean_diff", optional(r.maxGroupMeanDiff)}});
   }
   json mechanisms = json::array();
   for (const auto& m : results.mechanisms) {
@@ -203,6 +208,12 @@ SessionResults resultsFromJson(const json& value, const std::string& file) {
         r.verdictReasons.push_back(reason.get<std::string>());
       }
     }
+    // The covariate utility keys came later still: absent means not measured.
+    if (k.has("marginal_only")) r.marginalOnly = k.boolean("marginal_only");
+    if (k.has("ci_overlap")) r.ciOverlap = k.optionalNumber("ci_overlap");
+    if (k.has("max_std_diff")) r.maxStdDiff = k.optionalNumber("max_std_diff");
+    if (k.has("pmse")) r.pmse = k.optionalNumber("pmse");
+    if (k.has("max_group_mean_diff")) r.maxGroupMeanDiff = k.optionalNumber("max_group_mean_diff");
     results.rows.push_back(std::move(r));
   }
   const json& mechanisms = top.array("mechanisms");

@@ -43,6 +43,9 @@ struct StoredRow {
   bool targetIgnored = false;           ///< ε is an outcome of this mechanism, not the target
   bool usable = true;                   ///< the verdict (pipeline::judge)
   std::vector<std::string> verdictReasons;
+  bool marginalOnly = false;  ///< the mechanism ignores the covariates (ph)
+  /// Utility that sees the covariates (ResultsRow); none without covariates.
+  std::optional<double> ciOverlap, maxStdDiff, pmse, maxGroupMeanDiff;
 };
 
 /// What one mechanism's run leaves besides its row.

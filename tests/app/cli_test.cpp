@@ -187,6 +187,13 @@ class CliTest : public QObject {
       QCOMPARE(stage.toObject()["metric"].toString(), QString("dense"));
     for (const char* key : {"mean", "median", "q15", "q90", "max_ecdf", "avg_ecdf"})
       QVERIFY2(j["utility"].toObject().contains(key), key);
+    // A model with covariates gets the covariate measures; lw is not marginal-only.
+    QCOMPARE(j["utility"].toObject()["marginal_only"].toBool(true), false);
+    const QJsonObject cov = j["utility_covariates"].toObject();
+    for (const char* key : {"ci_overlap", "max_std_diff", "pmse", "max_group_mean_diff"})
+      QVERIFY2(cov[key].isDouble(), key);
+    QCOMPARE(cov["coefficients"].toArray().size(), 6);  // intercept, gender, 3 age groups, weeks
+    QCOMPARE(cov["group_means"].toArray().size(), 6);   // 2 genders + 4 age groups
 
     QFile sf(synth);
     QVERIFY(sf.open(QIODevice::ReadOnly | QIODevice::Text));

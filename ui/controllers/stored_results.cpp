@@ -48,7 +48,8 @@ session::SessionResults storedResultsOf(const RunOutput& output, const QDateTime
   for (const auto& r : output.table) {
     out.rows.push_back({r.mechanism, r.guarantee, r.lipschitz, r.epsilon, r.censored, r.truncated,
                         r.maxEcdf, r.avgEcdf, r.mean, r.median, r.q15, r.q90, r.epsilonTarget,
-                        r.targetIgnored, r.usable, r.verdictReasons});
+                        r.targetIgnored, r.usable, r.verdictReasons, r.marginalOnly, r.ciOverlap,
+                        r.maxStdDiff, r.pmse, r.maxGroupMeanDiff});
   }
   for (std::size_t i = 0; i < output.plots.size(); ++i) {
     const MechanismPlotData& plot = output.plots[i];
@@ -73,7 +74,8 @@ std::vector<core::report::ResultsRow> storedRows(const session::SessionResults& 
   for (const auto& r : results.rows) {
     rows.push_back({r.mechanism, r.guarantee, r.lipschitz, r.epsilon, r.censored, r.truncated,
                     r.maxEcdf, r.avgEcdf, r.mean, r.median, r.q15, r.q90, r.epsilonTarget,
-                    r.targetIgnored, r.usable, r.verdictReasons});
+                    r.targetIgnored, r.usable, r.verdictReasons, r.marginalOnly, r.ciOverlap,
+                    r.maxStdDiff, r.pmse, r.maxGroupMeanDiff});
   }
   return rows;
 }

@@ -76,6 +76,16 @@ QVariant ResultsTableModel::exact(int row, int column) const {
       return r.q15;
     case kQ90:
       return r.q90;
+    case kMarginalOnly:
+      return r.marginalOnly ? QVariant(QStringLiteral("marginal only")) : QVariant();
+    case kCiOverlap:
+      return optional(r.ciOverlap);
+    case kMaxStdDiff:
+      return optional(r.maxStdDiff);
+    case kPmse:
+      return optional(r.pmse);
+    case kMaxGroupMeanDiff:
+      return optional(r.maxGroupMeanDiff);
     case kVerdict:
       if (r.mechanism == "confidential") return {};
       return r.usable ? QStringLiteral("usable") : QStringLiteral("unusable");
@@ -86,6 +96,19 @@ QVariant ResultsTableModel::exact(int row, int column) const {
 
 bool ResultsTableModel::isUnusable(int row) const {
   return hasData_ && row > 0 && row < rowCount() && !rows_[static_cast<std::size_t>(row)].usable;
+}
+
+bool ResultsTableModel::isMarginalOnly(int row) const {
+  return hasData_ && row > 0 && row < rowCount() &&
+         rows_[static_cast<std::size_t>(row)].marginalOnly;
+}
+
+QString ResultsTableModel::marginalOnlyExplanation() {
+  return tr(
+      "Marginal only: this mechanism draws the outcome from a noisy histogram and ignores the "
+      "covariates, so its max-ECDF, mean and quantiles can look best while the relation between "
+      "the outcome and the covariates is lost. Compare the CI overlap, std. difference, pMSE and "
+      "group-mean columns.");
 }
 
 QStringList ResultsTableModel::warningsOf(int row) const {
@@ -114,7 +137,8 @@ QVariant ResultsTableModel::data(const QModelIndex& index, int role) const {
       }
       if (v.typeId() == QMetaType::Double) {
         const double d = v.toDouble();
-        return index.column() == kAvgEcdf ? QString::number(d, 'g', 3) : QString::number(d, 'g', 4);
+        return index.column() == kAvgEcdf || index.column() == kPmse ? QString::number(d, 'g', 3)
+                                                                      : QString::number(d, 'g', 4);
       }
       if (index.column() == kCensored && v.isValid()) {
         return QStringLiteral("%1 %2").arg(v.toString(),
@@ -131,6 +155,8 @@ QVariant ResultsTableModel::data(const QModelIndex& index, int role) const {
       if (!row.usable && (index.column() == kVerdict || index.column() == kMechanism))
         return QBrush(QColor(0xb0, 0x1c, 0x1c));
       if (row.targetIgnored && index.column() == kEpsilon) return QBrush(QColor(0x8a, 0x5a, 0x00));
+      if (row.marginalOnly && index.column() == kMarginalOnly)
+        return QBrush(QColor(0x8a, 0x5a, 0x00));
       return {};
     case Qt::FontRole: {
       QFont font;
@@ -151,6 +177,10 @@ QVariant ResultsTableModel::data(const QModelIndex& index, int role) const {
         QStringList reasons;
         for (const auto& r : row.verdictReasons) reasons << QString::fromStdString(r);
         return reasons.join('\n');
+      }
+      if (row.marginalOnly && (index.column() == kMarginalOnly || index.column() == kMechanism ||
+                               (index.column() >= kMaxEcdf && index.column() <= kQ90))) {
+        return marginalOnlyExplanation();
       }
       if (index.column() == kEpsilon && row.targetIgnored) {
         return tr("%1 does not use the ε target: its ε_x = 2Δ is an outcome of the fit")
@@ -179,6 +209,22 @@ QVariant ResultsTableModel::headerData(int section, Qt::Orientation orientation,
         return tr("max over pooled points of |F_conf − F_syn|");
       case kAvgEcdf:
         return tr("mean over pooled points of (F_conf − F_syn)²");
+      case kMarginalOnly:
+        return marginalOnlyExplanation();
+      case kCiOverlap:
+        return tr(
+            "mean over the coefficients of the model's GLM (fitted to the confidential and to the "
+            "synthetic outcomes) of the overlap of their 95% intervals: 1 identical, negative "
+            "disjoint; – without covariates");
+      case kMaxStdDiff:
+        return tr("max over the coefficients of |β_syn − β_conf| / se_conf");
+      case kPmse:
+        return tr(
+            "pMSE: mean (p̂ − c)² of a logistic propensity model (intercept, y and covariates, "
+            "main effects) telling synthetic from confidential rows; 0 = indistinguishable");
+      case kMaxGroupMeanDiff:
+        return tr("largest |mean y (confidential) − mean y (synthetic)| in a level of a "
+                  "categorical covariate");
       case kVerdict:
         return tr(
             "unusable: more than half of the records censored or truncated, or the "
@@ -192,7 +238,8 @@ QVariant ResultsTableModel::headerData(int section, Qt::Orientation orientation,
 
 QStringList ResultsTableModel::displayHeader() {
   return {"mechanism", "verdict", "guarantee", "Δ",      "ε",   "#cens/#trunc",
-          "max-ECDF",  "avg-ECDF", "mean",     "median", "q15", "q90"};
+          "max-ECDF",  "avg-ECDF", "mean",     "median", "q15", "q90",
+          "covariates", "CI overlap", "std. diff.", "pMSE", "group Δmean"};
 }
 
 QString ResultsTableModel::toTsv() const {

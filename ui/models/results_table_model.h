@@ -28,6 +28,12 @@ class ResultsTableModel : public QAbstractTableModel {
     kMedian,
     kQ15,
     kQ90,
+    /// "marginal only" for mechanisms that ignore the covariates (ph), with a tooltip.
+    kMarginalOnly,
+    kCiOverlap,         ///< mean 95% CI overlap of the model's GLM coefficients
+    kMaxStdDiff,        ///< max |β_syn − β_conf| / se_conf
+    kPmse,              ///< pMSE of a logistic propensity model
+    kMaxGroupMeanDiff,  ///< max |mean y difference| over levels of categorical covariates
     kColumnCount
   };
 
@@ -51,6 +57,10 @@ class ResultsTableModel : public QAbstractTableModel {
 
   /// True when the row's result is unusable (core::pipeline::judge), for views and tests.
   bool isUnusable(int row) const;
+  /// True when the row's mechanism ignores the covariates (core::pipeline::marginalOnly).
+  bool isMarginalOnly(int row) const;
+  /// The tooltip of the marginal-only mark.
+  static QString marginalOnlyExplanation();
   /// The column titles shown on screen.
   static QStringList displayHeader();
   /// Tab-separated text for the clipboard (pastes into spreadsheets): core::report's header

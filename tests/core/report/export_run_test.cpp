@@ -138,7 +138,8 @@ class ExportRunTest : public QObject {
     const auto rows = report::resultsTable(dataset_, run_, session_.run.model, 11);
     std::string expected =
         "mechanism,guarantee,lipschitz,epsilon,censored,truncated,max_ecdf,"
-        "avg_ecdf,mean,median,q15,q90\n";
+        "avg_ecdf,mean,median,q15,q90,marginal_only,ci_overlap,max_std_diff,pmse,"
+        "max_group_mean_diff\n";
     for (const auto& r : report::resultsCsvRows(rows)) {
       std::string line;
       for (const auto& f : r) line += (line.empty() ? "" : ",") + f;

@@ -98,9 +98,10 @@ class ResultsTableTest : public QObject {
     text << in.rdbuf();
     QCOMPARE(QString::fromStdString(text.str()),
              QString("mechanism,guarantee,lipschitz,epsilon,censored,truncated,max_ecdf,"
-                     "avg_ecdf,mean,median,q15,q90\n"
-                     "confidential,,,,,,,,2.5,2.5,1.45,3.7\n"
-                     "weighted-e,aDP,0.25,0.5,,7,0.25,0.0546875,3.5,3.5,2.45,4.7\n"));
+                     "avg_ecdf,mean,median,q15,q90,marginal_only,ci_overlap,max_std_diff,pmse,"
+                     "max_group_mean_diff\n"
+                     "confidential,,,,,,,,2.5,2.5,1.45,3.7,,,,,\n"
+                     "weighted-e,aDP,0.25,0.5,,7,0.25,0.0546875,3.5,3.5,2.45,4.7,false,,,,\n"));
   }
 
   void mismatchedSyntheticIsRefused() {

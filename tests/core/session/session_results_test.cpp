@@ -30,6 +30,10 @@ session::SessionResults exampleResults() {
   lw.mean = 12.1;
   lw.epsilonTarget = 1.0;
   lw.targetIgnored = true;
+  lw.ciOverlap = 0.75;
+  lw.maxStdDiff = 1.25;
+  lw.pmse = 0.002;
+  lw.maxGroupMeanDiff = 0.5;
   session::StoredRow censor;
   censor.mechanism = "censor-uw";
   censor.guarantee = "DP";
@@ -37,6 +41,7 @@ session::SessionResults exampleResults() {
   censor.truncated = std::nullopt;
   censor.usable = false;
   censor.verdictReasons = {"999 of 1000 records censored"};
+  censor.marginalOnly = true;
   r.rows = {confidential, lw, censor};
   session::StoredMechanism m;
   m.mechanism = "lw-final";
@@ -107,7 +112,14 @@ class SessionResultsTest : public QObject {
       QCOMPARE(b.rows[i].targetIgnored, a.rows[i].targetIgnored);
       QCOMPARE(b.rows[i].usable, a.rows[i].usable);
       QCOMPARE(b.rows[i].verdictReasons, a.rows[i].verdictReasons);
+      QCOMPARE(b.rows[i].marginalOnly, a.rows[i].marginalOnly);
+      QCOMPARE(b.rows[i].ciOverlap, a.rows[i].ciOverlap);
+      QCOMPARE(b.rows[i].maxStdDiff, a.rows[i].maxStdDiff);
+      QCOMPARE(b.rows[i].pmse, a.rows[i].pmse);
+      QCOMPARE(b.rows[i].maxGroupMeanDiff, a.rows[i].maxGroupMeanDiff);
     }
+    QVERIFY(b.rows[2].marginalOnly);
+    QCOMPARE(*b.rows[1].pmse, 0.002);
     QCOMPARE(b.mechanisms.size(), std::size_t(1));
     QCOMPARE(b.mechanisms[0].warnings, a.mechanisms[0].warnings);
     QCOMPARE(b.mechanisms[0].lipschitzMax, 5.295);

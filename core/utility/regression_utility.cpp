@@ -1,0 +1,317 @@
+#include "core/utility/regression_utility.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <map>
+#include <stdexcept>
+
+namespace dpsynth::core::utility {
+
+namespace {
+
+constexpr double kZ975 = 1.959963984540054;  // Φ⁻¹(0.975)
+constexpr int kMaxIterations = 100;
+constexpr double kPoissonPhi = 1e12;  // negbin without overdispersion: effectively poisson
+
+bool logLink(RegressionFamily f) {
+  return f == RegressionFamily::poisson || f == RegressionFamily::negbin;
+}
+bool logitLink(RegressionFamily f) {
+  return f == RegressionFamily::beta || f == RegressionFamily::binomial;
+}
+
+double inverseLink(RegressionFamily f, double eta) {
+  if (logLink(f)) return std::exp(std::min(eta, 700.0));
+  if (logitLink(f)) return 1.0 / (1.0 + std::exp(-eta));
+  return eta;
+}
+
+/// dμ/dη at η (μ given).
+double muEta(RegressionFamily f, double mu) {
+  if (logLink(f)) return std::max(mu, 1e-300);
+  if (logitLink(f)) return std::max(mu * (1.0 - mu), 1e-300);
+  return 1.0;
+}
+
+double variance(RegressionFamily f, double mu, double phi) {
+  switch (f) {
+    case RegressionFamily::normal: return 1.0;
+    case RegressionFamily::poisson: return std::max(mu, 1e-300);
+    case RegressionFamily::negbin: return std::max(mu + mu * mu / phi, 1e-300);
+    case RegressionFamily::beta:
+    case RegressionFamily::binomial: return std::max(mu * (1.0 - mu), 1e-300);
+  }
+  return 1.0;
+}
+
+/// A starting linear predictor: the link of the outcome moved inside the link's domain.
+double startEta(RegressionFamily f, double y) {
+  if (logLink(f)) return std::log(y + 0.5);
+  if (logitLink(f)) {
+    const double p = (y + 0.5) / 2.0;  // in (0.25, 0.75) for y in [0,1]
+    return std::log(p / (1.0 - p));
+  }
+  return y;
+}
+
+/// Solves A x = b for a symmetric positive semi-definite A through its unit-diagonal scaling
+/// S A S (S = diag(A)^-1/2), so that columns on very different scales (a salary next to a
+/// dummy) do not look singular. Throws std::invalid_argument when A is singular.
+Eigen::MatrixXd solveScaled(const Eigen::MatrixXd& a, const Eigen::MatrixXd& b) {
+  const Eigen::VectorXd diag = a.diagonal();
+  if (!(diag.minCoeff() > 0) || !diag.allFinite())
+    throw std::invalid_argument("regression utility: the design is singular");
+  const Eigen::VectorXd s = diag.cwiseSqrt().cwiseInverse();
+  const Eigen::MatrixXd scaled = s.asDiagonal() * a * s.asDiagonal();
+  Eigen::LDLT<Eigen::MatrixXd> ldlt(scaled);
+  if (ldlt.info() != Eigen::Success || !ldlt.isPositive() || ldlt.vectorD().minCoeff() <= 1e-12)
+    throw std::invalid_argument("regression utility: the design is singular");
+  return s.asDiagonal() * ldlt.solve(s.asDiagonal() * b);
+}
+
+struct IrlsResult {
+  Eigen::VectorXd beta;
+  Eigen::MatrixXd information;  // XᵀWX at beta
+  int iterations = 0;
+  bool converged = false;
+};
+
+IrlsResult irls(const Eigen::VectorXd& y, const Eigen::MatrixXd& X, RegressionFamily f,
+                double phi, const Eigen::VectorXd* start) {
+  const Eigen::Index n = X.rows();
+  Eigen::VectorXd eta(n);
+  if (start) {
+    eta = X * *start;
+  } else {
+    for (Eigen::Index i = 0; i < n; ++i) eta[i] = startEta(f, y[i]);
+  }
+  IrlsResult r;
+  r.beta = Eigen::VectorXd::Zero(X.cols());
+  for (int it = 1; it <= kMaxIterations; ++it) {
+    Eigen::VectorXd w(n), z(n);
+    for (Eigen::Index i = 0; i < n; ++i) {
+      const double mu = inverseLink(f, eta[i]);
+      const double d = muEta(f, mu);
+      w[i] = d * d / variance(f, mu, phi);
+      z[i] = eta[i] + (y[i] - mu) / d;
+    }
+    const Eigen::MatrixXd xtw = X.transpose() * w.asDiagonal();
+    const Eigen::VectorXd next = solveScaled(xtw * X, xtw * z);
+    const double change = (next - r.beta).cwiseAbs().maxCoeff();
+    r.beta = next;
+    r.iterations = it;
+    eta = X * r.beta;
+    if (!r.beta.allFinite()) break;
+    if (change <= 1e-10 * (1.0 + r.beta.cwiseAbs().maxCoeff())) {
+      r.converged = true;
+      break;
+    }
+  }
+  // Information at the final β.
+  Eigen::VectorXd w(n);
+  for (Eigen::Index i = 0; i < n; ++i) {
+    const double mu = inverseLink(f, eta[i]);
+    const double d = muEta(f, mu);
+    w[i] = d * d / variance(f, mu, phi);
+  }
+  r.information = X.transpose() * w.asDiagonal() * X;
+  return r;
+}
+
+}  // namespace
+
+GlmFit fitGlm(const Eigen::VectorXd& y, const Eigen::MatrixXd& X, RegressionFamily family) {
+  if (y.size() != X.rows()) throw std::invalid_argument("regression utility: y and X differ in size");
+  const Eigen::Index n = X.rows(), k = X.cols();
+  if (k < 1 || n <= k) throw std::invalid_argument("regression utility: needs more records than coefficients");
+  double phi = kPoissonPhi;
+  IrlsResult r = irls(y, X, family, phi, nullptr);
+  GlmFit fit;
+  if (family == RegressionFamily::negbin) {
+    // Alternate β | φ (IRLS) and φ | β (moments) until φ settles.
+    for (int round = 0; round < 50; ++round) {
+      const Eigen::VectorXd mu = (X * r.beta).unaryExpr([](double e) { return std::exp(std::min(e, 700.0)); });
+      const double num = mu.squaredNorm();
+      const double den = ((y - mu).array().square() - mu.array()).sum();
+      const double next = den > 0 ? std::min(num / den, kPoissonPhi) : kPoissonPhi;
+      const bool settled = std::abs(next - phi) <= 1e-8 * phi;
+      phi = next;
+      r = irls(y, X, family, phi, &r.beta);
+      if (settled) break;
+    }
+    fit.phi = phi;
+  }
+  fit.beta = r.beta;
+  fit.iterations = r.iterations;
+  fit.converged = r.converged && r.beta.allFinite();
+  if (family == RegressionFamily::normal || family == RegressionFamily::beta) {
+    const Eigen::VectorXd eta = X * r.beta;
+    double sum = 0;
+    for (Eigen::Index i = 0; i < n; ++i) {
+      const double mu = inverseLink(family, eta[i]);
+      const double e = y[i] - mu;
+      sum += e * e / variance(family, mu, phi);
+    }
+    fit.dispersion = sum / static_cast<double>(n - k);
+  }
+  const Eigen::MatrixXd cov =
+      fit.dispersion * solveScaled(r.information, Eigen::MatrixXd::Identity(k, k));
+  fit.se = cov.diagonal().cwiseMax(0.0).cwiseSqrt();
+  return fit;
+}
+
+double ciOverlap(double loA, double hiA, double loB, double hiB) {
+  if (!(hiA > loA) || !(hiB > loB))
+    throw std::invalid_argument("ciOverlap: an interval has no positive width");
+  const double width = std::min(hiA, hiB) - std::max(loA, loB);
+  return 0.5 * (width / (hiA - loA) + width / (hiB - loB));
+}
+
+RegressionUtility compareRegressions(const Eigen::VectorXd& yConf, const Eigen::VectorXd& ySyn,
+                                     const Eigen::MatrixXd& X,
+                                     const std::vector<std::string>& names,
+                                     RegressionFamily family) {
+  if (names.size() != static_cast<std::size_t>(X.cols()))
+    throw std::invalid_argument("regression utility: one name per design column is needed");
+  const GlmFit conf = fitGlm(yConf, X, family);
+  const GlmFit syn = fitGlm(ySyn, X, family);
+  RegressionUtility out;
+  double overlapSum = 0;
+  for (Eigen::Index j = 0; j < X.cols(); ++j) {
+    CoefficientComparison c;
+    c.name = names[static_cast<std::size_t>(j)];
+    c.confidential = conf.beta[j];
+    c.confidentialSe = conf.se[j];
+    c.synthetic = syn.beta[j];
+    c.syntheticSe = syn.se[j];
+    // A zero-width interval (a perfect fit) gives no overlap fraction: NaN, not a number made up.
+    c.overlap = c.confidentialSe > 0 && c.syntheticSe > 0
+                    ? ciOverlap(c.confidential - kZ975 * c.confidentialSe,
+                                c.confidential + kZ975 * c.confidentialSe,
+                                c.synthetic - kZ975 * c.syntheticSe,
+                                c.synthetic + kZ975 * c.syntheticSe)
+                    : std::numeric_limits<double>::quiet_NaN();
+    c.standardized = std::abs(c.synthetic - c.confidential) / c.confidentialSe;
+    overlapSum += c.overlap;
+    out.maxStandardized = j == 0 ? c.standardized : std::max(out.maxStandardized, c.standardized);
+    out.coefficients.push_back(c);
+  }
+  out.meanOverlap = overlapSum / static_cast<double>(X.cols());
+  return out;
+}
+
+double pmse(const Eigen::VectorXd& yConf, const Eigen::MatrixXd& XConf,
+            const Eigen::VectorXd& ySyn, const Eigen::MatrixXd& XSyn) {
+  if (yConf.size() != XConf.rows() || ySyn.size() != XSyn.rows() || XConf.cols() != XSyn.cols())
+    throw std::invalid_argument("pMSE: inconsistent sizes");
+  const Eigen::Index n0 = XConf.rows(), n1 = XSyn.rows(), k = XConf.cols();
+  const Eigen::Index n = n0 + n1;
+  // Columns: intercept, y, the design's covariate columns (X without its intercept).
+  Eigen::MatrixXd Z(n, k + 1);
+  Z.col(0).setOnes();
+  Z.block(0, 1, n0, 1) = yConf;
+  Z.block(n0, 1, n1, 1) = ySyn;
+  if (k > 1) {
+    Z.block(0, 2, n0, k - 1) = XConf.rightCols(k - 1);
+    Z.block(n0, 2, n1, k - 1) = XSyn.rightCols(k - 1);
+  }
+  Eigen::VectorXd indicator(n);
+  indicator.head(n0).setZero();
+  indicator.tail(n1).setOnes();
+  const double c = static_cast<double>(n1) / static_cast<double>(n);
+  // Identical files (and any file whose columns carry no signal) give p̂ = c exactly; the IRLS
+  // reaches it up to rounding.
+  Eigen::VectorXd p;
+  try {
+    const GlmFit fit = fitGlm(indicator, Z, RegressionFamily::binomial);
+    p = (Z * fit.beta).unaryExpr([](double e) { return 1.0 / (1.0 + std::exp(-e)); });
+  } catch (const std::invalid_argument&) {
+    // A constant column (y constant in both files) makes Z singular: drop y and refit.
+    Eigen::MatrixXd Zr(n, k);
+    Zr.col(0).setOnes();
+    if (k > 1) Zr.rightCols(k - 1) = Z.rightCols(k - 1);
+    const GlmFit fit = fitGlm(indicator, Zr, RegressionFamily::binomial);
+    p = (Zr * fit.beta).unaryExpr([](double e) { return 1.0 / (1.0 + std::exp(-e)); });
+  }
+  return (p.array() - c).square().mean();
+}
+
+std::vector<GroupMean> groupMeans(const Eigen::VectorXd& yConf, const Eigen::VectorXd& ySyn,
+                                  const Eigen::MatrixXd& X, const std::vector<std::string>& names,
+                                  const std::vector<std::pair<std::string, std::string>>&
+                                      referenceLevels) {
+  if (yConf.size() != X.rows() || ySyn.size() != X.rows() ||
+      names.size() != static_cast<std::size_t>(X.cols()))
+    throw std::invalid_argument("group means: inconsistent sizes");
+  // covariate -> its dummy columns, in order of first appearance.
+  std::vector<std::pair<std::string, std::vector<Eigen::Index>>> covariates;
+  for (Eigen::Index j = 1; j < X.cols(); ++j) {
+    const std::string& name = names[static_cast<std::size_t>(j)];
+    const auto eq = name.find('=');
+    if (eq == std::string::npos) continue;
+    const std::string cov = name.substr(0, eq);
+    auto it = std::find_if(covariates.begin(), covariates.end(),
+                           [&](const auto& c) { return c.first == cov; });
+    if (it == covariates.end()) {
+      covariates.push_back({cov, {}});
+      it = std::prev(covariates.end());
+    }
+    it->second.push_back(j);
+  }
+  std::vector<GroupMean> out;
+  for (const auto& [cov, columns] : covariates) {
+    std::string reference = "(reference)";
+    for (const auto& [c, level] : referenceLevels)
+      if (c == cov) reference = level;
+    // Group 0 is the reference level, group g the dummy columns[g - 1].
+    std::vector<GroupMean> groups(columns.size() + 1);
+    groups[0].level = reference;
+    for (std::size_t g = 0; g < columns.size(); ++g)
+      groups[g + 1].level = names[static_cast<std::size_t>(columns[g])].substr(cov.size() + 1);
+    for (Eigen::Index i = 0; i < X.rows(); ++i) {
+      std::size_t g = 0;
+      for (std::size_t d = 0; d < columns.size(); ++d)
+        if (X(i, columns[d]) != 0.0) g = d + 1;
+      ++groups[g].records;
+      groups[g].confidential += yConf[i];
+      groups[g].synthetic += ySyn[i];
+    }
+    for (auto& g : groups) {
+      if (g.records == 0) continue;
+      g.covariate = cov;
+      g.confidential /= static_cast<double>(g.records);
+      g.synthetic /= static_cast<double>(g.records);
+      out.push_back(g);
+    }
+  }
+  return out;
+}
+
+CovariateUtility measureCovariateUtility(
+    const Eigen::VectorXd& yConf, const Eigen::VectorXd& ySyn, const Eigen::MatrixXd& X,
+    const std::vector<std::string>& names, RegressionFamily family,
+    const std::vector<std::pair<std::string, std::string>>& referenceLevels) {
+  CovariateUtility u;
+  // A fit that cannot be made (a singular information matrix, e.g. a synthetic count outcome
+  // that is all zeros) leaves its measure NaN rather than failing the whole report.
+  try {
+    u.regression = compareRegressions(yConf, ySyn, X, names, family);
+  } catch (const std::invalid_argument&) {
+    u.regression.meanOverlap = std::numeric_limits<double>::quiet_NaN();
+    u.regression.maxStandardized = std::numeric_limits<double>::quiet_NaN();
+  }
+  try {
+    u.pmse = pmse(yConf, X, ySyn, X);
+  } catch (const std::invalid_argument&) {
+    u.pmse = std::numeric_limits<double>::quiet_NaN();
+  }
+  u.groups = groupMeans(yConf, ySyn, X, names, referenceLevels);
+  for (const auto& g : u.groups) {
+    const double d = std::abs(g.confidential - g.synthetic);
+    u.maxGroupMeanDiff = u.maxGroupMeanDiff ? std::max(*u.maxGroupMeanDiff, d) : d;
+  }
+  return u;
+}
+
+}  // namespace dpsynth::core::utility
