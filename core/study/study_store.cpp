@@ -78,6 +78,8 @@ StudyConfig loadStoredConfig(const std::string& folder) {
 }
 
 StudyStore::StudyStore(std::string folder, const StudyConfig& config) : folder_(std::move(folder)) {
+  if (fs::exists(folder_) && !fs::is_directory(folder_))
+    throw ConfigError("study folder '" + folder_ + "' exists and is not a folder");
   fs::create_directories(folder_);
   const std::string hash = studyConfigHash(config);
   const std::string existing = storedHash(folder_);
