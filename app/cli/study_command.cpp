@@ -16,7 +16,7 @@ namespace {
 
 namespace study = dpsynth::core::study;
 
-std::string clock(double seconds) {
+std::string hms(double seconds) {
   const long s = std::lround(std::max(0.0, seconds));
   char buffer[32];
   std::snprintf(buffer, sizeof buffer, "%ld:%02ld:%02ld", s / 3600, (s / 60) % 60, s % 60);
@@ -80,7 +80,7 @@ int runStudy(const StudyOptions& o, const CLI::App& studyCommand) {
         if (o.quiet) return;
         const double left = p.elapsedSeconds / p.done * (p.total - p.done);
         std::cerr << "  replicates " << p.done << "/" << p.total << "  elapsed "
-                  << clock(p.elapsedSeconds) << "  left ~" << clock(left) << "\n";
+                  << hms(p.elapsedSeconds) << "  left ~" << hms(left) << "\n";
       },
       stop);
   study::writeStudyOutputs(o.out, config, store.rows());

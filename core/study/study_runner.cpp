@@ -1,6 +1,7 @@
 #include "core/study/study_runner.h"
 
 #include <algorithm>
+#include <cmath>
 #include <atomic>
 #include <chrono>
 #include <exception>
@@ -36,7 +37,10 @@ std::vector<std::string> diagnosticFields(const pipeline::MechanismResult& resul
   double maxRhat = 0;
   bool any = false;
   for (const auto& p : result.final->posterior)
-    if (std::isfinite(p.rhat)) maxRhat = std::max(maxRhat, p.rhat), any = true;
+    if (std::isfinite(p.rhat)) {
+      maxRhat = std::max(maxRhat, p.rhat);
+      any = true;
+    }
   return {std::to_string(result.final->sample.divergences()),
           any ? data::formatNumber(maxRhat) : std::string(),
           data::formatNumber(result.seconds)};

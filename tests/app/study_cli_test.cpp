@@ -74,8 +74,8 @@ class StudyCliTest : public QObject {
   void badInputExitsTwoWithOneLine() {
     QTemporaryDir dir;
     const QString config = dir.filePath("bad.json");
-    writeStudyCliConfig(config, R"({"version": 1, "source": {"generator": "poisson(20)", "n": 100},
-      "mechanisms": ["unweighted"], "replicates": 0, "seed": 1})");
+    writeStudyCliConfig(config, R"J({"version": 1, "source": {"generator": "poisson(20)", "n": 100},
+      "mechanisms": ["unweighted"], "replicates": 0, "seed": 1})J");
     auto r = dpsynth::test::runDpsynth({"study", "--config", config, "--out", dir.filePath("o")});
     QCOMPARE(r.exitCode, 2);
     QVERIFY2(r.err.contains("replicates must be between 1 and"), qPrintable(r.err));

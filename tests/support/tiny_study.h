@@ -20,9 +20,9 @@ inline core::study::StudyConfig tinyStudyConfig(int replicates = 3) {
 
 /// SPEC §8's JSON for the same study (for CLI tests).
 inline const char* tinyStudyJson() {
-  return R"({"version": 1, "source": {"generator": "poisson(20)", "n": 100},
+  return R"J({"version": 1, "source": {"generator": "poisson(20)", "n": 100},
   "mechanisms": ["unweighted", "lw", "censor-uw"], "epsilon": [6], "replicates": 3,
-  "sampler": {"chains": 2, "warmup": 100, "draws": 100}, "seed": 11})";
+  "sampler": {"chains": 2, "warmup": 100, "draws": 100}, "seed": 11})J";
 }
 
 }  // namespace dpsynth::test

@@ -11,9 +11,9 @@ using dpsynth::core::models::Family;
 namespace {
 
 /// SPEC §8's minimal config, verbatim.
-const char* kStudyConfigMinimal = R"({ "version": 1, "source": {"generator": "poisson(100)", "n": 300},
+const char* kStudyConfigMinimal = R"J({ "version": 1, "source": {"generator": "poisson(100)", "n": 300},
   "mechanisms": ["unweighted", "lw", "censor-uw"], "epsilon": [6, 8], "replicates": 6,
-  "neighbours": "replace-one", "sampler": {"chains": 2, "warmup": 200, "draws": 200}, "seed": 17 })";
+  "neighbours": "replace-one", "sampler": {"chains": 2, "warmup": 200, "draws": 200}, "seed": 17 })J";
 
 /// The message of the ConfigError that reading `text` throws (empty when none is thrown).
 std::string studyConfigError(const std::string& text) {
@@ -84,23 +84,23 @@ class StudyConfigTest : public QObject {
       std::string from, to, expected;
     };
     const std::vector<Case> cases = {
-        {R"("poisson(100)")", R"("poison(100)")", "source.generator unknown generator 'poison'"},
-        {R"("n": 300)", R"("n": 1)", "source.n must be between 2 and"},
-        {R"("n": 300)", R"("n": 300, "family": "beta")", "source.family belongs to a bootstrap"},
-        {R"("lw")", R"("lq")", "mechanisms "},
-        {R"("replicates": 6)", R"("replicates": 0)", "replicates must be between 1 and"},
-        {R"("replicates": 6)", R"("replicates": 2.5)", "replicates must be a whole number"},
-        {R"("replace-one")", R"("replace")", "neighbours "},
-        {R"("chains": 2)", R"("chain": 2)", "sampler.chain is not a known key"},
-        {R"("seed": 17)", R"("seed": -1)", "seed must be a whole number >= 0"},
-        {R"("seed": 17)", R"("sed": 17)", "sed is not a known key"},
-        {R"("epsilon": [6, 8])", R"("epsilon": [6, 0])", "epsilon: every value must be > 0"},
-        {R"("epsilon": [6, 8],)", "", "epsilon: must list at least one value"},
-        {R"("version": 1)", R"("version": 2)", "version must be between 1 and 1"},
-        {R"("censor-uw"])", R"("censor-uw"], "tuning": {"downscale": [1, 2]})",
+        {R"J("poisson(100)")J", R"J("poison(100)")J", "source.generator unknown generator 'poison'"},
+        {R"J("n": 300)J", R"J("n": 1)J", "source.n must be between 2 and"},
+        {R"J("n": 300)J", R"J("n": 300, "family": "beta")J", "source.family belongs to a bootstrap"},
+        {R"J("lw")J", R"J("lq")J", "mechanisms "},
+        {R"J("replicates": 6)J", R"J("replicates": 0)J", "replicates must be between 1 and"},
+        {R"J("replicates": 6)J", R"J("replicates": 2.5)J", "replicates must be a whole number"},
+        {R"J("replace-one")J", R"J("replace")J", "neighbours "},
+        {R"J("chains": 2)J", R"J("chain": 2)J", "sampler.chain is not a known key"},
+        {R"J("seed": 17)J", R"J("seed": -1)J", "seed must be a whole number >= 0"},
+        {R"J("seed": 17)J", R"J("sed": 17)J", "sed is not a known key"},
+        {R"J("epsilon": [6, 8])J", R"J("epsilon": [6, 0])J", "epsilon: every value must be > 0"},
+        {R"J("epsilon": [6, 8],)J", "", "epsilon: must list at least one value"},
+        {R"J("version": 1)J", R"J("version": 2)J", "version must be between 1 and 1"},
+        {R"J("censor-uw"])J", R"J("censor-uw"], "tuning": {"downscale": [1, 2]})J",
          "tuning.downscale: every value must be in (0, 1]"},
-        {R"("censor-uw"])", R"("censor-uw", "ph"])", "ph.lower, ph.upper: the perturbed"},
-        {R"("censor-uw"])", R"("censor-uw", "lw"])", "'lw' is listed twice"},
+        {R"J("censor-uw"])J", R"J("censor-uw", "ph"])J", "ph.lower, ph.upper: the perturbed"},
+        {R"J("censor-uw"])J", R"J("censor-uw", "lw"])J", "'lw' is listed twice"},
     };
     for (const auto& c : cases) {
       const std::string message = studyConfigError(minimalWith(c.from, c.to));
@@ -113,13 +113,13 @@ class StudyConfigTest : public QObject {
   }
 
   void bootstrapSourceAndRoundTrip() {
-    const std::string text = R"({"version": 1,
+    const std::string text = R"J({"version": 1,
       "source": {"bootstrap": "data.csv", "outcome": "y", "covariates": ["a", "b"],
                  "family": "negbin"},
       "mechanisms": ["lw", "weighted-e", "ph"], "epsilon": 4,
       "tuning": {"c": [1, 0.5], "g": 0, "downscale": [1, "auto"]},
       "neighbours": "add-remove", "replicates": 3, "ph": {"lower": 0, "upper": 500, "bins": 20},
-      "seed": 5, "note": "why"})";
+      "seed": 5, "note": "why"})J";
     const auto c = study::studyConfigFromJson(text, "s.json");
     QVERIFY(c.source.bootstrap);
     QCOMPARE(c.source.bootstrap->covariates, (std::vector<std::string>{"a", "b"}));
@@ -149,8 +149,8 @@ class StudyConfigTest : public QObject {
     QTemporaryDir dir;
     QVERIFY(dir.isValid());
     const std::string path = dir.filePath("study.json").toStdString();
-    std::ofstream(path) << R"({"version": 1, "source": {"bootstrap": "sub/data.csv",
-      "outcome": "y", "family": "poisson"}, "mechanisms": ["lw"], "replicates": 1, "seed": 1})";
+    std::ofstream(path) << R"J({"version": 1, "source": {"bootstrap": "sub/data.csv",
+      "outcome": "y", "family": "poisson"}, "mechanisms": ["lw"], "replicates": 1, "seed": 1})J";
     const auto c = study::loadStudyConfig(path);
     QCOMPARE(c.source.bootstrap->file, dir.filePath("sub/data.csv").toStdString());
     QVERIFY_THROWS_EXCEPTION(study::ConfigError,
