@@ -125,14 +125,16 @@ void mergeStudies(const std::string& out, const std::vector<std::string>& inputs
     if (storedHash(in) != hash)
       throw ConfigError("study merge: '" + in + "' holds another study than '" + inputs.front() +
                         "' (config sha256 differs)");
+    std::set<int> mine;  // a replicate's rows come from one folder (named once)
     for (auto& row : readRows(in)) {
       const int r = replicateOf(row, StudyStore::replicatesPath(in));
-      const auto [it, inserted] = owner.emplace(r, in);
-      if (!inserted && it->second != in)
+      if (const auto it = owner.find(r); it != owner.end())
         throw ConfigError("study merge: replicate " + std::to_string(r) + " is in both '" +
                           it->second + "' and '" + in + "'");
+      mine.insert(r);
       rows.push_back(std::move(row));
     }
+    for (int r : mine) owner.emplace(r, in);
   }
   StudyStore store(out, config);
   for (const auto& [r, in] : owner)
