@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
@@ -36,7 +37,13 @@ bool parseNumber(const std::string& text, double& value) {
 
 json number(double v) { return std::isfinite(v) ? json(v) : json(nullptr); }
 
-std::string cell(double v) { return std::isfinite(v) ? data::formatNumber(v) : "NA"; }
+/// Four significant digits for reading (summary.json keeps the exact values).
+std::string cell(double v) {
+  if (!std::isfinite(v)) return "NA";
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "%.4g", v);
+  return buffer;
+}
 
 std::string cellTitle(const CellSummary& c) {
   const auto header = studyHeader();
@@ -146,7 +153,8 @@ std::string summaryMarkdown(const StudyConfig& config, const std::vector<CellSum
   md += " Replicates: " + std::to_string(config.replicates) + ", seed " +
         std::to_string(config.seed) + " (not for release).\n";
   if (!config.note.empty()) md += "\nNote: " + config.note + "\n";
-  md += "\nQuantiles are R's type 7; sd has the n − 1 divisor.\n";
+  md += "\nQuantiles are R's type 7; sd has the n − 1 divisor; 4 significant digits here, exact "
+        "values in summary.json.\n";
   for (const auto& c : cells) {
     md += "\n## " + cellTitle(c) + "\n\n";
     md += "| column | n | Min | Q1 | Median | Mean | Q3 | Max | sd |\n";

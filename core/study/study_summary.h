@@ -31,7 +31,8 @@ std::vector<CellSummary> summarizeStudy(const std::vector<std::vector<std::strin
 /// summary.json: {"version": 1, "config": <canonical config>, "internal_study": true when the
 /// source is a bootstrap, "quantile_type": 7, "cells": [...]}.
 std::string summaryJson(const StudyConfig& config, const std::vector<CellSummary>& cells);
-/// summary.md: one table per cell, a row per column (002 Table 1 layout).
+/// summary.md: one table per cell, a row per column (002 Table 1 layout), numbers to 4
+/// significant digits.
 std::string summaryMarkdown(const StudyConfig& config, const std::vector<CellSummary>& cells);
 
 }  // namespace dpsynth::core::study
