@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "core/data/csv_writer.h"
+#include "core/data/regular_file.h"
 #include "core/session/sha256.h"
 
 namespace dpsynth::core::study {
@@ -341,11 +342,14 @@ StudyConfig studyConfigFromJson(const std::string& text, const std::string& file
 }
 
 StudyConfig loadStudyConfig(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw ConfigError("study config '" + path + "': cannot be read");
-  std::stringstream text;
-  text << in.rdbuf();
-  StudyConfig config = studyConfigFromJson(text.str(), path);
+  // A config is small: 16 MiB is far beyond any grid; a FIFO or device is refused unread.
+  std::string text;
+  try {
+    text = data::readRegularFile(path, std::uint64_t{16} << 20);
+  } catch (const std::exception& e) {
+    throw ConfigError("study config '" + path + "': " + e.what());
+  }
+  StudyConfig config = studyConfigFromJson(text, path);
   if (config.source.bootstrap) {
     const std::filesystem::path file(config.source.bootstrap->file);
     if (file.is_relative()) {

@@ -8,6 +8,7 @@
 
 #include "core/data/csv_table.h"
 #include "core/data/csv_writer.h"
+#include "core/data/regular_file.h"
 
 namespace dpsynth::core::study {
 namespace fs = std::filesystem;
@@ -16,10 +17,11 @@ namespace {
 std::string hashPath(const std::string& folder) { return (fs::path(folder) / "study.sha256").string(); }
 
 std::string readText(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
+  try {
+    return data::readRegularFile(path, std::uint64_t{16} << 20);
+  } catch (const std::exception& e) {
+    throw ConfigError("study folder: " + std::string(e.what()));
+  }
 }
 
 std::string storedHash(const std::string& folder) {

@@ -155,6 +155,8 @@ class StudyConfigTest : public QObject {
     QCOMPARE(c.source.bootstrap->file, dir.filePath("sub/data.csv").toStdString());
     QVERIFY_THROWS_EXCEPTION(study::ConfigError,
                              study::loadStudyConfig(dir.filePath("missing.json").toStdString()));
+    // A device is refused unread (reading /dev/zero would never end).
+    QVERIFY_THROWS_EXCEPTION(study::ConfigError, study::loadStudyConfig("/dev/zero"));
   }
 };
 
