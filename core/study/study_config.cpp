@@ -2,7 +2,6 @@
 
 #include <cmath>
 #include <filesystem>
-#include <fstream>
 #include <limits>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -226,7 +225,8 @@ models::Family Generator::family() const {
 }
 
 models::Family StudyConfig::family() const {
-  return source.generator ? source.generator->family() : source.bootstrap->family;
+  if (source.generator) return source.generator->family();
+  return source.bootstrap ? source.bootstrap->family : models::Family::normal;
 }
 
 std::vector<std::string> StudyConfig::validate() const {

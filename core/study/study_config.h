@@ -90,7 +90,7 @@ struct StudyConfig {
 
   /// Empty when usable; otherwise one message per problem, each naming its key.
   std::vector<std::string> validate() const;
-  /// The family of every replicate's dataset.
+  /// The family of every replicate's dataset (normal when no source is set).
   models::Family family() const;
 };
 

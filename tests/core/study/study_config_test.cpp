@@ -112,6 +112,18 @@ class StudyConfigTest : public QObject {
     QVERIFY(studyConfigError("[1]").find("must be a JSON object") != std::string::npos);
   }
 
+  void validateListsEveryProblemOfAValue() {
+    study::StudyConfig c;  // no source, no mechanisms
+    c.replicates = 0;
+    c.sampler.draws = 0;
+    const auto problems = c.validate();
+    QCOMPARE(problems.size(), std::size_t(4));
+    QVERIFY(problems[0].rfind("source:", 0) == 0);
+    QVERIFY(problems[1].rfind("mechanisms:", 0) == 0);
+    QVERIFY(problems[2].rfind("replicates:", 0) == 0);
+    QVERIFY(problems[3].rfind("sampler.draws:", 0) == 0);
+  }
+
   void bootstrapSourceAndRoundTrip() {
     const std::string text = R"J({"version": 1,
       "source": {"bootstrap": "data.csv", "outcome": "y", "covariates": ["a", "b"],
