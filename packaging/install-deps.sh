@@ -9,6 +9,7 @@ packages=(
   libbenchmark-dev
   qt6-base-dev qt6-svg-dev libqcustomplot-dev libgl-dev
   xvfb xauth
+  parallel                   # tests/app/study_cli_test: study shards through GNU parallel
   clang libclang-rt-14-dev   # fuzz/run.sh: libFuzzer and its sanitizer runtimes
 )
 

@@ -54,4 +54,15 @@ struct RunOptions {
 void addRunCommand(CLI::App& app, RunOptions& options);
 int runRun(const RunOptions& options);
 
+struct StudyOptions {
+  std::string config, out, shard;
+  int threads = 0;
+  bool quiet = false;
+  std::string mergeOut;                  ///< study merge --out
+  std::vector<std::string> mergeInputs;  ///< study merge FOLDER...
+};
+void addStudyCommand(CLI::App& app, StudyOptions& options);
+/// `studyCommand` is the "study" subcommand (tells the merge form apart).
+int runStudy(const StudyOptions& options, const CLI::App& studyCommand);
+
 }  // namespace dpsynth::cli

@@ -20,6 +20,8 @@ int main(int argc, char** argv) {
   cli::addBenchCommand(app, bench);
   cli::RunOptions run;
   cli::addRunCommand(app, run);
+  cli::StudyOptions study;
+  cli::addStudyCommand(app, study);
 
   try {
     app.parse(argc, argv);
@@ -39,5 +41,7 @@ int main(int argc, char** argv) {
     return cli::guarded([&] { return cli::runGenerate(generate); });
   if (app.got_subcommand("bench")) return cli::guarded([&] { return cli::runBench(bench); });
   if (app.got_subcommand("run")) return cli::guarded([&] { return cli::runRun(run); });
+  if (app.got_subcommand("study"))
+    return cli::guarded([&] { return cli::runStudy(study, *app.get_subcommand("study")); });
   return cli::kExitBadInput;
 }

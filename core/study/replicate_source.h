@@ -1,0 +1,32 @@
+#pragma once
+/// The data of one replicate, as numbers (never through CSV text): a draw from the config's
+/// generator, or the analyst's file resampled with replacement (an internal study, never a
+/// release).
+#include <cstdint>
+#include <optional>
+
+#include "core/data/dataset.h"
+#include "core/study/study_config.h"
+
+namespace dpsynth::core::study {
+
+class ReplicateSource {
+ public:
+  /// Reads and types the bootstrap file once (DataError for a bad file); nothing to read for a
+  /// generator.
+  explicit ReplicateSource(const StudyConfig& config);
+
+  /// The dataset of a replicate from makeRng(seed): n generated values (beta draws that round
+  /// to 0 or 1 are redrawn, the family needs the open interval), or n records drawn uniformly
+  /// with replacement from the file (outcome and design rows together). Covariate text is not
+  /// carried (no synthetic file is written from a study).
+  data::Dataset draw(std::uint64_t seed) const;
+  std::size_t size() const { return n_; }
+
+ private:
+  std::optional<Generator> generator_;
+  std::optional<data::Dataset> original_;
+  std::size_t n_ = 0;
+};
+
+}  // namespace dpsynth::core::study

@@ -1,0 +1,58 @@
+#include "core/study/study_outputs.h"
+
+#include <algorithm>
+#include <filesystem>
+
+#include "core/data/csv_writer.h"
+#include "core/report/svg_chart.h"
+#include "core/study/study_runner.h"
+#include "core/study/study_summary.h"
+
+namespace dpsynth::core::study {
+
+std::string lipschitzViolins(const StudyConfig& config,
+                             const std::vector<std::vector<std::string>>& rows) {
+  const auto header = studyHeader();
+  const auto column = static_cast<std::size_t>(
+      std::find(header.begin(), header.end(), "lipschitz") - header.begin());
+  std::vector<std::string> order;
+  std::vector<report::ViolinGroup> groups;
+  for (const auto& row : rows) {
+    if (row[1].empty() || row[column].empty()) continue;  // confidential rows, ph
+    auto it = std::find(order.begin(), order.end(), row[1]);
+    if (it == order.end()) {
+      order.push_back(row[1]);
+      report::ViolinGroup g;
+      g.label = row[2];
+      if (!row[3].empty()) {
+        g.label += " ε=" + row[3];
+        g.reference = std::stod(row[3]) / 2;
+        g.referenceLabel = "ε/2";
+      }
+      if (!row[6].empty()) g.label += " d=" + row[6];
+      groups.push_back(g);
+      it = order.end() - 1;
+    }
+    groups[static_cast<std::size_t>(it - order.begin())].values.push_back(std::stod(row[column]));
+  }
+  report::ChartOptions options;
+  options.title = "Lipschitz bound Δ over " + std::to_string(config.replicates) +
+                  " replicates (" + privacy::neighboursName(config.neighbours) + ")";
+  options.xLabel = "mechanism";
+  options.yLabel = "Δ";
+  options.width = std::max(640, 90 * static_cast<int>(groups.size()));
+  return report::violinChart(groups, options);
+}
+
+void writeStudyOutputs(const std::string& folder, const StudyConfig& config,
+                       const std::vector<std::vector<std::string>>& rows) {
+  namespace fs = std::filesystem;
+  const auto cells = summarizeStudy(rows);
+  data::writeTextAtomic((fs::path(folder) / "summary.json").string(), summaryJson(config, cells));
+  data::writeTextAtomic((fs::path(folder) / "summary.md").string(),
+                        summaryMarkdown(config, cells));
+  data::writeTextAtomic((fs::path(folder) / "lipschitz.svg").string(),
+                        lipschitzViolins(config, rows));
+}
+
+}  // namespace dpsynth::core::study

@@ -1,0 +1,19 @@
+#pragma once
+/// The files a study folder gets besides its rows: summary.json, summary.md and lipschitz.svg
+/// (violins of Δ per cell, with the ε/2 line for cells that have an ε), each written atomically.
+#include <string>
+#include <vector>
+
+#include "core/study/study_config.h"
+
+namespace dpsynth::core::study {
+
+/// Violins of the "lipschitz" column per cell (cells without any Δ, e.g. ph, are left out).
+std::string lipschitzViolins(const StudyConfig& config,
+                             const std::vector<std::vector<std::string>>& rows);
+
+/// Writes summary.json, summary.md and lipschitz.svg into `folder` from its rows.
+void writeStudyOutputs(const std::string& folder, const StudyConfig& config,
+                       const std::vector<std::vector<std::string>>& rows);
+
+}  // namespace dpsynth::core::study

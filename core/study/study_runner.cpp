@@ -1,0 +1,159 @@
+#include "core/study/study_runner.h"
+
+#include <algorithm>
+#include <cmath>
+#include <atomic>
+#include <chrono>
+#include <exception>
+#include <mutex>
+#include <thread>
+
+#include "core/data/csv_writer.h"
+#include "core/pipeline/pipeline.h"
+#include "core/random/rng.h"
+#include "core/report/results_table.h"
+
+namespace dpsynth::core::study {
+namespace {
+
+/// Sub-seed tags of a replicate's seed: the data draw and the synthetic datasets of the rows.
+constexpr std::uint64_t kDataTag = 0x64617461;   // "data"
+constexpr std::uint64_t kSynthTag = 0x73796e74;  // "synt"
+
+std::string optionalField(const std::optional<double>& v) {
+  return v ? data::formatNumber(*v) : std::string();
+}
+
+std::vector<std::string> cellFields(int index, const StudyCell& cell) {
+  std::string downscale;
+  if (cell.hasDownscale) downscale = cell.downscale ? data::formatNumber(*cell.downscale) : "auto";
+  return {std::to_string(index),       pipeline::mechanismName(cell.mechanism),
+          optionalField(cell.epsilon), optionalField(cell.c),
+          optionalField(cell.g),       downscale};
+}
+
+std::vector<std::string> diagnosticFields(const pipeline::MechanismResult& result) {
+  if (!result.final) return {"", "", data::formatNumber(result.seconds)};
+  double maxRhat = 0;
+  bool any = false;
+  for (const auto& p : result.final->posterior)
+    if (std::isfinite(p.rhat)) {
+      maxRhat = std::max(maxRhat, p.rhat);
+      any = true;
+    }
+  return {std::to_string(result.final->sample.divergences()),
+          any ? data::formatNumber(maxRhat) : std::string(),
+          data::formatNumber(result.seconds)};
+}
+
+}  // namespace
+
+std::vector<std::string> studyHeader() {
+  std::vector<std::string> header{"replicate", "cell",  "cell_mechanism", "cell_epsilon",
+                                  "cell_c",    "cell_g", "cell_downscale"};
+  for (const auto& h : report::resultsHeader()) header.push_back(h);
+  for (const char* h : {"divergences", "max_rhat", "seconds"}) header.push_back(h);
+  return header;
+}
+
+std::optional<ReplicateRows> runReplicate(const StudyConfig& config, const ReplicateSource& source,
+                                          int replicate, std::stop_token stop) {
+  const std::uint64_t seed = replicateSeed(config.seed, replicate);
+  const data::Dataset dataset =
+      source.draw(random::deriveSeed(random::Seed(seed), kDataTag).lo);
+  const auto cells = studyCells(config);
+  std::vector<pipeline::MechanismConfig> configs;
+  for (const auto& cell : cells) configs.push_back(cell.mechanismConfig(config));
+
+  pipeline::RunSettings settings;
+  settings.model.family = config.family();
+  settings.nuts.chains = config.sampler.chains;
+  settings.nuts.warmup = config.sampler.warmup;
+  settings.nuts.draws = config.sampler.draws;
+  settings.nuts.seed = random::Seed(seed);
+  settings.nuts.threads = 1;  // replicates are the parallel unit (study_runner.h)
+  settings.lipschitzThreads = 1;
+  settings.neighbours = config.neighbours;
+  settings.release = false;
+
+  pipeline::StageCache cache;
+  const auto run = pipeline::runMechanisms(dataset, configs, settings, &cache, stop);
+  if (run.outcome == pipeline::RunOutcome::cancelled || stop.stop_requested()) return std::nullopt;
+  if (run.mechanisms.size() != cells.size())
+    throw std::logic_error("study replicate: the pipeline returned fewer mechanisms than cells");
+
+  const auto table = report::resultsTable(
+      dataset, run, settings.model, random::deriveSeed(random::Seed(seed), kSynthTag).lo);
+  const auto fields = report::resultsCsvRows(table);
+  if (fields.size() != cells.size() + 1)
+    throw std::logic_error("study replicate: results rows do not match the cells");
+
+  ReplicateRows out;
+  out.replicate = replicate;
+  const std::string r = std::to_string(replicate);
+  std::vector<std::string> confidential{r, "", "confidential", "", "", "", ""};
+  confidential.insert(confidential.end(), fields[0].begin(), fields[0].end());
+  confidential.insert(confidential.end(), {"", "", ""});
+  out.rows.push_back(std::move(confidential));
+  for (std::size_t j = 0; j < cells.size(); ++j) {
+    std::vector<std::string> row{r};
+    const auto keys = cellFields(static_cast<int>(j), cells[j]);
+    row.insert(row.end(), keys.begin(), keys.end());
+    row.insert(row.end(), fields[j + 1].begin(), fields[j + 1].end());
+    const auto diagnostics = diagnosticFields(run.mechanisms[j]);
+    row.insert(row.end(), diagnostics.begin(), diagnostics.end());
+    out.rows.push_back(std::move(row));
+  }
+  return out;
+}
+
+StudyOutcome runStudy(const StudyConfig& config, const std::vector<int>& replicates, int threads,
+                      const std::function<void(const ReplicateRows&)>& onReplicate,
+                      const std::function<void(const StudyProgress&)>& onProgress,
+                      std::stop_token stop) {
+  const ReplicateSource source(config);
+  if (threads <= 0) threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  threads = std::min<int>(threads, static_cast<int>(std::max<std::size_t>(1, replicates.size())));
+
+  const auto start = std::chrono::steady_clock::now();
+  std::atomic<std::size_t> next{0};
+  std::mutex mutex;  // guards done, failure and the callbacks
+  int done = 0;
+  std::exception_ptr failure;
+  std::stop_source abort;  // set on failure, or forwarded from `stop`
+  std::stop_callback forward(stop, [&abort] { abort.request_stop(); });
+
+  auto worker = [&] {
+    while (!abort.stop_requested()) {
+      const std::size_t i = next.fetch_add(1);
+      if (i >= replicates.size()) return;
+      try {
+        auto rows = runReplicate(config, source, replicates[i], abort.get_token());
+        if (!rows) return;
+        std::lock_guard lock(mutex);
+        if (failure) return;
+        onReplicate(*rows);
+        ++done;
+        if (onProgress) {
+          const std::chrono::duration<double> elapsed = std::chrono::steady_clock::now() - start;
+          onProgress({done, static_cast<int>(replicates.size()), elapsed.count()});
+        }
+      } catch (...) {
+        std::lock_guard lock(mutex);
+        if (!failure) failure = std::current_exception();
+        abort.request_stop();
+        return;
+      }
+    }
+  };
+  {
+    std::vector<std::jthread> pool;
+    for (int t = 1; t < threads; ++t) pool.emplace_back(worker);
+    worker();
+  }
+  if (failure) std::rethrow_exception(failure);
+  return done == static_cast<int>(replicates.size()) ? StudyOutcome::completed
+                                                     : StudyOutcome::cancelled;
+}
+
+}  // namespace dpsynth::core::study

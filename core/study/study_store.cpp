@@ -1,0 +1,153 @@
+#include "core/study/study_store.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+#include "core/data/csv_table.h"
+#include "core/data/csv_writer.h"
+#include "core/data/regular_file.h"
+
+namespace dpsynth::core::study {
+namespace fs = std::filesystem;
+namespace {
+
+std::string hashPath(const std::string& folder) { return (fs::path(folder) / "study.sha256").string(); }
+
+std::string readText(const std::string& path) {
+  try {
+    return data::readRegularFile(path, std::uint64_t{16} << 20);
+  } catch (const std::exception& e) {
+    throw ConfigError("study folder: " + std::string(e.what()));
+  }
+}
+
+std::string storedHash(const std::string& folder) {
+  const std::string path = hashPath(folder);
+  if (!fs::exists(path)) return {};
+  std::string hash = readText(path);
+  while (!hash.empty() && (hash.back() == '\n' || hash.back() == '\r')) hash.pop_back();
+  return hash;
+}
+
+int replicateOf(const std::vector<std::string>& row, const std::string& file) {
+  try {
+    std::size_t used = 0;
+    const int r = std::stoi(row.at(0), &used);
+    if (used == row[0].size() && r >= 0) return r;
+  } catch (const std::exception&) {
+  }
+  throw ConfigError("study rows '" + file + "': replicate '" + (row.empty() ? "" : row[0]) +
+                    "' is not a whole number >= 0");
+}
+
+/// The rows of a folder's replicates.csv (none when absent), checked against studyHeader().
+std::vector<std::vector<std::string>> readRows(const std::string& folder) {
+  const std::string path = StudyStore::replicatesPath(folder);
+  if (!fs::exists(path)) return {};
+  const data::CsvTable table = data::readCsv(path);
+  if (table.header != studyHeader())
+    throw ConfigError("study rows '" + path +
+                      "': the columns differ from this version's (written by another version?); "
+                      "use a new output folder");
+  std::vector<std::vector<std::string>> rows;
+  for (std::size_t i = 0; i < table.rows.size(); ++i) rows.push_back(table.rows[i].toStrings());
+  return rows;
+}
+
+void sortByReplicate(std::vector<std::vector<std::string>>& rows, const std::string& file) {
+  std::stable_sort(rows.begin(), rows.end(), [&](const auto& a, const auto& b) {
+    return replicateOf(a, file) < replicateOf(b, file);
+  });
+}
+
+}  // namespace
+
+std::string StudyStore::replicatesPath(const std::string& folder) {
+  return (fs::path(folder) / "replicates.csv").string();
+}
+std::string StudyStore::configPath(const std::string& folder) {
+  return (fs::path(folder) / "study.json").string();
+}
+
+StudyConfig loadStoredConfig(const std::string& folder) {
+  const std::string path = StudyStore::configPath(folder);
+  if (!fs::exists(path))
+    throw ConfigError("study folder '" + folder + "': no study.json (not a study output folder)");
+  return studyConfigFromJson(readText(path), path);
+}
+
+StudyStore::StudyStore(std::string folder, const StudyConfig& config) : folder_(std::move(folder)) {
+  if (fs::exists(folder_) && !fs::is_directory(folder_))
+    throw ConfigError("study folder '" + folder_ + "' exists and is not a folder");
+  fs::create_directories(folder_);
+  const std::string hash = studyConfigHash(config);
+  const std::string existing = storedHash(folder_);
+  if (existing.empty()) {
+    if (fs::exists(replicatesPath(folder_)))
+      throw ConfigError("study folder '" + folder_ +
+                        "': holds replicates.csv but no study.sha256; use a new output folder");
+    data::writeTextAtomic(configPath(folder_), studyConfigToJson(config));
+    data::writeTextAtomic(hashPath(folder_), hash + "\n");
+    return;
+  }
+  if (existing != hash)
+    throw ConfigError("study folder '" + folder_ + "': holds another study (config sha256 " +
+                      existing.substr(0, 12) + "…, this config " + hash.substr(0, 12) +
+                      "…); resume only with the same config, or use a new output folder");
+  rows_ = readRows(folder_);
+  for (const auto& row : rows_) completed_.insert(replicateOf(row, replicatesPath(folder_)));
+}
+
+void StudyStore::append(const ReplicateRows& replicate) {
+  if (completed_.count(replicate.replicate))
+    throw std::logic_error("study store: replicate " + std::to_string(replicate.replicate) +
+                           " is already stored");
+  auto rows = rows_;
+  rows.insert(rows.end(), replicate.rows.begin(), replicate.rows.end());
+  sortByReplicate(rows, replicatesPath(folder_));
+  data::writeCsvAtomic(replicatesPath(folder_), studyHeader(), rows);
+  rows_ = std::move(rows);
+  completed_.insert(replicate.replicate);
+}
+
+void mergeStudies(const std::string& out, const std::vector<std::string>& inputs) {
+  if (inputs.empty()) throw ConfigError("study merge: name at least one shard folder");
+  std::error_code ec;
+  for (const auto& in : inputs)
+    if (fs::exists(out) && fs::equivalent(out, in, ec))
+      throw ConfigError("study merge: the output folder '" + out + "' is also an input");
+  const StudyConfig config = loadStoredConfig(inputs.front());
+  const std::string hash = studyConfigHash(config);
+  std::map<int, std::string> owner;
+  std::vector<std::vector<std::string>> rows;
+  for (const auto& in : inputs) {
+    if (storedHash(in) != hash)
+      throw ConfigError("study merge: '" + in + "' holds another study than '" + inputs.front() +
+                        "' (config sha256 differs)");
+    std::set<int> mine;  // a replicate's rows come from one folder (named once)
+    for (auto& row : readRows(in)) {
+      const int r = replicateOf(row, StudyStore::replicatesPath(in));
+      if (const auto it = owner.find(r); it != owner.end())
+        throw ConfigError("study merge: replicate " + std::to_string(r) + " is in both '" +
+                          it->second + "' and '" + in + "'");
+      mine.insert(r);
+      rows.push_back(std::move(row));
+    }
+    for (int r : mine) owner.emplace(r, in);
+  }
+  StudyStore store(out, config);
+  for (const auto& [r, in] : owner)
+    if (store.completed().count(r))
+      throw ConfigError("study merge: replicate " + std::to_string(r) + " is in both '" + in +
+                        "' and the output folder '" + out + "'");
+  // One atomic write with every row (append would rewrite the file once per replicate).
+  auto all = store.rows();
+  all.insert(all.end(), rows.begin(), rows.end());
+  sortByReplicate(all, "merge");
+  data::writeCsvAtomic(StudyStore::replicatesPath(out), studyHeader(), all);
+}
+
+}  // namespace dpsynth::core::study

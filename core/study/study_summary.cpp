@@ -1,0 +1,170 @@
+#include "core/study/study_summary.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <nlohmann/json.hpp>
+#include <stdexcept>
+
+#include "core/data/csv_writer.h"
+#include "core/study/study_runner.h"
+
+namespace dpsynth::core::study {
+namespace {
+
+using nlohmann::json;
+
+constexpr std::size_t kKeyColumns = 7;  // replicate, cell, cell_mechanism ... cell_downscale
+
+/// R's type 7: h = (n − 1)p, x[⌊h⌋] + (h − ⌊h⌋)(x[⌊h⌋+1] − x[⌊h⌋]) on the sorted values.
+double quantile7(const std::vector<double>& sorted, double p) {
+  const double h = (static_cast<double>(sorted.size()) - 1) * p;
+  const auto lo = static_cast<std::size_t>(std::floor(h));
+  const std::size_t hi = std::min(lo + 1, sorted.size() - 1);
+  return sorted[lo] + (h - static_cast<double>(lo)) * (sorted[hi] - sorted[lo]);
+}
+
+bool parseNumber(const std::string& text, double& value) {
+  if (text.empty()) return false;
+  try {
+    std::size_t used = 0;
+    value = std::stod(text, &used);
+    return used == text.size();
+  } catch (const std::exception&) {
+    return false;
+  }
+}
+
+json number(double v) { return std::isfinite(v) ? json(v) : json(nullptr); }
+
+/// Four significant digits for reading (summary.json keeps the exact values).
+std::string cell(double v) {
+  if (!std::isfinite(v)) return "NA";
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "%.4g", v);
+  return buffer;
+}
+
+std::string cellTitle(const CellSummary& c) {
+  const auto header = studyHeader();
+  if (c.keys.empty() || c.keys[0] == "confidential") return "confidential data";
+  std::string title = c.keys[0];
+  for (std::size_t k = 1; k < c.keys.size(); ++k)
+    if (!c.keys[k].empty()) title += ", " + header[k + 2].substr(5) + " = " + c.keys[k];
+  return title;
+}
+
+}  // namespace
+
+ColumnSummary summarizeValues(const std::string& column, std::vector<double> values) {
+  if (values.empty()) throw std::invalid_argument("summary of '" + column + "': no values");
+  std::sort(values.begin(), values.end());
+  ColumnSummary s;
+  s.column = column;
+  s.n = values.size();
+  s.min = values.front();
+  s.max = values.back();
+  s.q1 = quantile7(values, 0.25);
+  s.median = quantile7(values, 0.5);
+  s.q3 = quantile7(values, 0.75);
+  double sum = 0;
+  for (double v : values) sum += v;
+  s.mean = sum / static_cast<double>(s.n);
+  double ss = 0;
+  for (double v : values) ss += (v - s.mean) * (v - s.mean);
+  s.sd = s.n > 1 ? std::sqrt(ss / static_cast<double>(s.n - 1)) : std::nan("");
+  return s;
+}
+
+std::vector<CellSummary> summarizeStudy(const std::vector<std::vector<std::string>>& rows) {
+  const auto header = studyHeader();
+  std::vector<std::string> order;
+  std::vector<std::vector<const std::vector<std::string>*>> groups;
+  for (const auto& row : rows) {
+    if (row.size() != header.size())
+      throw std::invalid_argument("study summary: a row has " + std::to_string(row.size()) +
+                                  " fields, the header " + std::to_string(header.size()));
+    const auto it = std::find(order.begin(), order.end(), row[1]);
+    if (it == order.end()) {
+      order.push_back(row[1]);
+      groups.push_back({&row});
+    } else {
+      groups[static_cast<std::size_t>(it - order.begin())].push_back(&row);
+    }
+  }
+  std::vector<CellSummary> out;
+  for (std::size_t g = 0; g < groups.size(); ++g) {
+    CellSummary c;
+    c.cell = order[g];
+    c.keys.assign(groups[g].front()->begin() + 2, groups[g].front()->begin() + kKeyColumns);
+    for (std::size_t col = kKeyColumns; col < header.size(); ++col) {
+      std::vector<double> values;
+      bool numeric = true;
+      for (const auto* row : groups[g]) {
+        const std::string& field = (*row)[col];
+        double v = 0;
+        if (field.empty()) continue;
+        if (!parseNumber(field, v)) {
+          numeric = false;
+          break;
+        }
+        values.push_back(v);
+      }
+      if (numeric && !values.empty()) c.columns.push_back(summarizeValues(header[col], values));
+    }
+    out.push_back(std::move(c));
+  }
+  return out;
+}
+
+std::string summaryJson(const StudyConfig& config, const std::vector<CellSummary>& cells) {
+  json list = json::array();
+  const auto header = studyHeader();
+  for (const auto& c : cells) {
+    json keys = json::object();
+    for (std::size_t k = 0; k < c.keys.size(); ++k) keys[header[k + 2]] = c.keys[k];
+    json columns = json::object();
+    for (const auto& s : c.columns)
+      columns[s.column] = {{"n", s.n},           {"min", number(s.min)},
+                           {"q1", number(s.q1)}, {"median", number(s.median)},
+                           {"mean", number(s.mean)}, {"q3", number(s.q3)},
+                           {"max", number(s.max)},   {"sd", number(s.sd)}};
+    list.push_back({{"cell", c.cell}, {"keys", keys}, {"columns", columns}});
+  }
+  const json out{{"version", 1},
+                 {"config", json::parse(studyConfigToJson(config))},
+                 {"internal_study", config.source.bootstrap.has_value()},
+                 {"not_for_release", true},
+                 {"quantile_type", 7},
+                 {"cells", list}};
+  return out.dump(2) + "\n";
+}
+
+std::string summaryMarkdown(const StudyConfig& config, const std::vector<CellSummary>& cells) {
+  std::string md = "# Study summary\n\n";
+  if (config.source.generator) {
+    md += "Source: " + config.source.generator->spelling() + ", n = " +
+          std::to_string(config.source.n) + ".";
+  } else {
+    md += "Source: '" + config.source.bootstrap->file +
+          "' resampled with replacement. This is an INTERNAL study of confidential data, "
+          "never a release.";
+  }
+  md += " Replicates: " + std::to_string(config.replicates) + ", seed " +
+        std::to_string(config.seed) + " (not for release).\n";
+  if (!config.note.empty()) md += "\nNote: " + config.note + "\n";
+  md += "\nQuantiles are R's type 7; sd has the n − 1 divisor; 4 significant digits here, exact "
+        "values in summary.json.\n";
+  for (const auto& c : cells) {
+    md += "\n## " + cellTitle(c) + "\n\n";
+    md += "| column | n | Min | Q1 | Median | Mean | Q3 | Max | sd |\n";
+    md += "|---|---|---|---|---|---|---|---|---|\n";
+    for (const auto& s : c.columns)
+      md += "| " + s.column + " | " + std::to_string(s.n) + " | " + cell(s.min) + " | " +
+            cell(s.q1) + " | " + cell(s.median) + " | " + cell(s.mean) + " | " + cell(s.q3) +
+            " | " + cell(s.max) + " | " + cell(s.sd) + " |\n";
+  }
+  return md;
+}
+
+}  // namespace dpsynth::core::study

@@ -1,0 +1,38 @@
+#pragma once
+/// The distribution over replicates of every numeric column, per cell (002 Table 1 layout):
+/// n, Min, Q1, Median, Mean, Q3, Max, sd. Quantiles are R's type 7 (linear interpolation
+/// between order statistics, R's summary() default); sd has the n − 1 divisor (NaN for n = 1).
+#include <string>
+#include <vector>
+
+#include "core/study/study_config.h"
+
+namespace dpsynth::core::study {
+
+struct ColumnSummary {
+  std::string column;
+  std::size_t n = 0;  ///< replicates with a value (empty fields are not applicable, skipped)
+  double min = 0, q1 = 0, median = 0, mean = 0, q3 = 0, max = 0, sd = 0;
+};
+
+/// Distribution of one value list (n >= 1; throws std::invalid_argument when empty).
+ColumnSummary summarizeValues(const std::string& column, std::vector<double> values);
+
+struct CellSummary {
+  std::string cell;            ///< the "cell" field ("" for the confidential rows)
+  std::vector<std::string> keys;  ///< cell_mechanism, cell_epsilon, cell_c, cell_g, cell_downscale
+  std::vector<ColumnSummary> columns;  ///< numeric columns with at least one value
+};
+
+/// Summaries per cell, in order of first appearance in the rows (studyHeader() layout). The
+/// numeric columns are every column after the cell keys whose non-empty fields are numbers.
+std::vector<CellSummary> summarizeStudy(const std::vector<std::vector<std::string>>& rows);
+
+/// summary.json: {"version": 1, "config": <canonical config>, "internal_study": true when the
+/// source is a bootstrap, "quantile_type": 7, "cells": [...]}.
+std::string summaryJson(const StudyConfig& config, const std::vector<CellSummary>& cells);
+/// summary.md: one table per cell, a row per column (002 Table 1 layout), numbers to 4
+/// significant digits.
+std::string summaryMarkdown(const StudyConfig& config, const std::vector<CellSummary>& cells);
+
+}  // namespace dpsynth::core::study
