@@ -54,4 +54,21 @@ struct RunOptions {
 void addRunCommand(CLI::App& app, RunOptions& options);
 int runRun(const RunOptions& options);
 
+struct ReleaseOptions {
+  std::string kind, data, classColumn, classLevels, features, out;
+  std::vector<std::string> levels;  ///< COLUMN=level1|level2|..., one per feature
+  double epsilon = 1.0, prior = 2.0;
+  std::string seed;  ///< empty: a release (OS randomness); digits: reproducible, not_for_release
+};
+void addReleaseCommand(CLI::App& app, ReleaseOptions& options);
+int runRelease(const ReleaseOptions& options);
+
+struct InferOptions {
+  std::string release, out;
+  int iterations = 10000, warmup = 5000, chains = 4, threads = 0;
+  std::string seed;  ///< empty: OS seed; digits: reproducible, not_for_release
+};
+void addInferCommand(CLI::App& app, InferOptions& options);
+int runInfer(const InferOptions& options);
+
 }  // namespace dpsynth::cli

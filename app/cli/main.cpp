@@ -20,6 +20,10 @@ int main(int argc, char** argv) {
   cli::addBenchCommand(app, bench);
   cli::RunOptions run;
   cli::addRunCommand(app, run);
+  cli::ReleaseOptions release;
+  cli::addReleaseCommand(app, release);
+  cli::InferOptions infer;
+  cli::addInferCommand(app, infer);
 
   try {
     app.parse(argc, argv);
@@ -39,5 +43,8 @@ int main(int argc, char** argv) {
     return cli::guarded([&] { return cli::runGenerate(generate); });
   if (app.got_subcommand("bench")) return cli::guarded([&] { return cli::runBench(bench); });
   if (app.got_subcommand("run")) return cli::guarded([&] { return cli::runRun(run); });
+  if (app.got_subcommand("release"))
+    return cli::guarded([&] { return cli::runRelease(release); });
+  if (app.got_subcommand("infer")) return cli::guarded([&] { return cli::runInfer(infer); });
   return cli::kExitBadInput;
 }
