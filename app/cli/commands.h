@@ -65,4 +65,21 @@ void addStudyCommand(CLI::App& app, StudyOptions& options);
 /// `studyCommand` is the "study" subcommand (tells the merge form apart).
 int runStudy(const StudyOptions& options, const CLI::App& studyCommand);
 
+struct ReleaseOptions {
+  std::string kind, data, classColumn, classLevels, features, out;
+  std::vector<std::string> levels;  ///< COLUMN=level1|level2|..., one per feature
+  double epsilon = 1.0, prior = 2.0;
+  std::string seed;  ///< empty: a release (OS randomness); digits: reproducible, not_for_release
+};
+void addReleaseCommand(CLI::App& app, ReleaseOptions& options);
+int runRelease(const ReleaseOptions& options);
+
+struct InferOptions {
+  std::string release, out;
+  int iterations = 10000, warmup = 5000, chains = 4, threads = 0;
+  std::string seed;  ///< empty: OS seed; digits: reproducible, not_for_release
+};
+void addInferCommand(CLI::App& app, InferOptions& options);
+int runInfer(const InferOptions& options);
+
 }  // namespace dpsynth::cli

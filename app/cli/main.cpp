@@ -22,6 +22,10 @@ int main(int argc, char** argv) {
   cli::addRunCommand(app, run);
   cli::StudyOptions study;
   cli::addStudyCommand(app, study);
+  cli::ReleaseOptions release;
+  cli::addReleaseCommand(app, release);
+  cli::InferOptions infer;
+  cli::addInferCommand(app, infer);
 
   try {
     app.parse(argc, argv);
@@ -43,5 +47,8 @@ int main(int argc, char** argv) {
   if (app.got_subcommand("run")) return cli::guarded([&] { return cli::runRun(run); });
   if (app.got_subcommand("study"))
     return cli::guarded([&] { return cli::runStudy(study, *app.get_subcommand("study")); });
+  if (app.got_subcommand("release"))
+    return cli::guarded([&] { return cli::runRelease(release); });
+  if (app.got_subcommand("infer")) return cli::guarded([&] { return cli::runInfer(infer); });
   return cli::kExitBadInput;
 }

@@ -4,19 +4,9 @@
 #include <stdexcept>
 #include <string>
 
-#include "core/mcmc/dense_metric.h"
-#include "core/mcmc/diagonal_metric.h"
-#include "core/mcmc/nuts_transition.h"
-#include "core/mcmc/step_size_adapter.h"
-#include "core/mcmc/step_size_search.h"
-#include "core/mcmc/windowed_metric_adapter.h"
+#include "core/mcmc/nuts_kernel.h"
 
 namespace dpsynth::core::mcmc {
-
-namespace {
-/// Stan's default initial step size; dual averaging starts with mu = log(10 * this).
-constexpr double kInitialStepSize = 1.0;
-}  // namespace
 
 PhasePoint findInitialPoint(Hamiltonian& hamiltonian, const NutsConfig& config, int chain,
                             random::Rng& rng) {
@@ -58,22 +48,9 @@ std::optional<ChainResult> ChainRunner::run(std::stop_token stop) {
   const int total = warmup + config_.draws;
   random::Rng rng = random::makeRng(config_.seed, static_cast<std::uint64_t>(chain_));
 
-  const MetricKind kind = resolveMetric(config_.metric, model_);
-  DiagonalMetric diagonal(dim);
-  std::optional<DenseMetric> dense;
-  if (kind == MetricKind::dense) dense.emplace(dim);
-  const Metric& metric = dense ? static_cast<const Metric&>(*dense) : diagonal;
-  Hamiltonian hamiltonian(model_, metric);
-  PhasePoint z = findInitialPoint(hamiltonian, config_, chain_, rng);
-  NutsTransition nuts(hamiltonian, config_.maxTreeDepth);
-  StepSizeAdapter stepSizeAdapter(config_.targetAccept);
-  WindowedMetricAdapter metricAdapter(kind, dim, warmup);
-  Eigen::VectorXd inverseMetric = diagonal.inverse();
-  Eigen::MatrixXd inverseDense;
-
-  double epsilon = kInitialStepSize;
-  stepSizeAdapter.setMu(std::log(10.0 * epsilon));
-  epsilon = searchInitialStepSize(hamiltonian, z, epsilon, rng, stop);
+  NutsKernel kernel(model_, resolveMetric(config_.metric, model_), warmup, config_.maxTreeDepth,
+                    config_.targetAccept);
+  kernel.start(findInitialPoint(kernel.hamiltonian(), config_, chain_, rng), rng, stop);
 
   ChainResult result;
   result.draws.resize(config_.draws, dim);
@@ -81,38 +58,13 @@ std::optional<ChainResult> ChainRunner::run(std::stop_token stop) {
   int sentDraws = 0;
   for (int iteration = 0; iteration < total; ++iteration) {
     if (stop.stop_requested()) return std::nullopt;
-    const TransitionStats stats = nuts.transition(z, epsilon, rng, stop);
+    const bool inWarmup = kernel.inWarmup();
+    const TransitionStats stats = kernel.step(rng, stop);
     if (stats.cancelled) return std::nullopt;
 
-    const bool inWarmup = iteration < warmup;
-    if (inWarmup) {
-      epsilon = stepSizeAdapter.learn(stats.acceptStat);
-      bool newMetric = false;
-      if (!dense) {
-        newMetric = metricAdapter.learn(z.q, inverseMetric);
-        if (newMetric) diagonal.setInverse(inverseMetric);
-      } else if (metricAdapter.learn(z.q, inverseDense)) {
-        newMetric = true;
-        // Rounding can leave a nearly singular estimate (coordinates moving in lockstep on
-        // very different scales) short of positive definite: keep its variances then.
-        if (!dense->trySetInverse(inverseDense)) {
-          dense->setInverse(Eigen::MatrixXd(inverseDense.diagonal().asDiagonal()));
-        }
-      }
-      if (newMetric) {
-        // A new metric changes the scale of good step sizes: search again and restart.
-        epsilon = searchInitialStepSize(hamiltonian, z, epsilon, rng, stop);
-        stepSizeAdapter.setMu(std::log(10.0 * epsilon));
-        stepSizeAdapter.restart();
-      }
-      // Only if dual averaging has seen an iteration since its last restart: otherwise x_bar = 0
-      // and Stan's exp(x_bar) = 1 would discard the searched step size (stan-dev/stan#3023).
-      if (iteration == warmup - 1 && stepSizeAdapter.iterations() > 0) {
-        epsilon = stepSizeAdapter.finalStepSize();
-      }
-    } else {
+    if (!inWarmup) {
       const int draw = iteration - warmup;
-      result.draws.row(draw) = z.q.transpose();
+      result.draws.row(draw) = kernel.position().transpose();
       if (stats.divergent) ++result.divergences;
       if (stats.treeDepth >= config_.maxTreeDepth) ++result.treeDepthSaturated;
       sumAccept += stats.acceptStat;
@@ -130,15 +82,11 @@ std::optional<ChainResult> ChainRunner::run(std::stop_token stop) {
     }
   }
 
-  result.stepSize = epsilon;
-  result.metric = kind;
-  if (dense) {
-    result.inverseMetric = dense->inverse().diagonal();
-    result.inverseMetricDense = dense->inverse();
-  } else {
-    result.inverseMetric = diagonal.inverse();
-  }
-  result.gradientEvaluations = hamiltonian.gradientEvaluations();
+  result.stepSize = kernel.stepSize();
+  result.metric = kernel.metricKind();
+  result.inverseMetric = kernel.inverseMetricDiagonal();
+  result.inverseMetricDense = kernel.inverseMetricDense();
+  result.gradientEvaluations = kernel.gradientEvaluations();
   result.meanAcceptStat = sumAccept / static_cast<double>(config_.draws);
   return result;
 }

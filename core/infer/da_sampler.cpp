@@ -1,0 +1,196 @@
+#include "core/infer/da_sampler.h"
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cmath>
+#include <exception>
+#include <optional>
+#include <stdexcept>
+#include <thread>
+
+#include "core/mcmc/diagnostics.h"
+
+namespace dpsynth::core::infer {
+
+std::vector<std::string> DaConfig::validate() const {
+  std::vector<std::string> problems;
+  if (iterations < 1) problems.push_back("iterations must be at least 1");
+  if (warmup < 0) problems.push_back("warmup must not be negative");
+  if (warmup >= iterations) problems.push_back("warmup must be below iterations");
+  if (chains < 1) problems.push_back("chains must be at least 1");
+  if (threads < 0) problems.push_back("threads must not be negative");
+  if (progressEvery < 1) problems.push_back("progressEvery must be at least 1");
+  return problems;
+}
+
+double DaResult::meanAcceptance() const {
+  double sum = 0.0;
+  long long count = 0;
+  for (const auto& c : chains) {
+    sum += c.meanAcceptance * static_cast<double>(c.proposals);
+    count += c.proposals;
+  }
+  return count > 0 ? sum / static_cast<double>(count) : 0.0;
+}
+
+double DaResult::minAcceptance() const {
+  double m = 1.0;
+  for (const auto& c : chains) m = std::min(m, c.minAcceptance);
+  return m;
+}
+
+long long DaResult::proposals() const {
+  long long n = 0;
+  for (const auto& c : chains) n += c.proposals;
+  return n;
+}
+
+namespace {
+
+std::optional<DaChainResult> runChain(const RecordAdditiveModel& model, const DaConfig& config,
+                                      int chain, std::stop_token stop,
+                                      const DaProgress& progress) {
+  random::Rng rng = random::makeRng(config.seed, static_cast<std::uint64_t>(chain));
+  const int n = model.recordCount();
+  const int width = model.recordWidth();
+  const int kept = config.iterations - config.warmup;
+
+  Eigen::VectorXd theta = model.initialTheta(rng);
+  // Records row after row in one buffer; proposal is a scratch record.
+  std::vector<double> records(static_cast<std::size_t>(n) * width);
+  std::vector<double> proposal(static_cast<std::size_t>(width));
+  Eigen::VectorXd T = Eigen::VectorXd::Zero(model.statisticDim());
+  for (int i = 0; i < n; ++i) {
+    double* record = records.data() + static_cast<std::size_t>(i) * width;
+    model.drawRecord(theta, rng, record);
+    model.addStatistic(record, T);
+  }
+
+  DaChainResult result;
+  result.draws.resize(kept, model.parameterDim());
+  result.sweepAcceptance.resize(config.iterations);
+  result.recordAcceptance = Eigen::VectorXd::Zero(n);
+  double sumAccept = 0.0;
+  for (int sweep = 0; sweep < config.iterations; ++sweep) {
+    if (stop.stop_requested()) return std::nullopt;
+    theta = model.drawTheta(T, rng);
+    int accepted = 0;
+    for (int i = 0; i < n; ++i) {
+      double* record = records.data() + static_cast<std::size_t>(i) * width;
+      model.drawRecord(theta, rng, proposal.data());
+      const double logRatio = model.moveStatistic(T, record, proposal.data());
+      const double alpha = logRatio >= 0.0 ? 1.0 : std::exp(logRatio);
+      result.minAcceptance = std::min(result.minAcceptance, alpha);
+      result.recordAcceptance[i] += alpha;
+      sumAccept += alpha;
+      if (alpha >= 1.0 || random::uniform01(rng) < alpha) {
+        std::copy(proposal.begin(), proposal.end(), record);
+        ++accepted;
+      } else {
+        model.moveStatistic(T, proposal.data(), record);
+      }
+    }
+    result.sweepAcceptance[sweep] = n > 0 ? static_cast<double>(accepted) / n : 1.0;
+    if (sweep >= config.warmup) result.draws.row(sweep - config.warmup) = theta.transpose();
+    const int done = sweep + 1;
+    if (progress && (done % config.progressEvery == 0 || done == config.iterations)) {
+      progress(chain, done, config.iterations);
+    }
+  }
+  result.proposals = static_cast<long long>(n) * config.iterations;
+  result.recordAcceptance /= static_cast<double>(config.iterations);
+  result.meanAcceptance =
+      result.proposals > 0 ? sumAccept / static_cast<double>(result.proposals) : 1.0;
+  return result;
+}
+
+}  // namespace
+
+DaResult runDataAugmentation(const RecordAdditiveModel& model, const DaConfig& config,
+                             std::stop_token stop, const DaProgress& progress) {
+  const std::vector<std::string> problems = config.validate();
+  if (!problems.empty()) {
+    std::string message = "invalid data-augmentation configuration: ";
+    for (std::size_t i = 0; i < problems.size(); ++i) message += (i > 0 ? "; " : "") + problems[i];
+    throw std::invalid_argument(message);
+  }
+  const auto start = std::chrono::steady_clock::now();
+  std::stop_source internal;
+  std::stop_callback forward(stop, [&internal] { internal.request_stop(); });
+
+  const auto chains = static_cast<std::size_t>(config.chains);
+  std::vector<std::optional<DaChainResult>> results(chains);
+  std::vector<std::exception_ptr> errors(chains);
+  std::atomic<int> nextChain{0};
+  {
+    int workers = config.threads;
+    if (workers == 0) workers = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+    workers = std::min(workers, config.chains);
+    std::vector<std::jthread> pool;
+    for (int w = 0; w < workers; ++w) {
+      pool.emplace_back([&] {
+        for (;;) {
+          const int chain = nextChain.fetch_add(1);
+          if (chain >= config.chains) return;
+          try {
+            results[static_cast<std::size_t>(chain)] =
+                runChain(model, config, chain, internal.get_token(), progress);
+          } catch (...) {
+            errors[static_cast<std::size_t>(chain)] = std::current_exception();
+            internal.request_stop();
+          }
+        }
+      });
+    }
+  }
+  for (const std::exception_ptr& error : errors) {
+    if (error) std::rethrow_exception(error);
+  }
+  DaResult result;
+  if (std::all_of(results.begin(), results.end(), [](const auto& r) { return r.has_value(); })) {
+    for (auto& r : results) result.chains.push_back(std::move(*r));
+  } else {
+    result.cancelled = true;
+  }
+  result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return result;
+}
+
+std::vector<DaParameterSummary> summarize(const RecordAdditiveModel& model,
+                                          const DaResult& result) {
+  const std::vector<std::string> names = model.parameterNames();
+  std::vector<DaParameterSummary> out;
+  if (result.chains.empty()) return out;
+  for (int p = 0; p < model.parameterDim(); ++p) {
+    std::vector<Eigen::VectorXd> perChain;
+    Eigen::Index total = 0;
+    for (const auto& c : result.chains) {
+      perChain.emplace_back(c.draws.col(p));
+      total += c.draws.rows();
+    }
+    Eigen::VectorXd pooled(total);
+    Eigen::Index at = 0;
+    for (const auto& v : perChain) {
+      pooled.segment(at, v.size()) = v;
+      at += v.size();
+    }
+    DaParameterSummary s;
+    s.name = names.at(static_cast<std::size_t>(p));
+    s.mean = pooled.mean();
+    s.sd = total > 1 ? std::sqrt((pooled.array() - s.mean).square().sum() /
+                                 static_cast<double>(total - 1))
+                     : 0.0;
+    s.q05 = mcmc::quantile(pooled, 0.05);
+    s.q50 = mcmc::quantile(pooled, 0.50);
+    s.q95 = mcmc::quantile(pooled, 0.95);
+    // The diagnostics need at least 4 draws per chain; NaN says "not diagnosed".
+    const bool diagnosable = result.chains.front().draws.rows() >= 4;
+    s.rhat = diagnosable ? mcmc::rankNormalizedSplitRhat(perChain) : std::nan("");
+    s.ess = diagnosable ? mcmc::essBulk(perChain) : std::nan("");
+    out.push_back(s);
+  }
+  return out;
+}
+
+}  // namespace dpsynth::core::infer

@@ -1,0 +1,74 @@
+#pragma once
+/// Instance (a) of SPEC §6, paper 004 §4: the naive-Bayes log-linear model. A record is a class
+/// y ∈ {0..I−1} and K categorical features x_k ∈ {0..J_k−1}; p = P(y) and p_{ik} = P(x_k | y = i)
+/// have Dirichlet(α) priors. The release is, as in 004 (§4 and eq. S7–S9), the class×feature
+/// counts n_{ijk} = #(y = i, x_k = j) plus i.i.d. Laplace noise of scale 2K/ε (one record moves
+/// two cells per feature under replace-one, so the L1 sensitivity is 2K). The class counts are
+/// not released separately: 004 releases the n_{ijk} only, and n is public.
+#include <Eigen/Dense>
+#include <string>
+#include <vector>
+
+#include "core/infer/record_additive.h"
+
+namespace dpsynth::core::infer {
+
+struct NaiveBayesLayout {
+  std::vector<std::string> classes;                 ///< I labels
+  std::vector<std::string> features;                ///< K names
+  std::vector<std::vector<std::string>> levels;     ///< J_k labels per feature
+
+  int classCount() const { return static_cast<int>(classes.size()); }
+  int featureCount() const { return static_cast<int>(features.size()); }
+  int levelCount(int k) const { return static_cast<int>(levels[static_cast<std::size_t>(k)].size()); }
+  /// Σ_k J_k: the cells of one class.
+  int cellsPerClass() const;
+  /// Index of n_{ijk} in the statistic: i·ΣJ + (J_0 + … + J_{k−1}) + j.
+  int cell(int i, int k, int j) const;
+  /// One message per problem: at least 2 classes, 1 feature, 2 levels per feature, sizes match.
+  std::vector<std::string> validate() const;
+};
+
+/// Class×feature counts of records given as codes (row: y, x_1..x_K), in cell() order.
+Eigen::VectorXd naiveBayesCounts(const NaiveBayesLayout& layout,
+                                 const std::vector<std::vector<int>>& records);
+
+class NaiveBayesModel final : public RecordAdditiveModel {
+ public:
+  /// noisyCounts in cell() order; laplaceScale = 2K/ε; prior α for every Dirichlet.
+  /// Throws std::invalid_argument for an invalid layout, a wrong number of counts, n < 1,
+  /// a non-positive scale or α.
+  NaiveBayesModel(NaiveBayesLayout layout, int records, Eigen::VectorXd noisyCounts,
+                  double laplaceScale, double priorAlpha = 2.0);
+
+  int recordCount() const override { return n_; }
+  int recordWidth() const override { return 1 + layout_.featureCount(); }
+  int statisticDim() const override { return static_cast<int>(noisy_.size()); }
+  /// θ = (p_0..p_{I−1}, then p_{ikj} in cell() order).
+  int parameterDim() const override { return layout_.classCount() + statisticDim(); }
+  /// "p[class]" and "p[feature=level|class]".
+  std::vector<std::string> parameterNames() const override;
+
+  Eigen::VectorXd initialTheta(random::Rng& rng) const override;
+  void drawRecord(const Eigen::VectorXd& theta, random::Rng& rng, double* out) const override;
+  void addStatistic(const double* record, Eigen::VectorXd& T) const override;
+  double moveStatistic(Eigen::VectorXd& T, const double* from, const double* to) const override;
+  Eigen::VectorXd drawTheta(const Eigen::VectorXd& T, random::Rng& rng) const override;
+
+  const NaiveBayesLayout& layout() const { return layout_; }
+  double laplaceScale() const { return scale_; }
+  double priorAlpha() const { return alpha_; }
+
+ private:
+  /// θ | counts: p ~ Dir(α + n_i), p_{ik} ~ Dir(α + n_{i·k}); counts in cell() order.
+  Eigen::VectorXd drawDirichlets(const Eigen::VectorXd& counts, random::Rng& rng) const;
+
+  NaiveBayesLayout layout_;
+  int n_;
+  Eigen::VectorXd noisy_;
+  double scale_;
+  double alpha_;
+  std::vector<int> offsets_;  ///< J_0 + … + J_{k−1}
+};
+
+}  // namespace dpsynth::core::infer
