@@ -85,8 +85,9 @@ json covariateUtilityJson(const std::optional<utility::CovariateUtility>& u) {
            "the model's GLM (same family and link) fitted by IRLS to the confidential and to the "
            "synthetic outcomes with the same covariate rows; 95% intervals beta +- 1.96 se"},
           {"propensity_model",
-           "logistic regression of the synthetic indicator on intercept, y and the covariate "
-           "columns (main effects); pmse = mean (p - c)^2, c the synthetic share"},
+           "logistic regression of the synthetic indicator on intercept, y, the covariate "
+           "columns and y times each covariate column; pmse = mean (p - c)^2, c the synthetic "
+           "share"},
           {"coefficients", coefficients},
           {"group_means", groups}};
 }

@@ -211,8 +211,17 @@ std::string violinChart(const std::vector<ViolinGroup>& groups, const ChartOptio
     if (group.reference && std::isfinite(*group.reference))
       s += dashedLine(cx - slot / 2 + 4, cx + slot / 2 - 4, y(*group.reference),
                       group.referenceLabel);
-    s += "<text x=\"" + px(cx) + "\" y=\"" + px(o.height - kBottom + 16) +
-         "\" text-anchor=\"middle\">" + escapeHtml(group.label) + "</text>\n";
+    // A label holds one line per '\n' ("censor-w\nε=4 d=auto" stays readable in a narrow slot),
+    // each its own <text>: renderers of SVG Tiny ignore tspan offsets.
+    std::size_t from = 0;
+    for (int line = 0;; ++line) {
+      const std::size_t end = group.label.find('\n', from);
+      const std::string text = group.label.substr(from, end == std::string::npos ? end : end - from);
+      s += "<text x=\"" + px(cx) + "\" y=\"" + px(o.height - kBottom + 16 + 12 * line) +
+           "\" text-anchor=\"middle\">" + escapeHtml(text) + "</text>\n";
+      if (end == std::string::npos) break;
+      from = end + 1;
+    }
   }
   return s + "</svg>\n";
 }

@@ -25,11 +25,11 @@ std::string lipschitzViolins(const StudyConfig& config,
       report::ViolinGroup g;
       g.label = row[2];
       if (!row[3].empty()) {
-        g.label += " ε=" + row[3];
+        g.label += "\nε=" + row[3];
         g.reference = std::stod(row[3]) / 2;
         g.referenceLabel = "ε/2";
       }
-      if (!row[6].empty()) g.label += " d=" + row[6];
+      if (!row[6].empty()) g.label += (row[3].empty() ? "\n" : " ") + std::string("d=") + row[6];
       groups.push_back(g);
       it = order.end() - 1;
     }
@@ -38,7 +38,7 @@ std::string lipschitzViolins(const StudyConfig& config,
   report::ChartOptions options;
   options.title = "Lipschitz bound Δ over " + std::to_string(config.replicates) +
                   " replicates (" + privacy::neighboursName(config.neighbours) + ")";
-  options.xLabel = "mechanism";
+  options.height = 320;  // two-line labels; no x axis title (the labels name the mechanisms)
   options.yLabel = "Δ";
   options.width = std::max(640, 90 * static_cast<int>(groups.size()));
   return report::violinChart(groups, options);

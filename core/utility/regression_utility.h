@@ -65,9 +65,11 @@ RegressionUtility compareRegressions(const Eigen::VectorXd& yConf, const Eigen::
 
 /// Propensity-score mean squared error (Woo et al. 2009; Snoke et al. 2018): stacks the
 /// confidential rows (indicator 0) and the synthetic rows (indicator 1), fits a logistic
-/// regression of the indicator on an intercept, y and the design's covariate columns (main
-/// effects only, no interactions), and returns mean over all N rows of (p̂_i − c)² with
-/// c = nSyn / N. 0 when the two files are identical. X includes the intercept column.
+/// regression of the indicator on an intercept, y, the design's covariate columns and y times
+/// each covariate column (main effects and y-by-covariate interactions: the files share their
+/// covariate rows, so a lost y-covariate relation shows only in the interactions), and returns
+/// mean over all N rows of (p̂_i − c)² with c = nSyn / N. 0 when the two files are identical.
+/// X includes the intercept column.
 double pmse(const Eigen::VectorXd& yConf, const Eigen::MatrixXd& XConf,
             const Eigen::VectorXd& ySyn, const Eigen::MatrixXd& XSyn);
 

@@ -220,8 +220,8 @@ QVariant ResultsTableModel::headerData(int section, Qt::Orientation orientation,
         return tr("max over the coefficients of |β_syn − β_conf| / se_conf");
       case kPmse:
         return tr(
-            "pMSE: mean (p̂ − c)² of a logistic propensity model (intercept, y and covariates, "
-            "main effects) telling synthetic from confidential rows; 0 = indistinguishable");
+            "pMSE: mean (p̂ − c)² of a logistic propensity model (intercept, y, covariates and "
+            "y × each covariate) telling synthetic from confidential rows; 0 = indistinguishable");
       case kMaxGroupMeanDiff:
         return tr("largest |mean y (confidential) − mean y (synthetic)| in a level of a "
                   "categorical covariate");

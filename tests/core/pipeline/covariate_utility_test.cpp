@@ -100,11 +100,11 @@ class CovariateUtilityTest : public QObject {
                             .arg(u->regression.maxStandardized)));
     QVERIFY(p->regression.meanOverlap < u->regression.meanOverlap);
     QVERIFY(p->regression.meanOverlap < 0);  // disjoint intervals for the group effect
-    // pMSE with main effects only does NOT separate them here: both files share the covariate
-    // rows and ph keeps y's marginal, so only a y-by-covariate interaction could tell them
-    // apart. Both stay small; the coefficient and group-mean measures are the ones that see it.
+    // Both files share the covariate rows and ph keeps y's marginal: the propensity model sees
+    // the lost relation through its y-by-covariate interactions (main effects alone could not).
     QVERIFY(std::isfinite(p->pmse) && std::isfinite(u->pmse));
-    QVERIFY(p->pmse < 0.25 && u->pmse < 0.25);
+    QVERIFY2(p->pmse > 2 * u->pmse, qPrintable(QString("pMSE ph %1, unweighted %2")
+                                                   .arg(p->pmse).arg(u->pmse)));
     qInfo("pMSE ph %g, unweighted %g; max std diff ph %g, unweighted %g", p->pmse, u->pmse,
           p->regression.maxStandardized, u->regression.maxStandardized);
     QVERIFY(*p->maxGroupMeanDiff > *u->maxGroupMeanDiff);
