@@ -88,7 +88,7 @@ Facts tuning(const ReportInputs& in, const pipeline::MechanismResult& m) {
   return facts;
 }
 
-std::string mechanismSection(const ReportInputs& in, std::size_t j) {
+std::string releaseMechanismSection(const ReportInputs& in, std::size_t j) {
   const auto& m = in.run.mechanisms[j];
   const int datasets = static_cast<int>(in.synthetic[j].size());
   std::string html = "<section class=\"release\">\n<h2>" + escapeHtml(in.labels[j]) + "</h2>\n";
@@ -182,7 +182,7 @@ std::string releaseNoteHtml(const ReportInputs& in) {
         "<p class=\"note\">The sections below describe alternative releases. Publishing the "
         "output of several of them from the same confidential data adds their total ε "
         "(basic composition).</p>\n";
-  for (std::size_t j = 0; j < in.run.mechanisms.size(); ++j) body += mechanismSection(in, j);
+  for (std::size_t j = 0; j < in.run.mechanisms.size(); ++j) body += releaseMechanismSection(in, j);
   return htmlPage("Synthetic data release note", body);
 }
 

@@ -29,7 +29,7 @@ bool inDomain(double v, QCP::SignDomain domain) {
          (domain == QCP::sdNegative && v < 0);
 }
 
-QString fmt(double v) { return QString::number(v, 'g', 4); }
+QString violinNumber(double v) { return QString::number(v, 'g', 4); }
 
 }  // namespace
 
@@ -165,7 +165,7 @@ QString ViolinPlottable::describe(int index) const {
   if (s.count == 0) return text + tr("\nno data");
   text += tr("\nn = %1\nmedian = %2\nquartiles = %3 – %4\nrange = %5 – %6")
               .arg(s.count)
-              .arg(fmt(s.median), fmt(s.q1), fmt(s.q3), fmt(s.min), fmt(s.max));
+              .arg(violinNumber(s.median), violinNumber(s.q1), violinNumber(s.q3), violinNumber(s.min), violinNumber(s.max));
   return text;
 }
 
