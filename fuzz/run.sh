@@ -8,7 +8,7 @@ seconds="${1:-60}"
 root="$(cd "$(dirname "$0")/.." && pwd)"
 build="${SANITIZE_BUILD_DIR:-$root/build-asan}"
 jobs="${JOBS:-2}"
-harnesses=(csv_fuzzer session_fuzzer)
+harnesses=(csv_fuzzer session_fuzzer study_config_fuzzer release_fuzzer)
 
 # The same build as .ci/sanitize.sh (which CI runs first, so nothing is compiled twice).
 source "$root/.ci/sanitizer-build.sh"

@@ -157,6 +157,21 @@ class StudyConfigTest : public QObject {
              study::studyConfigToJson(minimal));
   }
 
+  // Found by fuzz/study_config_fuzzer: a number beyond double was an internal error (exit 1),
+  // and a config without an ε grid was written as "epsilon": [], which does not read back.
+  void fuzzFindingsStayFixed() {
+    QVERIFY_THROWS_EXCEPTION(
+        study::ConfigError,
+        study::studyConfigFromJson(R"({"version": 1, "seed": 1e999})", "big.json"));
+    const auto noGrid = study::studyConfigFromJson(
+        R"j({"version": 1, "source": {"generator": "poisson(100)", "n": 50},
+            "mechanisms": ["unweighted", "lw"], "replicates": 2, "seed": 5})j",
+        "no-grid.json");
+    QVERIFY(noGrid.epsilon.empty());
+    const std::string written = study::studyConfigToJson(noGrid);
+    QCOMPARE(study::studyConfigToJson(study::studyConfigFromJson(written, "w.json")), written);
+  }
+
   void relativeBootstrapPathIsTheConfigFolders() {
     QTemporaryDir dir;
     QVERIFY(dir.isValid());
