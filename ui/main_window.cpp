@@ -111,7 +111,12 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   mainSplitter_->addWidget(controls_);
   mainSplitter_->addWidget(centreSplitter_);
   mainSplitter_->setStretchFactor(1, 1);
-  setCentralWidget(mainSplitter_);
+  workspaces_ = new QTabWidget;
+  workspaces_->setObjectName(QStringLiteral("workspaces"));
+  workspaces_->setDocumentMode(true);
+  workspaces_->addTab(mainSplitter_, tr("Synthesis"));
+  setCentralWidget(workspaces_);
+  addWorkspaces();
   buildMenus();
   connectRun();
 

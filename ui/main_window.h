@@ -46,6 +46,11 @@ class MainWindow : public QMainWindow {
   explicit MainWindow(QWidget* parent = nullptr);
   ~MainWindow() override;
 
+  /// The workspaces (tabs): "Synthesis" first, then the ones addWorkspaces() adds.
+  QTabWidget* workspaces() const { return workspaces_; }
+  /// Brings the synthesis workspace to the front.
+  void showSynthesis();
+
   /// The start-up state: the NB-mixture sample, family negbin, lw-final checked.
   void loadDefaults();
   /// Starts a run with the current settings; false (with a message) when they are not usable.
@@ -104,6 +109,9 @@ class MainWindow : public QMainWindow {
 
  private:
   void buildLeftPane();
+  /// Adds the workspaces beside synthesis (ui/main_window_workspaces.cpp): one call and its
+  /// connections per workspace, each workspace living in ui/workspaces/<name>/.
+  void addWorkspaces();
   void buildMenus();
   void connectRun();
   void rebuildRecentMenu();
@@ -139,6 +147,7 @@ class MainWindow : public QMainWindow {
   WarningsPanel* warnings_ = nullptr;
   QTabWidget* bottomTabs_ = nullptr;
   SettingsCheck* check_ = nullptr;
+  QTabWidget* workspaces_ = nullptr;
   QSplitter* mainSplitter_ = nullptr;
   QSplitter* centreSplitter_ = nullptr;
   QMenu* recentMenu_ = nullptr;
