@@ -6,6 +6,7 @@
 
 #include "app/cli/cli_common.h"
 #include "app/cli/commands.h"
+#include "core/study/coverage_study.h"
 #include "core/study/study_outputs.h"
 #include "core/study/study_plan.h"
 #include "core/study/study_runner.h"
@@ -39,8 +40,69 @@ void addStudyCommand(CLI::App& app, StudyOptions& o) {
   merge->add_option("folders", o.mergeInputs, "Shard folders")->required();
 }
 
+/// The progress line of a running study.
+void printStudyProgress(const study::StudyProgress& p) {
+  const double left = p.elapsedSeconds / p.done * (p.total - p.done);
+  std::cerr << "  replicates " << p.done << "/" << p.total << "  elapsed " << hms(p.elapsedSeconds)
+            << "  left ~" << hms(left) << "\n";
+}
+
+/// A study's replicates that the shard owns and the folder does not hold yet.
+std::vector<int> replicatesToRun(int replicates, const study::Shard& shard,
+                                 const study::StudyStore& store) {
+  std::vector<int> todo;
+  for (int r = 0; r < replicates; ++r)
+    if (shard.owns(r) && !store.completed().count(r)) todo.push_back(r);
+  return todo;
+}
+
+int finishStudy(study::StudyOutcome outcome, const study::StudyStore& store, const StudyOptions& o) {
+  if (outcome == study::StudyOutcome::cancelled) {
+    std::cerr << "dpsynth: cancelled; " << store.completed().size()
+              << " complete replicate(s) kept in " << o.out << " (run again to resume)\n";
+    return kExitCancelled;
+  }
+  if (!o.quiet) std::cerr << "wrote " << o.out << "\n";
+  return kExitOk;
+}
+
+/// The coverage study of 004 (coverage_study.h): same folder, resume and shards as any study.
+int runCoverage(const std::string& text, const StudyOptions& o, const study::Shard& shard) {
+  const auto config = study::coverageConfigFromJson(text, o.config);
+  study::StudyStore store(o.out, study::coverageStoreIdentity(config));
+  const std::vector<int> todo = replicatesToRun(config.replicates, shard, store);
+  if (!o.quiet)
+    std::cerr << "coverage study: " << config.epsilon.size() << " ε value(s), " << todo.size()
+              << " replicate(s) to run"
+              << (store.completed().empty() ? "" : " (" + std::to_string(store.completed().size()) + " kept)")
+              << "; seeded noise: an internal simulation, never a release\n";
+  const auto outcome = study::runCoverageStudy(
+      config, todo, o.threads, [&](const study::ReplicateRows& rows) { store.append(rows); },
+      [&](const study::StudyProgress& p) {
+        if (!o.quiet) printStudyProgress(p);
+      },
+      interruptToken());
+  study::writeCoverageOutputs(o.out, config, store.rows());
+  return finishStudy(outcome, store, o);
+}
+
+int mergeCoverage(const std::string& storedText, const StudyOptions& o) {
+  const auto config = study::coverageConfigFromJson(
+      storedText, study::StudyStore::configPath(o.mergeInputs.front()));
+  const auto identity = study::coverageStoreIdentity(config);
+  study::mergeStudies(o.mergeOut, o.mergeInputs, identity);
+  const study::StudyStore store(o.mergeOut, identity);
+  study::writeCoverageOutputs(o.mergeOut, config, store.rows());
+  std::cerr << "merged " << o.mergeInputs.size() << " folder(s): " << store.completed().size()
+            << " of " << config.replicates << " replicates in " << o.mergeOut << "\n";
+  return kExitOk;
+}
+
 int runStudy(const StudyOptions& o, const CLI::App& studyCommand) {
   if (studyCommand.got_subcommand("merge")) {
+    if (o.mergeInputs.empty()) throw std::invalid_argument("study merge: name at least one shard folder");
+    const std::string stored = study::loadStoredConfigText(o.mergeInputs.front());
+    if (study::isCoverageConfigText(stored)) return mergeCoverage(stored, o);
     study::mergeStudies(o.mergeOut, o.mergeInputs);
     const auto config = study::loadStoredConfig(o.mergeOut);
     const study::StudyStore store(o.mergeOut, config);
@@ -58,12 +120,11 @@ int runStudy(const StudyOptions& o, const CLI::App& studyCommand) {
       throw std::invalid_argument(std::string("--shard: ") + e.what());
     }
   }();
-  std::stop_token stop = interruptToken();
+  const std::string text = study::readStudyConfigText(o.config);
+  if (study::isCoverageConfigText(text)) return runCoverage(text, o, shard);
   const auto config = study::loadStudyConfig(o.config);
   study::StudyStore store(o.out, config);
-  std::vector<int> todo;
-  for (int r : study::shardReplicates(config, shard))
-    if (!store.completed().count(r)) todo.push_back(r);
+  const std::vector<int> todo = replicatesToRun(config.replicates, shard, store);
   if (!o.quiet) {
     std::cerr << "study: " << study::studyCells(config).size() << " cells, " << todo.size()
               << " replicate(s) to run";
@@ -77,20 +138,11 @@ int runStudy(const StudyOptions& o, const CLI::App& studyCommand) {
       config, todo, o.threads,
       [&](const study::ReplicateRows& rows) { store.append(rows); },
       [&](const study::StudyProgress& p) {
-        if (o.quiet) return;
-        const double left = p.elapsedSeconds / p.done * (p.total - p.done);
-        std::cerr << "  replicates " << p.done << "/" << p.total << "  elapsed "
-                  << hms(p.elapsedSeconds) << "  left ~" << hms(left) << "\n";
+        if (!o.quiet) printStudyProgress(p);
       },
-      stop);
+      interruptToken());
   study::writeStudyOutputs(o.out, config, store.rows());
-  if (outcome == study::StudyOutcome::cancelled) {
-    std::cerr << "dpsynth: cancelled; " << store.completed().size()
-              << " complete replicate(s) kept in " << o.out << " (run again to resume)\n";
-    return kExitCancelled;
-  }
-  if (!o.quiet) std::cerr << "wrote " << o.out << "\n";
-  return kExitOk;
+  return finishStudy(outcome, store, o);
 }
 
 }  // namespace dpsynth::cli

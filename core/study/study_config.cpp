@@ -9,6 +9,7 @@
 #include "core/data/csv_writer.h"
 #include "core/data/regular_file.h"
 #include "core/session/sha256.h"
+#include "core/study/config_reader.h"
 
 namespace dpsynth::core::study {
 namespace {
@@ -38,95 +39,9 @@ std::string trim(const std::string& s) {
 }
 
 /// Reads keys of one JSON object; messages are "study config 'F': key problem".
-class Reader {
- public:
-  Reader(const json& object, std::string file, std::string where)
-      : object_(object), file_(std::move(file)), where_(std::move(where)) {
-    if (!object_.is_object()) fail("", "must be a JSON object");
-  }
-  [[noreturn]] void fail(const std::string& key, const std::string& problem) const {
-    std::string place = where_;
-    if (!key.empty()) place += (place.empty() ? "" : ".") + key;
-    throw ConfigError("study config '" + file_ + "': " + (place.empty() ? "" : place + " ") +
-                      problem);
-  }
-  const json* find(const std::string& key) const {
-    auto it = object_.find(key);
-    return it == object_.end() ? nullptr : &*it;
-  }
-  const json& require(const std::string& key) const {
-    const json* v = find(key);
-    if (!v) fail(key, "is missing");
-    return *v;
-  }
-  double number(const json& v, const std::string& key) const {
-    if (!v.is_number()) fail(key, "must be a number");
-    return v.get<double>();
-  }
-  long long integer(const std::string& key, long long low, long long high) const {
-    const json& v = require(key);
-    if (!v.is_number_integer()) fail(key, "must be a whole number");
-    const long long x = v.get<long long>();
-    if (x < low || x > high)
-      fail(key, "must be between " + std::to_string(low) + " and " + std::to_string(high));
-    return x;
-  }
-  std::string string(const std::string& key) const {
-    const json& v = require(key);
-    if (!v.is_string()) fail(key, "must be a string");
-    return v.get<std::string>();
-  }
-  std::vector<std::string> strings(const std::string& key) const {
-    const json& v = require(key);
-    if (!v.is_array()) fail(key, "must be a list of strings");
-    std::vector<std::string> out;
-    for (const json& item : v) {
-      if (!item.is_string()) fail(key, "must be a list of strings");
-      out.push_back(item.get<std::string>());
-    }
-    return out;
-  }
-  /// A number or a list of numbers (a one-point grid may be written as a number).
-  std::vector<double> numbers(const std::string& key) const {
-    const json& v = require(key);
-    if (v.is_number()) return {v.get<double>()};
-    if (!v.is_array() || v.empty()) fail(key, "must be a number or a non-empty list of numbers");
-    std::vector<double> out;
-    for (const json& item : v) out.push_back(number(item, key));
-    return out;
-  }
-  std::vector<std::optional<double>> numbersOrAuto(const std::string& key) const {
-    const json& v = require(key);
-    const json list = v.is_array() ? v : json::array({v});
-    if (list.empty()) fail(key, "must not be an empty list");
-    std::vector<std::optional<double>> out;
-    for (const json& item : list) {
-      if (item.is_string() && item.get<std::string>() == "auto") {
-        out.push_back(std::nullopt);
-      } else if (item.is_number()) {
-        out.push_back(item.get<double>());
-      } else {
-        fail(key, "must hold numbers or \"auto\"");
-      }
-    }
-    return out;
-  }
-  void onlyKeys(std::initializer_list<const char*> known) const {
-    for (auto it = object_.begin(); it != object_.end(); ++it) {
-      bool ok = false;
-      for (const char* k : known) ok = ok || it.key() == k;
-      if (!ok) fail(it.key(), "is not a known key (a misspelling?)");
-    }
-  }
-
- private:
-  const json& object_;
-  std::string file_;
-  std::string where_;
-};
 
 StudySource sourceFromJson(const json& value, const std::string& file) {
-  const Reader r(value, file, "source");
+  const ConfigReader r(value, file, "source");
   r.onlyKeys({"generator", "n", "bootstrap", "outcome", "covariates", "family"});
   StudySource source;
   const bool hasGenerator = r.find("generator") != nullptr;
@@ -281,7 +196,7 @@ StudyConfig studyConfigFromJson(const std::string& text, const std::string& file
     // parse_error, and out_of_range for a number beyond double (1e999): both the file's fault.
     throw ConfigError("study config '" + file + "': not valid JSON (" + e.what() + ")");
   }
-  const Reader r(top, file, "");
+  const ConfigReader r(top, file, "");
   r.onlyKeys({"version", "source", "mechanisms", "epsilon", "tuning", "neighbours", "replicates",
               "sampler", "ph", "seed", "note"});
   StudyConfig config;
@@ -296,7 +211,7 @@ StudyConfig studyConfigFromJson(const std::string& text, const std::string& file
   }
   if (r.find("epsilon")) config.epsilon = r.numbers("epsilon");
   if (const json* t = r.find("tuning")) {
-    const Reader tr(*t, file, "tuning");
+    const ConfigReader tr(*t, file, "tuning");
     tr.onlyKeys({"c", "g", "downscale"});
     if (tr.find("c")) config.tuning.c = tr.numbers("c");
     if (tr.find("g")) config.tuning.g = tr.numbers("g");
@@ -311,7 +226,7 @@ StudyConfig studyConfigFromJson(const std::string& text, const std::string& file
   }
   config.replicates = static_cast<int>(r.integer("replicates", 1, 1'000'000));
   if (const json* s = r.find("sampler")) {
-    const Reader sr(*s, file, "sampler");
+    const ConfigReader sr(*s, file, "sampler");
     sr.onlyKeys({"chains", "warmup", "draws"});
     if (sr.find("chains")) config.sampler.chains = static_cast<int>(sr.integer("chains", 1, 64));
     if (sr.find("warmup"))
@@ -320,7 +235,7 @@ StudyConfig studyConfigFromJson(const std::string& text, const std::string& file
       config.sampler.draws = static_cast<int>(sr.integer("draws", 1, 10'000'000));
   }
   if (const json* p = r.find("ph")) {
-    const Reader pr(*p, file, "ph");
+    const ConfigReader pr(*p, file, "ph");
     pr.onlyKeys({"lower", "upper", "bins"});
     const json* lower = pr.find("lower");
     if (lower && !lower->is_null()) config.histogram.lower = pr.number(*lower, "lower");
@@ -342,14 +257,17 @@ StudyConfig studyConfigFromJson(const std::string& text, const std::string& file
   return config;
 }
 
-StudyConfig loadStudyConfig(const std::string& path) {
+std::string readStudyConfigText(const std::string& path) {
   // A config is small: 16 MiB is far beyond any grid; a FIFO or device is refused unread.
-  std::string text;
   try {
-    text = data::readRegularFile(path, std::uint64_t{16} << 20);
+    return data::readRegularFile(path, std::uint64_t{16} << 20);
   } catch (const std::exception& e) {
     throw ConfigError("study config '" + path + "': " + e.what());
   }
+}
+
+StudyConfig loadStudyConfig(const std::string& path) {
+  const std::string text = readStudyConfigText(path);
   StudyConfig config = studyConfigFromJson(text, path);
   if (config.source.bootstrap) {
     const std::filesystem::path file(config.source.bootstrap->file);

@@ -100,6 +100,9 @@ StudyConfig studyConfigFromJson(const std::string& text, const std::string& file
 /// Reads the file (ConfigError when it cannot be read). A relative bootstrap path is taken
 /// relative to the config file's folder, so a config and its data can move together.
 StudyConfig loadStudyConfig(const std::string& path);
+/// The text of a study config file of any kind (ConfigError naming the file when it cannot be
+/// read, is not a regular file or exceeds 16 MiB).
+std::string readStudyConfigText(const std::string& path);
 /// Canonical JSON with every key written (defaults included), stable across runs: stored with a
 /// study's outputs and hashed to recognise the same study on resume and merge.
 std::string studyConfigToJson(const StudyConfig& config);

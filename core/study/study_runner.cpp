@@ -1,14 +1,11 @@
 #include "core/study/study_runner.h"
 
 #include <algorithm>
-#include <cmath>
-#include <atomic>
 #include <chrono>
-#include <exception>
-#include <mutex>
-#include <thread>
+#include <cmath>
 
 #include "core/data/csv_writer.h"
+#include "core/exec/parallel_for.h"
 #include "core/pipeline/pipeline.h"
 #include "core/random/rng.h"
 #include "core/report/results_table.h"
@@ -107,53 +104,42 @@ std::optional<ReplicateRows> runReplicate(const StudyConfig& config, const Repli
   return out;
 }
 
-StudyOutcome runStudy(const StudyConfig& config, const std::vector<int>& replicates, int threads,
-                      const std::function<void(const ReplicateRows&)>& onReplicate,
-                      const std::function<void(const StudyProgress&)>& onProgress,
-                      std::stop_token stop) {
-  const ReplicateSource source(config);
-  if (threads <= 0) threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-  threads = std::min<int>(threads, static_cast<int>(std::max<std::size_t>(1, replicates.size())));
-
+StudyOutcome runReplicates(const std::vector<int>& replicates, int threads,
+                           const std::function<std::optional<ReplicateRows>(int, std::stop_token)>& run,
+                           const std::function<void(const ReplicateRows&)>& onReplicate,
+                           const std::function<void(const StudyProgress&)>& onProgress,
+                           std::stop_token stop) {
   const auto start = std::chrono::steady_clock::now();
-  std::atomic<std::size_t> next{0};
-  std::mutex mutex;  // guards done, failure and the callbacks
+  std::vector<std::optional<ReplicateRows>> landed(replicates.size());
   int done = 0;
-  std::exception_ptr failure;
-  std::stop_source abort;  // set on failure, or forwarded from `stop`
-  std::stop_callback forward(stop, [&abort] { abort.request_stop(); });
-
-  auto worker = [&] {
-    while (!abort.stop_requested()) {
-      const std::size_t i = next.fetch_add(1);
-      if (i >= replicates.size()) return;
-      try {
-        auto rows = runReplicate(config, source, replicates[i], abort.get_token());
-        if (!rows) return;
-        std::lock_guard lock(mutex);
-        if (failure) return;
-        onReplicate(*rows);
+  const std::size_t finished = exec::parallelFor(
+      replicates.size(), threads,
+      [&](std::size_t i, std::stop_token token) {
+        landed[i] = run(replicates[i], token);
+        return landed[i].has_value();
+      },
+      [&](std::size_t i) {
+        onReplicate(*landed[i]);
+        landed[i].reset();
         ++done;
         if (onProgress) {
           const std::chrono::duration<double> elapsed = std::chrono::steady_clock::now() - start;
           onProgress({done, static_cast<int>(replicates.size()), elapsed.count()});
         }
-      } catch (...) {
-        std::lock_guard lock(mutex);
-        if (!failure) failure = std::current_exception();
-        abort.request_stop();
-        return;
-      }
-    }
-  };
-  {
-    std::vector<std::jthread> pool;
-    for (int t = 1; t < threads; ++t) pool.emplace_back(worker);
-    worker();
-  }
-  if (failure) std::rethrow_exception(failure);
-  return done == static_cast<int>(replicates.size()) ? StudyOutcome::completed
-                                                     : StudyOutcome::cancelled;
+      },
+      stop);
+  return finished == replicates.size() ? StudyOutcome::completed : StudyOutcome::cancelled;
+}
+
+StudyOutcome runStudy(const StudyConfig& config, const std::vector<int>& replicates, int threads,
+                      const std::function<void(const ReplicateRows&)>& onReplicate,
+                      const std::function<void(const StudyProgress&)>& onProgress,
+                      std::stop_token stop) {
+  const ReplicateSource source(config);
+  return runReplicates(
+      replicates, threads,
+      [&](int r, std::stop_token token) { return runReplicate(config, source, r, token); },
+      onReplicate, onProgress, stop);
 }
 
 }  // namespace dpsynth::core::study

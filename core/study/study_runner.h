@@ -45,6 +45,17 @@ struct StudyProgress {
 
 enum class StudyOutcome { completed, cancelled };
 
+/// The replicate loop of every study kind: run(r, stop) makes replicate r's rows (nullopt when
+/// stopped); up to `threads` run at a time (0 = all cores, core/exec/parallel_for). onReplicate
+/// receives each finished replicate (serialised: one call at a time, in order of completion) and
+/// then onProgress is called. Exceptions from a replicate or a callback stop the others and are
+/// rethrown.
+StudyOutcome runReplicates(const std::vector<int>& replicates, int threads,
+                           const std::function<std::optional<ReplicateRows>(int, std::stop_token)>& run,
+                           const std::function<void(const ReplicateRows&)>& onReplicate,
+                           const std::function<void(const StudyProgress&)>& onProgress,
+                           std::stop_token stop);
+
 /// Runs the given replicates with up to `threads` at a time (0 = hardware concurrency).
 /// onReplicate receives each finished replicate (serialised: one call at a time, in order of
 /// completion) and then onProgress is called. Exceptions from a replicate or a callback stop

@@ -43,12 +43,13 @@ int replicateOf(const std::vector<std::string>& row, const std::string& file) {
                     "' is not a whole number >= 0");
 }
 
-/// The rows of a folder's replicates.csv (none when absent), checked against studyHeader().
-std::vector<std::vector<std::string>> readRows(const std::string& folder) {
+/// The rows of a folder's replicates.csv (none when absent), checked against the header.
+std::vector<std::vector<std::string>> readRows(const std::string& folder,
+                                               const std::vector<std::string>& header) {
   const std::string path = StudyStore::replicatesPath(folder);
   if (!fs::exists(path)) return {};
   const data::CsvTable table = data::readCsv(path);
-  if (table.header != studyHeader())
+  if (table.header != header)
     throw ConfigError("study rows '" + path +
                       "': the columns differ from this version's (written by another version?); "
                       "use a new output folder");
@@ -72,24 +73,36 @@ std::string StudyStore::configPath(const std::string& folder) {
   return (fs::path(folder) / "study.json").string();
 }
 
-StudyConfig loadStoredConfig(const std::string& folder) {
+StoreIdentity storeIdentity(const StudyConfig& config) {
+  return {studyConfigToJson(config), studyConfigHash(config), studyHeader()};
+}
+
+std::string loadStoredConfigText(const std::string& folder) {
   const std::string path = StudyStore::configPath(folder);
   if (!fs::exists(path))
     throw ConfigError("study folder '" + folder + "': no study.json (not a study output folder)");
-  return studyConfigFromJson(readText(path), path);
+  return readText(path);
 }
 
-StudyStore::StudyStore(std::string folder, const StudyConfig& config) : folder_(std::move(folder)) {
+StudyConfig loadStoredConfig(const std::string& folder) {
+  return studyConfigFromJson(loadStoredConfigText(folder), StudyStore::configPath(folder));
+}
+
+StudyStore::StudyStore(std::string folder, const StudyConfig& config)
+    : StudyStore(std::move(folder), storeIdentity(config)) {}
+
+StudyStore::StudyStore(std::string folder, StoreIdentity identity)
+    : folder_(std::move(folder)), identity_(std::move(identity)) {
   if (fs::exists(folder_) && !fs::is_directory(folder_))
     throw ConfigError("study folder '" + folder_ + "' exists and is not a folder");
   fs::create_directories(folder_);
-  const std::string hash = studyConfigHash(config);
+  const std::string& hash = identity_.hash;
   const std::string existing = storedHash(folder_);
   if (existing.empty()) {
     if (fs::exists(replicatesPath(folder_)))
       throw ConfigError("study folder '" + folder_ +
                         "': holds replicates.csv but no study.sha256; use a new output folder");
-    data::writeTextAtomic(configPath(folder_), studyConfigToJson(config));
+    data::writeTextAtomic(configPath(folder_), identity_.configJson);
     data::writeTextAtomic(hashPath(folder_), hash + "\n");
     return;
   }
@@ -97,7 +110,7 @@ StudyStore::StudyStore(std::string folder, const StudyConfig& config) : folder_(
     throw ConfigError("study folder '" + folder_ + "': holds another study (config sha256 " +
                       existing.substr(0, 12) + "…, this config " + hash.substr(0, 12) +
                       "…); resume only with the same config, or use a new output folder");
-  rows_ = readRows(folder_);
+  rows_ = readRows(folder_, identity_.header);
   for (const auto& row : rows_) completed_.insert(replicateOf(row, replicatesPath(folder_)));
 }
 
@@ -108,19 +121,24 @@ void StudyStore::append(const ReplicateRows& replicate) {
   auto rows = rows_;
   rows.insert(rows.end(), replicate.rows.begin(), replicate.rows.end());
   sortByReplicate(rows, replicatesPath(folder_));
-  data::writeCsvAtomic(replicatesPath(folder_), studyHeader(), rows);
+  data::writeCsvAtomic(replicatesPath(folder_), identity_.header, rows);
   rows_ = std::move(rows);
   completed_.insert(replicate.replicate);
 }
 
 void mergeStudies(const std::string& out, const std::vector<std::string>& inputs) {
   if (inputs.empty()) throw ConfigError("study merge: name at least one shard folder");
+  mergeStudies(out, inputs, storeIdentity(loadStoredConfig(inputs.front())));
+}
+
+void mergeStudies(const std::string& out, const std::vector<std::string>& inputs,
+                  const StoreIdentity& identity) {
+  if (inputs.empty()) throw ConfigError("study merge: name at least one shard folder");
   std::error_code ec;
   for (const auto& in : inputs)
     if (fs::exists(out) && fs::equivalent(out, in, ec))
       throw ConfigError("study merge: the output folder '" + out + "' is also an input");
-  const StudyConfig config = loadStoredConfig(inputs.front());
-  const std::string hash = studyConfigHash(config);
+  const std::string& hash = identity.hash;
   std::map<int, std::string> owner;
   std::vector<std::vector<std::string>> rows;
   for (const auto& in : inputs) {
@@ -128,7 +146,7 @@ void mergeStudies(const std::string& out, const std::vector<std::string>& inputs
       throw ConfigError("study merge: '" + in + "' holds another study than '" + inputs.front() +
                         "' (config sha256 differs)");
     std::set<int> mine;  // a replicate's rows come from one folder (named once)
-    for (auto& row : readRows(in)) {
+    for (auto& row : readRows(in, identity.header)) {
       const int r = replicateOf(row, StudyStore::replicatesPath(in));
       if (const auto it = owner.find(r); it != owner.end())
         throw ConfigError("study merge: replicate " + std::to_string(r) + " is in both '" +
@@ -138,7 +156,7 @@ void mergeStudies(const std::string& out, const std::vector<std::string>& inputs
     }
     for (int r : mine) owner.emplace(r, in);
   }
-  StudyStore store(out, config);
+  StudyStore store(out, identity);
   for (const auto& [r, in] : owner)
     if (store.completed().count(r))
       throw ConfigError("study merge: replicate " + std::to_string(r) + " is in both '" + in +
@@ -147,7 +165,7 @@ void mergeStudies(const std::string& out, const std::vector<std::string>& inputs
   auto all = store.rows();
   all.insert(all.end(), rows.begin(), rows.end());
   sortByReplicate(all, "merge");
-  data::writeCsvAtomic(StudyStore::replicatesPath(out), studyHeader(), all);
+  data::writeCsvAtomic(StudyStore::replicatesPath(out), identity.header, all);
 }
 
 }  // namespace dpsynth::core::study
