@@ -288,7 +288,11 @@ LinregRelease makeLinregRelease(const LinregLayout& layout, const LinregModelSpe
   release.notForRelease = notForRelease;
   // t = ε/Δ_γ rounded down: num = ⌊ε·10^6⌋, den = Δ_γ·10^6 (as privacy::phNoiseRate).
   std::uint64_t num = 0, den = 0;
-  privacy::phNoiseRate(epsilon, 1, num, den);
+  try {
+    privacy::phNoiseRate(epsilon, 1, num, den);
+  } catch (const std::invalid_argument&) {
+    linregInvalid("epsilon is too small (it is rounded down to a multiple of 1e-6)");
+  }
   release.rateNum = num;
   release.rateDen = den * layout.gridSensitivity();
   release.noisy = linregStatistic(layout, records);

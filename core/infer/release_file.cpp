@@ -1,5 +1,7 @@
 #include "core/infer/release_file.h"
 
+#include "core/infer/any_release.h"
+
 #include <cmath>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
@@ -136,6 +138,14 @@ NaiveBayesRelease releaseFromJson(const std::string& text, const std::string& fi
     if (what.rfind(file + ": ", 0) == 0) throw;
     releaseFileError(file, what);
   }
+}
+
+AnyRelease anyReleaseFromJson(const std::string& text, const std::string& file) {
+  const nlohmann::json j = nlohmann::json::parse(text, nullptr, false);
+  if (j.is_object() && j.contains("kind") && j.at("kind") == "linreg") {
+    return linregReleaseFromJson(text, file);
+  }
+  return releaseFromJson(text, file);  // naive-bayes, or its one-line error
 }
 
 }  // namespace dpsynth::core::infer
