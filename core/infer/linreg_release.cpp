@@ -16,7 +16,30 @@ double linregNormalise(double v, double lower, double upper) {
   return std::clamp(2.0 * (clamped - lower) / (upper - lower) - 1.0, -1.0, 1.0);
 }
 
-double linregRound(double v) { return std::nearbyint(v * 1024.0) / 1024.0; }
+/// v rounded to the nearest multiple of 2^−10 (ties to even), for |v| ≤ 2^40: adding and taking
+/// away 1.5·2^52 rounds v·1024 to an integer in IEEE arithmetic, inline (std::nearbyint is a
+/// library call, and this runs d times per proposal).
+double linregRound(double v) {
+  constexpr double kMagic = 6755399441055744.0;  // 1.5 · 2^52
+  const double scaled = v * 1024.0;
+  return ((scaled + kMagic) - kMagic) / 1024.0;
+}
+
+/// Two independent standard normals from one polar (Marsaglia) step: the model needs q per
+/// proposal, and rng's standardNormal discards the second value of each pair.
+void linregNormalPair(random::Rng& rng, double& a, double& b) {
+  for (;;) {
+    const double u = 2.0 * random::uniform01(rng) - 1.0;
+    const double v = 2.0 * random::uniform01(rng) - 1.0;
+    const double s = u * u + v * v;
+    if (s > 0.0 && s < 1.0) {
+      const double f = std::sqrt(-2.0 * std::log(s) / s);
+      a = u * f;
+      b = v * f;
+      return;
+    }
+  }
+}
 
 [[noreturn]] void linregInvalid(const std::string& what) {
   throw std::invalid_argument("linreg release: " + what);
@@ -189,13 +212,15 @@ void LinregModel::completeRecord(double* record) const {
 
 void LinregModel::drawRecord(const Eigen::VectorXd& theta, random::Rng& rng, double* out) const {
   const int p = q_ - 1;
+  double z[kLinregMaxPredictors + 2];
+  for (int j = 0; j < q_; j += 2) linregNormalPair(rng, z[j], z[j + 1]);
   double mean = theta[0];
   for (int j = 0; j < p; ++j) {
     const auto i = static_cast<std::size_t>(j);
-    out[j] = spec_.predictorMeans[i] + spec_.predictorSds[i] * random::standardNormal(rng);
+    out[j] = spec_.predictorMeans[i] + spec_.predictorSds[i] * z[j];
     mean += theta[j + 1] * out[j];
   }
-  out[p] = mean + spec_.sigma * random::standardNormal(rng);
+  out[p] = mean + spec_.sigma * z[p];
   completeRecord(out);
 }
 
