@@ -363,6 +363,26 @@ class LinregReleaseTest : public QObject {
     }
   }
 
+  void threadCountDoesNotMatter() {
+    const LinregLayout l = lrLayout(2, 6.0, 15.0);
+    std::vector<std::vector<double>> records;
+    for (const auto& r : lrRecords(30, 4)) records.push_back({r[0], 0.5 * r[0], r[1]});
+    auto bits = dpsynth::core::privacy::makeSeededSource(6);
+    const LinregRelease r =
+        dpsynth::core::infer::makeLinregRelease(l, lrSpec(2, 1.0), records, 2.0, *bits, true);
+    DaConfig one = lrConfig(13, 60, 20);
+    one.chains = 3;
+    one.threads = 1;
+    DaConfig eight = one;
+    eight.threads = 8;
+    const DaResult a = dpsynth::core::infer::runDataAugmentation(r.model(), one);
+    const DaResult b = dpsynth::core::infer::runDataAugmentation(r.model(), eight);
+    for (std::size_t c = 0; c < 3; ++c) {
+      QVERIFY(a.chains[c].draws == b.chains[c].draws);
+      QVERIFY(a.chains[c].sweepAcceptance == b.chains[c].sweepAcceptance);
+    }
+  }
+
   void tinyEpsilonReturnsThePrior() {
     // Few records and a large σ: with n latent records β | x is informative, and the β-chain
     // is close to AR(1) with ρ = (n/σ²)/(n/σ² + 1/τ²) = 0.56/0.81 here, so it still mixes.
