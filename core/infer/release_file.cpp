@@ -1,10 +1,10 @@
 #include "core/infer/release_file.h"
 
-#include "core/infer/any_release.h"
-
 #include <cmath>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
+
+#include "core/infer/any_release.h"
 
 namespace dpsynth::core::infer {
 
