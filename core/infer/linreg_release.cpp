@@ -119,6 +119,7 @@ void linregNormalisedContribution(int predictors, const double* z, double* out) 
 
 void linregContribution(const LinregLayout& layout, const double* raw, double* out) {
   const int p = layout.predictorCount();
+  if (p > kLinregMaxPredictors) linregInvalid("too many predictors");
   double z[kLinregMaxPredictors + 1];
   for (int j = 0; j < p; ++j) {
     z[j] = linregNormalise(raw[j], layout.lower[static_cast<std::size_t>(j)],
