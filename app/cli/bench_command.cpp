@@ -16,6 +16,7 @@
 #include "app/bench/import_fixture.h"
 #include "app/cli/cli_common.h"
 #include "app/cli/commands.h"
+#include "app/cli/linreg_bench.h"
 #include "core/data/csv_writer.h"
 #include "core/data/dataset.h"
 #include "core/data/generators.h"
@@ -301,9 +302,12 @@ int runBench(const BenchOptions& o) {
   // The CSV import is a case of its own for --only ("csv import").
   const bool csvImport =
       o.only.empty() || std::string("csv import").find(o.only) != std::string::npos;
+  // So is the linear-regression data augmentation ("linreg da").
+  const bool linregDa =
+      o.only.empty() || std::string("linreg da").find(o.only) != std::string::npos;
   if (!o.only.empty()) {
     std::erase_if(cases, [&](const Case& c) { return c.name.find(o.only) == std::string::npos; });
-    if (cases.empty() && !csvImport) {
+    if (cases.empty() && !csvImport && !linregDa) {
       std::cerr << "dpsynth bench: no case name contains '" << o.only << "'\n";
       return kExitBadInput;
     }
@@ -323,6 +327,7 @@ int runBench(const BenchOptions& o) {
   out["draws"] = settings.nuts.draws;
   out["scenarios"] = nlohmann::json::array();
   if (csvImport) benchCsvImport(o.quick, out);
+  if (linregDa) benchLinregDataAugmentation(o.quick, out);
 
   if (!cases.empty())
     std::cout << std::left << std::setw(40) << "scenario" << std::right << std::setw(9) << "wall s"

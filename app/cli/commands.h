@@ -70,9 +70,16 @@ struct ReleaseOptions {
   std::vector<std::string> levels;  ///< COLUMN=level1|level2|..., one per feature
   double epsilon = 1.0, prior = 2.0;
   std::string seed;  ///< empty: a release (OS randomness); digits: reproducible, not_for_release
+  // --kind linreg (004 §5):
+  std::string outcome, predictors;  ///< Y; A,B
+  std::string bounds;               ///< "A=lo:hi,B=lo:hi,Y=lo:hi"
+  std::string predictorDist;        ///< "A=normal:mean:sd,B=normal:mean:sd"
+  double sigma = 0.0, priorSd = 2.0;
 };
 void addReleaseCommand(CLI::App& app, ReleaseOptions& options);
 int runRelease(const ReleaseOptions& options);
+/// --kind linreg (linreg_release_command.cpp).
+int runLinregRelease(const ReleaseOptions& options);
 
 struct InferOptions {
   std::string release, out;

@@ -4,15 +4,17 @@
 #include <fstream>
 #include <iostream>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <sstream>
+#include <variant>
 
 #include "app/cli/cli_common.h"
 #include "app/cli/commands.h"
 #include "app/cli/run_inputs.h"
 #include "core/data/csv_writer.h"
 #include "core/data/regular_file.h"
+#include "core/infer/any_release.h"
 #include "core/infer/da_sampler.h"
-#include "core/infer/release_file.h"
 #include "core/random/seed.h"
 #include "core/report/staged_folder.h"
 
@@ -70,16 +72,12 @@ void addInferCommand(CLI::App& app, InferOptions& o) {
   cmd->add_option("--seed", o.seed, "Reproducible run, labelled not_for_release");
 }
 
-int runInfer(const InferOptions& o) {
-  std::optional<std::uint64_t> seed;
-  if (!o.seed.empty()) seed = parseSeed(o.seed, "--seed");
-  if (o.warmup >= o.iterations) {
-    throw std::invalid_argument("--warmup must be below --iterations");
-  }
-  const core::infer::NaiveBayesRelease release =
-      core::infer::releaseFromJson(core::data::readRegularFile(o.release), o.release);
-  const core::infer::NaiveBayesModel model = release.model();
+namespace {
 
+/// Runs the sampler on one release's model and writes the three files.
+int inferFromModel(const InferOptions& o, const std::optional<std::uint64_t>& seed,
+                   const core::infer::RecordAdditiveModel& model, const std::string& kind,
+                   double epsilon) {
   core::infer::DaConfig config;
   config.iterations = o.iterations;
   config.warmup = o.warmup;
@@ -95,14 +93,14 @@ int runInfer(const InferOptions& o) {
 
   nlohmann::ordered_json summary;
   summary["release"] = o.release;
-  summary["kind"] = "naive-bayes";
-  summary["epsilon"] = release.epsilon;
+  summary["kind"] = kind;
+  summary["epsilon"] = epsilon;
   summary["iterations"] = o.iterations;
   summary["warmup"] = o.warmup;
   summary["chains"] = o.chains;
   summary["mean_acceptance"] = result.meanAcceptance();
   summary["min_acceptance"] = result.minAcceptance();
-  summary["acceptance_bound"] = std::exp(-release.epsilon);
+  summary["acceptance_bound"] = std::exp(-epsilon);
   summary["proposals"] = result.proposals();
   summary["seconds"] = result.seconds;
   if (seed) {
@@ -126,6 +124,23 @@ int runInfer(const InferOptions& o) {
             << result.proposals() << " proposals in " << result.seconds << " s, mean acceptance "
             << result.meanAcceptance() << ", min " << result.minAcceptance() << ")\n";
   return kExitOk;
+}
+
+}  // namespace
+
+int runInfer(const InferOptions& o) {
+  std::optional<std::uint64_t> seed;
+  if (!o.seed.empty()) seed = parseSeed(o.seed, "--seed");
+  if (o.warmup >= o.iterations) {
+    throw std::invalid_argument("--warmup must be below --iterations");
+  }
+  const core::infer::AnyRelease release =
+      core::infer::anyReleaseFromJson(core::data::readRegularFile(o.release), o.release);
+  return std::visit(
+      [&](const auto& r) {
+        return inferFromModel(o, seed, r.model(), core::infer::releaseKind(r), r.epsilon);
+      },
+      release);
 }
 
 }  // namespace dpsynth::cli

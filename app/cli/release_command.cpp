@@ -1,5 +1,5 @@
 /// dpsynth release: a privatized statistic and its release file (SPEC §6, README "Release
-/// files"). Only --kind naive-bayes so far (004 §4).
+/// files"): --kind naive-bayes (004 §4) here, --kind linreg (004 §5) in linreg_release_command.cpp.
 #include <iostream>
 #include <map>
 #include <sstream>
@@ -66,17 +66,30 @@ int levelIndex(const std::vector<std::string>& levels, const std::string& value,
 
 void addReleaseCommand(CLI::App& app, ReleaseOptions& o) {
   auto* cmd = app.add_subcommand("release", "Make a privatized release file from a CSV (SPEC §6)");
-  cmd->add_option("--kind", o.kind, "naive-bayes")->required();
+  cmd->add_option("--kind", o.kind, "naive-bayes (004 §4) or linreg (004 §5)")->required();
   cmd->add_option("--data", o.data, "Confidential CSV")->required();
-  cmd->add_option("--class", o.classColumn, "Class column")->required();
-  cmd->add_option("--class-levels", o.classLevels, "Public class labels: a|b|c")->required();
-  cmd->add_option("--features", o.features, "Feature columns: A,B,C")->required();
-  cmd->add_option("--levels", o.levels, "Public levels of a feature: A=x|y|z (once per feature)")
-      ->required();
+  cmd->add_option("--class", o.classColumn, "naive-bayes: class column");
+  cmd->add_option("--class-levels", o.classLevels, "naive-bayes: public class labels: a|b|c");
+  cmd->add_option("--features", o.features, "naive-bayes: feature columns: A,B,C");
+  cmd->add_option("--levels", o.levels,
+                  "naive-bayes: public levels of a feature: A=x|y|z (once per feature)");
+  cmd->add_option("--outcome", o.outcome, "linreg: outcome column Y");
+  cmd->add_option("--predictors", o.predictors, "linreg: predictor columns: A,B");
+  cmd->add_option("--bounds", o.bounds,
+                  "linreg: public clamping bounds of every predictor and the outcome: "
+                  "\"A=lo:hi,B=lo:hi,Y=lo:hi\" (values are clamped, then mapped to [-1, 1])");
+  cmd->add_option("--predictor-dist", o.predictorDist,
+                  "linreg: the known predictor distribution for the analysis, independent "
+                  "normals: \"A=normal:mean:sd,B=normal:mean:sd\"");
+  cmd->add_option("--sigma", o.sigma, "linreg: the known residual sd σ")
+      ->check(finiteNumber(1e-9, 1e9));
+  cmd->add_option("--prior-sd", o.priorSd, "linreg: prior sd of every β (default 2, as 004)")
+      ->check(finiteNumber(1e-9, 1e9));
   cmd->add_option("--epsilon", o.epsilon, "Privacy budget ε")
       ->required()
       ->check(finiteNumber(1e-6, 1e6));
-  cmd->add_option("--prior", o.prior, "Dirichlet prior α for the analysis (default 2, as 004)")
+  cmd->add_option("--prior", o.prior,
+                  "naive-bayes: Dirichlet prior α for the analysis (default 2, as 004)")
       ->check(finiteNumber(1e-6, 1e6));
   cmd->add_option("--out", o.out, "Release file (JSON)")->required();
   cmd->add_option("--seed", o.seed,
@@ -85,8 +98,18 @@ void addReleaseCommand(CLI::App& app, ReleaseOptions& o) {
 }
 
 int runRelease(const ReleaseOptions& o) {
+  if (o.kind == "linreg") return runLinregRelease(o);
   if (o.kind != "naive-bayes") {
-    throw std::invalid_argument("--kind " + o.kind + ": only naive-bayes is available");
+    throw std::invalid_argument("--kind " + o.kind + ": use naive-bayes or linreg");
+  }
+  if (o.classColumn.empty() || o.classLevels.empty() || o.features.empty()) {
+    throw std::invalid_argument(
+        "--kind naive-bayes needs --class, --class-levels, --features and --levels");
+  }
+  if (!o.outcome.empty() || !o.predictors.empty() || !o.bounds.empty() ||
+      !o.predictorDist.empty() || o.sigma != 0.0) {
+    throw std::invalid_argument(
+        "--outcome, --predictors, --bounds, --predictor-dist and --sigma are for --kind linreg");
   }
   std::optional<std::uint64_t> seed;
   if (!o.seed.empty()) seed = parseSeed(o.seed, "--seed");
