@@ -99,6 +99,7 @@ StudyConfigForm::StudyConfigForm(QWidget* parent) : QWidget(parent) {
   bootLayout->addRow(tr("Family"), bootFamily_);
   sourcePages_->addWidget(genPage);
   sourcePages_->addWidget(bootPage);
+  bootPage->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Ignored);
   sourceLayout->addRow(sourcePages_);
   n_ = formSpin(0, 10'000'000);
   n_->setSpecialValueText(tr("file size"));
@@ -158,8 +159,14 @@ StudyConfigForm::StudyConfigForm(QWidget* parent) : QWidget(parent) {
   layout->addStretch(1);
 
   auto changedSlot = [this] { refresh(); };
-  connect(sourceKind_, &QComboBox::currentIndexChanged, sourcePages_,
-          &QStackedWidget::setCurrentIndex);
+  connect(sourceKind_, &QComboBox::currentIndexChanged, this, [this](int index) {
+    // The hidden page does not take room (a stack is as tall as its tallest page otherwise).
+    for (int i = 0; i < sourcePages_->count(); ++i)
+      sourcePages_->widget(i)->setSizePolicy(
+          i == index ? QSizePolicy(QSizePolicy::Preferred, QSizePolicy::Preferred)
+                     : QSizePolicy(QSizePolicy::Ignored, QSizePolicy::Ignored));
+    sourcePages_->setCurrentIndex(index);
+  });
   connect(generator_, &QComboBox::currentIndexChanged, this, [this](int i) {
     if (i >= 0) parameters_->setPlaceholderText(QString::fromLatin1(kGeneratorHints[i]));
   });
@@ -186,7 +193,6 @@ void StudyConfigForm::setConfig(const study::StudyConfig& config) {
   note_ = config.note;
   const auto& source = config.source;
   sourceKind_->setCurrentIndex(source.bootstrap ? 1 : 0);
-  sourcePages_->setCurrentIndex(source.bootstrap ? 1 : 0);
   if (source.generator) {
     generator_->setCurrentIndex(static_cast<int>(source.generator->kind));
     parameters_->setText(joinNumbers(source.generator->parameters));

@@ -64,12 +64,17 @@ void StudyViolinPlot::rebuild() {
   violins_->setBrush(plot_style::translucent(plot_style::seriesColor(0), 110));
   auto ticker = plot->xAxis->ticker().dynamicCast<QCPAxisTickerText>();
   ticker->clear();
+  // Many cells (the 002 design has 17 with Δ): one-line labels turned aside, so they never
+  // overlap; a few cells keep their two-line labels upright.
+  const bool crowded = groups_.size() > 8;
+  plot->xAxis->setTickLabelRotation(crowded ? -45 : 0);
   QVector<double> keys, values;
   for (std::size_t i = 0; i < groups_.size(); ++i) {
     const auto& group = groups_[i];
     const double key = static_cast<double>(i + 1);
-    violins_->addViolin(key, group.values, QString(group.label).replace(QLatin1Char('\n'), ' '));
-    ticker->addTick(key, group.label);
+    const QString oneLine = QString(group.label).replace(QLatin1Char('\n'), ' ');
+    violins_->addViolin(key, group.values, oneLine);
+    ticker->addTick(key, crowded ? oneLine : group.label);
     if (group.reference && std::isfinite(*group.reference)) {
       keys << key - kStudyLineHalfWidth << key + kStudyLineHalfWidth
            << key + kStudyLineHalfWidth + 0.01;
