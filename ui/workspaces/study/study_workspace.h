@@ -65,6 +65,7 @@ class StudyWorkspace : public QWidget {
   QTabWidget* views() const { return views_; }
   QPushButton* runButton() const { return runButton_; }
   QPushButton* cancelButton() const { return cancelButton_; }
+  QPushButton* bootstrapButton() const { return bootstrapButton_; }
   QProgressBar* progressBar() const { return progress_; }
   QLabel* statusLabel() const { return status_; }
   const StudyRowSet& rows() const { return rows_; }

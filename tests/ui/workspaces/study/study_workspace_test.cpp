@@ -20,10 +20,12 @@
 #include "core/study/study_store.h"
 #include "core/study/study_summary.h"
 #include "ui/main_window.h"
+#include "ui/panels/data_panel.h"
 #include "ui/plots/violin_plottable.h"
 #include "ui/workspaces/study/study_config_form.h"
 #include "ui/workspaces/study/study_counts_table.h"
 #include "ui/workspaces/study/study_violin_plot.h"
+#include "ui/studio_test_helpers.h"
 
 using namespace dpsynth::ui;
 namespace study = dpsynth::core::study;
@@ -245,6 +247,36 @@ class StudyWorkspaceTest : public QObject {
     StudyWorkspace other;
     QVERIFY(other.openConfig(path));
     QCOMPARE(other.form()->replicatesBox()->value(), 5);
+  }
+
+  void bootstrapTakesTheSynthesisData() {
+    QTemporaryDir settings;
+    test::isolateSettings(settings);
+    MainWindow window;
+    window.setErrorPresenter([](const ErrorReport&) {});
+    StudyWorkspace* workspace = nullptr;
+    for (int i = 0; i < window.workspaces()->count(); ++i)
+      if (auto* w = qobject_cast<StudyWorkspace*>(window.workspaces()->widget(i))) workspace = w;
+    QVERIFY(workspace);
+    QCOMPARE(window.workspaces()->tabText(window.workspaces()->indexOf(workspace)),
+             QStringLiteral("Studies"));
+    if (!window.dataPanel()->hasData()) {
+      workspace->bootstrapButton()->click();
+      QVERIFY(workspace->statusLabel()->text().contains(QStringLiteral("Load a file")));
+      QCOMPARE(workspace->form()->sourceBox()->currentIndex(), 0);
+    }
+    window.loadDefaults();  // the bundled NB mixture, outcome "count", family negbin
+    QVERIFY(window.dataPanel()->hasData());
+    workspace->bootstrapButton()->click();
+    QCOMPARE(workspace->form()->sourceBox()->currentIndex(), 1);
+    const auto config = workspace->form()->config();
+    QVERIFY2(config, qPrintable(workspace->form()->problems().join("; ")));
+    QVERIFY(config->source.bootstrap);
+    QVERIFY(QString::fromStdString(config->source.bootstrap->file).endsWith("samples/nbmix.csv"));
+    QCOMPARE(config->source.bootstrap->outcome,
+             window.dataPanel()->choice().outcome);
+    QCOMPARE(config->source.bootstrap->family, dpsynth::core::models::Family::negbin);
+    QVERIFY(!config->source.generator);
   }
 
   /// The committed screenshot: the 002 preset with R = 5 run in the window's Studies tab.
