@@ -99,6 +99,15 @@ class StudyWorkspaceTest : public QObject {
     QCOMPARE(bound->data()->at(0)->value, 2.0);  // ε = 4
     QCOMPARE(bound->data()->at(0)->key, 2.0 - 0.46);  // across the second violin (censor-uw)
 
+    // Export: picture plus the data behind it (one row per replicate value, one per bound).
+    const PlotTable data = workspace.lipschitzPlot()->plotTable();
+    QCOMPARE(data.rows.size(), withDelta + 1);  // lw has no bound line, censor-uw has one
+    QTemporaryDir exports;
+    const QString png = exports.path() + QStringLiteral("/lipschitz.png");
+    QVERIFY(workspace.lipschitzPlot()->exportTo(png));
+    QVERIFY(QFileInfo::exists(png));
+    QVERIFY(QFileInfo::exists(csvPathFor(png)));
+
     // Utility: the mean measure has a violin per cell and the Beta(0.5, 3) mean 1/7 dashed.
     const int mean = workspace.measureBox()->findData(QStringLiteral("mean"));
     QVERIFY(mean >= 0);
