@@ -120,7 +120,13 @@ void StudyWorkspace::buildLayout() {
   scroll->setWidget(form_);
   scroll->setWidgetResizable(true);
   scroll->setMinimumWidth(300);
-  splitter->addWidget(scroll);
+  // The form's problems stay in sight under it, however far the form is scrolled.
+  auto* left = new QWidget;
+  auto* leftLayout = new QVBoxLayout(left);
+  leftLayout->setContentsMargins(0, 0, 0, 0);
+  leftLayout->addWidget(scroll, 1);
+  leftLayout->addWidget(form_->messagesLabel());
+  splitter->addWidget(left);
 
   auto* right = new QWidget;
   auto* rightLayout = new QVBoxLayout(right);

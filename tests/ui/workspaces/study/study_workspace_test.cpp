@@ -315,6 +315,8 @@ class StudyWorkspaceTest : public QObject {
     shootStudy(&window, QStringLiteral("studies-utility.png"));
     views->setCurrentIndex(2);
     shootStudy(&window, QStringLiteral("studies-counts.png"));
+    workspace->form()->epsilonEdit()->setText(QStringLiteral("5, four, -3"));
+    shootStudy(&window, QStringLiteral("studies-invalid.png"));
   }
 };
 
