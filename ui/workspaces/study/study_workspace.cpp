@@ -195,7 +195,9 @@ void StudyWorkspace::buildLayout() {
   connect(measure_, &QComboBox::currentIndexChanged, this, &StudyWorkspace::refreshUtility);
   connect(exportCounts, &QPushButton::clicked, this, &StudyWorkspace::exportCounts);
   connect(form_, &StudyConfigForm::changed, this, [this] {
-    if (!isRunning()) runButton_->setEnabled(form_->problems().isEmpty());
+    if (isRunning()) return;
+    runButton_->setEnabled(form_->problems().isEmpty());
+    markStale();
   });
 }
 
@@ -270,6 +272,7 @@ bool StudyWorkspace::run() {
   }
   rows_.clear();
   shown_ = config;
+  markStale();
   refreshViews();
   progress_->setRange(0, config->replicates);
   progress_->setValue(0);
@@ -370,6 +373,16 @@ void StudyWorkspace::refreshUtility() {
   utility_->setGroups(std::move(groups));
   utility_->setTitle(anyMarginal ? tr("† marginal-only mechanism (ignores the covariates)")
                                  : QString());
+}
+
+void StudyWorkspace::markStale() {
+  // The views show the study last run; once the form describes another one, they say so.
+  const auto current = form_->config();
+  const bool stale = shown_ && (!current || study::studyConfigHash(*current) !=
+                                                study::studyConfigHash(*shown_));
+  const QString why = tr("the form now describes another study; Run shows it");
+  lipschitz_->setStale(stale, why);
+  utility_->setStale(stale, why);
 }
 
 void StudyWorkspace::useSynthesisData() {

@@ -85,6 +85,7 @@ class StudyWorkspace : public QWidget {
   void scheduleRefresh();
   void onProgress(int done, int total, double secondsLeft);
   void setRunning(bool running);
+  void markStale();
   void useSynthesisData();
   void openWithDialog();
   void saveWithDialog();

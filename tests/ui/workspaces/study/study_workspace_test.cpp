@@ -138,10 +138,14 @@ class StudyWorkspaceTest : public QObject {
     QCOMPARE(table->item(censored, StudyCountsTable::Max)->text(),
              QString::number(expected.max, 'g', 4));
 
-    // The same folder with another config is refused with the core's message.
+    // The same folder with another config is refused with the core's message; until then
+    // the views say they show the study run before.
+    QVERIFY(!workspace.lipschitzPlot()->isStale());
     auto other = tinyStudy(3);
     other.seed = 12;
     workspace.form()->setConfig(other);
+    QVERIFY(workspace.lipschitzPlot()->isStale());
+    QVERIFY(workspace.utilityPlot()->isStale());
     QSignalSpy refused(&workspace, &StudyWorkspace::runEnded);
     QVERIFY(workspace.run());
     QVERIFY(refused.wait(kWorkspaceWaitMs));
