@@ -3,10 +3,19 @@
 #include <QTabWidget>
 
 #include "ui/main_window.h"
+#include "ui/panels/data_panel.h"
+#include "ui/workspaces/study/study_workspace.h"
+#include "ui/workspaces/study/synthesis_bootstrap.h"
 
 namespace dpsynth::ui {
 
-void MainWindow::addWorkspaces() {}
+void MainWindow::addWorkspaces() {
+  auto* studies = new StudyWorkspace(workspaces_);
+  workspaces_->addTab(studies, tr("Studies"));
+  studies->setBootstrapProvider([this](QString& why) -> std::optional<core::study::Bootstrap> {
+    return studyBootstrapOf(*data_, why);
+  });
+}
 
 void MainWindow::showSynthesis() { workspaces_->setCurrentWidget(mainSplitter_); }
 
