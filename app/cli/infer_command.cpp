@@ -1,18 +1,21 @@
 /// dpsynth infer: Bayesian inference from a release file by data augmentation (SPEC §6, 004).
-/// Writes draws.csv, summary.json and trace.csv into --out, all together or not at all.
+/// Writes draws.csv, summary.json and trace.csv into --out, all together or not at all. A ph
+/// release needs --family (the latent records' synthesizer family, SPEC §2).
 #include <cmath>
 #include <fstream>
 #include <iostream>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <sstream>
+#include <variant>
 
 #include "app/cli/cli_common.h"
 #include "app/cli/commands.h"
 #include "app/cli/run_inputs.h"
 #include "core/data/csv_writer.h"
 #include "core/data/regular_file.h"
+#include "core/infer/any_release.h"
 #include "core/infer/da_sampler.h"
-#include "core/infer/release_file.h"
 #include "core/random/seed.h"
 #include "core/report/staged_folder.h"
 
@@ -68,6 +71,10 @@ void addInferCommand(CLI::App& app, InferOptions& o) {
   cmd->add_option("--chains", o.chains, "Chains")->check(unsignedDecimal(1, 256));
   cmd->add_option("--threads", o.threads, "Threads (0: all cores)")->check(unsignedDecimal(0, 1024));
   cmd->add_option("--seed", o.seed, "Reproducible run, labelled not_for_release");
+  cmd->add_option("--family", o.family,
+                  "ph releases: family of the latent records (poisson, negbin, beta, normal)");
+  cmd->add_option("--sd-scale", o.sdScale, "ph releases, normal family: public scale of the priors")
+      ->check(finiteNumber(1e-12, 1e12));
 }
 
 int runInfer(const InferOptions& o) {
@@ -76,9 +83,32 @@ int runInfer(const InferOptions& o) {
   if (o.warmup >= o.iterations) {
     throw std::invalid_argument("--warmup must be below --iterations");
   }
-  const core::infer::NaiveBayesRelease release =
-      core::infer::releaseFromJson(core::data::readRegularFile(o.release), o.release);
-  const core::infer::NaiveBayesModel model = release.model();
+  const core::infer::AnyRelease any =
+      core::infer::readAnyRelease(core::data::readRegularFile(o.release), o.release);
+  // The kind decides the model; each kind states its smallest possible acceptance.
+  std::unique_ptr<core::infer::RecordAdditiveModel> owned;
+  std::string kind;
+  double epsilon = 0.0;
+  double acceptanceBound = 0.0;
+  if (const auto* nb = std::get_if<core::infer::NaiveBayesRelease>(&any)) {
+    if (!o.family.empty()) throw std::invalid_argument("--family applies to ph releases only");
+    owned = std::make_unique<core::infer::NaiveBayesModel>(nb->model());
+    kind = "naive-bayes";
+    epsilon = nb->epsilon;
+    acceptanceBound = std::exp(-epsilon);
+  } else {
+    const auto& ph = std::get<core::infer::PhReleaseFile>(any);
+    if (o.family.empty()) {
+      throw std::invalid_argument(
+          "a ph release needs --family poisson|negbin|beta|normal for the latent records");
+    }
+    owned = std::make_unique<core::infer::PhModel>(ph, core::models::parseFamily(o.family),
+                                                   o.sdScale);
+    kind = "ph";
+    epsilon = ph.epsilon;
+    acceptanceBound = ph.acceptanceBound();
+  }
+  const core::infer::RecordAdditiveModel& model = *owned;
 
   core::infer::DaConfig config;
   config.iterations = o.iterations;
@@ -95,15 +125,20 @@ int runInfer(const InferOptions& o) {
 
   nlohmann::ordered_json summary;
   summary["release"] = o.release;
-  summary["kind"] = "naive-bayes";
-  summary["epsilon"] = release.epsilon;
+  summary["kind"] = kind;
+  if (kind == "ph") {
+    summary["family"] = o.family;
+    if (o.family == "normal") summary["sd_scale"] = o.sdScale;
+  }
+  summary["epsilon"] = epsilon;
   summary["iterations"] = o.iterations;
   summary["warmup"] = o.warmup;
   summary["chains"] = o.chains;
   summary["mean_acceptance"] = result.meanAcceptance();
   summary["min_acceptance"] = result.minAcceptance();
-  summary["acceptance_bound"] = std::exp(-release.epsilon);
+  summary["acceptance_bound"] = acceptanceBound;
   summary["proposals"] = result.proposals();
+  summary["gradient_evaluations"] = result.gradientEvaluations();
   summary["seconds"] = result.seconds;
   if (seed) {
     summary["seed"] = *seed;
@@ -123,7 +158,8 @@ int runInfer(const InferOptions& o) {
   writeStagedText(folder.stagedPath("trace.csv"), traceCsv(result));
   folder.commit({"draws.csv", "summary.json", "trace.csv"});
   std::cout << "wrote draws.csv, summary.json and trace.csv to " << o.out << " ("
-            << result.proposals() << " proposals in " << result.seconds << " s, mean acceptance "
+            << result.proposals() << " proposals and " << result.gradientEvaluations()
+            << " gradient evaluations in " << result.seconds << " s, mean acceptance "
             << result.meanAcceptance() << ", min " << result.minAcceptance() << ")\n";
   return kExitOk;
 }

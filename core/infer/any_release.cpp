@@ -16,6 +16,11 @@ std::string releaseKind(const std::string& text, const std::string& file) {
 }
 
 AnyRelease readAnyRelease(const std::string& text, const std::string& file) {
+  const nlohmann::json j = nlohmann::json::parse(text, nullptr, false);
+  if (j.is_discarded() || !j.is_object()) throw std::invalid_argument(file + ": not a JSON object");
+  if (!j.contains("version") || j.at("version") != 1) {
+    throw std::invalid_argument(file + ": unsupported release version (expected \"version\": 1)");
+  }
   const std::string kind = releaseKind(text, file);
   if (kind == "ph") return phReleaseFromJson(text, file);
   // naive-bayes, and the message for unknown kinds

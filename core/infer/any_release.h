@@ -14,7 +14,7 @@ using AnyRelease = std::variant<NaiveBayesRelease, PhReleaseFile>;
 /// The release file's "kind" ("naive-bayes", "ph"); throws std::invalid_argument naming `file`
 /// when the text is not a JSON object with a string "kind".
 std::string releaseKind(const std::string& text, const std::string& file);
-/// Parses a release file of any known kind; throws std::invalid_argument with one line naming
+/// Parses a release file of any known kind (version 1 checked first); throws std::invalid_argument with one line naming
 /// `file` and the problem (an unknown kind included).
 AnyRelease readAnyRelease(const std::string& text, const std::string& file);
 
