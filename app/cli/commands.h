@@ -85,6 +85,8 @@ struct InferOptions {
   std::string release, out;
   int iterations = 10000, warmup = 5000, chains = 4, threads = 0;
   std::string seed;  ///< empty: OS seed; digits: reproducible, not_for_release
+  std::string family;    ///< ph releases: the synthesizer family of the latent records
+  double sdScale = 1.0;  ///< ph releases, normal family: public prior scale (SPEC §2)
 };
 void addInferCommand(CLI::App& app, InferOptions& options);
 int runInfer(const InferOptions& options);

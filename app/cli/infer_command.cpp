@@ -1,8 +1,10 @@
 /// dpsynth infer: Bayesian inference from a release file by data augmentation (SPEC §6, 004).
-/// Writes draws.csv, summary.json and trace.csv into --out, all together or not at all.
+/// Writes draws.csv, summary.json and trace.csv into --out, all together or not at all. A ph
+/// release needs --family (the latent records' synthesizer family, SPEC §2).
 #include <cmath>
 #include <fstream>
 #include <iostream>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <sstream>
@@ -70,6 +72,10 @@ void addInferCommand(CLI::App& app, InferOptions& o) {
   cmd->add_option("--chains", o.chains, "Chains")->check(unsignedDecimal(1, 256));
   cmd->add_option("--threads", o.threads, "Threads (0: all cores)")->check(unsignedDecimal(0, 1024));
   cmd->add_option("--seed", o.seed, "Reproducible run, labelled not_for_release");
+  cmd->add_option("--family", o.family,
+                  "ph releases: family of the latent records (poisson, negbin, beta, normal)");
+  cmd->add_option("--sd-scale", o.sdScale, "ph releases, normal family: public scale of the priors")
+      ->check(finiteNumber(1e-12, 1e12));
 }
 
 namespace {
@@ -77,7 +83,7 @@ namespace {
 /// Runs the sampler on one release's model and writes the three files.
 int inferFromModel(const InferOptions& o, const std::optional<std::uint64_t>& seed,
                    const core::infer::RecordAdditiveModel& model, const std::string& kind,
-                   double epsilon) {
+                   double epsilon, double acceptanceBound) {
   core::infer::DaConfig config;
   config.iterations = o.iterations;
   config.warmup = o.warmup;
@@ -94,14 +100,19 @@ int inferFromModel(const InferOptions& o, const std::optional<std::uint64_t>& se
   nlohmann::ordered_json summary;
   summary["release"] = o.release;
   summary["kind"] = kind;
+  if (kind == "ph") {
+    summary["family"] = o.family;
+    if (o.family == "normal") summary["sd_scale"] = o.sdScale;
+  }
   summary["epsilon"] = epsilon;
   summary["iterations"] = o.iterations;
   summary["warmup"] = o.warmup;
   summary["chains"] = o.chains;
   summary["mean_acceptance"] = result.meanAcceptance();
   summary["min_acceptance"] = result.minAcceptance();
-  summary["acceptance_bound"] = std::exp(-epsilon);
+  summary["acceptance_bound"] = acceptanceBound;
   summary["proposals"] = result.proposals();
+  summary["gradient_evaluations"] = result.gradientEvaluations();
   summary["seconds"] = result.seconds;
   if (seed) {
     summary["seed"] = *seed;
@@ -121,7 +132,8 @@ int inferFromModel(const InferOptions& o, const std::optional<std::uint64_t>& se
   writeStagedText(folder.stagedPath("trace.csv"), traceCsv(result));
   folder.commit({"draws.csv", "summary.json", "trace.csv"});
   std::cout << "wrote draws.csv, summary.json and trace.csv to " << o.out << " ("
-            << result.proposals() << " proposals in " << result.seconds << " s, mean acceptance "
+            << result.proposals() << " proposals and " << result.gradientEvaluations()
+            << " gradient evaluations in " << result.seconds << " s, mean acceptance "
             << result.meanAcceptance() << ", min " << result.minAcceptance() << ")\n";
   return kExitOk;
 }
@@ -135,10 +147,25 @@ int runInfer(const InferOptions& o) {
     throw std::invalid_argument("--warmup must be below --iterations");
   }
   const core::infer::AnyRelease release =
-      core::infer::anyReleaseFromJson(core::data::readRegularFile(o.release), o.release);
+      core::infer::readAnyRelease(core::data::readRegularFile(o.release), o.release);
+  if (const auto* ph = std::get_if<core::infer::PhReleaseFile>(&release)) {
+    // A histogram says nothing about the records' law: the analyst names the family.
+    if (o.family.empty())
+      throw std::invalid_argument(
+          "a ph release needs --family poisson|negbin|beta|normal for the latent records");
+    const core::infer::PhModel model(*ph, core::models::parseFamily(o.family), o.sdScale);
+    return inferFromModel(o, seed, model, "ph", ph->epsilon, ph->acceptanceBound());
+  }
+  if (!o.family.empty()) throw std::invalid_argument("--family applies to ph releases only");
+  // Pure ε-DP on the released statistic under replace-one: every acceptance ≥ e^{−ε}.
   return std::visit(
-      [&](const auto& r) {
-        return inferFromModel(o, seed, r.model(), core::infer::releaseKind(r), r.epsilon);
+      [&](const auto& r) -> int {
+        if constexpr (std::is_same_v<std::decay_t<decltype(r)>, core::infer::PhReleaseFile>) {
+          throw std::logic_error("ph handled above");
+        } else {
+          return inferFromModel(o, seed, r.model(), core::infer::releaseKind(r), r.epsilon,
+                                std::exp(-r.epsilon));
+        }
       },
       release);
 }

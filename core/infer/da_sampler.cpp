@@ -46,6 +46,12 @@ long long DaResult::proposals() const {
   return n;
 }
 
+long long DaResult::gradientEvaluations() const {
+  long long n = 0;
+  for (const auto& c : chains) n += c.gradientEvaluations;
+  return n;
+}
+
 namespace {
 
 std::optional<DaChainResult> runChain(const RecordAdditiveModel& model, const DaConfig& config,
@@ -57,6 +63,8 @@ std::optional<DaChainResult> runChain(const RecordAdditiveModel& model, const Da
   const int kept = config.iterations - config.warmup;
 
   Eigen::VectorXd theta = model.initialTheta(rng);
+  // Non-conjugate models: θ | x by one adapted NUTS step per sweep (warm-up sweeps adapt).
+  const std::unique_ptr<ThetaStep> thetaStep = model.makeThetaStep(config.warmup);
   // Records row after row in one buffer; proposal is a scratch record.
   std::vector<double> records(static_cast<std::size_t>(n) * width);
   std::vector<double> proposal(static_cast<std::size_t>(width));
@@ -65,7 +73,9 @@ std::optional<DaChainResult> runChain(const RecordAdditiveModel& model, const Da
     double* record = records.data() + static_cast<std::size_t>(i) * width;
     model.drawRecord(theta, rng, record);
     model.addStatistic(record, T);
+    if (thetaStep) thetaStep->addRecord(record);
   }
+  if (thetaStep) thetaStep->start(theta, rng, stop);
 
   DaChainResult result;
   result.draws.resize(kept, model.parameterDim());
@@ -74,17 +84,23 @@ std::optional<DaChainResult> runChain(const RecordAdditiveModel& model, const Da
   double sumAccept = 0.0;
   for (int sweep = 0; sweep < config.iterations; ++sweep) {
     if (stop.stop_requested()) return std::nullopt;
-    theta = model.drawTheta(T, rng);
+    theta = thetaStep ? thetaStep->step(rng, stop) : model.drawTheta(T, rng);
+    if (stop.stop_requested()) return std::nullopt;
     int accepted = 0;
     for (int i = 0; i < n; ++i) {
       double* record = records.data() + static_cast<std::size_t>(i) * width;
-      model.drawRecord(theta, rng, proposal.data());
+      if (thetaStep) {
+        thetaStep->drawRecord(rng, proposal.data());
+      } else {
+        model.drawRecord(theta, rng, proposal.data());
+      }
       const double logRatio = model.moveStatistic(T, record, proposal.data());
       const double alpha = logRatio >= 0.0 ? 1.0 : std::exp(logRatio);
       result.minAcceptance = std::min(result.minAcceptance, alpha);
       result.recordAcceptance[i] += alpha;
       sumAccept += alpha;
       if (alpha >= 1.0 || random::uniform01(rng) < alpha) {
+        if (thetaStep) thetaStep->moveRecord(record, proposal.data());
         std::copy(proposal.begin(), proposal.end(), record);
         ++accepted;
       } else {
@@ -99,6 +115,7 @@ std::optional<DaChainResult> runChain(const RecordAdditiveModel& model, const Da
     }
   }
   result.proposals = static_cast<long long>(n) * config.iterations;
+  if (thetaStep) result.gradientEvaluations = thetaStep->gradientEvaluations();
   result.recordAcceptance /= static_cast<double>(config.iterations);
   result.meanAcceptance =
       result.proposals > 0 ? sumAccept / static_cast<double>(result.proposals) : 1.0;

@@ -35,6 +35,7 @@ struct DaChainResult {
   /// (not clamped): for a pure ε-DP mechanism it is ≥ e^{−ε}.
   double minAcceptance = 1.0;
   long long proposals = 0;
+  long long gradientEvaluations = 0;     ///< of the NUTS θ step (0 for conjugate draws)
 };
 
 struct DaResult {
@@ -44,6 +45,7 @@ struct DaResult {
   double meanAcceptance() const;
   double minAcceptance() const;
   long long proposals() const;
+  long long gradientEvaluations() const;
 };
 
 /// Called from the chain threads (concurrently): chain, sweeps done, total sweeps.

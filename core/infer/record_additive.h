@@ -4,9 +4,11 @@
 /// record changes log η through T alone. Records are rows of doubles (categorical codes or
 /// continuous values); θ is a vector. Implementations are immutable and shared by all chains.
 #include <Eigen/Dense>
+#include <memory>
 #include <string>
 #include <vector>
 
+#include "core/infer/theta_step.h"
 #include "core/random/rng.h"
 
 namespace dpsynth::core::infer {
@@ -37,6 +39,13 @@ class RecordAdditiveModel {
   virtual double moveStatistic(Eigen::VectorXd& T, const double* from, const double* to) const = 0;
   /// Draws θ ~ p(θ | x) given the records' statistic T (conjugate models).
   virtual Eigen::VectorXd drawTheta(const Eigen::VectorXd& T, random::Rng& rng) const = 0;
+  /// Models without a conjugate θ | x return a fresh per-chain θ step (theta_step.h) whose
+  /// first `warmup` steps adapt; the sampler then uses it instead of drawTheta and drawRecord.
+  /// Conjugate models return nullptr.
+  virtual std::unique_ptr<ThetaStep> makeThetaStep(int warmup) const {
+    (void)warmup;
+    return nullptr;
+  }
 };
 
 }  // namespace dpsynth::core::infer

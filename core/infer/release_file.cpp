@@ -4,7 +4,6 @@
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
-#include "core/infer/any_release.h"
 
 namespace dpsynth::core::infer {
 
@@ -138,14 +137,6 @@ NaiveBayesRelease releaseFromJson(const std::string& text, const std::string& fi
     if (what.rfind(file + ": ", 0) == 0) throw;
     releaseFileError(file, what);
   }
-}
-
-AnyRelease anyReleaseFromJson(const std::string& text, const std::string& file) {
-  const nlohmann::json j = nlohmann::json::parse(text, nullptr, false);
-  if (j.is_object() && j.contains("kind") && j.at("kind") == "linreg") {
-    return linregReleaseFromJson(text, file);
-  }
-  return releaseFromJson(text, file);  // naive-bayes, or its one-line error
 }
 
 }  // namespace dpsynth::core::infer

@@ -34,10 +34,9 @@ std::vector<bool> eligibleBins(const std::vector<double>& edges, bool integer) {
   return eligible;
 }
 
-/// The bin of v under the same half-open convention as integersOfBin, decided by comparing
-/// with the stored edges (the division only gives a starting guess), so that counting and
-/// sampling agree on which bin a boundary value belongs to.
-std::size_t binOf(double v, const std::vector<double>& edges) {
+}  // namespace
+
+std::size_t phBinOf(double v, const std::vector<double>& edges) {
   const std::size_t m = edges.size() - 1;
   const double lower = edges.front();
   const double upper = edges.back();
@@ -50,7 +49,7 @@ std::size_t binOf(double v, const std::vector<double>& edges) {
   return j;
 }
 
-std::vector<double> makeEdges(double lower, double upper, std::size_t m) {
+std::vector<double> phEdges(double lower, double upper, std::size_t m) {
   std::vector<double> edges(m + 1);
   const double width = upper - lower;
   for (std::size_t j = 0; j < m; ++j) {
@@ -59,8 +58,6 @@ std::vector<double> makeEdges(double lower, double upper, std::size_t m) {
   edges[m] = upper;  // exactly, whatever the rounding above
   return edges;
 }
-
-}  // namespace
 
 std::vector<std::string> PhConfig::validate() const {
   std::vector<std::string> errors;
@@ -142,9 +139,9 @@ PhRelease perturbHistogram(const Eigen::VectorXd& y, const PhConfig& config) {
   release.integer = config.integer;
   release.forRelease = !config.reproducibleSeed.has_value();
   release.sensitivity = config.sensitivity;
-  release.edges = makeEdges(*config.lower, *config.upper, m);
+  release.edges = phEdges(*config.lower, *config.upper, m);
   release.counts.assign(m, 0);
-  for (Eigen::Index i = 0; i < y.size(); ++i) ++release.counts[binOf(y[i], release.edges)];
+  for (Eigen::Index i = 0; i < y.size(); ++i) ++release.counts[phBinOf(y[i], release.edges)];
 
   std::uint64_t num = 0, den = 1;
   phNoiseRate(config.epsilon, config.sensitivity, num, den);

@@ -69,7 +69,16 @@ struct PhRelease {
 std::vector<double> phProbabilities(const std::vector<std::int64_t>& noisy,
                                     const std::vector<bool>& eligible = {});
 
-/// Values below lower/above upper are counted in the first/last bin. Throws
+/// The m + 1 edges of m equal bins from lower to upper; the last edge is upper exactly.
+std::vector<double> phEdges(double lower, double upper, std::size_t m);
+
+/// The bin perturbHistogram counts v in: bins are [e_j, e_{j+1}) except the last, [e_{m−1}, e_m];
+/// v ≤ e_0 (also −inf) falls in the first bin and v ≥ e_m (also +inf) in the last, so values
+/// outside the bounds are counted as if clamped to them. Decided by comparing with the stored
+/// edges, so counting and sampling agree on boundary values. v must not be NaN.
+std::size_t phBinOf(double v, const std::vector<double>& edges);
+
+/// Values below lower/above upper are counted in the first/last bin (phBinOf). Throws
 /// std::invalid_argument with validate()'s message when bounds are missing or inverted.
 PhRelease perturbHistogram(const Eigen::VectorXd& y, const PhConfig& config);
 

@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include "core/data/csv_writer.h"
+#include "core/infer/ph_release.h"
 #include "core/pipeline/export.h"
 #include "core/pipeline/report.h"
 #include "core/pipeline/synthesis.h"
@@ -63,13 +64,20 @@ std::string inFolder(const char* folder, const std::string& name) {
   return std::string(folder) + "/" + name;
 }
 
+/// The ph mechanism's noisy counts are its DP output: published as a release file that
+/// `dpsynth infer` reads (core/infer/ph_release.h).
+std::string phReleaseName(const std::string& label) { return "ph-release_" + label + ".json"; }
+
 }  // namespace
 
 std::vector<std::string> exportFileNames(const pipeline::RunResult& result, int m) {
   std::vector<std::string> names;
-  for (const auto& label : mechanismLabels(result)) {
+  const std::vector<std::string> labels = mechanismLabels(result);
+  for (std::size_t j = 0; j < labels.size(); ++j) {
+    const std::string& label = labels[j];
     for (const auto& n : syntheticNames(label, m)) names.push_back(inFolder(kReleaseFolder, n));
     names.push_back(inFolder(kReleaseFolder, "synthetic_" + label + ".csv.json"));
+    if (result.mechanisms[j].ph) names.push_back(inFolder(kReleaseFolder, phReleaseName(label)));
   }
   names.push_back(inFolder(kReleaseFolder, kRelease));
   for (const auto& label : mechanismLabels(result))
@@ -117,10 +125,19 @@ ExportedFiles exportRun(const session::Session& session, const data::Dataset& da
   refuseInputsInside(folder.target(), inputs);
   for (std::size_t j = 0; j < result.mechanisms.size(); ++j) {
     const std::string& label = in.labels[j];
-    if (release)
+    const pipeline::MechanismResult& mech = result.mechanisms[j];
+    if (release) {
       pipeline::writeSyntheticBundle(
           folder.stagedPath(inFolder(kReleaseFolder, "synthetic_" + label + ".csv")), dataset,
-          result.mechanisms[j], in.synthetic[j], options.seed);
+          mech, in.synthetic[j], options.seed);
+      if (mech.ph) {
+        const infer::PhReleaseFile ph =
+            infer::phReleaseFile(*mech.ph, mech.epsilon, mech.neighbours,
+                                 static_cast<int>(dataset.size()), dataset.family);
+        data::writeTextAtomic(folder.stagedPath(inFolder(kReleaseFolder, phReleaseName(label))),
+                              infer::phReleaseToJson(ph));
+      }
+    }
     data::writeTextAtomic(folder.stagedPath(inFolder(kInternalFolder, "report_" + label + ".json")),
                           reports[j].dump(2) + "\n");
   }

@@ -35,7 +35,8 @@ inline constexpr const char* kInternalFolder = "internal";
 /// Writes two folders inside outDir (created if missing), each replaced as a whole:
 ///   release/  (publishable) for each mechanism (label L from mechanismLabels): synthetic_L.csv
 ///             (m = 1) or synthetic_L_1.csv … synthetic_L_m.csv and the sidecar
-///             synthetic_L.csv.json; then release_note.html;
+///             synthetic_L.csv.json, for a ph mechanism its release file ph-release_L.json
+///             (the noisy counts, for `dpsynth infer`); then release_note.html;
 ///   internal/ (confidential) report_L.json per mechanism, results.csv, internal_report.html and
 ///             session.dpsynth (data path made absolute).
 /// Synthetic data come from pipeline::synthesize(dataset, result, settings.model, m, seed).

@@ -9,6 +9,9 @@
 #include <QtTest>
 #include <cmath>
 
+#include "core/pipeline/mechanism.h"
+#include "core/session/session.h"
+#include "core/session/sha256.h"
 #include "support/cli_process.h"
 
 namespace {
@@ -41,6 +44,39 @@ QStringList inferCliReleaseArgs(const QString& data, const QString& out) {
   return {"release", "--kind", "naive-bayes", "--data", data, "--class", "y", "--class-levels",
           "a|b", "--features", "u,v", "--levels", "u=0|1", "--levels", "v=x|y|z", "--epsilon",
           "2", "--out", out};
+}
+
+/// A seeded session with the ph mechanism only, on 60 normal-ish values in [0, 10].
+QString inferCliPhSession(const QTemporaryDir& dir) {
+  const QString data = dir.filePath("values.csv");
+  QFile f(data);
+  f.open(QIODevice::WriteOnly);
+  f.write("value,id\n");
+  for (int i = 0; i < 60; ++i) {
+    const double v = 5.0 + 2.0 * std::sin(i * 2.3) + 0.01 * i;
+    f.write(QByteArray::number(v, 'f', 3) + "," + QByteArray::number(i) + "\n");
+  }
+  f.close();
+  namespace session = dpsynth::core::session;
+  namespace pipeline = dpsynth::core::pipeline;
+  session::Session s;
+  s.dataFile = "values.csv";
+  s.dataSha256 = session::sha256File(data.toStdString());
+  s.dataset.outcome = "value";
+  s.dataset.family = dpsynth::core::models::Family::normal;
+  pipeline::MechanismConfig ph;
+  ph.mechanism = pipeline::Mechanism::ph;
+  ph.epsilon = 1;
+  ph.lower = 0;
+  ph.upper = 10;
+  ph.bins = 6;
+  s.mechanisms = {ph};
+  s.run.model.family = s.dataset.family;
+  s.run.nuts.seed = 12;
+  s.reproducible = true;
+  const QString file = dir.filePath("ph.dpsynth");
+  session::saveSession(file.toStdString(), s);
+  return file;
 }
 
 }  // namespace
@@ -89,6 +125,71 @@ class InferCliTest : public QObject {
     againArgs[4] = again;
     QCOMPARE(inferCli(againArgs).exitCode, 0);
     QCOMPARE(inferCliRead(again + "/draws.csv"), draws);
+  }
+
+  void phExportThenInfer() {
+    // `dpsynth run` exports the ph release into release/; `dpsynth infer` analyses it.
+    QTemporaryDir dir;
+    const QString session = inferCliPhSession(dir);
+    const QString exported = dir.filePath("export");
+    InferCliRun r = inferCli({"run", "--session", session, "--out", exported, "--quiet"});
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    const QString release = exported + "/release/ph-release_ph.json";
+    const QJsonObject rel = QJsonDocument::fromJson(inferCliRead(release)).object();
+    QCOMPARE(rel["kind"].toString(), QString("ph"));
+    QCOMPARE(rel["bins"].toInt(), 6);
+    QCOMPARE(rel["n"].toInt(), 60);
+    QVERIFY(!inferCliRead(release).contains("id"));
+
+    const QString out = dir.filePath("posterior");
+    const QStringList args{"infer", "--release", release, "--family", "normal", "--out", out,
+                           "--seed", "3", "--iterations", "300", "--warmup", "100", "--chains",
+                           "2"};
+    r = inferCli(args);
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    QVERIFY(r.out.contains("gradient evaluations"));
+    const QJsonObject summary =
+        QJsonDocument::fromJson(inferCliRead(out + "/summary.json")).object();
+    QCOMPARE(summary["kind"].toString(), QString("ph"));
+    QCOMPARE(summary["family"].toString(), QString("normal"));
+    QVERIFY(summary["gradient_evaluations"].toDouble() > 0);
+    QVERIFY(summary["acceptance_bound"].toDouble() >= std::exp(-1.0) - 1e-12);
+    QVERIFY(summary["min_acceptance"].toDouble() >= summary["acceptance_bound"].toDouble() - 1e-12);
+    const QJsonObject params = summary["parameters"].toObject();
+    QVERIFY(params.contains("beta[0]") && params.contains("sigma"));
+    QVERIFY(std::abs(params["beta[0]"].toObject()["mean"].toDouble() - 5.0) < 1.5);
+    QVERIFY(inferCliRead(out + "/draws.csv").startsWith("chain,draw,beta[0],sigma\n"));
+    QCOMPARE(inferCliRead(out + "/draws.csv").count('\n'), 1 + 2 * 200);
+
+    // The same seed with another thread count gives the same draws.
+    QStringList again = args;
+    again[again.indexOf(out)] = dir.filePath("again");
+    again << "--threads" << "1";
+    QCOMPARE(inferCli(again).exitCode, 0);
+    QCOMPARE(inferCliRead(dir.filePath("again") + "/draws.csv"), inferCliRead(out + "/draws.csv"));
+
+    // A ph release needs a family; a naive-Bayes one takes none; an unknown family is refused.
+    struct PhCase {
+      QStringList args;
+      const char* expect;
+    };
+    const QString nb = dir.filePath("nb.json");
+    QCOMPARE(inferCli(inferCliReleaseArgs(inferCliWriteData(dir), nb) << "--seed" << "1").exitCode, 0);
+    const PhCase cases[] = {
+        {{"infer", "--release", release, "--out", dir.filePath("o")}, "--family"},
+        {{"infer", "--release", release, "--family", "gamma", "--out", dir.filePath("o")}, "gamma"},
+        {{"infer", "--release", nb, "--family", "normal", "--out", dir.filePath("o")}, "--family"},
+        {{"infer", "--release", release, "--family", "normal", "--sd-scale", "0", "--out",
+          dir.filePath("o")},
+         "--sd-scale"},
+    };
+    for (const PhCase& c : cases) {
+      const InferCliRun bad = inferCli(c.args);
+      QVERIFY2(bad.exitCode == 2, qPrintable(c.args.join(' ') + " -> " + bad.err));
+      QVERIFY2(bad.err.contains(c.expect), qPrintable(bad.err));
+      QCOMPARE(bad.err.trimmed().count('\n'), 0);
+    }
+    QVERIFY(!QDir(dir.filePath("o")).exists());
   }
 
   void badInputExitsTwo() {

@@ -314,6 +314,12 @@ class RunTest : public QObject {
         for (const char* key : {"mean", "sd", "q025", "q975"}) add(p.toObject()[key]);
     }
     QVERIFY(secret.size() > 50);
+    // The ph mechanism's release file is among the scanned files, and holds no seed.
+    QVERIFY(filesBelow(out).contains("release/ph-release_ph.json"));
+    const QJsonObject phFile =
+        QJsonDocument::fromJson(readAll(out + "/release/ph-release_ph.json")).object();
+    QCOMPARE(phFile["kind"].toString(), QString("ph"));
+    QVERIFY(!phFile.contains("seed") && !phFile.contains("not_for_release"));
     const QString hash = QString::fromStdString(s.dataSha256);
     int scanned = 0;
     for (const QString& f : filesBelow(out)) {

@@ -303,7 +303,7 @@ class LinregReleaseTest : public QObject {
     const LinregRelease r = dpsynth::core::infer::makeLinregRelease(
         l, spec, {{1, 2, 3}, {-1, 0.5, 2}, {4, -4, 9}}, 0.75, *bits, true);
     const std::string text = dpsynth::core::infer::linregReleaseToJson(r);
-    const AnyRelease any = dpsynth::core::infer::anyReleaseFromJson(text, "r.json");
+    const AnyRelease any = dpsynth::core::infer::readAnyRelease(text, "r.json");
     QVERIFY(std::holds_alternative<LinregRelease>(any));
     const LinregRelease& back = std::get<LinregRelease>(any);
     QCOMPARE(back.noisy, r.noisy);
@@ -337,7 +337,7 @@ class LinregReleaseTest : public QObject {
     };
     for (const std::string& t : bad) {
       try {
-        dpsynth::core::infer::anyReleaseFromJson(t, "r.json");
+        dpsynth::core::infer::readAnyRelease(t, "r.json");
         QFAIL(qPrintable(QString::fromStdString(t)));
       } catch (const std::invalid_argument& e) {
         const std::string what = e.what();

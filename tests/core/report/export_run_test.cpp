@@ -13,6 +13,7 @@
 #include <sstream>
 
 #include "core/data/csv_writer.h"
+#include "core/infer/ph_release.h"
 #include "core/pipeline/synthesis.h"
 #include "core/report/html_writer.h"
 #include "core/report/results_table.h"
@@ -93,6 +94,7 @@ class ExportRunTest : public QObject {
                                             "release/synthetic_censor-w.csv.json",
                                             "release/synthetic_ph.csv",
                                             "release/synthetic_ph.csv.json",
+                                            "release/ph-release_ph.json",
                                             "release/release_note.html",
                                             "internal/report_lw.json",
                                             "internal/report_censor-w.json",
@@ -198,6 +200,27 @@ class ExportRunTest : public QObject {
     QVERIFY(note.find("ECDF") == std::string::npos);
     QVERIFY(internal.find("CONFIDENTIAL") != std::string::npos);
     QVERIFY(note.find("CONFIDENTIAL") == std::string::npos);
+  }
+
+  void phReleaseFileHoldsTheNoisyCountsOnly() {
+    // The ph mechanism's DP output, readable by `dpsynth infer`; never the exact counts, the
+    // probabilities or a data summary.
+    const std::string text = dpsynth::test::readFile(out_ + "/release/ph-release_ph.json");
+    const auto r = dpsynth::core::infer::phReleaseFromJson(text, "ph-release_ph.json");
+    const auto& ph = *run_.mechanisms[2].ph;
+    QVERIFY(r.noisyCounts == ph.noisy);
+    QCOMPARE(r.n, 300);
+    QCOMPARE(r.lower, 0.0);
+    QCOMPARE(r.upper, 100.0);
+    QCOMPARE(r.epsilon, 1.0);
+    QCOMPARE(r.sensitivity(), 2);
+    QVERIFY(r.notForRelease);  // a seeded run
+    const auto j = nlohmann::json::parse(text);
+    for (const char* key : {"counts", "probabilities", "seed", "data", "file"})
+      QVERIFY2(!j.contains(key), key);
+    const auto c = utility::describe(dataset_.y);
+    for (double v : {c.mean, c.median, c.q15, c.q90})
+      QVERIFY2(!containsNumber(text, report::displayNumber(v)), report::displayNumber(v).c_str());
   }
 
   void releaseNoteDescribesTheRelease() {

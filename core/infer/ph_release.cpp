@@ -1,0 +1,217 @@
+#include "core/infer/ph_release.h"
+
+#include <algorithm>
+#include <cmath>
+#include <nlohmann/json.hpp>
+#include <stdexcept>
+
+namespace dpsynth::core::infer {
+
+std::vector<double> PhReleaseFile::edges() const {
+  return privacy::phEdges(lower, upper, static_cast<std::size_t>(bins));
+}
+
+double PhReleaseFile::acceptanceBound() const { return std::exp(-2.0 * rate()); }
+
+std::vector<std::string> PhReleaseFile::validate() const {
+  std::vector<std::string> problems;
+  if (!std::isfinite(lower) || !std::isfinite(upper) || !(lower < upper) ||
+      !std::isfinite(upper - lower)) {
+    problems.push_back("ph release: the bounds must be finite with lower < upper");
+  }
+  if (bins < 1) problems.push_back("ph release: bins must be at least 1");
+  if (static_cast<long long>(noisyCounts.size()) != bins) {
+    problems.push_back("ph release: expected " + std::to_string(bins) + " noisy counts, got " +
+                       std::to_string(noisyCounts.size()));
+  }
+  if (n < 1) problems.push_back("ph release: n must be at least 1");
+  if (!(epsilon > 0.0) || !std::isfinite(epsilon)) {
+    problems.push_back("ph release: epsilon must be positive");
+  }
+  if (rateNum == 0 || rateDen == 0) {
+    problems.push_back("ph release: noise_rate must be positive");
+  } else if (std::isfinite(epsilon) &&
+             static_cast<long double>(rateNum) * sensitivity() >
+                 static_cast<long double>(epsilon) * static_cast<long double>(rateDen) *
+                     (1.0L + 1e-12L)) {
+    problems.push_back("ph release: the noise rate is above epsilon / sensitivity");
+  }
+  if (clampedAtZero &&
+      std::any_of(noisyCounts.begin(), noisyCounts.end(), [](std::int64_t d) { return d < 0; })) {
+    problems.push_back("ph release: counts clamped at zero cannot be negative");
+  }
+  return problems;
+}
+
+PhReleaseFile phReleaseFile(const privacy::PhRelease& release, double epsilon,
+                            privacy::Neighbours neighbours, int n,
+                            std::optional<models::Family> family) {
+  if (release.edges.size() < 2 || release.noisy.size() + 1 != release.edges.size()) {
+    throw std::invalid_argument("phReleaseFile: edges and noisy counts do not match");
+  }
+  PhReleaseFile r;
+  r.lower = release.edges.front();
+  r.upper = release.edges.back();
+  r.bins = static_cast<int>(release.noisy.size());
+  r.integer = release.integer;
+  r.epsilon = epsilon;
+  r.neighbours = neighbours;
+  if (release.sensitivity != r.sensitivity()) {
+    throw std::invalid_argument("phReleaseFile: the release's sensitivity does not match " +
+                                privacy::neighboursName(neighbours));
+  }
+  privacy::phNoiseRate(epsilon, release.sensitivity, r.rateNum, r.rateDen);
+  r.noisyCounts = release.noisy;
+  r.n = n;
+  r.synthesizerFamily = family;
+  r.notForRelease = !release.forRelease;
+  return r;
+}
+
+std::string phReleaseToJson(const PhReleaseFile& r) {
+  nlohmann::ordered_json j;
+  j["version"] = 1;
+  j["kind"] = "ph";
+  j["mechanism"] = "perturbed histogram, discrete Laplace noise";
+  j["epsilon"] = r.epsilon;
+  j["neighbours"] = privacy::neighboursName(r.neighbours);
+  j["n"] = r.n;
+  if (r.neighbours == privacy::Neighbours::addRemove) {
+    j["n_note"] = "n is treated as public (as the default bin count ceil(sqrt(n)) is)";
+  }
+  j["bounds"] = {{"lower", r.lower}, {"upper", r.upper}};
+  j["bins"] = r.bins;
+  j["edges"] = r.edges();
+  j["binning"] =
+      "bin j is [edge j, edge j+1), the last bin also holds the upper bound; values below the "
+      "lower bound count in the first bin and values above the upper bound in the last";
+  j["integer"] = r.integer;
+  j["sensitivity"] = r.sensitivity();
+  j["noise_rate"] = {{"numerator", r.rateNum}, {"denominator", r.rateDen}};
+  j["noise"] = "P(noise = k) proportional to exp(-|k| numerator / denominator)";
+  j["noisy_counts"] = r.noisyCounts;
+  j["noisy_counts_clamped_at_zero"] = r.clampedAtZero;
+  if (r.synthesizerFamily) j["synthesizer_family"] = models::familyName(*r.synthesizerFamily);
+  j["model"] = "any synthesizer family, chosen at inference (dpsynth infer --family)";
+  if (r.notForRelease) j["not_for_release"] = true;
+  return j.dump(2) + "\n";
+}
+
+namespace {
+
+[[noreturn]] void phFileError(const std::string& file, const std::string& what) {
+  throw std::invalid_argument(file + ": " + what);
+}
+
+}  // namespace
+
+PhReleaseFile phReleaseFromJson(const std::string& text, const std::string& file) {
+  const nlohmann::json j = nlohmann::json::parse(text, nullptr, false);
+  if (j.is_discarded() || !j.is_object()) phFileError(file, "not a JSON object");
+  try {
+    if (!j.contains("version") || j.at("version") != 1) {
+      phFileError(file, "unsupported release version (expected \"version\": 1)");
+    }
+    if (j.at("kind").get<std::string>() != "ph") phFileError(file, "not a ph release");
+    PhReleaseFile r;
+    r.epsilon = j.at("epsilon").get<double>();
+    r.neighbours = privacy::parseNeighbours(j.at("neighbours").get<std::string>());
+    r.n = j.at("n").get<int>();
+    r.lower = j.at("bounds").at("lower").get<double>();
+    r.upper = j.at("bounds").at("upper").get<double>();
+    r.bins = j.at("bins").get<int>();
+    r.integer = j.at("integer").get<bool>();
+    if (j.at("sensitivity").get<int>() != r.sensitivity()) {
+      phFileError(file, "sensitivity does not match the neighbour relation");
+    }
+    r.rateNum = j.at("noise_rate").at("numerator").get<std::uint64_t>();
+    r.rateDen = j.at("noise_rate").at("denominator").get<std::uint64_t>();
+    r.noisyCounts = j.at("noisy_counts").get<std::vector<std::int64_t>>();
+    r.clampedAtZero = j.value("noisy_counts_clamped_at_zero", false);
+    if (j.contains("synthesizer_family")) {
+      r.synthesizerFamily = models::parseFamily(j.at("synthesizer_family").get<std::string>());
+    }
+    r.notForRelease = j.value("not_for_release", false);
+    const std::vector<std::string> problems = r.validate();
+    if (!problems.empty()) phFileError(file, problems.front());
+    if (j.contains("edges") && j.at("edges").get<std::vector<double>>() != r.edges()) {
+      phFileError(file, "edges do not match the bounds and bins");
+    }
+    return r;
+  } catch (const nlohmann::json::exception& e) {
+    phFileError(file, std::string("missing or ill-typed key (") + e.what() + ")");
+  } catch (const std::invalid_argument& e) {
+    const std::string what = e.what();
+    if (what.rfind(file + ": ", 0) == 0) throw;
+    phFileError(file, what);
+  }
+}
+
+PhModel::PhModel(PhReleaseFile release, models::Family family, double sdScale)
+    : release_(std::move(release)), family_(makeLatentFamily(family, sdScale)) {
+  const std::vector<std::string> problems = release_.validate();
+  if (!problems.empty()) throw std::invalid_argument(problems.front());
+  edges_ = release_.edges();
+  rate_ = release_.rate();
+  noisy_.resize(release_.bins);
+  for (int j = 0; j < release_.bins; ++j) {
+    noisy_[j] = static_cast<double>(release_.noisyCounts[static_cast<std::size_t>(j)]);
+  }
+  // Pseudo-outcomes for the starting point: about 1000 values at the bins' centres in
+  // proportion to max(D_j, 0) (flat when no count is positive), moved into the family's support.
+  double total = 0.0;
+  for (int j = 0; j < release_.bins; ++j) total += std::max(0.0, noisy_[j]);
+  std::vector<double> pseudo;
+  for (int j = 0; j < release_.bins; ++j) {
+    const double w = total > 0.0 ? std::max(0.0, noisy_[j]) / total : 1.0 / release_.bins;
+    const int copies = static_cast<int>(std::lround(w * 1000.0));
+    double centre = 0.5 * (edges_[static_cast<std::size_t>(j)] + edges_[static_cast<std::size_t>(j) + 1]);
+    if (models::isCountFamily(family)) centre = std::max(0.0, std::round(centre));
+    if (family == models::Family::beta) centre = std::clamp(centre, 1e-3, 1.0 - 1e-3);
+    pseudo.insert(pseudo.end(), static_cast<std::size_t>(copies), centre);
+  }
+  if (pseudo.size() < 2) {
+    pseudo = {edges_.front(), edges_.back()};
+    for (double& v : pseudo) {
+      if (models::isCountFamily(family)) v = std::max(0.0, std::round(v));
+      if (family == models::Family::beta) v = std::clamp(v, 1e-3, 1.0 - 1e-3);
+    }
+  }
+  start_ = family_->initialPoint(
+      Eigen::Map<const Eigen::VectorXd>(pseudo.data(), static_cast<Eigen::Index>(pseudo.size())));
+}
+
+Eigen::VectorXd PhModel::initialTheta(random::Rng& rng) const {
+  Eigen::VectorXd u = start_;
+  for (Eigen::Index k = 0; k < u.size(); ++k) u[k] += random::uniform01(rng) - 0.5;
+  return family_->constrain(u);
+}
+
+void PhModel::drawRecord(const Eigen::VectorXd& theta, random::Rng& rng, double* out) const {
+  out[0] = family_->draw(theta, rng);
+}
+
+void PhModel::addStatistic(const double* record, Eigen::VectorXd& T) const {
+  T[static_cast<Eigen::Index>(binOf(record[0]))] += 1.0;
+}
+
+double PhModel::moveStatistic(Eigen::VectorXd& T, const double* from, const double* to) const {
+  const auto a = static_cast<Eigen::Index>(binOf(from[0]));
+  const auto b = static_cast<Eigen::Index>(binOf(to[0]));
+  if (a == b) return 0.0;
+  // log η = −t Σ_j |D_j − C_j| + const (raw or clamped counts alike, see the header).
+  const double before = std::abs(noisy_[a] - T[a]) + std::abs(noisy_[b] - T[b]);
+  T[a] -= 1.0;
+  T[b] += 1.0;
+  return rate_ * (before - std::abs(noisy_[a] - T[a]) - std::abs(noisy_[b] - T[b]));
+}
+
+Eigen::VectorXd PhModel::drawTheta(const Eigen::VectorXd&, random::Rng&) const {
+  throw std::logic_error("a ph release has no conjugate parameter draw: use makeThetaStep");
+}
+
+std::unique_ptr<ThetaStep> PhModel::makeThetaStep(int warmup) const {
+  return family_->makeThetaStep(warmup, 0.5 * (release_.lower + release_.upper));
+}
+
+}  // namespace dpsynth::core::infer
