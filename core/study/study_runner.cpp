@@ -111,7 +111,15 @@ StudyOutcome runStudy(const StudyConfig& config, const std::vector<int>& replica
                       const std::function<void(const ReplicateRows&)>& onReplicate,
                       const std::function<void(const StudyProgress&)>& onProgress,
                       std::stop_token stop) {
-  const ReplicateSource source(config);
+  return runStudy(config, ReplicateSource(config), replicates, threads, onReplicate, onProgress,
+                  stop);
+}
+
+StudyOutcome runStudy(const StudyConfig& config, const ReplicateSource& source,
+                      const std::vector<int>& replicates, int threads,
+                      const std::function<void(const ReplicateRows&)>& onReplicate,
+                      const std::function<void(const StudyProgress&)>& onProgress,
+                      std::stop_token stop) {
   if (threads <= 0) threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   threads = std::min<int>(threads, static_cast<int>(std::max<std::size_t>(1, replicates.size())));
 
