@@ -1,12 +1,21 @@
 // Hosts the workspaces beside synthesis. Each workspace is a widget of its own under
 // ui/workspaces/; this file only creates it, adds its tab and connects it to the window.
+#include <QStatusBar>
 #include <QTabWidget>
 
 #include "ui/main_window.h"
+#include "ui/workspaces/frontier/frontier_workspace.h"
 
 namespace dpsynth::ui {
 
-void MainWindow::addWorkspaces() {}
+void MainWindow::addWorkspaces() {
+  auto* frontier = new FrontierWorkspace(this, workspaces_);
+  workspaces_->addTab(frontier, tr("Frontier"));
+  connect(frontier, &FrontierWorkspace::pointLoaded, this, [this](const QString& message) {
+    showSynthesis();
+    statusBar()->showMessage(message, 15000);
+  });
+}
 
 void MainWindow::showSynthesis() { workspaces_->setCurrentWidget(mainSplitter_); }
 
