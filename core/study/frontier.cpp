@@ -128,8 +128,15 @@ std::vector<FrontierPoint> frontierPoints(const std::vector<std::vector<std::str
       if (guaranteeRank(g) == cell.guaranteeRank) p.guarantee = g;
       if (guaranteeRank(g) == cell.bestRank) p.bestGuarantee = g;
     }
-    // unweighted claims nothing: its "none" is not a failure.
-    p.withoutGuarantee = cell.bestRank > 0 ? cell.withoutGuarantee : 0;
+    // A mechanism that claims no guarantee (unweighted, pipeline::guaranteeOf) has not failed
+    // when its runs have none; any other has (its DP stage failed the diagnostics).
+    bool claims = true;
+    try {
+      claims = pipeline::guaranteeOf(pipeline::parseMechanism(p.mechanism)) !=
+               pipeline::Guarantee::none;
+    } catch (const std::invalid_argument&) {
+    }
+    p.withoutGuarantee = claims ? cell.withoutGuarantee : 0;
     p.marginalOnly = cell.marginalOnly;
     p.series = p.mechanism;
     if (p.epsilon) {

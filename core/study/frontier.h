@@ -37,8 +37,8 @@ struct FrontierPoint {
   /// The strongest guarantee over the replicates: what the mechanism gives when its
   /// diagnostics pass (a DP mechanism whose fit failed them has none in that replicate).
   pipeline::Guarantee bestGuarantee = pipeline::Guarantee::none;
-  /// Replicates whose run had no guarantee although the mechanism claims one (its DP stage
-  /// failed the diagnostics: the report refuses such a release).
+  /// Replicates whose run had no guarantee although the mechanism claims one
+  /// (pipeline::guaranteeOf; its DP stage failed the diagnostics: such a release is refused).
   std::size_t withoutGuarantee = 0;
   bool marginalOnly = false;  ///< the rows' marginal_only flag ("true" in any replicate)
   /// Points of one line: the mechanism, plus its tuning for mechanisms with an ε target (so a

@@ -136,6 +136,12 @@ class FrontierTest : public QObject {
     QCOMPARE(points[1].bestGuarantee, Guarantee::none);
     QCOMPARE(points[1].withoutGuarantee, std::size_t(0));
     QCOMPARE(points[1].x, 10.0);
+    // Every replicate failed: still counted (the release would be refused at this ε).
+    std::vector<std::vector<std::string>> failed{
+        frontierRow(0, "0", "censor-uw", "0.5", "", "none", "0.5", "1"),
+        frontierRow(1, "0", "censor-uw", "0.5", "", "none", "0.5", "1")};
+    const auto allFailed = study::frontierPoints(failed, "max_ecdf");
+    QCOMPARE(allFailed[0].withoutGuarantee, std::size_t(2));
   }
 
   void cellsWithoutTheMeasureAreLeftOut() {
