@@ -1,9 +1,11 @@
 // Hosts the workspaces beside synthesis. Each workspace is a widget of its own under
 // ui/workspaces/; this file only creates it, adds its tab and connects it to the window.
+#include <QStatusBar>
 #include <QTabWidget>
 
 #include "ui/main_window.h"
 #include "ui/panels/data_panel.h"
+#include "ui/workspaces/frontier/frontier_workspace.h"
 #include "ui/workspaces/study/study_workspace.h"
 #include "ui/workspaces/study/synthesis_bootstrap.h"
 
@@ -14,6 +16,12 @@ void MainWindow::addWorkspaces() {
   workspaces_->addTab(studies, tr("Studies"));
   studies->setBootstrapProvider([this](QString& why) -> std::optional<core::study::Bootstrap> {
     return studyBootstrapOf(*data_, why);
+  });
+  auto* frontier = new FrontierWorkspace(this, workspaces_);
+  workspaces_->addTab(frontier, tr("Frontier"));
+  connect(frontier, &FrontierWorkspace::pointLoaded, this, [this](const QString& message) {
+    showSynthesis();
+    statusBar()->showMessage(message, 15000);
   });
 }
 

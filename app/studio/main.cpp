@@ -19,6 +19,7 @@
 #include "ui/panels/sampler_panel.h"
 #include "ui/plots/plots_view.h"
 #include "ui/widgets/collapsible_section.h"
+#include "ui/workspaces/frontier/frontier_workspace.h"
 
 namespace {
 
@@ -149,8 +150,12 @@ int main(int argc, char* argv[]) {
       QStringLiteral("dialog-screenshot"),
       QStringLiteral("With --screenshot: also save the open dialog (e.g. Release refused)."),
       QStringLiteral("FILE.png"));
+  const QCommandLineOption frontier(
+      QStringLiteral("frontier"),
+      QStringLiteral("Show a study folder (dpsynth study --out DIR) in the Frontier workspace."),
+      QStringLiteral("DIR"));
   parser.addOptions({sample, data, session, run, screenshot, tab, seed, neighbours, sampler,
-                     weightsFrom, show, dialogShot, check});
+                     weightsFrom, show, dialogShot, check, frontier});
   parser.addPositionalArgument(QStringLiteral("file"),
                                QStringLiteral("A CSV file or a .dpsynth session to open."),
                                QStringLiteral("[file]"));
@@ -257,6 +262,14 @@ int main(int argc, char* argv[]) {
   }
   if (parser.isSet(tab)) window.plotsView()->setCurrentIndex(parser.value(tab).toInt());
   window.documentController()->setClean();  // what the command line set up is the start
+  if (parser.isSet(frontier)) {
+    auto* workspace = window.findChild<dpsynth::ui::FrontierWorkspace*>();
+    if (!workspace->openStudyFolder(parser.value(frontier))) {
+      std::fprintf(stderr, "dpsynth-studio: %s\n", qPrintable(workspace->statusText()));
+      loaded = false;
+    }
+    window.workspaces()->setCurrentWidget(workspace);
+  }
   window.show();
   if (headless && !loaded) return 2;
   if (parser.isSet(show)) {

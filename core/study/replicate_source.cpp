@@ -48,6 +48,11 @@ ReplicateSource::ReplicateSource(const StudyConfig& config) : n_(config.source.n
   if (n_ == 0) n_ = original_->size();
 }
 
+ReplicateSource::ReplicateSource(const StudyConfig& config, data::Dataset original)
+    : original_(std::move(original)), n_(config.source.n) {
+  if (n_ == 0) n_ = original_->size();
+}
+
 data::Dataset ReplicateSource::draw(std::uint64_t seed) const {
   rnd::Rng rng = rnd::makeRng(rnd::Seed(seed));
   const auto n = static_cast<Eigen::Index>(n_);

@@ -15,6 +15,10 @@ class ReplicateSource {
   /// Reads and types the bootstrap file once (DataError for a bad file); nothing to read for a
   /// generator.
   explicit ReplicateSource(const StudyConfig& config);
+  /// A bootstrap of data already typed in memory (the studio's loaded data, which may be a
+  /// bundled sample with no file): `original` is resampled, config.source.n records per
+  /// replicate (0 = original's size); the config's bootstrap file is not read.
+  ReplicateSource(const StudyConfig& config, data::Dataset original);
 
   /// The dataset of a replicate from makeRng(seed): n generated values (beta draws that round
   /// to 0 or 1 are redrawn, the family needs the open interval), or n records drawn uniformly

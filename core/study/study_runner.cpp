@@ -135,7 +135,15 @@ StudyOutcome runStudy(const StudyConfig& config, const std::vector<int>& replica
                       const std::function<void(const ReplicateRows&)>& onReplicate,
                       const std::function<void(const StudyProgress&)>& onProgress,
                       std::stop_token stop) {
-  const ReplicateSource source(config);
+  return runStudy(config, ReplicateSource(config), replicates, threads, onReplicate, onProgress,
+                  stop);
+}
+
+StudyOutcome runStudy(const StudyConfig& config, const ReplicateSource& source,
+                      const std::vector<int>& replicates, int threads,
+                      const std::function<void(const ReplicateRows&)>& onReplicate,
+                      const std::function<void(const StudyProgress&)>& onProgress,
+                      std::stop_token stop) {
   return runReplicates(
       replicates, threads,
       [&](int r, std::stop_token token) { return runReplicate(config, source, r, token); },

@@ -65,5 +65,11 @@ StudyOutcome runStudy(const StudyConfig& config, const std::vector<int>& replica
                       const std::function<void(const ReplicateRows&)>& onReplicate,
                       const std::function<void(const StudyProgress&)>& onProgress = {},
                       std::stop_token stop = {});
+/// As above with the replicates' data from `source` (e.g. a bootstrap of data in memory).
+StudyOutcome runStudy(const StudyConfig& config, const ReplicateSource& source,
+                      const std::vector<int>& replicates, int threads,
+                      const std::function<void(const ReplicateRows&)>& onReplicate,
+                      const std::function<void(const StudyProgress&)>& onProgress = {},
+                      std::stop_token stop = {});
 
 }  // namespace dpsynth::core::study

@@ -80,6 +80,19 @@ QStringList SettingsController::resetForNewData() {
   return reset;
 }
 
+void SettingsController::applyEdits(const QList<SettingChange>& changes, const QString& text) {
+  QList<SettingChange> real;
+  for (const auto& c : changes)
+    if (c.editor && c.before != c.after) real.push_back(c);
+  if (real.isEmpty()) return;
+  undo_->beginMacro(text);
+  for (const auto& c : real) {
+    c.editor->setSettingValue(c.key, c.after);  // the panels announce changed()
+    undo_->push(new SettingCommand(c));         // already applied: its first redo is a no-op
+  }
+  undo_->endMacro();
+}
+
 StudioSettings SettingsController::current() const {
   StudioSettings s;
   s.dataset = data_->choice();

@@ -6,6 +6,7 @@
 #include <QObject>
 
 #include "core/random/seed.h"
+#include "ui/commands/setting_change.h"
 #include "ui/dialogs/error_report.h"
 #include "ui/studio_settings.h"
 
@@ -33,6 +34,10 @@ class SettingsController : public QObject {
   /// left out.
   void apply(const StudioSettings& settings, bool referenceInBackground = false);
   QUndoStack* undoStack() const { return undo_; }
+  /// Sets several values as ONE user edit (one undo step named `text`), e.g. a frontier
+  /// point's mechanism, ε and tuning: each change's editor gets its `after` value; the
+  /// `before` values are what undo puts back. Changes whose before equals after are dropped.
+  void applyEdits(const QList<SettingChange>& changes, const QString& text);
   ReferenceData* reference() const { return reference_; }
   /// Loads a reference CSV for the current column choices on the calling thread (start-up;
   /// errors through errorOccurred()). A file chosen in the window is read on a worker thread.

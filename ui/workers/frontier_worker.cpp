@@ -1,0 +1,67 @@
+#include "ui/workers/frontier_worker.h"
+
+#include <QMetaObject>
+#include <exception>
+
+#include "core/study/replicate_source.h"
+
+namespace dpsynth::ui {
+
+FrontierWorker::FrontierWorker(QObject* parent) : QObject(parent) {
+  qRegisterMetaType<core::study::ReplicateRows>();
+  runner_ = new QObject;
+  runner_->moveToThread(&thread_);
+  connect(&thread_, &QThread::finished, runner_, &QObject::deleteLater);
+  connect(this, &FrontierWorker::finished, this, [this] { running_ = false; });
+  connect(this, &FrontierWorker::failed, this, [this] { running_ = false; });
+  thread_.start();
+}
+
+FrontierWorker::~FrontierWorker() {
+  cancel();
+  thread_.quit();
+  thread_.wait();
+}
+
+void FrontierWorker::start(FrontierRequest request) {
+  std::stop_token token;
+  {
+    const std::lock_guard lock(mutex_);
+    stop_.request_stop();
+    stop_ = std::stop_source();
+    token = stop_.get_token();
+  }
+  running_ = true;
+  QMetaObject::invokeMethod(runner_, [this, request = std::move(request), token] {
+    run(request, token);
+  }, Qt::QueuedConnection);
+}
+
+void FrontierWorker::cancel() {
+  const std::lock_guard lock(mutex_);
+  stop_.request_stop();
+}
+
+void FrontierWorker::run(const FrontierRequest& request, std::stop_token stop) {
+  if (stop.stop_requested()) {
+    emit finished(request.id, false);
+    return;
+  }
+  try {
+    const core::study::ReplicateSource source(request.config, *request.data);
+    std::vector<int> replicates;
+    for (int r = 0; r < request.config.replicates; ++r) replicates.push_back(r);
+    const auto outcome = core::study::runStudy(
+        request.config, source, replicates, request.threads,
+        [&](const core::study::ReplicateRows& rows) { emit replicateDone(request.id, rows); },
+        [&](const core::study::StudyProgress& p) {
+          emit progress(request.id, p.done, p.total, p.elapsedSeconds);
+        },
+        stop);
+    emit finished(request.id, outcome == core::study::StudyOutcome::completed);
+  } catch (const std::exception& e) {
+    emit failed(request.id, QString::fromStdString(e.what()));
+  }
+}
+
+}  // namespace dpsynth::ui

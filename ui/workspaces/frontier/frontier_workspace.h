@@ -1,0 +1,92 @@
+#pragma once
+/// The frontier workspace (issue 11): on the data loaded in Synthesis, a bootstrap study sweeps
+/// ε (and optionally c, g, downscale) for the chosen mechanisms and plots ε against a utility
+/// measure, median and interquartile band over replicates, while replicates land. It is an
+/// internal study of the data, never a release (the banner says so); clicking a point loads its
+/// settings into the synthesis panel, where a release is run.
+#include <QElapsedTimer>
+#include <QTimer>
+#include <QWidget>
+#include <array>
+#include <string>
+#include <vector>
+
+#include "core/study/frontier.h"
+#include "core/study/study_runner.h"
+
+class QLabel;
+class QProgressBar;
+class QPushButton;
+
+namespace dpsynth::ui {
+
+class FrontierForm;
+class FrontierPlot;
+class FrontierWorker;
+class MainWindow;
+
+class FrontierWorkspace : public QWidget {
+  Q_OBJECT
+
+ public:
+  /// Reads the data, tuning and sampler of `window`'s synthesis workspace; loads points into
+  /// it through its SettingsController.
+  explicit FrontierWorkspace(MainWindow* window, QWidget* parent = nullptr);
+  ~FrontierWorkspace() override;
+
+  /// Starts the study on the loaded data; false (with the reason in statusText()) when the
+  /// data or the form cannot make one.
+  bool start();
+  void cancel();
+  bool isRunning() const;
+  /// Shows the rows of a study folder (`dpsynth study --out DIR`): its replicates.csv.
+  bool openStudyFolder(const QString& folder);
+  /// Replaces the rows shown (studyHeader() layout) and redraws.
+  void setRows(std::vector<std::vector<std::string>> rows);
+  const std::vector<std::vector<std::string>>& rows() const { return rows_; }
+  /// Takes the synthesis panel's sampler settings and tuning as the defaults of the form.
+  void takeSynthesisDefaults();
+  /// Loads a point's mechanism, ε, c, g and downscale into the synthesis panel as one undo
+  /// step (and turns "reproducible" off: the next run is a release), then emits pointLoaded.
+  void loadPoint(const core::study::FrontierPoint& point);
+
+  FrontierForm* form() const { return form_; }
+  FrontierPlot* plot() const { return plot_; }
+  FrontierWorker* worker() const { return worker_; }
+  QPushButton* runButton() const { return run_; }
+  QPushButton* cancelButton() const { return cancel_; }
+  QLabel* banner() const { return banner_; }
+  QString statusText() const;
+
+ signals:
+  /// A point's settings are in the synthesis panel; `message` says what was loaded.
+  void pointLoaded(const QString& message);
+  /// The study in progress ended (completed, cancelled or failed).
+  void studyEnded(bool completed);
+
+ private:
+  void refreshPoints();
+  void onProgress(int done, int total, double elapsed);
+  void setRunning(bool running);
+  void setStatus(const QString& text);
+
+  MainWindow* window_;
+  FrontierForm* form_ = nullptr;
+  FrontierPlot* plot_ = nullptr;
+  FrontierWorker* worker_ = nullptr;
+  QLabel* banner_ = nullptr;
+  QLabel* status_ = nullptr;
+  QProgressBar* progress_ = nullptr;
+  QPushButton* run_ = nullptr;
+  QPushButton* cancel_ = nullptr;
+  QPushButton* open_ = nullptr;
+  std::vector<std::vector<std::string>> rows_;
+  QString dataName_;
+  quint64 studyId_ = 0;
+  /// Replicates that landed since the last redraw are drawn at most every kRedrawMs.
+  QTimer redraw_;
+  bool rowsChanged_ = false;
+  std::array<int, 3> synthesisSampler_{};  ///< chains, warm-up, draws last taken from Synthesis
+};
+
+}  // namespace dpsynth::ui
