@@ -74,6 +74,12 @@ void AcceptancePlot::rescaleToData() {
                         1.02);
 }
 
+QString AcceptancePlot::shownMechanisms() const {
+  if (chainCount() == 0) return {};
+  return chainCount() == 1 ? tr("1 chain of the release")
+                           : tr("%1 chains of the release").arg(chainCount());
+}
+
 PlotTable AcceptancePlot::plotTable() const {
   PlotTable t;
   t.columns = {QStringLiteral("chain"), QStringLiteral("sweep"),

@@ -29,6 +29,7 @@ class AcceptancePlot : public PlotWidget {
   double bound() const { return bound_; }
   /// Columns chain, sweep, acceptance_probability, bound.
   PlotTable plotTable() const override;
+  QString shownMechanisms() const override;
 
  protected:
   QString exportBaseName() const override { return QStringLiteral("acceptance"); }

@@ -50,6 +50,10 @@ void RecordAcceptancePlot::rescaleToData() {
   }
 }
 
+QString RecordAcceptancePlot::shownMechanisms() const {
+  return sorted_.empty() ? QString() : tr("%1 latent records, all chains").arg(sorted_.size());
+}
+
 PlotTable RecordAcceptancePlot::plotTable() const {
   PlotTable t;
   t.columns = {QStringLiteral("rank"), QStringLiteral("acceptance_probability"),

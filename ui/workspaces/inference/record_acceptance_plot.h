@@ -21,6 +21,7 @@ class RecordAcceptancePlot : public PlotWidget {
   const std::vector<double>& sortedRecords() const { return sorted_; }
   /// Columns rank, acceptance_probability, bound.
   PlotTable plotTable() const override;
+  QString shownMechanisms() const override;
 
  protected:
   QString exportBaseName() const override { return QStringLiteral("record-acceptance"); }

@@ -12,7 +12,7 @@ ReleaseDensityPlot::ReleaseDensityPlot(QWidget* parent) : PlotWidget(parent) {
   QCustomPlot* plot = customPlot();
   plot->xAxis->setLabel(tr("Value"));
   plot->yAxis->setLabel(tr("Density"));
-  plot_style::placeLegendAbove(plot, 3);
+  plot_style::placeLegendAbove(plot, 1);  // one curve a row: the names are long
 }
 
 void ReleaseDensityPlot::setReferences(ParameterDensity prior, ParameterDensity confidential,
@@ -87,6 +87,10 @@ void ReleaseDensityPlot::rebuild() {
   }
   if (prior_) addCurve(tr("prior"), evaluate(prior_), QPen(QColor(90, 90, 90), 1.5, Qt::DashLine));
   resetView();
+}
+
+QString ReleaseDensityPlot::shownMechanisms() const {
+  return names_.isEmpty() ? QString() : tr("%1 from the release").arg(names_.value(current_));
 }
 
 PlotTable ReleaseDensityPlot::plotTable() const {

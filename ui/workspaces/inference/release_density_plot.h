@@ -30,6 +30,7 @@ class ReleaseDensityPlot : public PlotWidget {
   QStringList curveNames() const;
   /// Columns parameter, curve, x, density: the curves of the parameter shown.
   PlotTable plotTable() const override;
+  QString shownMechanisms() const override;
 
  protected:
   QString exportBaseName() const override { return QStringLiteral("release-posterior"); }

@@ -148,6 +148,10 @@ class AnalyzeWorkspaceTest : public QObject {
       for (double a : w.acceptancePlot()->sweeps(c)) QVERIFY2(a >= bound, qPrintable(QString::number(a)));
     }
     QCOMPARE(w.recordPlot()->sortedRecords().size(), std::size_t{30});
+    // Each plot's caption names what it shows (not "no results").
+    QCOMPARE(w.acceptancePlot()->shownMechanisms(), QStringLiteral("2 chains of the release"));
+    QCOMPARE(w.recordPlot()->shownMechanisms(), QStringLiteral("30 latent records, all chains"));
+    QVERIFY(w.densityPlot()->shownMechanisms().endsWith("from the release"));
     QVERIFY(w.recordPlot()->sortedRecords().front() >= bound);
 
     // The summary table is core's summarize().
