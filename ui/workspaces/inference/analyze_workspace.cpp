@@ -9,11 +9,14 @@
 #include <QMessageBox>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QScrollArea>
 #include <QSplitter>
 #include <QTabWidget>
 #include <QThread>
 #include <QVBoxLayout>
 #include <cmath>
+#include <initializer_list>
+#include <qcustomplot.h>
 
 #include "core/data/csv_writer.h"
 #include "core/infer/infer_outputs.h"
@@ -93,6 +96,11 @@ AnalyzeWorkspace::AnalyzeWorkspace(QWidget* parent) : QWidget(parent) {
   acceptance_ = new AcceptancePlot(right);
   records_ = new RecordAcceptancePlot(right);
   summary_ = new InferenceSummaryTable(right);
+  // Two rows of plots share the height: a smaller minimum than a lone plot's keeps the window
+  // fitting 1280×720 at 1.5x scale.
+  for (PlotWidget* plot : std::initializer_list<PlotWidget*>{trace_, density_, acceptance_, records_}) {
+    plot->customPlot()->setMinimumSize(200, 90);
+  }
   auto* top = new QSplitter(Qt::Horizontal, right);
   top->addWidget(trace_);
   top->addWidget(density_);
@@ -103,10 +111,21 @@ AnalyzeWorkspace::AnalyzeWorkspace(QWidget* parent) : QWidget(parent) {
   auto* vertical = new QSplitter(Qt::Vertical, right);
   vertical->addWidget(top);
   vertical->addWidget(bottom);
+  vertical->setStretchFactor(0, 1);  // the rows share the height, not by their size hints
+  vertical->setStretchFactor(1, 1);
+  vertical->setSizes({1000, 1000});
   rightLayout->addWidget(vertical, 1);
 
+  // The left column scrolls, so the window keeps fitting small screens at 1.5x scale.
+  auto* leftScroll = new QScrollArea(this);
+  leftScroll->setWidgetResizable(true);
+  leftScroll->setFrameShape(QFrame::NoFrame);
+  leftScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+  leftScroll->setWidget(left);
+  leftScroll->setMinimumWidth(left->sizeHint().width() + 12);
+  leftScroll->setMaximumWidth(352);
   auto* layout = new QHBoxLayout(this);
-  layout->addWidget(left);
+  layout->addWidget(leftScroll);
   layout->addWidget(right, 1);
 
   // The worker lives in its own thread for the workspace's lifetime.
