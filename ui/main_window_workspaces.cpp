@@ -6,6 +6,7 @@
 #include "ui/main_window.h"
 #include "ui/panels/data_panel.h"
 #include "ui/workspaces/frontier/frontier_workspace.h"
+#include "ui/workspaces/inference/analyze_workspace.h"
 #include "ui/workspaces/study/study_workspace.h"
 #include "ui/workspaces/study/synthesis_bootstrap.h"
 
@@ -23,6 +24,12 @@ void MainWindow::addWorkspaces() {
     showSynthesis();
     statusBar()->showMessage(message, 15000);
   });
+  auto* analyze = new AnalyzeWorkspace(workspaces_);
+  analyze->setObjectName(QStringLiteral("analyzeWorkspace"));
+  workspaces_->addTab(analyze, tr("Analyze a release"));
+  analyze->setLoadedData(data_->table());
+  connect(data_, &DataPanel::loaded, analyze,
+          [this, analyze] { analyze->setLoadedData(data_->table()); });
 }
 
 void MainWindow::showSynthesis() { workspaces_->setCurrentWidget(mainSplitter_); }

@@ -2,65 +2,21 @@
 /// Writes draws.csv, summary.json and trace.csv into --out, all together or not at all. A ph
 /// release needs --family (the latent records' synthesizer family, SPEC §2).
 #include <cmath>
-#include <fstream>
 #include <iostream>
-#include <memory>
-#include <nlohmann/json.hpp>
 #include <optional>
-#include <sstream>
 #include <variant>
 
 #include "app/cli/cli_common.h"
 #include "app/cli/commands.h"
 #include "app/cli/run_inputs.h"
-#include "core/data/csv_writer.h"
 #include "core/data/regular_file.h"
 #include "core/infer/any_release.h"
 #include "core/infer/da_sampler.h"
+#include "core/infer/infer_outputs.h"
 #include "core/random/seed.h"
-#include "core/report/staged_folder.h"
+#include "core/report/infer_folder.h"
 
 namespace dpsynth::cli {
-namespace {
-
-nlohmann::json finiteOrNull(double x) { return std::isfinite(x) ? nlohmann::json(x) : nlohmann::json(); }
-
-std::string drawsCsv(const core::infer::RecordAdditiveModel& model,
-                     const core::infer::DaResult& result) {
-  std::ostringstream out;
-  out << "chain,draw";
-  for (const auto& name : model.parameterNames()) out << ',' << core::data::quoteCsvField(name);
-  out << '\n';
-  for (std::size_t c = 0; c < result.chains.size(); ++c) {
-    const Eigen::MatrixXd& d = result.chains[c].draws;
-    for (Eigen::Index r = 0; r < d.rows(); ++r) {
-      out << c << ',' << r;
-      for (Eigen::Index p = 0; p < d.cols(); ++p) out << ',' << core::data::formatNumber(d(r, p));
-      out << '\n';
-    }
-  }
-  return out.str();
-}
-
-std::string traceCsv(const core::infer::DaResult& result) {
-  std::ostringstream out;
-  out << "chain,sweep,acceptance\n";
-  for (std::size_t c = 0; c < result.chains.size(); ++c) {
-    const Eigen::VectorXd& a = result.chains[c].sweepAcceptance;
-    for (Eigen::Index s = 0; s < a.size(); ++s) {
-      out << c << ',' << s << ',' << core::data::formatNumber(a[s]) << '\n';
-    }
-  }
-  return out.str();
-}
-
-void writeStagedText(const std::string& path, const std::string& text) {
-  std::ofstream file(path, std::ios::binary);
-  file << text;
-  if (!file.flush()) throw std::runtime_error("could not write " + path);
-}
-
-}  // namespace
 
 void addInferCommand(CLI::App& app, InferOptions& o) {
   auto* cmd = app.add_subcommand("infer", "Posterior from a release file by data augmentation");
@@ -97,40 +53,20 @@ int inferFromModel(const InferOptions& o, const std::optional<std::uint64_t>& se
     return kExitCancelled;
   }
 
-  nlohmann::ordered_json summary;
-  summary["release"] = o.release;
-  summary["kind"] = kind;
+  core::infer::InferRunInfo info;
+  info.release = o.release;
+  info.kind = kind;
+  info.epsilon = epsilon;
+  info.acceptanceBound = acceptanceBound;
   if (kind == "ph") {
-    summary["family"] = o.family;
-    if (o.family == "normal") summary["sd_scale"] = o.sdScale;
+    info.family = o.family;
+    if (o.family == "normal") info.sdScale = o.sdScale;
   }
-  summary["epsilon"] = epsilon;
-  summary["iterations"] = o.iterations;
-  summary["warmup"] = o.warmup;
-  summary["chains"] = o.chains;
-  summary["mean_acceptance"] = result.meanAcceptance();
-  summary["min_acceptance"] = result.minAcceptance();
-  summary["acceptance_bound"] = acceptanceBound;
-  summary["proposals"] = result.proposals();
-  summary["gradient_evaluations"] = result.gradientEvaluations();
-  summary["seconds"] = result.seconds;
-  if (seed) {
-    summary["seed"] = *seed;
-    summary["not_for_release"] = true;
-  }
-  nlohmann::ordered_json parameters = nlohmann::ordered_json::object();
-  for (const auto& s : core::infer::summarize(model, result)) {
-    parameters[s.name] = {{"mean", s.mean}, {"sd", s.sd},     {"q05", s.q05},
-                          {"q50", s.q50},   {"q95", s.q95},   {"rhat", finiteOrNull(s.rhat)},
-                          {"ess", finiteOrNull(s.ess)}};
-  }
-  summary["parameters"] = parameters;
-
-  core::report::StagedFolder folder(o.out);
-  writeStagedText(folder.stagedPath("draws.csv"), drawsCsv(model, result));
-  writeStagedText(folder.stagedPath("summary.json"), summary.dump(2) + "\n");
-  writeStagedText(folder.stagedPath("trace.csv"), traceCsv(result));
-  folder.commit({"draws.csv", "summary.json", "trace.csv"});
+  info.iterations = o.iterations;
+  info.warmup = o.warmup;
+  info.chains = o.chains;
+  info.seed = seed;
+  core::report::writeInferFolder(o.out, core::infer::inferOutputs(model, result, info));
   std::cout << "wrote draws.csv, summary.json and trace.csv to " << o.out << " ("
             << result.proposals() << " proposals and " << result.gradientEvaluations()
             << " gradient evaluations in " << result.seconds << " s, mean acceptance "

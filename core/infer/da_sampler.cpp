@@ -54,9 +54,23 @@ long long DaResult::gradientEvaluations() const {
 
 namespace {
 
+/// Hands the observer the sweeps [from, to) of a chain and the kept draws among them.
+void reportBatch(const DaObserver& observer, const DaChainResult& result,
+                 const Eigen::VectorXd& probability, int chain, int warmup, int from, int to) {
+  DaBatch batch;
+  batch.chain = chain;
+  batch.firstSweep = from;
+  batch.sweepAcceptance = result.sweepAcceptance.segment(from, to - from);
+  batch.sweepProbability = probability.segment(from, to - from);
+  const int firstKept = std::max(from, warmup);
+  batch.firstDraw = firstKept - warmup;
+  if (to > firstKept) batch.draws = result.draws.middleRows(batch.firstDraw, to - firstKept);
+  observer.onBatch(batch);
+}
+
 std::optional<DaChainResult> runChain(const RecordAdditiveModel& model, const DaConfig& config,
-                                      int chain, std::stop_token stop,
-                                      const DaProgress& progress) {
+                                      int chain, std::stop_token stop, const DaProgress& progress,
+                                      const DaObserver& observer) {
   random::Rng rng = random::makeRng(config.seed, static_cast<std::uint64_t>(chain));
   const int n = model.recordCount();
   const int width = model.recordWidth();
@@ -82,6 +96,10 @@ std::optional<DaChainResult> runChain(const RecordAdditiveModel& model, const Da
   result.sweepAcceptance.resize(config.iterations);
   result.recordAcceptance = Eigen::VectorXd::Zero(n);
   double sumAccept = 0.0;
+  int reported = 0;  // sweeps already handed to the observer
+  // Mean acceptance probability per sweep, kept for the observer only.
+  Eigen::VectorXd sweepProbability =
+      Eigen::VectorXd::Zero(observer.onBatch ? config.iterations : 0);
   for (int sweep = 0; sweep < config.iterations; ++sweep) {
     if (stop.stop_requested()) return std::nullopt;
     theta = thetaStep ? thetaStep->step(rng, stop) : model.drawTheta(T, rng);
@@ -99,6 +117,7 @@ std::optional<DaChainResult> runChain(const RecordAdditiveModel& model, const Da
       result.minAcceptance = std::min(result.minAcceptance, alpha);
       result.recordAcceptance[i] += alpha;
       sumAccept += alpha;
+      if (observer.onBatch) sweepProbability[sweep] += alpha;
       if (alpha >= 1.0 || random::uniform01(rng) < alpha) {
         if (thetaStep) thetaStep->moveRecord(record, proposal.data());
         std::copy(proposal.begin(), proposal.end(), record);
@@ -110,6 +129,13 @@ std::optional<DaChainResult> runChain(const RecordAdditiveModel& model, const Da
     result.sweepAcceptance[sweep] = n > 0 ? static_cast<double>(accepted) / n : 1.0;
     if (sweep >= config.warmup) result.draws.row(sweep - config.warmup) = theta.transpose();
     const int done = sweep + 1;
+    if (observer.onBatch && (done - reported >= observer.every || done == config.iterations)) {
+      auto fresh = sweepProbability.segment(reported, done - reported);
+      if (n > 0) fresh /= static_cast<double>(n);
+      else fresh.setOnes();
+      reportBatch(observer, result, sweepProbability, chain, config.warmup, reported, done);
+      reported = done;
+    }
     if (progress && (done % config.progressEvery == 0 || done == config.iterations)) {
       progress(chain, done, config.iterations);
     }
@@ -125,12 +151,16 @@ std::optional<DaChainResult> runChain(const RecordAdditiveModel& model, const Da
 }  // namespace
 
 DaResult runDataAugmentation(const RecordAdditiveModel& model, const DaConfig& config,
-                             std::stop_token stop, const DaProgress& progress) {
+                             std::stop_token stop, const DaProgress& progress,
+                             const DaObserver& observer) {
   const std::vector<std::string> problems = config.validate();
   if (!problems.empty()) {
     std::string message = "invalid data-augmentation configuration: ";
     for (std::size_t i = 0; i < problems.size(); ++i) message += (i > 0 ? "; " : "") + problems[i];
     throw std::invalid_argument(message);
+  }
+  if (observer.onBatch && observer.every < 1) {
+    throw std::invalid_argument("invalid data-augmentation observer: every must be at least 1");
   }
   const auto start = std::chrono::steady_clock::now();
   std::stop_source internal;
@@ -152,7 +182,7 @@ DaResult runDataAugmentation(const RecordAdditiveModel& model, const DaConfig& c
           if (chain >= config.chains) return;
           try {
             results[static_cast<std::size_t>(chain)] =
-                runChain(model, config, chain, internal.get_token(), progress);
+                runChain(model, config, chain, internal.get_token(), progress, observer);
           } catch (...) {
             errors[static_cast<std::size_t>(chain)] = std::current_exception();
             internal.request_stop();

@@ -51,10 +51,33 @@ struct DaResult {
 /// Called from the chain threads (concurrently): chain, sweeps done, total sweeps.
 using DaProgress = std::function<void(int chain, int done, int total)>;
 
+/// What one chain did since its last batch: the acceptance of sweeps firstSweep, … and the
+/// kept θ draws firstDraw, … among them (none during warm-up). Copies of the chain's own rows,
+/// so a live view sees exactly the draws the result will hold.
+struct DaBatch {
+  int chain = 0;
+  int firstSweep = 0;
+  Eigen::VectorXd sweepAcceptance;  ///< accepted fraction, as DaChainResult::sweepAcceptance
+  /// Per sweep: the mean acceptance probability min(1, η*/η) of its proposals, ≥ e^{−ε} for a
+  /// pure ε-DP release (the accepted fraction is only so on average).
+  Eigen::VectorXd sweepProbability;
+  int firstDraw = 0;
+  Eigen::MatrixXd draws;  ///< rows: draws, columns: parameters
+};
+
+/// Live draws: onBatch is called from the chain threads (concurrently) every `every` sweeps of
+/// a chain and after its last sweep. It reads what the chain has stored and never touches the
+/// random stream, so the seeded output is the same with or without it.
+struct DaObserver {
+  int every = 10;
+  std::function<void(const DaBatch&)> onBatch;
+};
+
 /// Throws std::invalid_argument for an invalid configuration. Cancellation is polled every
 /// sweep; a cancelled run returns cancelled = true.
 DaResult runDataAugmentation(const RecordAdditiveModel& model, const DaConfig& config,
-                             std::stop_token stop = {}, const DaProgress& progress = {});
+                             std::stop_token stop = {}, const DaProgress& progress = {},
+                             const DaObserver& observer = {});
 
 struct DaParameterSummary {
   std::string name;

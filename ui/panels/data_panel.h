@@ -64,6 +64,8 @@ class DataPanel : public QWidget {
   double sdScale() const;
 
   bool hasData() const { return table_ != nullptr; }
+  /// The table as read (all columns, as text); null before any load.
+  std::shared_ptr<const core::data::CsvTable> table() const { return table_; }
   /// The typed dataset for the current choice; null when the choice does not make one (see
   /// problem()).
   std::shared_ptr<const core::data::Dataset> dataset() const { return dataset_; }
