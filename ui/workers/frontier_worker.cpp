@@ -24,23 +24,14 @@ FrontierWorker::~FrontierWorker() {
 }
 
 void FrontierWorker::start(FrontierRequest request) {
-  std::stop_token token;
-  {
-    const std::lock_guard lock(mutex_);
-    stop_.request_stop();
-    stop_ = std::stop_source();
-    token = stop_.get_token();
-  }
+  const std::stop_token token = stopper_.next();
   running_ = true;
   QMetaObject::invokeMethod(runner_, [this, request = std::move(request), token] {
     run(request, token);
   }, Qt::QueuedConnection);
 }
 
-void FrontierWorker::cancel() {
-  const std::lock_guard lock(mutex_);
-  stop_.request_stop();
-}
+void FrontierWorker::cancel() { stopper_.cancel(); }
 
 void FrontierWorker::run(const FrontierRequest& request, std::stop_token stop) {
   if (stop.stop_requested()) {

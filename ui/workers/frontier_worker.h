@@ -6,12 +6,12 @@
 #include <QObject>
 #include <QThread>
 #include <memory>
-#include <mutex>
 #include <stop_token>
 
 #include "core/data/dataset.h"
 #include "core/study/study_config.h"
 #include "core/study/study_runner.h"
+#include "ui/workers/run_stopper.h"
 
 namespace dpsynth::ui {
 
@@ -49,8 +49,7 @@ class FrontierWorker : public QObject {
   QThread thread_;
   /// Lives on thread_: the queued study runs there.
   QObject* runner_ = nullptr;
-  std::mutex mutex_;
-  std::stop_source stop_;
+  RunStopper stopper_;
   bool running_ = false;  ///< GUI thread's view: between start() and finished()/failed()
 };
 

@@ -14,23 +14,14 @@ void registerInferenceTypes() {
 InferenceWorker::InferenceWorker(QObject* parent) : QObject(parent) { registerInferenceTypes(); }
 
 void InferenceWorker::start(InferenceRequest request) {
-  std::stop_token token;
-  {
-    const std::lock_guard lock(mutex_);
-    stop_.request_stop();  // the previous run, if any
-    stop_ = std::stop_source();
-    token = stop_.get_token();
-  }
+  const std::stop_token token = stopper_.next();
   // The token travels with the queued call: a later start() or cancel() cannot mix up runs.
   QMetaObject::invokeMethod(
       this, [this, request = std::move(request), token] { run(request, token); },
       Qt::QueuedConnection);
 }
 
-void InferenceWorker::cancel() {
-  const std::lock_guard lock(mutex_);
-  stop_.request_stop();
-}
+void InferenceWorker::cancel() { stopper_.cancel(); }
 
 void InferenceWorker::run(const InferenceRequest& request, std::stop_token stop) {
   const quint64 id = request.runId;

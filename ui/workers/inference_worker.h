@@ -7,11 +7,11 @@
 #include <QObject>
 #include <QString>
 #include <memory>
-#include <mutex>
 #include <stop_token>
 
 #include "core/infer/da_sampler.h"
 #include "core/infer/record_additive.h"
+#include "ui/workers/run_stopper.h"
 
 namespace dpsynth::ui {
 
@@ -61,8 +61,7 @@ class InferenceWorker : public QObject {
  private:
   void run(const InferenceRequest& request, std::stop_token stop);
 
-  std::mutex mutex_;
-  std::stop_source stop_;
+  RunStopper stopper_;
 };
 
 /// Registers the snapshot types for queued connections (idempotent).

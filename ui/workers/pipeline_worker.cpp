@@ -125,13 +125,7 @@ void registerRunTypes() {
 PipelineWorker::PipelineWorker(QObject* parent) : QObject(parent) { registerRunTypes(); }
 
 void PipelineWorker::start(RunRequest request) {
-  std::stop_token token;
-  {
-    const std::lock_guard lock(mutex_);
-    stop_.request_stop();  // the previous run, if any
-    stop_ = std::stop_source();
-    token = stop_.get_token();
-  }
+  const std::stop_token token = stopper_.next();
   // The token travels with the queued call, so a later start() or cancel() cannot mix up
   // which run it refers to.
   QMetaObject::invokeMethod(
@@ -139,10 +133,7 @@ void PipelineWorker::start(RunRequest request) {
       Qt::QueuedConnection);
 }
 
-void PipelineWorker::cancel() {
-  const std::lock_guard lock(mutex_);
-  stop_.request_stop();
-}
+void PipelineWorker::cancel() { stopper_.cancel(); }
 
 void PipelineWorker::run(const RunRequest& request, std::stop_token stop) {
   if (stop.stop_requested()) {

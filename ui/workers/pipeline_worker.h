@@ -5,10 +5,10 @@
 /// any thread: it requests the run's std::stop_source directly rather than queueing a slot
 /// behind the very run it should stop.
 #include <QObject>
-#include <mutex>
 #include <stop_token>
 
 #include "ui/workers/run_types.h"
+#include "ui/workers/run_stopper.h"
 
 namespace dpsynth::ui {
 
@@ -44,8 +44,7 @@ class PipelineWorker : public QObject {
   /// Runs on the worker thread.
   void run(const RunRequest& request, std::stop_token stop);
 
-  std::mutex mutex_;
-  std::stop_source stop_;
+  RunStopper stopper_;
 };
 
 /// Registers the snapshot types for queued connections (idempotent).
