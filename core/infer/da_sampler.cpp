@@ -1,14 +1,12 @@
 #include "core/infer/da_sampler.h"
 
 #include <algorithm>
-#include <atomic>
 #include <chrono>
 #include <cmath>
-#include <exception>
 #include <optional>
 #include <stdexcept>
-#include <thread>
 
+#include "core/exec/parallel_for.h"
 #include "core/mcmc/diagnostics.h"
 
 namespace dpsynth::core::infer {
@@ -163,37 +161,17 @@ DaResult runDataAugmentation(const RecordAdditiveModel& model, const DaConfig& c
     throw std::invalid_argument("invalid data-augmentation observer: every must be at least 1");
   }
   const auto start = std::chrono::steady_clock::now();
-  std::stop_source internal;
-  std::stop_callback forward(stop, [&internal] { internal.request_stop(); });
-
-  const auto chains = static_cast<std::size_t>(config.chains);
-  std::vector<std::optional<DaChainResult>> results(chains);
-  std::vector<std::exception_ptr> errors(chains);
-  std::atomic<int> nextChain{0};
-  {
-    int workers = config.threads;
-    if (workers == 0) workers = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-    workers = std::min(workers, config.chains);
-    std::vector<std::jthread> pool;
-    for (int w = 0; w < workers; ++w) {
-      pool.emplace_back([&] {
-        for (;;) {
-          const int chain = nextChain.fetch_add(1);
-          if (chain >= config.chains) return;
-          try {
-            results[static_cast<std::size_t>(chain)] =
-                runChain(model, config, chain, internal.get_token(), progress, observer);
-          } catch (...) {
-            errors[static_cast<std::size_t>(chain)] = std::current_exception();
-            internal.request_stop();
-          }
-        }
-      });
-    }
-  }
-  for (const std::exception_ptr& error : errors) {
-    if (error) std::rethrow_exception(error);
-  }
+  // Chains in parallel on one thread budget (core/exec): chain c draws only from its own
+  // stream, so the result does not depend on the threads.
+  std::vector<std::optional<DaChainResult>> results(static_cast<std::size_t>(config.chains));
+  exec::parallelFor(
+      results.size(), config.threads,
+      [&](std::size_t chain, std::stop_token token) {
+        results[chain] =
+            runChain(model, config, static_cast<int>(chain), token, progress, observer);
+        return results[chain].has_value();
+      },
+      {}, stop);
   DaResult result;
   if (std::all_of(results.begin(), results.end(), [](const auto& r) { return r.has_value(); })) {
     for (auto& r : results) result.chains.push_back(std::move(*r));
