@@ -6,6 +6,7 @@
 #include <csignal>
 #include <iostream>
 #include <mutex>
+#include <sstream>
 #include <stdexcept>
 #include <thread>
 
@@ -94,6 +95,15 @@ std::stop_token interruptToken() {
     }).detach();
   });
   return source.get_token();
+}
+
+std::vector<std::string> splitFlag(const std::string& text, char separator) {
+  std::vector<std::string> parts;
+  std::stringstream stream(text);
+  std::string part;
+  while (std::getline(stream, part, separator)) parts.push_back(part);
+  if (!text.empty() && text.back() == separator) parts.emplace_back();
+  return parts;
 }
 
 }  // namespace dpsynth::cli

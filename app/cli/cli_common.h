@@ -9,6 +9,7 @@
 #include <stop_token>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace dpsynth::cli {
 
@@ -20,6 +21,10 @@ inline constexpr int kExitCancelled = 130;
 /// Runs body; maps DataError / std::invalid_argument to one line on stderr and exit 2, anything
 /// else to exit 1. The only place in the command line that catches.
 int guarded(const std::function<int()>& body);
+
+/// Splits a flag's text at every `separator`; empty parts are kept ("a,,b" gives three, "a," two),
+/// so a stray separator is reported by the caller rather than silently dropped.
+std::vector<std::string> splitFlag(const std::string& text, char separator);
 
 /// A stop token that is triggered by SIGINT/SIGTERM (a watcher thread waits on the signals, so
 /// no work is done in a signal handler). Call once, before any other thread starts.

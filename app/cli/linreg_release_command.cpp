@@ -2,7 +2,6 @@
 /// regression with exact Laplace-type noise (004 §5; README "Release files").
 #include <iostream>
 #include <map>
-#include <sstream>
 #include <stdexcept>
 
 #include "app/cli/cli_common.h"
@@ -15,15 +14,6 @@
 
 namespace dpsynth::cli {
 namespace {
-
-std::vector<std::string> linregSplit(const std::string& text, char separator) {
-  std::vector<std::string> parts;
-  std::stringstream stream(text);
-  std::string part;
-  while (std::getline(stream, part, separator)) parts.push_back(part);
-  if (!text.empty() && text.back() == separator) parts.emplace_back();
-  return parts;
-}
 
 double linregFlagNumber(const std::string& flag, const std::string& item, const std::string& text,
                         const std::string& expected) {
@@ -43,13 +33,13 @@ std::map<std::string, std::vector<double>> linregNamedNumbers(const std::string&
                                                               std::size_t count,
                                                               const std::string& expected) {
   std::map<std::string, std::vector<double>> out;
-  for (const std::string& item : linregSplit(text, ',')) {
+  for (const std::string& item : splitFlag(text, ',')) {
     const auto eq = item.find('=');
     if (eq == std::string::npos || eq == 0) {
       throw std::invalid_argument(flag + " " + item + ": write " + expected);
     }
     const std::string name = item.substr(0, eq);
-    std::vector<std::string> parts = linregSplit(item.substr(eq + 1), ':');
+    std::vector<std::string> parts = splitFlag(item.substr(eq + 1), ':');
     if (!word.empty()) {
       if (parts.empty() || parts.front() != word) {
         throw std::invalid_argument(flag + " " + item + ": only " + word +
@@ -94,7 +84,7 @@ int runLinregRelease(const ReleaseOptions& o) {
   // The public layout and model come from the flags, never from the data.
   core::infer::LinregLayout layout;
   layout.outcome = o.outcome;
-  layout.predictors = linregSplit(o.predictors, ',');
+  layout.predictors = splitFlag(o.predictors, ',');
   const auto bounds =
       linregNamedNumbers("--bounds", o.bounds, "", 2, "NAME=lower:upper, e.g. A=-10:10");
   const auto dist = linregNamedNumbers("--predictor-dist", o.predictorDist, "normal", 2,

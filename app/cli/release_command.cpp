@@ -2,7 +2,6 @@
 /// files"): --kind naive-bayes (004 §4) here, --kind linreg (004 §5) in linreg_release_command.cpp.
 #include <iostream>
 #include <map>
-#include <sstream>
 #include <stdexcept>
 
 #include "app/cli/cli_common.h"
@@ -15,28 +14,19 @@
 namespace dpsynth::cli {
 namespace {
 
-std::vector<std::string> splitOn(const std::string& text, char separator) {
-  std::vector<std::string> parts;
-  std::stringstream stream(text);
-  std::string part;
-  while (std::getline(stream, part, separator)) parts.push_back(part);
-  if (!text.empty() && text.back() == separator) parts.emplace_back();
-  return parts;
-}
-
 /// The public layout from the flags: the levels are declared, never read from the data (the set
 /// of values present in confidential data is itself confidential).
 core::infer::NaiveBayesLayout releaseLayout(const ReleaseOptions& o) {
   core::infer::NaiveBayesLayout layout;
-  layout.classes = splitOn(o.classLevels, '|');
-  layout.features = splitOn(o.features, ',');
+  layout.classes = splitFlag(o.classLevels, '|');
+  layout.features = splitFlag(o.features, ',');
   std::map<std::string, std::vector<std::string>> declared;
   for (const std::string& spec : o.levels) {
     const auto eq = spec.find('=');
     if (eq == std::string::npos) {
       throw std::invalid_argument("--levels " + spec + ": write COLUMN=level1|level2|...");
     }
-    declared[spec.substr(0, eq)] = splitOn(spec.substr(eq + 1), '|');
+    declared[spec.substr(0, eq)] = splitFlag(spec.substr(eq + 1), '|');
   }
   for (const std::string& f : layout.features) {
     const auto it = declared.find(f);
