@@ -248,9 +248,10 @@ double LinregModel::moveStatistic(Eigen::VectorXd& T, const double* from,
   return delta / scale_;
 }
 
-void LinregModel::conjugatePosterior(const Eigen::VectorXd& T, Eigen::VectorXd& mean,
-                                     Eigen::MatrixXd& covariance) const {
-  // β | x, y ~ N(μ, Σ), Σ = (xᵀx/σ² + I/τ²)^−1, μ = Σ xᵀy/σ² (004 S-5).
+Eigen::MatrixXd LinregModel::posteriorPrecision(const Eigen::VectorXd& T,
+                                                Eigen::VectorXd& score) const {
+  // β | x, y ~ N(μ, Σ), Σ = (xᵀx/σ² + I/τ²)^−1, μ = Σ xᵀy/σ² (004 S-5); T holds the raw xᵀx
+  // (upper triangle, row-major) and xᵀy after the d released sums.
   Eigen::MatrixXd precision(q_, q_);
   int at = d_;
   for (int j = 0; j < q_; ++j) {
@@ -259,23 +260,22 @@ void LinregModel::conjugatePosterior(const Eigen::VectorXd& T, Eigen::VectorXd& 
   const double s2 = spec_.sigma * spec_.sigma;
   precision /= s2;
   precision.diagonal().array() += 1.0 / (spec_.priorSd * spec_.priorSd);
-  const Eigen::VectorXd xty = T.segment(at, q_) / s2;
-  const Eigen::LLT<Eigen::MatrixXd> llt(precision);
-  mean = llt.solve(xty);
+  score = T.segment(at, q_) / s2;
+  return precision;
+}
+
+void LinregModel::conjugatePosterior(const Eigen::VectorXd& T, Eigen::VectorXd& mean,
+                                     Eigen::MatrixXd& covariance) const {
+  Eigen::VectorXd score;
+  const Eigen::LLT<Eigen::MatrixXd> llt(posteriorPrecision(T, score));
+  mean = llt.solve(score);
   covariance = llt.solve(Eigen::MatrixXd::Identity(q_, q_));
 }
 
 Eigen::VectorXd LinregModel::drawTheta(const Eigen::VectorXd& T, random::Rng& rng) const {
-  Eigen::MatrixXd precision(q_, q_);
-  int at = d_;
-  for (int j = 0; j < q_; ++j) {
-    for (int k = j; k < q_; ++k) precision(j, k) = precision(k, j) = T[at++];
-  }
-  const double s2 = spec_.sigma * spec_.sigma;
-  precision /= s2;
-  precision.diagonal().array() += 1.0 / (spec_.priorSd * spec_.priorSd);
-  const Eigen::LLT<Eigen::MatrixXd> llt(precision);  // positive definite: the prior term
-  const Eigen::VectorXd mean = llt.solve(Eigen::VectorXd(T.segment(at, q_) / s2));
+  Eigen::VectorXd score;
+  const Eigen::LLT<Eigen::MatrixXd> llt(posteriorPrecision(T, score));  // positive definite
+  const Eigen::VectorXd mean = llt.solve(score);
   // β = μ + L^−ᵀ z with precision = L Lᵀ has covariance (L Lᵀ)^−1.
   Eigen::VectorXd z(q_);
   for (int j = 0; j < q_; ++j) z[j] = random::standardNormal(rng);

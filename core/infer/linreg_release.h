@@ -110,6 +110,8 @@ class LinregModel final : public RecordAdditiveModel {
 
  private:
   int rawDim() const { return q_ * (q_ + 1) / 2 + q_; }
+  /// The conjugate posterior's precision xᵀx/σ² + I/τ², and its score xᵀy/σ², from T.
+  Eigen::MatrixXd posteriorPrecision(const Eigen::VectorXd& T, Eigen::VectorXd& score) const;
 
   LinregLayout layout_;
   LinregModelSpec spec_;
