@@ -2,9 +2,11 @@
 
 #include <algorithm>
 #include <cmath>
-#include <set>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <stdexcept>
+
+#include "core/infer/release_reader.h"
 
 namespace dpsynth::core::infer {
 
@@ -370,85 +372,72 @@ std::string linregReleaseToJson(const LinregRelease& r) {
   return j.dump(2) + "\n";
 }
 
-namespace {
-
-[[noreturn]] void linregFileError(const std::string& file, const std::string& what) {
-  throw std::invalid_argument(file + ": " + what);
-}
-
-}  // namespace
-
 LinregRelease linregReleaseFromJson(const std::string& text, const std::string& file) {
-  const nlohmann::json j = nlohmann::json::parse(text, nullptr, false);
-  if (j.is_discarded() || !j.is_object()) linregFileError(file, "not a JSON object");
-  try {
-    if (!j.contains("version") || j.at("version") != 1) {
-      linregFileError(file, "unsupported release version (expected \"version\": 1)");
-    }
-    if (j.at("kind").get<std::string>() != "linreg") linregFileError(file, "not a linreg release");
-    if (j.at("mechanism").get<std::string>() != "discrete-laplace") {
-      linregFileError(file, "unknown mechanism for a linreg release");
-    }
-    LinregRelease r;
-    r.neighbours = j.at("neighbours").get<std::string>();
-    if (r.neighbours != "replace-one") {
-      linregFileError(file, "linreg releases are defined for replace-one neighbours only");
-    }
-    r.epsilon = j.at("epsilon").get<double>();
-    if (!(r.epsilon > 0.0) || !std::isfinite(r.epsilon)) linregFileError(file, "epsilon must be positive");
-    r.n = j.at("n").get<int>();
-    const auto& layout = j.at("layout");
-    for (const auto& x : layout.at("predictors")) {
-      r.layout.predictors.push_back(x.at("name").get<std::string>());
-      r.layout.lower.push_back(x.at("lower").get<double>());
-      r.layout.upper.push_back(x.at("upper").get<double>());
-    }
-    r.layout.outcome = layout.at("outcome").at("name").get<std::string>();
-    r.layout.outcomeLower = layout.at("outcome").at("lower").get<double>();
-    r.layout.outcomeUpper = layout.at("outcome").at("upper").get<double>();
-    if (layout.at("grid").get<double>() != kLinregGrid) {
-      linregFileError(file, "unsupported grid (expected 2^-10)");
-    }
-    const auto problems = r.layout.validate();
-    if (!problems.empty()) linregFileError(file, problems.front());
-    if (j.at("sensitivity").get<int>() != r.layout.sensitivity() ||
-        j.at("grid_sensitivity").get<std::uint64_t>() != r.layout.gridSensitivity()) {
-      linregFileError(file, "the sensitivity does not match the layout");
-    }
-    r.rateNum = j.at("noise_rate").at("numerator").get<std::uint64_t>();
-    r.rateDen = j.at("noise_rate").at("denominator").get<std::uint64_t>();
-    if (r.rateNum == 0 || r.rateDen == 0) linregFileError(file, "noise_rate must be positive");
-    // The rate must not exceed ε/Δ_γ, or the file claims a guarantee its noise does not give.
-    if (static_cast<long double>(r.rateNum) * static_cast<long double>(r.layout.gridSensitivity()) >
-        static_cast<long double>(r.epsilon) * static_cast<long double>(r.rateDen) * (1.0L + 1e-12L)) {
-      linregFileError(file, "noise_rate is above epsilon / grid_sensitivity");
-    }
-    const auto sums = j.at("noisy_statistics").get<std::vector<double>>();
-    r.noisy = Eigen::Map<const Eigen::VectorXd>(sums.data(), static_cast<Eigen::Index>(sums.size()));
-    const auto& model = j.at("model");
-    r.spec.sigma = model.at("sigma").get<double>();
-    const auto& dist = model.at("predictors");
-    if (!dist.is_array() || dist.size() != r.layout.predictors.size()) {
-      linregFileError(file, "model.predictors must give a mean and an sd for every predictor");
-    }
-    for (std::size_t k = 0; k < dist.size(); ++k) {
-      if (dist[k].at("name").get<std::string>() != r.layout.predictors[k]) {
-        linregFileError(file, "model.predictors must follow the layout's predictor order");
-      }
-      r.spec.predictorMeans.push_back(dist[k].at("mean").get<double>());
-      r.spec.predictorSds.push_back(dist[k].at("sd").get<double>());
-    }
-    r.spec.priorSd = j.at("prior").at("beta_sd").get<double>();
-    r.notForRelease = j.value("not_for_release", false);
-    r.model();  // checks the spec, the number of sums, n and the scale
-    return r;
-  } catch (const nlohmann::json::exception& e) {
-    linregFileError(file, std::string("missing or ill-typed key (") + e.what() + ")");
-  } catch (const std::invalid_argument& e) {
-    const std::string what = e.what();
-    if (what.rfind(file + ": ", 0) == 0) throw;
-    linregFileError(file, what);
+  const nlohmann::json j = parseReleaseJson(text, file);
+  const io::JsonReader r = releaseReader(j, file);
+  checkReleaseHeader(r, "linreg");
+  if (r.string("mechanism") != "discrete-laplace") {
+    r.fail("mechanism", "is unknown for a linreg release (expected \"discrete-laplace\")");
   }
+  LinregRelease out;
+  out.neighbours = r.string("neighbours");
+  if (out.neighbours != "replace-one") {
+    r.fail("neighbours", "must be \"replace-one\": linreg releases are defined for it only");
+  }
+  out.epsilon = r.number("epsilon");
+  if (!(out.epsilon > 0.0) || !std::isfinite(out.epsilon)) r.fail("epsilon", "must be positive");
+  out.n = r.integer<int>("n", 1, kMaxReleaseRecords);
+  const io::JsonReader layout = r.object("layout");
+  const nlohmann::json& predictors = layout.array("predictors");
+  for (std::size_t k = 0; k < predictors.size(); ++k) {
+    const io::JsonReader x = layout.objectAt(predictors[k], "predictors[" + std::to_string(k) + "]");
+    out.layout.predictors.push_back(x.string("name"));
+    out.layout.lower.push_back(x.number("lower"));
+    out.layout.upper.push_back(x.number("upper"));
+  }
+  const io::JsonReader outcome = layout.object("outcome");
+  out.layout.outcome = outcome.string("name");
+  out.layout.outcomeLower = outcome.number("lower");
+  out.layout.outcomeUpper = outcome.number("upper");
+  if (layout.number("grid") != kLinregGrid) layout.fail("grid", "is unsupported (expected 2^-10)");
+  const auto problems = out.layout.validate();
+  if (!problems.empty()) r.fail("", problems.front());
+  if (r.integer<long long>("sensitivity", 0) != out.layout.sensitivity() ||
+      r.integer<std::uint64_t>("grid_sensitivity") != out.layout.gridSensitivity()) {
+    r.fail("sensitivity", "does not match the layout");
+  }
+  const io::JsonReader rate = r.object("noise_rate");
+  out.rateNum = rate.integer<std::uint64_t>("numerator", 1);
+  out.rateDen = rate.integer<std::uint64_t>("denominator", 1);
+  // The rate must not exceed ε/Δ_γ, or the file claims a guarantee its noise does not give.
+  if (static_cast<long double>(out.rateNum) * static_cast<long double>(out.layout.gridSensitivity()) >
+      static_cast<long double>(out.epsilon) * static_cast<long double>(out.rateDen) * (1.0L + 1e-12L)) {
+    r.fail("noise_rate", "is above epsilon / grid_sensitivity");
+  }
+  const std::vector<double> sums = r.numberList("noisy_statistics");
+  out.noisy = Eigen::Map<const Eigen::VectorXd>(sums.data(), static_cast<Eigen::Index>(sums.size()));
+  const io::JsonReader model = r.object("model");
+  out.spec.sigma = model.number("sigma");
+  const nlohmann::json& dist = model.array("predictors");
+  if (dist.size() != out.layout.predictors.size()) {
+    model.fail("predictors", "must give a mean and an sd for every predictor");
+  }
+  for (std::size_t k = 0; k < dist.size(); ++k) {
+    const io::JsonReader d = model.objectAt(dist[k], "predictors[" + std::to_string(k) + "]");
+    if (d.string("name") != out.layout.predictors[k]) {
+      model.fail("predictors", "must follow the layout's predictor order");
+    }
+    out.spec.predictorMeans.push_back(d.number("mean"));
+    out.spec.predictorSds.push_back(d.number("sd"));
+  }
+  out.spec.priorSd = r.object("prior").number("beta_sd");
+  out.notForRelease = r.boolean("not_for_release", false);
+  try {
+    out.model();  // checks the spec, the number of sums, n and the scale
+  } catch (const std::invalid_argument& e) {
+    r.fail("", e.what());
+  }
+  return out;
 }
 
 }  // namespace dpsynth::core::infer

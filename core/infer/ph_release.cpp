@@ -5,6 +5,8 @@
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
+#include "core/infer/release_reader.h"
+
 namespace dpsynth::core::infer {
 
 std::vector<double> PhReleaseFile::edges() const {
@@ -97,54 +99,45 @@ std::string phReleaseToJson(const PhReleaseFile& r) {
   return j.dump(2) + "\n";
 }
 
-namespace {
-
-[[noreturn]] void phFileError(const std::string& file, const std::string& what) {
-  throw std::invalid_argument(file + ": " + what);
-}
-
-}  // namespace
-
 PhReleaseFile phReleaseFromJson(const std::string& text, const std::string& file) {
-  const nlohmann::json j = nlohmann::json::parse(text, nullptr, false);
-  if (j.is_discarded() || !j.is_object()) phFileError(file, "not a JSON object");
+  const nlohmann::json j = parseReleaseJson(text, file);
+  const io::JsonReader r = releaseReader(j, file);
+  checkReleaseHeader(r, "ph");
+  PhReleaseFile out;
+  out.epsilon = r.number("epsilon");
   try {
-    if (!j.contains("version") || j.at("version") != 1) {
-      phFileError(file, "unsupported release version (expected \"version\": 1)");
-    }
-    if (j.at("kind").get<std::string>() != "ph") phFileError(file, "not a ph release");
-    PhReleaseFile r;
-    r.epsilon = j.at("epsilon").get<double>();
-    r.neighbours = privacy::parseNeighbours(j.at("neighbours").get<std::string>());
-    r.n = j.at("n").get<int>();
-    r.lower = j.at("bounds").at("lower").get<double>();
-    r.upper = j.at("bounds").at("upper").get<double>();
-    r.bins = j.at("bins").get<int>();
-    r.integer = j.at("integer").get<bool>();
-    if (j.at("sensitivity").get<int>() != r.sensitivity()) {
-      phFileError(file, "sensitivity does not match the neighbour relation");
-    }
-    r.rateNum = j.at("noise_rate").at("numerator").get<std::uint64_t>();
-    r.rateDen = j.at("noise_rate").at("denominator").get<std::uint64_t>();
-    r.noisyCounts = j.at("noisy_counts").get<std::vector<std::int64_t>>();
-    r.clampedAtZero = j.value("noisy_counts_clamped_at_zero", false);
-    if (j.contains("synthesizer_family")) {
-      r.synthesizerFamily = models::parseFamily(j.at("synthesizer_family").get<std::string>());
-    }
-    r.notForRelease = j.value("not_for_release", false);
-    const std::vector<std::string> problems = r.validate();
-    if (!problems.empty()) phFileError(file, problems.front());
-    if (j.contains("edges") && j.at("edges").get<std::vector<double>>() != r.edges()) {
-      phFileError(file, "edges do not match the bounds and bins");
-    }
-    return r;
-  } catch (const nlohmann::json::exception& e) {
-    phFileError(file, std::string("missing or ill-typed key (") + e.what() + ")");
+    out.neighbours = privacy::parseNeighbours(r.string("neighbours"));
   } catch (const std::invalid_argument& e) {
-    const std::string what = e.what();
-    if (what.rfind(file + ": ", 0) == 0) throw;
-    phFileError(file, what);
+    r.fail("neighbours", e.what());
   }
+  out.n = r.integer<int>("n", 1, kMaxReleaseRecords);
+  const io::JsonReader bounds = r.object("bounds");
+  out.lower = bounds.number("lower");
+  out.upper = bounds.number("upper");
+  out.bins = r.integer<int>("bins", 1, kMaxReleaseBins);
+  out.integer = r.boolean("integer");
+  if (r.integer<long long>("sensitivity") != out.sensitivity()) {
+    r.fail("sensitivity", "does not match the neighbour relation");
+  }
+  const io::JsonReader rate = r.object("noise_rate");
+  out.rateNum = rate.integer<std::uint64_t>("numerator", 1);
+  out.rateDen = rate.integer<std::uint64_t>("denominator", 1);
+  out.noisyCounts = r.integers<std::int64_t>("noisy_counts");
+  out.clampedAtZero = r.boolean("noisy_counts_clamped_at_zero", false);
+  if (r.has("synthesizer_family")) {
+    try {
+      out.synthesizerFamily = models::parseFamily(r.string("synthesizer_family"));
+    } catch (const std::invalid_argument& e) {
+      r.fail("synthesizer_family", e.what());
+    }
+  }
+  out.notForRelease = r.boolean("not_for_release", false);
+  const std::vector<std::string> problems = out.validate();
+  if (!problems.empty()) r.fail("", problems.front());
+  if (r.has("edges") && r.numberList("edges") != out.edges()) {
+    r.fail("edges", "do not match the bounds and bins");
+  }
+  return out;
 }
 
 PhModel::PhModel(PhReleaseFile release, models::Family family, double sdScale)

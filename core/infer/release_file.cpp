@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
+#include "core/infer/release_reader.h"
 
 namespace dpsynth::core::infer {
 
@@ -87,56 +88,50 @@ std::string releaseToJson(const NaiveBayesRelease& r) {
   return j.dump(2) + "\n";
 }
 
-namespace {
-
-[[noreturn]] void releaseFileError(const std::string& file, const std::string& what) {
-  throw std::invalid_argument(file + ": " + what);
-}
-
-}  // namespace
-
 NaiveBayesRelease releaseFromJson(const std::string& text, const std::string& file) {
-  const nlohmann::json j = nlohmann::json::parse(text, nullptr, false);
-  if (j.is_discarded() || !j.is_object()) releaseFileError(file, "not a JSON object");
-  try {
-    if (!j.contains("version") || j.at("version") != 1) {
-      releaseFileError(file, "unsupported release version (expected \"version\": 1)");
-    }
-    const std::string kind = j.at("kind").get<std::string>();
-    if (kind != "naive-bayes") releaseFileError(file, "unknown release kind '" + kind + "'");
-    if (j.at("mechanism").get<std::string>() != "discrete-laplace") {
-      releaseFileError(file, "unknown mechanism for a naive-bayes release");
-    }
-    NaiveBayesRelease r;
-    r.neighbours = j.at("neighbours").get<std::string>();
-    if (r.neighbours != "replace-one") {
-      releaseFileError(file, "naive-bayes releases are defined for replace-one neighbours only");
-    }
-    r.epsilon = j.at("epsilon").get<double>();
-    r.n = j.at("n").get<int>();
-    r.layout.classes = j.at("layout").at("classes").get<std::vector<std::string>>();
-    for (const auto& f : j.at("layout").at("features")) {
-      r.layout.features.push_back(f.at("name").get<std::string>());
-      r.layout.levels.push_back(f.at("levels").get<std::vector<std::string>>());
-    }
-    r.rateNum = j.at("noise_rate").at("numerator").get<std::uint64_t>();
-    r.rateDen = j.at("noise_rate").at("denominator").get<std::uint64_t>();
-    if (r.rateNum == 0 || r.rateDen == 0) releaseFileError(file, "noise_rate must be positive");
-    const auto counts = j.at("noisy_counts").get<std::vector<double>>();
-    r.noisyCounts = Eigen::Map<const Eigen::VectorXd>(counts.data(),
-                                                      static_cast<Eigen::Index>(counts.size()));
-    r.priorAlpha = j.at("prior").at("dirichlet").get<double>();
-    r.notForRelease = j.value("not_for_release", false);
-    if (!(r.epsilon > 0.0)) releaseFileError(file, "epsilon must be positive");
-    r.model();  // checks layout, counts, n and prior
-    return r;
-  } catch (const nlohmann::json::exception& e) {
-    releaseFileError(file, std::string("missing or ill-typed key (") + e.what() + ")");
-  } catch (const std::invalid_argument& e) {
-    const std::string what = e.what();
-    if (what.rfind(file + ": ", 0) == 0) throw;
-    releaseFileError(file, what);
+  const nlohmann::json j = parseReleaseJson(text, file);
+  const io::JsonReader r = releaseReader(j, file);
+  checkReleaseHeader(r, "naive-bayes");
+  if (r.string("mechanism") != "discrete-laplace") {
+    r.fail("mechanism", "is unknown for a naive-bayes release (expected \"discrete-laplace\")");
   }
+  NaiveBayesRelease out;
+  out.neighbours = r.string("neighbours");
+  if (out.neighbours != "replace-one") {
+    r.fail("neighbours", "must be \"replace-one\": naive-bayes releases are defined for it only");
+  }
+  out.epsilon = r.number("epsilon");
+  if (!(out.epsilon > 0.0) || !std::isfinite(out.epsilon)) r.fail("epsilon", "must be positive");
+  out.n = r.integer<int>("n", 1, kMaxReleaseRecords);
+  const io::JsonReader layout = r.object("layout");
+  out.layout.classes = layout.strings("classes");
+  const nlohmann::json& features = layout.array("features");
+  for (std::size_t k = 0; k < features.size(); ++k) {
+    const io::JsonReader f = layout.objectAt(features[k], "features[" + std::to_string(k) + "]");
+    out.layout.features.push_back(f.string("name"));
+    out.layout.levels.push_back(f.strings("levels"));
+  }
+  const io::JsonReader rate = r.object("noise_rate");
+  out.rateNum = rate.integer<std::uint64_t>("numerator", 1);
+  out.rateDen = rate.integer<std::uint64_t>("denominator", 1);
+  // The rate must not exceed ε/(2K), or the file claims a guarantee its noise does not give.
+  const auto sensitivity = 2.0L * static_cast<long double>(out.layout.features.size());
+  if (static_cast<long double>(out.rateNum) * sensitivity >
+      static_cast<long double>(out.epsilon) * static_cast<long double>(out.rateDen) *
+          (1.0L + 1e-12L)) {
+    r.fail("noise_rate", "is above epsilon / (2 x features): the noise does not give this epsilon");
+  }
+  const std::vector<double> counts = r.numberList("noisy_counts");
+  out.noisyCounts = Eigen::Map<const Eigen::VectorXd>(counts.data(),
+                                                      static_cast<Eigen::Index>(counts.size()));
+  out.priorAlpha = r.object("prior").number("dirichlet");
+  out.notForRelease = r.boolean("not_for_release", false);
+  try {
+    out.model();  // checks layout, counts, n and prior
+  } catch (const std::invalid_argument& e) {
+    r.fail("", e.what());
+  }
+  return out;
 }
 
 }  // namespace dpsynth::core::infer

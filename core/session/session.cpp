@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "core/data/csv_writer.h"
+#include "core/io/json_reader.h"
 #include "core/session/results_json.h"
 #include "core/session/sha256.h"
 
@@ -37,81 +38,17 @@ json mechanismToJson(const pipeline::MechanismConfig& config) {
               {"reproducible_noise", config.reproducibleNoise}};
 }
 
-/// Reads keys of one JSON object with messages that say which file and key are wrong.
-class Reader {
- public:
-  Reader(const json& object, std::string file, std::string where)
-      : object_(object), file_(std::move(file)), where_(std::move(where)) {
-    if (!object_.is_object()) fail("", "must be a JSON object");
-  }
+[[noreturn]] void raiseSessionError(const std::string& message) { throw SessionError(message); }
 
-  [[noreturn]] void fail(const std::string& key, const std::string& problem) const {
-    std::string place = where_;
-    if (!key.empty()) place += (place.empty() ? "" : ".") + key;
-    throw SessionError("session file '" + file_ + "': " + (place.empty() ? "" : place + " ") +
-                       problem);
-  }
-
-  bool has(const std::string& key) const { return object_.contains(key); }
-
-  const json& require(const std::string& key) const {
-    auto it = object_.find(key);
-    if (it == object_.end()) fail(key, "is missing");
-    return *it;
-  }
-
-  double number(const std::string& key) const {
-    const json& v = require(key);
-    if (!v.is_number()) fail(key, "must be a number");
-    return v.get<double>();
-  }
-  std::optional<double> optionalNumber(const std::string& key) const {
-    auto it = object_.find(key);
-    if (it == object_.end() || it->is_null()) return std::nullopt;
-    if (!it->is_number()) fail(key, "must be a number or null");
-    return it->get<double>();
-  }
-  std::optional<double> numberOrAuto(const std::string& key) const {
-    const json& v = require(key);
-    if (v.is_string() && v.get<std::string>() == kAuto) return std::nullopt;
-    if (!v.is_number()) fail(key, "must be a number or \"auto\"");
-    return v.get<double>();
-  }
-  long long integer(const std::string& key) const {
-    const json& v = require(key);
-    if (!v.is_number_integer()) fail(key, "must be a whole number");
-    return v.get<long long>();
-  }
-  bool boolean(const std::string& key) const {
-    const json& v = require(key);
-    if (!v.is_boolean()) fail(key, "must be true or false");
-    return v.get<bool>();
-  }
-  std::string string(const std::string& key) const {
-    const json& v = require(key);
-    if (!v.is_string()) fail(key, "must be a string");
-    return v.get<std::string>();
-  }
-  std::vector<std::string> strings(const std::string& key) const {
-    const json& v = require(key);
-    if (!v.is_array()) fail(key, "must be a list of strings");
-    std::vector<std::string> out;
-    for (const json& item : v) {
-      if (!item.is_string()) fail(key, "must be a list of strings");
-      out.push_back(item.get<std::string>());
-    }
-    return out;
-  }
-
- private:
-  const json& object_;
-  std::string file_;
-  std::string where_;
-};
+/// Reads keys of one JSON object of a session file, failing with a SessionError.
+io::JsonReader sessionReader(const json& object, const std::string& file, std::string where) {
+  return io::JsonReader(object, "session file '" + file + "'", std::move(where),
+                        raiseSessionError);
+}
 
 pipeline::MechanismConfig mechanismFromJson(const json& value, const std::string& file,
                                             std::size_t index) {
-  const Reader r(value, file, "mechanisms[" + std::to_string(index) + "]");
+  const io::JsonReader r = sessionReader(value, file, "mechanisms[" + std::to_string(index) + "]");
   pipeline::MechanismConfig config;
   try {
     config.mechanism = pipeline::parseMechanism(r.string("mechanism"));
@@ -127,19 +64,9 @@ pipeline::MechanismConfig mechanismFromJson(const json& value, const std::string
   config.downscale = r.numberOrAuto("downscale");
   config.lower = r.optionalNumber("lower");
   config.upper = r.optionalNumber("upper");
-  const long long bins = r.integer("bins");
-  if (bins < 0 || bins > 1'000'000) r.fail("bins", "must be between 0 and 1000000");
-  config.bins = static_cast<int>(bins);
+  config.bins = r.integer<int>("bins", 0, 1'000'000);
   config.reproducibleNoise = r.boolean("reproducible_noise");
   return config;
-}
-
-int boundedInt(const Reader& r, const std::string& key, long long low, long long high) {
-  const long long v = r.integer(key);
-  if (v < low || v > high) {
-    r.fail(key, "must be between " + std::to_string(low) + " and " + std::to_string(high));
-  }
-  return static_cast<int>(v);
 }
 
 }  // namespace
@@ -174,24 +101,18 @@ std::string toJson(const Session& session) {
 }
 
 Session fromJson(const std::string& text, const std::string& file) {
-  json doc;
-  try {
-    doc = json::parse(text);
-  } catch (const json::exception& e) {
-    // parse_error, and out_of_range for numbers such as 1e999.
-    throw SessionError("session file '" + file + "' is not valid JSON (" + e.what() + ")");
-  }
-  const Reader top(doc, file, "");
-  const long long version = top.integer("version");
+  const json doc = io::parseJson(text, "session file '" + file + "'", raiseSessionError);
+  const io::JsonReader top = sessionReader(doc, file, "");
+  const int version = top.integer<int>("version");
   if (version != kSessionVersion) {
     throw SessionError("session file '" + file + "' has version " + std::to_string(version) +
                        "; this dpsynth reads version " + std::to_string(kSessionVersion) +
                        (version > kSessionVersion ? " (it was written by a newer dpsynth)" : ""));
   }
   Session session;
-  session.version = static_cast<int>(version);
+  session.version = version;
 
-  const Reader data(top.require("data"), file, "data");
+  const io::JsonReader data = top.object("data");
   session.dataFile = data.string("file");
   session.sample = data.string("sample");
   session.dataSha256 = data.string("sha256");
@@ -211,20 +132,13 @@ Session fromJson(const std::string& text, const std::string& file) {
     session.mechanisms.push_back(mechanismFromJson(mechanisms[i], file, i));
   }
 
-  const Reader run(top.require("run"), file, "run");
+  const io::JsonReader run = top.object("run");
   // Sessions saved before releases existed always hold a seed: they replay reproducibly, as
   // not for release. A null or missing seed replays as a release.
   auto& nuts = session.run.nuts;
-  const json seed = run.has("seed") ? run.require("seed") : json(nullptr);
-  if (seed.is_null()) {
-    session.reproducible = false;
-  } else if (seed.is_number_unsigned() ||
-             (seed.is_number_integer() && seed.get<long long>() >= 0)) {
-    session.reproducible = true;
-    nuts.seed = seed.get<std::uint64_t>();
-  } else {
-    run.fail("seed", "must be a non-negative whole number, or null for a release");
-  }
+  const std::optional<std::uint64_t> seed = run.optionalInteger<std::uint64_t>("seed");
+  session.reproducible = seed.has_value();
+  if (seed) nuts.seed = *seed;
   if (run.has("neighbours")) {
     try {
       session.run.neighbours = privacy::parseNeighbours(run.string("neighbours"));
@@ -232,10 +146,10 @@ Session fromJson(const std::string& text, const std::string& file) {
       run.fail("neighbours", e.what());
     }
   }
-  nuts.chains = boundedInt(run, "chains", 1, 1024);
-  nuts.warmup = boundedInt(run, "warmup", 0, 100'000'000);
-  nuts.draws = boundedInt(run, "draws", 1, 100'000'000);
-  nuts.threads = boundedInt(run, "threads", 0, 4096);
+  nuts.chains = run.integer<int>("chains", 1, 1024);
+  nuts.warmup = run.integer<int>("warmup", 0, 100'000'000);
+  nuts.draws = run.integer<int>("draws", 1, 100'000'000);
+  nuts.threads = run.integer<int>("threads", 0, 4096);
   // Sessions saved before the metric setting existed sample with the automatic choice.
   if (run.has("metric")) {
     try {
@@ -248,7 +162,7 @@ Session fromJson(const std::string& text, const std::string& file) {
   if (!(session.run.model.sdScale > 0)) run.fail("sd_scale", "must be positive");
   session.run.model.family = session.dataset.family;
 
-  session.syntheticDatasets = boundedInt(top, "synthetic_datasets", 1, 100'000);
+  session.syntheticDatasets = top.integer<int>("synthetic_datasets", 1, 100'000);
   // Added after version 1 was fixed: files without it (or with null) have no stored results.
   if (top.has("results") && !top.require("results").is_null()) {
     session.results = detail::resultsFromJson(top.require("results"), file);

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <numeric>
 
+#include "core/io/json_reader.h"
 #include "core/session/results_json.h"
 #include "core/session/session.h"
 
@@ -46,79 +47,21 @@ json summaryToJson(const DistributionSummary& s) {
   return json{{"count", s.count}, {"mean", s.mean}, {"quantiles", s.quantiles}};
 }
 
-/// Key access with messages that name the file and the key ("results.rows[2].mean").
-class Keys {
- public:
-  Keys(const json& object, const std::string& file, std::string where)
-      : object_(object), file_(file), where_(std::move(where)) {
-    if (!object_.is_object()) fail("", "must be a JSON object");
-  }
-  [[noreturn]] void fail(const std::string& key, const std::string& problem) const {
-    throw SessionError("session file '" + file_ + "': " + where_ + (key.empty() ? "" : "." + key) +
-                       " " + problem);
-  }
-  bool has(const std::string& key) const { return object_.contains(key); }
-  const json& at(const std::string& key) const {
-    const auto it = object_.find(key);
-    if (it == object_.end()) fail(key, "is missing");
-    return *it;
-  }
-  double number(const std::string& key) const {
-    const json& v = at(key);
-    if (!v.is_number()) fail(key, "must be a number");
-    return v.get<double>();
-  }
-  std::optional<double> optionalNumber(const std::string& key) const {
-    const json& v = at(key);
-    if (v.is_null()) return std::nullopt;
-    if (!v.is_number()) fail(key, "must be a number or null");
-    return v.get<double>();
-  }
-  std::optional<std::size_t> optionalCount(const std::string& key) const {
-    const json& v = at(key);
-    if (v.is_null()) return std::nullopt;
-    if (!v.is_number_unsigned()) fail(key, "must be a whole number or null");
-    return v.get<std::size_t>();
-  }
-  std::size_t count(const std::string& key) const {
-    const json& v = at(key);
-    if (!v.is_number_unsigned()) fail(key, "must be a whole number");
-    return v.get<std::size_t>();
-  }
-  std::string string(const std::string& key) const {
-    const json& v = at(key);
-    if (!v.is_string()) fail(key, "must be a string");
-    return v.get<std::string>();
-  }
-  bool boolean(const std::string& key) const {
-    const json& v = at(key);
-    if (!v.is_boolean()) fail(key, "must be true or false");
-    return v.get<bool>();
-  }
-  const json& array(const std::string& key) const {
-    const json& v = at(key);
-    if (!v.is_array()) fail(key, "must be a list");
-    return v;
-  }
-  std::string where(const std::string& key) const { return where_ + "." + key; }
-  const std::string& file() const { return file_; }
+[[noreturn]] void raiseSessionError(const std::string& message) { throw SessionError(message); }
 
- private:
-  const json& object_;
-  const std::string& file_;
-  std::string where_;
-};
+/// Key access with messages that name the file and the key ("results.rows[2].mean").
+io::JsonReader keys(const json& object, const std::string& file, std::string where) {
+  return io::JsonReader(object, "session file '" + file + "'", std::move(where),
+                        raiseSessionError);
+}
 
 DistributionSummary summaryFromJson(const json& value, const std::string& file,
                                     const std::string& where) {
-  const Keys k(value, file, where);
+  const io::JsonReader k = keys(value, file, where);
   DistributionSummary s;
-  s.count = k.count("count");
+  s.count = k.integer<std::size_t>("count", 0);
   s.mean = k.number("mean");
-  for (const json& q : k.array("quantiles")) {
-    if (!q.is_number()) k.fail("quantiles", "must be a list of numbers");
-    s.quantiles.push_back(q.get<double>());
-  }
+  s.quantiles = k.numberList("quantiles");
   return s;
 }
 
@@ -177,21 +120,21 @@ json resultsToJson(const SessionResults& results) {
 }
 
 SessionResults resultsFromJson(const json& value, const std::string& file) {
-  const Keys top(value, file, "results");
+  const io::JsonReader top = keys(value, file, "results");
   SessionResults results;
   results.createdAt = top.string("created_at");
   results.dataSha256 = top.string("data_sha256");
   results.settingsChanged = top.boolean("settings_changed");
   const json& rows = top.array("rows");
   for (std::size_t i = 0; i < rows.size(); ++i) {
-    const Keys k(rows[i], file, "results.rows[" + std::to_string(i) + "]");
+    const io::JsonReader k = keys(rows[i], file, "results.rows[" + std::to_string(i) + "]");
     StoredRow r;
     r.mechanism = k.string("mechanism");
     r.guarantee = k.string("guarantee");
     r.lipschitz = k.optionalNumber("lipschitz");
     r.epsilon = k.optionalNumber("epsilon");
-    r.censored = k.optionalCount("censored");
-    r.truncated = k.optionalCount("truncated");
+    r.censored = k.optionalInteger<std::size_t>("censored", 0);
+    r.truncated = k.optionalInteger<std::size_t>("truncated", 0);
     r.maxEcdf = k.optionalNumber("max_ecdf");
     r.avgEcdf = k.optionalNumber("avg_ecdf");
     r.mean = k.number("mean");
@@ -202,12 +145,7 @@ SessionResults resultsFromJson(const json& value, const std::string& file) {
     if (k.has("epsilon_target")) r.epsilonTarget = k.optionalNumber("epsilon_target");
     if (k.has("target_ignored")) r.targetIgnored = k.boolean("target_ignored");
     if (k.has("usable")) r.usable = k.boolean("usable");
-    if (k.has("verdict_reasons")) {
-      for (const json& reason : k.array("verdict_reasons")) {
-        if (!reason.is_string()) k.fail("verdict_reasons", "must be a list of strings");
-        r.verdictReasons.push_back(reason.get<std::string>());
-      }
-    }
+    if (k.has("verdict_reasons")) r.verdictReasons = k.strings("verdict_reasons");
     // The covariate utility keys came later still: absent means not measured.
     if (k.has("marginal_only")) r.marginalOnly = k.boolean("marginal_only");
     if (k.has("ci_overlap")) r.ciOverlap = k.optionalNumber("ci_overlap");
@@ -219,21 +157,18 @@ SessionResults resultsFromJson(const json& value, const std::string& file) {
   const json& mechanisms = top.array("mechanisms");
   for (std::size_t i = 0; i < mechanisms.size(); ++i) {
     const std::string where = "results.mechanisms[" + std::to_string(i) + "]";
-    const Keys k(mechanisms[i], file, where);
+    const io::JsonReader k = keys(mechanisms[i], file, where);
     StoredMechanism m;
     m.mechanism = k.string("mechanism");
-    for (const json& w : k.array("warnings")) {
-      if (!w.is_string()) k.fail("warnings", "must be a list of strings");
-      m.warnings.push_back(w.get<std::string>());
-    }
+    m.warnings = k.strings("warnings");
     m.lipschitzMax = k.number("lipschitz_max");
-    m.lipschitz = summaryFromJson(k.at("lipschitz"), file, k.where("lipschitz"));
+    m.lipschitz = summaryFromJson(k.require("lipschitz"), file, k.where("lipschitz"));
     m.lipschitzBefore =
-        summaryFromJson(k.at("lipschitz_before"), file, k.where("lipschitz_before"));
-    m.weights = summaryFromJson(k.at("weights"), file, k.where("weights"));
+        summaryFromJson(k.require("lipschitz_before"), file, k.where("lipschitz_before"));
+    m.weights = summaryFromJson(k.require("weights"), file, k.where("weights"));
     const json& parameters = k.array("parameters");
     for (std::size_t j = 0; j < parameters.size(); ++j) {
-      const Keys p(parameters[j], file, k.where("parameters[" + std::to_string(j) + "]"));
+      const io::JsonReader p = keys(parameters[j], file, k.where("parameters[" + std::to_string(j) + "]"));
       m.parameters.push_back({p.string("name"), p.number("mean"), p.number("sd"), p.number("q025"),
                               p.number("median"), p.number("q975")});
     }

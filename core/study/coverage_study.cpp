@@ -100,12 +100,7 @@ bool isCoverageConfigText(const std::string& text) {
 }
 
 CoverageConfig coverageConfigFromJson(const std::string& text, const std::string& file) {
-  json top;
-  try {
-    top = json::parse(text);
-  } catch (const json::exception& e) {
-    throw ConfigError("study config '" + file + "': not valid JSON (" + e.what() + ")");
-  }
+  const json top = parseConfigJson(text, file);
   const ConfigReader r(top, file, "");
   r.onlyKeys({"version", "kind", "note", "records", "class_probabilities", "levels",
               "prior_alpha", "epsilon", "replicates", "sampler", "level", "seed", "reference",
@@ -116,10 +111,7 @@ CoverageConfig coverageConfigFromJson(const std::string& text, const std::string
   if (r.find("note")) c.note = r.string("note");
   c.records = static_cast<int>(r.integer("records", 1, 10'000'000));
   c.classProbabilities = r.numbers("class_probabilities");
-  for (double x : r.numbers("levels")) {
-    if (x != std::floor(x) || x < 2 || x > 1000) r.fail("levels", "must hold whole numbers from 2 to 1000");
-    c.levels.push_back(static_cast<int>(x));
-  }
+  c.levels = r.integers<int>("levels", 2, 1000);
   if (const json* a = r.find("prior_alpha")) c.priorAlpha = r.number(*a, "prior_alpha");
   c.epsilon = r.numbers("epsilon");
   c.replicates = static_cast<int>(r.integer("replicates", 1, 1'000'000));
@@ -131,12 +123,7 @@ CoverageConfig coverageConfigFromJson(const std::string& text, const std::string
     if (sr.find("chains")) c.chains = static_cast<int>(sr.integer("chains", 1, 64));
   }
   if (const json* l = r.find("level")) c.level = r.number(*l, "level");
-  if (r.find("seed")) {
-    const json& s = r.require("seed");
-    if (!s.is_number_unsigned() && !(s.is_number_integer() && s.get<long long>() >= 0))
-      r.fail("seed", "must be a whole number >= 0");
-    c.seed = s.get<std::uint64_t>();
-  }
+  if (r.find("seed")) c.seed = r.integer<std::uint64_t>("seed");
   if (const json* ref = r.find("reference")) {
     const ConfigReader rr(*ref, file, "reference");
     for (auto it = ref->begin(); it != ref->end(); ++it) c.reference[it.key()] = rr.numbers(it.key());

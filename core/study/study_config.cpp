@@ -189,13 +189,7 @@ std::vector<std::string> StudyConfig::validate() const {
 }
 
 StudyConfig studyConfigFromJson(const std::string& text, const std::string& file) {
-  json top;
-  try {
-    top = json::parse(text);
-  } catch (const json::exception& e) {
-    // parse_error, and out_of_range for a number beyond double (1e999): both the file's fault.
-    throw ConfigError("study config '" + file + "': not valid JSON (" + e.what() + ")");
-  }
+  const json top = parseConfigJson(text, file);
   const ConfigReader r(top, file, "");
   r.onlyKeys({"version", "source", "mechanisms", "epsilon", "tuning", "neighbours", "replicates",
               "sampler", "ph", "seed", "note"});
@@ -243,10 +237,7 @@ StudyConfig studyConfigFromJson(const std::string& text, const std::string& file
     if (upper && !upper->is_null()) config.histogram.upper = pr.number(*upper, "upper");
     if (pr.find("bins")) config.histogram.bins = static_cast<int>(pr.integer("bins", 0, 1'000'000));
   }
-  const json& seed = r.require("seed");
-  if (!seed.is_number_unsigned() && !(seed.is_number_integer() && seed.get<long long>() >= 0))
-    r.fail("seed", "must be a whole number >= 0");
-  config.seed = seed.get<std::uint64_t>();
+  config.seed = r.integer<std::uint64_t>("seed");
   if (r.find("note")) config.note = r.string("note");
   const auto problems = config.validate();
   if (!problems.empty()) {

@@ -227,6 +227,15 @@ class InferCliTest : public QObject {
         {{"infer", "--release", notJson, "--out", dir.filePath("o"), "--iterations", "10",
           "--warmup", "10"},
          "--warmup"},
+        // The fuzzer's finding (issue 19): a numerator beyond 2^64, and keys given twice.
+        {{"infer", "--release",
+          DPSYNTH_SOURCE_DIR "/fuzz/corpus/release/ph-numerator-beyond-uint64-min.json", "--out",
+          dir.filePath("o"), "--family", "poisson"},
+         "noise_rate.numerator must be a whole number >= 1"},
+        {{"infer", "--release",
+          DPSYNTH_SOURCE_DIR "/fuzz/corpus/release/ph-numerator-beyond-uint64.json", "--out",
+          dir.filePath("o"), "--family", "poisson"},
+         "appears twice"},
     };
     for (const Case& c : cases) {
       const InferCliRun r = inferCli(c.args);

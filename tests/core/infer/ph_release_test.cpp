@@ -139,8 +139,8 @@ class PhReleaseTest : public QObject {
                           << "above epsilon / sensitivity";
     QTest::newRow("sensitivity") << "sensitivity" << "1" << "does not match the neighbour";
     QTest::newRow("neighbours") << "neighbours" << R"("swap")" << "replace-one";
-    QTest::newRow("n") << "n" << "0" << "n must be at least 1";
-    QTest::newRow("type") << "noisy_counts" << R"(["a"])" << "ill-typed";
+    QTest::newRow("n") << "n" << "0" << "n must be between 1 and";
+    QTest::newRow("type") << "noisy_counts" << R"(["a"])" << "noisy_counts must be a whole number";
     QTest::newRow("edges") << "edges" << "[0, 1]" << "edges do not match";
     QTest::newRow("clamped") << "noisy_counts_clamped_at_zero" << "true" << "cannot be negative";
   }

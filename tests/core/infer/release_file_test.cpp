@@ -88,11 +88,11 @@ class ReleaseFileTest : public QObject {
       return s;
     };
     const std::pair<std::string, std::string> cases[] = {
-        {"not json", "not a JSON object"},
+        {"not json", "not valid JSON"},
         {replaced("\"version\": 1", "\"version\": 2"), "version"},
         {replaced("\"naive-bayes\"", "\"linreg\""), "kind"},
         {replaced("\"replace-one\"", "\"add-remove\""), "replace-one"},
-        {replaced("\"n\": 5", "\"n\": \"five\""), "ill-typed"},
+        {replaced("\"n\": 5", "\"n\": \"five\""), "n must be a whole number"},
         {replaced("\"noisy_counts\": [", "\"noisy_counts\": [1.0,"), "noisy counts"},
     };
     for (const auto& [text, expect] : cases) {
