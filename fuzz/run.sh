@@ -3,12 +3,19 @@
 # for SECONDS (default 60), side by side, starting from fuzz/corpus/<harness>. Prints
 # executions and coverage per harness; exits non-zero when a harness crashes (the reproducer is
 # written to build-asan/artifacts/). Usage: fuzz/run.sh [SECONDS]   (JOBS=n for the build)
+#
+# Long runs are a habit, not an event: before resolving an issue that touches a reader, run
+#   MERGE=1 JOBS=2 bash fuzz/run.sh 900
+# (15 minutes, every harness side by side). With MERGE=1 a run that found no crash merges the
+# inputs that reached new coverage into fuzz/corpus/<harness>/ (libFuzzer -merge=1: only inputs
+# that add coverage are copied, the named seeds stay), so commit them and the next run, CI's
+# 60 seconds included, starts where this one ended. HARNESSES="release_fuzzer" runs a subset.
 set -euo pipefail
 seconds="${1:-60}"
 root="$(cd "$(dirname "$0")/.." && pwd)"
 build="${SANITIZE_BUILD_DIR:-$root/build-asan}"
 jobs="${JOBS:-2}"
-harnesses=(csv_fuzzer session_fuzzer study_config_fuzzer release_fuzzer)
+read -r -a harnesses <<<"${HARNESSES:-csv_fuzzer session_fuzzer study_config_fuzzer release_fuzzer}"
 
 # The same build as .ci/sanitize.sh (which CI runs first, so nothing is compiled twice).
 source "$root/.ci/sanitizer-build.sh"
@@ -48,4 +55,13 @@ for i in "${!harnesses[@]}"; do
   summary+=("$line")
 done
 printf '%s\n' "${summary[@]}"
+if [ "$status" -eq 0 ] && [ "${MERGE:-0}" = 1 ]; then
+  for h in "${harnesses[@]}"; do
+    kept="$root/fuzz/corpus/${h%_fuzzer}"
+    before=$(ls "$kept" | wc -l)
+    "$build/fuzz/$h" -merge=1 -max_len=8192 -timeout=10 -rss_limit_mb=2048 "$kept" \
+      "$build/corpus/${h%_fuzzer}" >"$build/$h.merge.log" 2>&1
+    echo "$h: fuzz/corpus/${h%_fuzzer} $before -> $(ls "$kept" | wc -l) files"
+  done
+fi
 exit "$status"
