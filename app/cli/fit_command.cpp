@@ -28,7 +28,8 @@ void addFitCommand(CLI::App& app, FitOptions& o) {
   fit->add_option("--covariates", o.covariates, "Public covariate columns (A,B,...)")
       ->delimiter(',');
   fit->add_option("--family", o.family,
-                  "poisson | negbin | beta | normal (default: suggested from the data)");
+                  "poisson | negbin | beta | normal (required for a release; a --seed run without it "
+                  "uses the family suggested from the data)");
   fit->add_option("--mechanism", o.mechanism,
                   "unweighted | sw | lw | cw | lw-final | cw-final | weighted-e | censor-uw | "
                   "censor-w | ph")
@@ -223,6 +224,12 @@ int runFit(const FitOptions& o) {
   if (!o.seed.empty()) seed = parseSeed(o.seed, "--seed");
   if (o.reproducibleNoise && !seed) seed = 1;
   applySeed(settings, seed);
+  // SPEC §0: a family chosen from the confidential values changes with one record, so a release
+  // takes it from the user. A seeded (study or test) run may still have it suggested.
+  if (settings.release && o.family.empty())
+    throw std::invalid_argument(
+        "--family is required for a release (a family suggested from the confidential data "
+        "would itself depend on the records); pass --family poisson|negbin|beta|normal");
   if (!o.weightsFrom.empty() && !core::pipeline::usesReferenceWeights(config.mechanism))
     throw std::invalid_argument("--weights-from applies to censor-w and weighted-e only");
   {
@@ -259,7 +266,8 @@ int runFit(const FitOptions& o) {
                                  : core::models::parseFamily(o.family);
   if (o.family.empty() && !o.quiet)
     std::cerr << "family not given: using " << core::models::familyName(spec.family)
-              << " (suggested from the data; pass --family to choose)\n";
+              << " (suggested from the data: fine for a study run, never for a release; pass "
+                 "--family to choose)\n";
   settings.model.family = spec.family;
   const std::optional<core::data::Dataset> built = buildInputDataset(*table, spec, stop);
   if (!built) return cancelledWhileReading(o.data);

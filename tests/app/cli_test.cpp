@@ -75,9 +75,33 @@ class CliTest : public QObject {
     QVERIFY(f.open(QIODevice::WriteOnly));
     f.write(QByteArray("PK\x03\x04\x00\x00binary", 12));
     f.close();
-    Run r = runCli({"fit", "--data", data, "--outcome", "y"});
+    Run r = runCli({"fit", "--data", data, "--outcome", "y", "--family", "poisson"});
     QCOMPARE(r.exitCode, 2);
     QVERIFY2(r.err.contains("sheet.csv"), qPrintable(r.err));
+  }
+
+  /// SPEC §0: a family suggested from the confidential values depends on the records (two
+  /// neighbouring files got beta and normal), so a release must declare it; a seeded study or
+  /// test run may still use the suggestion, and says so.
+  void releaseNeedsADeclaredFamily() {
+    const QString data = dir_->filePath("shares.csv");
+    QFile f(data);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write("y\n0.2\n0.4\n0.5\n0.7\n0.3\n0.6\n");
+    f.close();
+    const QString synth = dir_->filePath("family.csv"), report = dir_->filePath("family.json");
+    const QStringList args{"fit", "--data", data, "--outcome", "y", "--mechanism", "lw",
+                           "--synthetic-out", synth, "--report", report};
+    Run release = runCli(args);  // no --seed: a release
+    QCOMPARE(release.exitCode, 2);
+    QVERIFY2(release.err.contains("--family is required for a release"), qPrintable(release.err));
+    QCOMPARE(release.err.trimmed().count('\n'), 0);
+    QVERIFY(!QFile::exists(synth));
+    QVERIFY(!QFile::exists(report));
+
+    Run seeded = runCli(args + kSmall);  // kSmall holds --seed
+    QVERIFY2(seeded.exitCode == 0, qPrintable(seeded.err));
+    QVERIFY2(seeded.err.contains("suggested from the data"), qPrintable(seeded.err));
   }
 
   void badSettingsAreRefused_data() {
