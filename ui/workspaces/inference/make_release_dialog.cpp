@@ -4,7 +4,10 @@
 #include <QComboBox>
 #include <QDialogButtonBox>
 #include <QDoubleSpinBox>
+#include <QFileDialog>
+#include <QFileInfo>
 #include <QFormLayout>
+#include <QHBoxLayout>
 #include <QLabel>
 #include <QListWidget>
 #include <QPlainTextEdit>
@@ -47,20 +50,42 @@ MakeReleaseDialog::MakeReleaseDialog(std::vector<CategoricalColumn> columns,
 
   auto* levelsNote = new QLabel(
       tr("Public levels, one column a line (column=level1|level2|…). They are published in the "
-         "release and a value outside them is refused. They are prefilled from the data, and "
-         "which values occur in the data is itself confidential: keep them only if they are "
-         "public (a codebook), as the command line requires."),
+         "release and a value outside them is refused. Type them from a codebook or load them "
+         "from a public file; they are never taken from the data being released, because which "
+         "values occur in it is itself confidential."),
       this);
   levelsNote->setWordWrap(true);
   layout->addWidget(levelsNote);
   levels_ = new QPlainTextEdit(this);
   levels_->setObjectName(QStringLiteral("releaseLevels"));
   levels_->setMaximumHeight(90);
+  levels_->setPlaceholderText(tr("class=yes|no\nregion=north|south|east|west"));
   layout->addWidget(levels_);
+  auto* levelsRow = new QHBoxLayout;
+  auto* loadLevels = new QPushButton(tr("Load levels from a public file…"), this);
+  loadLevels->setObjectName(QStringLiteral("releaseLoadLevels"));
+  loadLevels->setToolTip(
+      tr("A codebook (column=level1|level2 lines), an earlier naive-Bayes release, or a public "
+         "CSV such as the reference dataset"));
+  levelsRow->addWidget(loadLevels);
+  levelsRow->addStretch(1);
+  layout->addLayout(levelsRow);
+  levelsSource_ = new QLabel(this);
+  levelsSource_->setObjectName(QStringLiteral("releaseLevelsSource"));
+  levelsSource_->setWordWrap(true);
+  layout->addWidget(levelsSource_);
   levelsPublic_ = new QCheckBox(
-      tr("These levels are public (a codebook), not learnt from the data"), this);
+      tr("These levels are public (a codebook, public data or an earlier release), not learnt "
+         "from the data being released"),
+      this);
   levelsPublic_->setObjectName(QStringLiteral("releaseLevelsPublic"));
   layout->addWidget(levelsPublic_);
+  connect(loadLevels, &QPushButton::clicked, this, [this] {
+    const QString path = QFileDialog::getOpenFileName(
+        this, tr("Load public levels"), {},
+        tr("Codebooks, releases and public data (*.txt *.json *.csv);;All files (*)"));
+    if (!path.isEmpty()) loadLevelsFrom(path);
+  });
   budget_ = new QLabel(this);
   budget_->setObjectName(QStringLiteral("releaseBudget"));
   budget_->setWordWrap(true);
@@ -113,19 +138,36 @@ DeclaredLevels MakeReleaseDialog::declaredLevels() const {
   return parseDeclaredLevels(levels_->toPlainText().toStdString());
 }
 
-void MakeReleaseDialog::updateChoices() {
-  const std::vector<std::string> chosen = features();
-  std::vector<CategoricalColumn> used;
-  for (const auto& c : columns_) {
-    if (QString::fromStdString(c.name) == class_->currentText() ||
-        std::find(chosen.begin(), chosen.end(), c.name) != chosen.end()) {
-      used.push_back(c);
+bool MakeReleaseDialog::loadLevelsFrom(const QString& path) {
+  DeclaredLevels loaded;
+  try {
+    loaded = declaredLevelsFromFile(path.toStdString(), classColumn());
+  } catch (const std::exception& e) {
+    levelsSource_->setText(tr("Could not load levels: %1").arg(QString::fromStdString(e.what())));
+    return false;
+  }
+  // Only the chosen columns: a public file may describe many more.
+  DeclaredLevels used;
+  std::vector<std::string> wanted = features();
+  wanted.push_back(classColumn());
+  QStringList missing;
+  for (const std::string& column : wanted) {
+    const auto it = loaded.find(column);
+    if (it != loaded.end()) {
+      used[column] = it->second;
+    } else {
+      missing << QString::fromStdString(column);
     }
   }
-  {
-    const QSignalBlocker block(levels_);
-    levels_->setPlainText(QString::fromStdString(formatDeclaredLevels(used)));
-  }
+  levels_->setPlainText(QString::fromStdString(formatDeclaredLevels(used)));
+  QString note = tr("Levels loaded from %1.").arg(QFileInfo(path).fileName());
+  if (!missing.isEmpty())
+    note += QLatin1Char(' ') + tr("It declares none for %1: type them.").arg(missing.join(QStringLiteral(", ")));
+  levelsSource_->setText(note);
+  return true;
+}
+
+void MakeReleaseDialog::updateChoices() {
   updateBudget();
   updateOk();
 }

@@ -1,8 +1,9 @@
 #pragma once
 /// "Make a release from the loaded data": the class column and the feature columns among the
-/// categorical columns of the data, the public levels of each (prefilled from the data for the
-/// user to check against a codebook: they are published), and ε. The dialog says plainly that
-/// this is a real release that spends ε of the data's privacy budget.
+/// categorical columns of the data, the public levels of each (typed, or loaded from a codebook,
+/// an earlier release or public data — never from the data being released: they are published
+/// and which values occur is confidential), and ε. The dialog says plainly that this is a real
+/// release that spends ε of the data's privacy budget.
 #include <QDialog>
 #include <string>
 #include <vector>
@@ -29,7 +30,7 @@ class MakeReleaseDialog : public QDialog {
   std::string classColumn() const;
   std::vector<std::string> features() const;
   double epsilon() const;
-  /// The levels as the user declared them (prefilled from the data). Throws
+  /// The levels as the user declared them. Throws
   /// std::invalid_argument for a malformed line.
   DeclaredLevels declaredLevels() const;
 
@@ -37,9 +38,11 @@ class MakeReleaseDialog : public QDialog {
   QListWidget* featureList() const { return features_; }
   QDoubleSpinBox* epsilonBox() const { return epsilon_; }
   QPlainTextEdit* levelsEdit() const { return levels_; }
+  /// Fills the levels of the chosen columns from a public file (declaredLevelsFromFile); says
+  /// below the levels what was loaded, or why not. Returns false when the file was refused.
+  bool loadLevelsFrom(const QString& path);
 
  private:
-  /// Rewrites the levels for the columns chosen (user edits to them are replaced).
   void updateChoices();
   void updateOk();
   void updateBudget();
@@ -52,6 +55,7 @@ class MakeReleaseDialog : public QDialog {
   QLabel* budget_ = nullptr;
   QPushButton* ok_ = nullptr;
   QCheckBox* levelsPublic_ = nullptr;
+  QLabel* levelsSource_ = nullptr;
 };
 
 }  // namespace dpsynth::ui

@@ -3,6 +3,10 @@
 #include <algorithm>
 #include <set>
 #include <stdexcept>
+#include <variant>
+
+#include "core/data/regular_file.h"
+#include "core/infer/any_release.h"
 
 namespace dpsynth::ui {
 namespace {
@@ -65,6 +69,49 @@ std::string formatDeclaredLevels(const std::vector<CategoricalColumn>& columns) 
     out += c.name + "=";
     for (std::size_t l = 0; l < c.levels.size(); ++l) out += (l > 0 ? "|" : "") + c.levels[l];
     out += "\n";
+  }
+  return out;
+}
+
+std::string formatDeclaredLevels(const DeclaredLevels& levels) {
+  std::vector<CategoricalColumn> columns;
+  for (const auto& [name, values] : levels) columns.push_back({name, values});
+  return formatDeclaredLevels(columns);
+}
+
+DeclaredLevels declaredLevelsFromFile(const std::string& path, const std::string& classColumn) {
+  const std::string text = core::data::readRegularFile(path, std::uint64_t{64} << 20);
+  const std::size_t first = text.find_first_not_of(" \t\r\n");
+  if (first != std::string::npos && text[first] == '{') {
+    const core::infer::AnyRelease release = core::infer::readAnyRelease(text, path);
+    const auto* nb = std::get_if<core::infer::NaiveBayesRelease>(&release);
+    if (!nb) {
+      const std::string kind =
+          std::visit([](const auto& r) { return core::infer::releaseKind(r); }, release);
+      throw std::invalid_argument(path + ": a " + kind +
+                                  " release declares no levels; give a naive-Bayes release, a "
+                                  "codebook or a public CSV");
+    }
+    DeclaredLevels out;
+    for (std::size_t f = 0; f < nb->layout.features.size(); ++f)
+      out[nb->layout.features[f]] = nb->layout.levels[f];
+    if (!classColumn.empty()) out[classColumn] = nb->layout.classes;
+    return out;
+  }
+  const std::string firstLine = text.substr(0, text.find('\n'));
+  if (firstLine.find('=') != std::string::npos) {
+    try {
+      return parseDeclaredLevels(text);
+    } catch (const std::invalid_argument& e) {
+      throw std::invalid_argument(path + ": " + e.what());
+    }
+  }
+  DeclaredLevels out;
+  for (auto& column : categoricalColumns(core::data::parseCsv(text, path)))
+    out[column.name] = std::move(column.levels);
+  if (out.empty()) {
+    throw std::invalid_argument(path + ": no column with 2 to " + std::to_string(kMaxLevels) +
+                                " distinct values");
   }
   return out;
 }

@@ -30,6 +30,14 @@ using DeclaredLevels = std::map<std::string, std::vector<std::string>>;
 DeclaredLevels parseDeclaredLevels(const std::string& text);
 /// The lines parseDeclaredLevels reads, for these columns in this order.
 std::string formatDeclaredLevels(const std::vector<CategoricalColumn>& columns);
+std::string formatDeclaredLevels(const DeclaredLevels& levels);
+
+/// Public levels from a file that is not the data being released (SPEC §0: which values occur
+/// in the confidential data is itself confidential): a codebook of "column=level1|level2|…"
+/// lines, an earlier naive-Bayes release (its features' levels, and its class levels for
+/// `classColumn`), or a public CSV such as the reference dataset (the distinct values of its
+/// categorical columns). Throws std::invalid_argument or core::Error naming the file.
+DeclaredLevels declaredLevelsFromFile(const std::string& path, const std::string& classColumn);
 
 /// Codes every row (class, then the features) with the declared levels — as on the command
 /// line, the layout is what the user declares, and a value outside it is refused — and adds the
