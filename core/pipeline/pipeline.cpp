@@ -110,12 +110,17 @@ class MechanismRun {
     const double lo = refF.minCoeff(), hi = refF.maxCoeff();
     // f of each record being released, under the reference draws: one streaming pass. The
     // draws live in the reference model's unconstrained space (its QR transform comes from the
-    // reference design): convert them to the released data's space first.
-    const models::SynthesisModel& model = runner_.spaceModel();
+    // reference design): convert them to a direct-form model of the released data (u = β, no
+    // transform). The released data's own space would do in exact arithmetic, but its QR
+    // transform depends on every record's covariates, and through rounding (about 1e-15) each
+    // weight would then depend on the other records, which a strict claim rules out.
+    models::ModelSpec direct = runner_.settings().model;
+    direct.parameterisation = models::Parameterisation::direct;
+    const auto model = models::makeModel(runner_.dataset(), direct);
     const Eigen::MatrixXd draws =
-        models::convertDraws(reference_->spaceModel(), model, refUnw->sample.pooled());
+        models::convertDraws(reference_->spaceModel(), *model, refUnw->sample.pooled());
     const auto pass =
-        privacy::computeLipschitz(model, draws, models::LikelihoodWeights{},
+        privacy::computeLipschitz(*model, draws, models::LikelihoodWeights{},
                                   detail::lipschitzThreadCount(runner_.settings()),
                                   runner_.stopToken());
     if (!pass) return std::nullopt;

@@ -159,6 +159,44 @@ class CensoringTest : public QObject {
     for (std::size_t i = 1; i < data.size(); ++i) moved += u.final->alpha[i] != v.final->alpha[i];
     QVERIFY(moved > 0);
   }
+
+  /// The same with covariates: the changed record moves its outcome and its covariates (which
+  /// change the released data's design, and with it the QR transform of its model's space).
+  /// Every other record's weight stays within rounding of where it was.
+  void referenceWeightsIgnoreAnotherRecordsCovariates() {
+    const Eigen::Index n = 60;
+    const Eigen::MatrixXd refX = dpsynth::test::fixtureCovariates(n, 2, 31);
+    Eigen::MatrixXd x = dpsynth::test::fixtureCovariates(n, 2, 32);
+    const auto reference = std::make_shared<const dpsynth::core::data::Dataset>(
+        dpsynth::test::makeDataset(Family::poisson,
+                                   dpsynth::test::fixtureOutcomes(Family::poisson, refX, n, 31),
+                                   refX));
+    Eigen::VectorXd y = dpsynth::test::fixtureOutcomes(Family::poisson, x, n, 32);
+    Eigen::VectorXd changedY = y;
+    Eigen::MatrixXd changedX = x;
+    changedY[0] = 45;
+    changedX(0, 0) = 1 - x(0, 0);
+    changedX(0, 1) = 4.5;  // far outside the other records' covariate
+    pipeline::MechanismConfig c;
+    c.mechanism = pipeline::Mechanism::censorW;
+    c.epsilon = 8;
+    auto s = small(Family::poisson);
+    s.weightReference = reference;
+    const auto a = pipeline::runMechanisms(dpsynth::test::makeDataset(Family::poisson, y, x), {c},
+                                           s).mechanisms.front();
+    const auto b = pipeline::runMechanisms(
+        dpsynth::test::makeDataset(Family::poisson, changedY, changedX), {c}, s).mechanisms.front();
+    QCOMPARE(a.claimed, pipeline::Guarantee::DP);
+    double largest = 0;
+    int inside = 0;
+    for (std::size_t i = 1; i < a.final->alpha.size(); ++i) {
+      largest = std::max(largest, std::abs(a.final->alpha[i] - b.final->alpha[i]));
+      inside += a.final->alpha[i] > 0 && a.final->alpha[i] < 1;
+    }
+    QVERIFY2(largest == 0, qPrintable(QString::number(largest)));
+    QVERIFY(inside > 5);  // weights inside (0, 1): the comparison has power
+    QVERIFY(std::abs(a.final->alpha[0] - b.final->alpha[0]) > 1e-6);
+  }
 };
 
 QTEST_APPLESS_MAIN(CensoringTest)
