@@ -335,6 +335,10 @@ bool MainWindow::startRun(bool interactive) {
     problem = withFieldNames(data_->hasData() ? data_->problem() : tr("load data first"));
   } else {
     problem = plan.blocking.join(QStringLiteral("; "));
+    if (problem.isEmpty() && !settings_->current().reproducible && !data_->familyDeclared())
+      problem = tr("the family was suggested from the data being released; pick it in the Family "
+                   "box to declare it (a release must not take it from the confidential values), "
+                   "or make the run reproducible for a study");
   }
   if (!problem.isEmpty()) {
     statusBar()->showMessage(tr("Cannot run: %1").arg(problem), kStatusTimeoutMs);

@@ -437,6 +437,33 @@ class StudioRunTest : public QObject {
     window->autoRunBox()->setChecked(false);
   }
 
+  /// SPEC §0: the family suggested from the values of a file depends on its records, so a
+  /// release run waits until the analyst picks the family (a reproducible study run need not).
+  void aReleaseWaitsForADeclaredFamily() {
+    test::ErrorRecorder errors;
+    auto window = makeWindow(errors);
+    QVERIFY(window->dataPanel()->loadFile(test::samplePath("beta")));  // a file, not a sample
+    QVERIFY(!window->dataPanel()->familyDeclared());
+    window->samplerPanel()->setRelease(false, window->samplerPanel()->neighbours());
+    QVERIFY(!window->startRun(true));
+    QCOMPARE(errors.count(), std::size_t(1));
+    QVERIFY2(errors.last().problem.contains("family was suggested from the data"),
+             qPrintable(errors.last().problem));
+    // Picking the suggested family declares it.
+    QComboBox* family = window->dataPanel()->familyBox();
+    emit family->activated(family->currentIndex());
+    QVERIFY(window->dataPanel()->familyDeclared());
+    QSignalSpy ended(window.get(), &MainWindow::runEnded);
+    QVERIFY(window->startRun(true));
+    QVERIFY(test::waitForRun(*window, ended));
+    // New data brings a new suggestion, undeclared again; a study run may use it.
+    QVERIFY(window->dataPanel()->loadFile(test::samplePath("beta")));
+    QVERIFY(!window->dataPanel()->familyDeclared());
+    window->samplerPanel()->setRelease(true, window->samplerPanel()->neighbours());
+    QVERIFY(window->startRun(false));
+    QVERIFY(test::waitForRun(*window, ended));
+  }
+
   void invalidSettingsAreRefusedWithAMessage() {
     test::ErrorRecorder errors;
     auto window = makeWindow(errors);

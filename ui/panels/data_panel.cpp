@@ -86,6 +86,8 @@ DataPanel::DataPanel(QWidget* parent) : QWidget(parent) {
     family_->addItem(QString::fromStdString(models::familyName(f)), static_cast<int>(f));
   }
   suggestion_ = new QLabel(this);
+  suggestion_->setObjectName(QStringLiteral("familySuggestion"));
+  suggestion_->setWordWrap(true);
   auto* familyRow = new QHBoxLayout;
   familyRow->addWidget(family_);
   familyRow->addWidget(suggestion_, 1);
@@ -147,6 +149,12 @@ DataPanel::DataPanel(QWidget* parent) : QWidget(parent) {
   });
   connect(family_, &QComboBox::currentIndexChanged, this, [this] {
     if (!silent_) rebuild(false);
+  });
+  // Only a pick by the user declares the family (activated is not emitted for programmatic
+  // changes); picking the suggested family again declares it too.
+  connect(family_, &QComboBox::activated, this, [this] {
+    familyChosen_ = true;
+    showSummary();
   });
   connect(covariates_, &QListWidget::itemChanged, this, [this] {
     if (!silent_) rebuild(false);
@@ -240,6 +248,7 @@ void DataPanel::install(const LoadedData& result) {
   dataset_ = result.dataset;
   const data::DatasetSpec& spec = result.spec;
   suggested_ = spec.family;
+  familyChosen_ = false;
   problem_.clear();
   preview_->setTable(table_);
   previewView_->resizeColumnsToContents();
@@ -297,6 +306,7 @@ core::data::DatasetSpec DataPanel::choice() const {
 double DataPanel::sdScale() const { return sdScale_->value(); }
 
 bool DataPanel::setChoice(const core::data::DatasetSpec& spec, double sdScale) {
+  familyChosen_ = true;  // a session's family was declared when the session was made
   silent_ = true;
   outcome_->setCurrentText(QString::fromStdString(spec.outcome));
   family_->setCurrentIndex(family_->findData(static_cast<int>(spec.family)));
@@ -340,6 +350,7 @@ void DataPanel::rebuild(bool suggestFamily) {
   if (!table_) return;
   auto spec = choice();
   if (suggestFamily) {
+    familyChosen_ = false;
     suggested_ = data::suggestFamily(*table_, spec.outcome);
     silent_ = true;
     family_->setCurrentIndex(family_->findData(static_cast<int>(suggested_)));
@@ -358,8 +369,17 @@ void DataPanel::rebuild(bool suggestFamily) {
 }
 
 void DataPanel::showSummary() {
-  suggestion_->setText(
-      tr("suggested: %1").arg(QString::fromStdString(models::familyName(suggested_))));
+  const QString suggested = QString::fromStdString(models::familyName(suggested_));
+  if (!table_ || familyDeclared()) {
+    suggestion_->setText(tr("suggested: %1").arg(suggested));
+    suggestion_->setToolTip({});
+  } else {
+    suggestion_->setText(tr("the data suggest %1: pick a family to declare it").arg(suggested));
+    suggestion_->setToolTip(
+        tr("The suggestion is computed from the confidential values, so it can change with one "
+           "record. A release needs the family declared: pick it in the box (the suggested one "
+           "too). Reproducible study runs may use the suggestion."));
+  }
   sdScale_->setEnabled(choice().family == models::Family::normal);
   problemLabel_->setVisible(!problem_.isEmpty());
   problemLabel_->setText(problem_);

@@ -73,6 +73,10 @@ class DataPanel : public QWidget {
   const DataSource& source() const { return source_; }
   /// The family suggested for the current outcome.
   core::models::Family suggestedFamily() const { return suggested_; }
+  /// True when the family in the Family box was declared, not taken from the confidential
+  /// values: picked by the user (even the suggested one), restored from a session, or given by
+  /// a bundled sample (public data). SPEC §0: a release needs a declared family.
+  bool familyDeclared() const { return familyChosen_ || !source_.sample.isEmpty(); }
 
   CsvPreviewModel* previewModel() const { return preview_; }
   QTableView* previewView() const { return previewView_; }
@@ -110,6 +114,7 @@ class DataPanel : public QWidget {
   DataSource source_;
   QString problem_;
   core::models::Family suggested_ = core::models::Family::normal;
+  bool familyChosen_ = false;
   bool silent_ = false;
   std::function<bool()> loadGuard_;
 
