@@ -200,6 +200,7 @@ CovariateDesign typeCovariate(const CsvTable& table, std::size_t column,
   Eigen::VectorXd numeric(n);
   populatePages(numeric.data(), static_cast<std::size_t>(n) * sizeof(double));
   std::size_t outOfRange = 0, firstOutOfRange = 0, textValues = 0, firstText = 0;
+  std::size_t infinite = 0, firstInfinite = 0;
   for (Eigen::Index i = 0; i < n; ++i) {
     checkStop(stop, static_cast<std::size_t>(i));
     const std::size_t row = kept[static_cast<std::size_t>(i)];
@@ -208,9 +209,22 @@ CovariateDesign typeCovariate(const CsvTable& table, std::size_t column,
       numeric[i] = *value;
     } else if (isOutOfRangeNumber(cell)) {
       if (outOfRange++ == 0) firstOutOfRange = row;
+    } else if (isInfiniteNumber(cell)) {
+      if (infinite++ == 0) firstInfinite = row;
     } else if (textValues++ == 0) {
       firstText = row;
     }
+  }
+  // An infinite value in an otherwise numeric column is refused as NaN is: typed as text, one
+  // "Inf" would turn the column into a factor with one level per distinct number.
+  if (infinite > 0 && textValues == 0) {
+    throw DataError(
+        table.file, table.lineOfRow[firstInfinite], name,
+        "value " + quoteForMessage(table.rows[firstInfinite][column]) + " is infinite" +
+            (infinite > 1 ? " (" + std::to_string(infinite) + " values in this column are)"
+                          : std::string()),
+        "A covariate must hold finite numbers: correct the value, or write NA and drop rows with "
+        "missing values.");
   }
   // Numbers that a double cannot hold in an otherwise numeric column are errors, not a reason to
   // treat the column as text (one dummy per distinct value).

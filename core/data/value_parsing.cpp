@@ -65,4 +65,13 @@ bool isOutOfRangeNumber(std::string_view text) {
   return ec == std::errc::result_out_of_range && ptr == end;
 }
 
+bool isInfiniteNumber(std::string_view text) {
+  text = numberText(text);
+  if (text.empty()) return false;
+  double value = 0.0;
+  const char* end = text.data() + text.size();
+  const auto [ptr, ec] = std::from_chars(text.data(), end, value, std::chars_format::general);
+  return ec == std::errc{} && ptr == end && std::isinf(value);
+}
+
 }  // namespace dpsynth::core::data

@@ -23,4 +23,8 @@ std::optional<double> parseNumber(std::string_view text);
 /// ("1e400", "-1e999", "1e-400"): parseNumber refuses it, yet it is no text level either.
 bool isOutOfRangeNumber(std::string_view text);
 
+/// True for "inf", "-Infinity" and the like: a number, but no finite one. parseNumber refuses
+/// it; a numeric column holding one is refused rather than typed as text.
+bool isInfiniteNumber(std::string_view text);
+
 }  // namespace dpsynth::core::data

@@ -185,6 +185,18 @@ class DatasetTest : public QObject {
     QVERIFY(d.designNames == (Strings{"(Intercept)", "x=1e400", "x=b"}));
   }
 
+  void rejectsInfiniteCovariatesInsteadOfMakingTextLevels() {
+    // One Inf among numbers made the column a factor with a dummy per distinct number.
+    DPSYNTH_EXPECT_DATA_ERROR(build("y,x\n1,2\n2,Inf\n3,4\n4,5\n", spec("y", {"x"})), 3, "x",
+                              "d.csv:3: column 'x': value 'Inf' is infinite");
+    DPSYNTH_EXPECT_DATA_ERROR(
+        build("y,x\n1,2\n2,-infinity\n3,+INF\n4,5\n", spec("y", {"x"})), 3, "x",
+        "(2 values in this column are)");
+    // A text column may still have a level spelt "inf".
+    const Dataset d = build("y,x\n1,a\n2,inf\n3,a\n4,b\n", spec("y", {"x"}));
+    QVERIFY(d.designNames == (Strings{"(Intercept)", "x=inf", "x=b"}));
+  }
+
   void rejectsTextCovariatesWithALevelPerRecord() {
     // 120 records, 61 levels: more than max(50, 120/2) = 60.
     std::string text = "y,id\n";
