@@ -35,6 +35,18 @@ std::vector<std::string> NutsConfig::validate() const {
   if (warmup < 0) problems.push_back("warmup must be >= 0 (got " + std::to_string(warmup) + ")");
   if (draws < 1) problems.push_back("draws must be at least 1 (got " + std::to_string(draws) + ")");
   if (threads < 0) problems.push_back("threads must be >= 0 (got " + std::to_string(threads) + ")");
+  const long long stored = static_cast<long long>(chains) * draws;
+  if (stored > kMaxStoredDraws) {
+    problems.push_back("chains × draws must be at most " + std::to_string(kMaxStoredDraws) +
+                       " (got " + std::to_string(stored) +
+                       "): every draw is kept in memory; use fewer chains or draws");
+  }
+  const long long iterations = static_cast<long long>(chains) * (static_cast<long long>(warmup) + draws);
+  if (iterations > kMaxIterations) {
+    problems.push_back("chains × (warmup + draws) must be at most " +
+                       std::to_string(kMaxIterations) + " (got " + std::to_string(iterations) +
+                       "): use fewer chains, warm-up or draws");
+  }
   if (maxTreeDepth < 1 || maxTreeDepth > kMaxAllowedTreeDepth) {
     problems.push_back("maxTreeDepth must be between 1 and " +
                        std::to_string(kMaxAllowedTreeDepth) + " (got " +

@@ -24,6 +24,12 @@ MetricChoice parseMetricChoice(const std::string& name);
 
 /// Sampler settings (SPEC §3). A value type: validate() lists every problem in words.
 struct NutsConfig {
+  /// Every front end's bound on the draws kept in memory (chains × draws): a session or study
+  /// file asking for 1024 × 10^8 would otherwise allocate until the machine gives out.
+  static constexpr long long kMaxStoredDraws = 10'000'000;
+  /// The bound on all iterations of a run (chains × (warm-up + draws)).
+  static constexpr long long kMaxIterations = 1'000'000'000;
+
   int chains = 4;
   int warmup = 1000;
   int draws = 1000;

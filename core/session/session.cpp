@@ -150,6 +150,8 @@ Session fromJson(const std::string& text, const std::string& file) {
   nuts.warmup = run.integer<int>("warmup", 0, 100'000'000);
   nuts.draws = run.integer<int>("draws", 1, 100'000'000);
   nuts.threads = run.integer<int>("threads", 0, 4096);
+  // Each bound alone holds; their product must too (1024 chains × 10^8 draws does not fit).
+  for (const std::string& problem : nuts.validate()) run.fail("", problem);
   // Sessions saved before the metric setting existed sample with the automatic choice.
   if (run.has("metric")) {
     try {

@@ -8,6 +8,7 @@
 
 #include "core/data/csv_writer.h"
 #include "core/data/regular_file.h"
+#include "core/mcmc/nuts_config.h"
 #include "core/session/sha256.h"
 #include "core/study/config_reader.h"
 
@@ -177,6 +178,10 @@ std::vector<std::string> StudyConfig::validate() const {
     problems.push_back("sampler.chains: must be between 1 and 64");
   if (sampler.warmup < 0) problems.push_back("sampler.warmup: must be >= 0");
   if (sampler.draws < 1) problems.push_back("sampler.draws: must be >= 1");
+  if (static_cast<long long>(sampler.chains) * sampler.draws > mcmc::NutsConfig::kMaxStoredDraws)
+    problems.push_back("sampler: chains × draws must be at most " +
+                       std::to_string(mcmc::NutsConfig::kMaxStoredDraws) +
+                       " (every draw of a replicate is kept in memory)");
   bool hasPh = false;
   for (auto m : mechanisms) hasPh = hasPh || m == pipeline::Mechanism::ph;
   if (hasPh && family() != models::Family::beta && !(histogram.lower && histogram.upper))

@@ -228,6 +228,24 @@ class SessionTest : public QObject {
     doc = nlohmann::json::parse(session::toJson(exampleSession()));
     doc["run"]["chains"] = 0;
     QVERIFY_THROWS_EXCEPTION(session::SessionError, session::fromJson(doc.dump(), "f"));
+    // Each bound holds alone, but not their product: 1024 chains × 10^8 draws.
+    doc = nlohmann::json::parse(session::toJson(exampleSession()));
+    doc["run"]["chains"] = 1024;
+    doc["run"]["draws"] = 100000000;
+    try {
+      session::fromJson(doc.dump(), "f");
+      QFAIL("1024 chains x 10^8 draws accepted");
+    } catch (const session::SessionError& e) {
+      QVERIFY2(std::string(e.what()).find("chains × draws must be at most 10000000") !=
+                   std::string::npos,
+               e.what());
+    }
+    // A float, or a number beyond the type, is refused as such (never converted).
+    doc = nlohmann::json::parse(session::toJson(exampleSession()));
+    doc["run"]["seed"] = 5e121;
+    QVERIFY_THROWS_EXCEPTION(session::SessionError, session::fromJson(doc.dump(), "f"));
+    QVERIFY_THROWS_EXCEPTION(session::SessionError,
+                             session::fromJson(R"({"version": 1, "version": 1})", "f"));
     doc = nlohmann::json::parse(session::toJson(exampleSession()));
     doc["data"]["family"] = "gamma";
     QVERIFY_THROWS_EXCEPTION(session::SessionError, session::fromJson(doc.dump(), "f"));
