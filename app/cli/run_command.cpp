@@ -10,10 +10,10 @@
 #include "app/cli/run_inputs.h"
 #include "core/data/csv_writer.h"
 #include "core/data/generators.h"
+#include "core/data/sha256.h"
 #include "core/pipeline/pipeline.h"
 #include "core/report/export_run.h"
 #include "core/session/session.h"
-#include "core/session/sha256.h"
 
 namespace dpsynth::cli {
 
@@ -63,7 +63,7 @@ std::optional<core::data::CsvTable> loadSessionData(const core::session::Session
     const auto table = data::generateSample(s.sample, data::defaultSampleSize(s.sample),
                                             data::defaultSampleSeed(s.sample));
     const std::string text = data::formatCsv(table.header, table.rows, table.delimiter);
-    if (!s.dataSha256.empty() && core::session::sha256Hex(text) != s.dataSha256)
+    if (!s.dataSha256.empty() && core::data::sha256Hex(text) != s.dataSha256)
       throw std::invalid_argument("session " + file + ": the bundled sample '" + s.sample +
                                   "' differs from the one the session was saved with");
     return data::parseCsv(text, s.sample + ".csv");

@@ -6,8 +6,8 @@
 #include <sstream>
 
 #include "core/data/csv_writer.h"
+#include "core/data/sha256.h"
 #include "core/session/results_json.h"
-#include "core/session/sha256.h"
 
 namespace dpsynth::core::session {
 namespace {
@@ -297,7 +297,7 @@ DataFileCheck checkDataFile(const Session& session) {
     return check;
   }
   try {
-    return compareDataDigest(session, sha256File(session.dataFile));
+    return compareDataDigest(session, data::sha256File(session.dataFile));
   } catch (const std::runtime_error& e) {
     check.status = DataFileStatus::missing;
     check.message = e.what();

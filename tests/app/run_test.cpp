@@ -14,9 +14,9 @@
 #include <cmath>
 #include <memory>
 
-#include "core/session/session.h"
-#include "core/session/sha256.h"
+#include "core/data/sha256.h"
 #include "core/pipeline/mechanism.h"
+#include "core/session/session.h"
 #include "core/utility/utility.h"
 #include "support/cli_process.h"
 
@@ -134,7 +134,7 @@ class RunTest : public QObject {
 
     session::Session s;
     s.dataFile = "nbmix.csv";  // relative: resolved against the session file's folder
-    s.dataSha256 = session::sha256File(data_.toStdString());
+    s.dataSha256 = dpsynth::core::data::sha256File(data_.toStdString());
     s.dataset.outcome = "count";
     s.dataset.family = dpsynth::core::models::Family::negbin;
     pipeline::MechanismConfig lw, censor;
@@ -263,7 +263,7 @@ class RunTest : public QObject {
     QVERIFY(QFile::copy(QString(DPSYNTH_SOURCE_DIR) + "/resources/samples/poisson.csv", poisson));
     session::Session s = session::loadSession(session_.toStdString());
     s.dataFile = poisson.toStdString();
-    s.dataSha256 = session::sha256File(s.dataFile);
+    s.dataSha256 = dpsynth::core::data::sha256File(s.dataFile);
     s.dataset.family = s.run.model.family = dpsynth::core::models::Family::poisson;
     s.reproducible = false;
     s.mechanisms.clear();

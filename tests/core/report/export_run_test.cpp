@@ -13,11 +13,11 @@
 #include <sstream>
 
 #include "core/data/csv_writer.h"
+#include "core/data/sha256.h"
 #include "core/infer/ph_release.h"
 #include "core/pipeline/synthesis.h"
 #include "core/report/html_writer.h"
 #include "core/report/results_table.h"
-#include "core/session/sha256.h"
 #include "core/utility/utility.h"
 #include "support/test_files.h"
 
@@ -57,7 +57,7 @@ class ExportRunTest : public QObject {
     data::writeCsvAtomic(dataPath_, {kCovariate, kOutcome}, rows);
 
     session_.dataFile = dataPath_;
-    session_.dataSha256 = session::sha256File(dataPath_);
+    session_.dataSha256 = data::sha256File(dataPath_);
     session_.dataset.outcome = kOutcome;
     session_.dataset.covariates = {kCovariate};
     session_.dataset.family = dpsynth::core::models::Family::normal;
