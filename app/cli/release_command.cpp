@@ -26,7 +26,11 @@ core::infer::NaiveBayesLayout releaseLayout(const ReleaseOptions& o) {
     if (eq == std::string::npos) {
       throw std::invalid_argument("--levels " + spec + ": write COLUMN=level1|level2|...");
     }
-    declared[spec.substr(0, eq)] = splitFlag(spec.substr(eq + 1), '|');
+    if (!declared.emplace(spec.substr(0, eq), splitFlag(spec.substr(eq + 1), '|')).second) {
+      throw std::invalid_argument("--levels " + spec.substr(0, eq) +
+                                  "=...: the levels of this feature are declared twice; give "
+                                  "--levels once per feature");
+    }
   }
   for (const std::string& f : layout.features) {
     const auto it = declared.find(f);
