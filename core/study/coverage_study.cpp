@@ -173,7 +173,8 @@ std::string coverageConfigHash(const CoverageConfig& config) {
 }
 
 StoreIdentity coverageStoreIdentity(const CoverageConfig& config) {
-  return {coverageConfigToJson(config), coverageConfigHash(config), coverageHeader()};
+  return {coverageConfigToJson(config), coverageConfigHash(config), coverageHeader(),
+          config.replicates};
 }
 
 Eigen::VectorXd coverageTruth(const CoverageConfig& config) {
