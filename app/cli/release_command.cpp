@@ -6,6 +6,7 @@
 
 #include "app/cli/cli_common.h"
 #include "app/cli/commands.h"
+#include "app/cli/output_plan.h"
 #include "app/cli/run_inputs.h"
 #include "core/data/csv_table.h"
 #include "core/data/csv_writer.h"
@@ -108,7 +109,10 @@ int runRelease(const ReleaseOptions& o) {
   std::optional<std::uint64_t> seed;
   if (!o.seed.empty()) seed = parseSeed(o.seed, "--seed");
   const core::infer::NaiveBayesLayout layout = releaseLayout(o);
-  checkOutputPaths({{"--out", o.out}}, {o.data});
+  OutputPlan plan;
+  plan.input(o.data);
+  plan.file("--out", o.out);
+  plan.check();
   const core::data::CsvTable table = core::data::readCsv(o.data);
   const std::size_t classColumn = table.columnIndex(o.classColumn);
   std::vector<std::size_t> columns;
