@@ -1,9 +1,12 @@
 #include "core/study/study_store.h"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <optional>
 #include <sstream>
 
 #include "core/data/csv_table.h"
@@ -121,7 +124,10 @@ StudyStore::StudyStore(std::string folder, StoreIdentity identity)
   if (fs::exists(folder_) && !fs::is_directory(folder_))
     throw ConfigError("study folder '" + folder_ + "' exists and is not a folder");
   createdFolder_ = fs::create_directories(folder_);
-  const FolderLock lock(folder_);
+  // A folder this process cannot write (a finished study on read-only media, opened to look at)
+  // is read without the lock: nobody can take a turn writing it through this store anyway.
+  std::optional<FolderLock> lock;
+  if (::access(folder_.c_str(), W_OK) == 0) lock.emplace(folder_);
   const std::string& hash = identity_.hash;
   const std::string existing = storedHash(folder_);
   if (existing.empty()) {
@@ -130,7 +136,7 @@ StudyStore::StudyStore(std::string folder, StoreIdentity identity)
                         "': holds replicates.csv but no study.sha256; use a new output folder");
     writeIdentity(folder_, identity_);
     createdIdentity_ = true;
-    generation_ = lock.generation();
+    generation_ = lock ? lock->generation() : 0;
     return;
   }
   if (existing != hash)
@@ -139,7 +145,7 @@ StudyStore::StudyStore(std::string folder, StoreIdentity identity)
                       "…); resume only with the same config, or use a new output folder");
   rows_ = readRows(folder_, identity_);
   completed_ = replicatesOf(rows_, replicatesPath(folder_));
-  generation_ = lock.generation();
+  generation_ = lock ? lock->generation() : 0;
 }
 
 StudyStore::~StudyStore() {
