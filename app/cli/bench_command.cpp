@@ -17,6 +17,7 @@
 #include "app/cli/cli_common.h"
 #include "app/cli/commands.h"
 #include "app/cli/linreg_bench.h"
+#include "app/cli/output_plan.h"
 #include "core/data/csv_writer.h"
 #include "core/data/dataset.h"
 #include "core/data/generators.h"
@@ -298,6 +299,10 @@ void benchCsvImport(bool quick, nlohmann::json& out) {
 }  // namespace
 
 int runBench(const BenchOptions& o) {
+  // The JSON is written after minutes of benchmarking: its path is checked first.
+  OutputPlan plan;
+  plan.file("--out", o.out);
+  plan.check();
   std::vector<Case> cases = benchCases(o.quick);
   // The CSV import is a case of its own for --only ("csv import").
   const bool csvImport =

@@ -50,6 +50,7 @@ struct RunOptions {
   std::optional<int> threads;
   std::optional<std::string> metric;
   bool quiet = false;
+  bool replace = false;  ///< delete files in out/release, out/internal that dpsynth did not write
 };
 void addRunCommand(CLI::App& app, RunOptions& options);
 int runRun(const RunOptions& options);

@@ -8,9 +8,11 @@
 
 #include "app/cli/cli_common.h"
 #include "app/cli/commands.h"
+#include "app/cli/output_plan.h"
 #include "app/cli/run_inputs.h"
 #include "core/data/csv_writer.h"
 #include "core/data/dataset.h"
+#include "core/pipeline/bundle_ownership.h"
 #include "core/pipeline/export.h"
 #include "core/pipeline/pipeline.h"
 #include "core/pipeline/report.h"
@@ -187,6 +189,18 @@ void printSummary(const core::data::Dataset& dataset, const core::pipeline::Mech
   }
 }
 
+/// The files of an earlier release at --synthetic-out that this one replaces or removes.
+/// Refuses (exit 2) when a path of the new bundle holds anything dpsynth cannot show it wrote.
+std::vector<std::string> supersededFiles(const FitOptions& o) {
+  const auto earlier =
+      core::pipeline::earlierBundle(o.syntheticOut, o.datasets, {o.data, o.weightsFrom});
+  if (!earlier.problem.empty())
+    throw std::invalid_argument("--synthetic-out " + o.syntheticOut + ": " + earlier.problem +
+                                "; nothing was written or removed: move it away or choose "
+                                "another --synthetic-out");
+  return earlier.superseded;
+}
+
 }  // namespace
 
 int runFit(const FitOptions& o) {
@@ -245,14 +259,17 @@ int runFit(const FitOptions& o) {
   }
   {
     // Every path this command will write, checked before any work.
-    std::vector<std::pair<std::string, std::string>> outputs;
+    OutputPlan plan;
+    plan.input(o.data);
+    plan.input(o.weightsFrom);
     if (!o.syntheticOut.empty()) {
       const auto bundle = core::pipeline::syntheticBundlePaths(o.syntheticOut, o.datasets);
-      for (const auto& f : bundle.csvFiles) outputs.emplace_back("--synthetic-out", f);
-      outputs.emplace_back("--synthetic-out (sidecar)", bundle.sidecar);
+      for (const auto& f : bundle.csvFiles) plan.file("--synthetic-out", f);
+      plan.file("--synthetic-out (sidecar)", bundle.sidecar);
     }
-    outputs.emplace_back("--report", o.report);
-    checkOutputPaths(outputs, {o.data, o.weightsFrom});
+    plan.file("--report", o.report);
+    plan.check();
+    if (!o.syntheticOut.empty()) supersededFiles(o);  // refused now rather than after sampling
   }
 
   // Ctrl-C while a large file is read or typed ends the command at the next check.
@@ -313,8 +330,8 @@ int runFit(const FitOptions& o) {
     outputs.stage(bundle.sidecar);
     core::pipeline::writeSyntheticBundle(outputs.stagingPath(o.syntheticOut), dataset, result,
                                          synthetic, settings.nuts.seed);
-    for (const auto& old : earlierReleaseFiles(bundle.sidecar, {o.data, o.weightsFrom}))
-      outputs.supersede(old);
+    // Checked again: the files may have changed while the run took its time.
+    for (const auto& old : supersededFiles(o)) outputs.supersede(old);
   }
   if (stop.stop_requested()) {
     std::cerr << "dpsynth: cancelled; no files were written\n";

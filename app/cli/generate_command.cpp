@@ -5,7 +5,7 @@
 
 #include "app/cli/cli_common.h"
 #include "app/cli/commands.h"
-#include "app/cli/run_inputs.h"
+#include "app/cli/output_plan.h"
 #include "core/data/csv_writer.h"
 #include "core/data/generators.h"
 
@@ -35,7 +35,9 @@ int runGenerate(const GenerateOptions& o) {
   // themselves.
   requireRange<std::uint64_t>("--n", n, 1, kMaxGeneratedRecords, "choose fewer records");
   const std::uint64_t seed = o.seed ? *o.seed : data::defaultSampleSeed(o.kind);
-  checkOutputPaths({{"--out", o.out}}, {});
+  OutputPlan plan;
+  plan.file("--out", o.out);
+  plan.check();
   std::string text;
   std::size_t records = 0;
   try {

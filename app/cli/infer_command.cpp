@@ -8,6 +8,7 @@
 
 #include "app/cli/cli_common.h"
 #include "app/cli/commands.h"
+#include "app/cli/output_plan.h"
 #include "app/cli/run_inputs.h"
 #include "core/data/regular_file.h"
 #include "core/infer/any_release.h"
@@ -82,6 +83,12 @@ int runInfer(const InferOptions& o) {
   if (o.warmup >= o.iterations) {
     throw std::invalid_argument("--warmup must be below --iterations");
   }
+  // The outputs replace files in --out: never the release they are computed from (also when
+  // --out is a link to its folder), checked before the sampler runs.
+  OutputPlan plan;
+  plan.input(o.release);
+  plan.folder("--out", o.out, core::report::inferFileNames());
+  plan.check();
   const core::infer::AnyRelease release =
       core::infer::readAnyRelease(core::data::readRegularFile(o.release), o.release);
   if (const auto* ph = std::get_if<core::infer::PhReleaseFile>(&release)) {

@@ -6,6 +6,7 @@
 
 #include "app/cli/cli_common.h"
 #include "app/cli/commands.h"
+#include "app/cli/output_plan.h"
 #include "app/cli/run_inputs.h"
 #include "core/data/csv_table.h"
 #include "core/data/csv_writer.h"
@@ -114,7 +115,10 @@ int runLinregRelease(const ReleaseOptions& o) {
   problems = spec.validate(layout.predictorCount());
   if (!problems.empty()) throw std::invalid_argument(problems.front());
 
-  checkOutputPaths({{"--out", o.out}}, {o.data});
+  OutputPlan plan;
+  plan.input(o.data);
+  plan.file("--out", o.out);
+  plan.check();
   const core::data::CsvTable table = core::data::readCsv(o.data);
   std::vector<std::size_t> columns;
   for (const auto& name : layout.predictors) columns.push_back(table.columnIndex(name));

@@ -6,6 +6,7 @@
 
 #include "app/cli/cli_common.h"
 #include "app/cli/commands.h"
+#include "app/cli/output_plan.h"
 #include "app/cli/run_inputs.h"
 #include "core/data/csv_table.h"
 #include "core/data/csv_writer.h"
@@ -26,7 +27,11 @@ core::infer::NaiveBayesLayout releaseLayout(const ReleaseOptions& o) {
     if (eq == std::string::npos) {
       throw std::invalid_argument("--levels " + spec + ": write COLUMN=level1|level2|...");
     }
-    declared[spec.substr(0, eq)] = splitFlag(spec.substr(eq + 1), '|');
+    if (!declared.emplace(spec.substr(0, eq), splitFlag(spec.substr(eq + 1), '|')).second) {
+      throw std::invalid_argument("--levels " + spec.substr(0, eq) +
+                                  "=...: the levels of this feature are declared twice; give "
+                                  "--levels once per feature");
+    }
   }
   for (const std::string& f : layout.features) {
     const auto it = declared.find(f);
@@ -104,7 +109,10 @@ int runRelease(const ReleaseOptions& o) {
   std::optional<std::uint64_t> seed;
   if (!o.seed.empty()) seed = parseSeed(o.seed, "--seed");
   const core::infer::NaiveBayesLayout layout = releaseLayout(o);
-  checkOutputPaths({{"--out", o.out}}, {o.data});
+  OutputPlan plan;
+  plan.input(o.data);
+  plan.file("--out", o.out);
+  plan.check();
   const core::data::CsvTable table = core::data::readCsv(o.data);
   const std::size_t classColumn = table.columnIndex(o.classColumn);
   std::vector<std::size_t> columns;

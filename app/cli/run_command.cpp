@@ -7,13 +7,14 @@
 
 #include "app/cli/cli_common.h"
 #include "app/cli/commands.h"
+#include "app/cli/output_plan.h"
 #include "app/cli/run_inputs.h"
 #include "core/data/csv_writer.h"
 #include "core/data/generators.h"
+#include "core/data/sha256.h"
 #include "core/pipeline/pipeline.h"
 #include "core/report/export_run.h"
 #include "core/session/session.h"
-#include "core/session/sha256.h"
 
 namespace dpsynth::cli {
 
@@ -32,6 +33,9 @@ void addRunCommand(CLI::App& app, RunOptions& o) {
                   "Sampler metric: auto, diag or dense (default: the session's setting)")
       ->check(CLI::IsMember({"auto", "diag", "dense"}));
   run->add_flag("--quiet", o.quiet, "Print only warnings and errors");
+  run->add_flag("--replace", o.replace,
+                "Replace OUT/release and OUT/internal even when they hold files dpsynth did not "
+                "write (deleting them); without it such a folder is refused before the run");
 }
 
 namespace {
@@ -63,7 +67,7 @@ std::optional<core::data::CsvTable> loadSessionData(const core::session::Session
     const auto table = data::generateSample(s.sample, data::defaultSampleSize(s.sample),
                                             data::defaultSampleSeed(s.sample));
     const std::string text = data::formatCsv(table.header, table.rows, table.delimiter);
-    if (!s.dataSha256.empty() && core::session::sha256Hex(text) != s.dataSha256)
+    if (!s.dataSha256.empty() && core::data::sha256Hex(text) != s.dataSha256)
       throw std::invalid_argument("session " + file + ": the bundled sample '" + s.sample +
                                   "' differs from the one the session was saved with");
     return data::parseCsv(text, s.sample + ".csv");
@@ -96,9 +100,15 @@ int runRun(const RunOptions& o) {
   if (session.mechanisms.empty())
     throw std::invalid_argument("session " + o.session + " has no mechanisms to run");
   {
-    std::error_code ec;
-    if (std::filesystem::exists(o.out, ec) && !std::filesystem::is_directory(o.out, ec))
-      throw std::invalid_argument("--out " + o.out + " exists and is not a folder");
+    // The export replaces release/ and internal/ as a whole: checked before the run, so that
+    // neither an input nor a file the user put there is lost.
+    OutputPlan plan;
+    for (const auto& in : {o.session, session.dataFile, session.weightsFrom}) plan.input(in);
+    plan.folder("--out", o.out, {});
+    plan.replacedSubfolders("--out", o.out,
+                            {core::report::kReleaseFolder, core::report::kInternalFolder},
+                            o.replace);
+    plan.check();
   }
   core::pipeline::RunSettings settings = session.run;
   // A session with a seed replays bit for bit, not for release; one without is a release.
@@ -150,7 +160,8 @@ int runRun(const RunOptions& o) {
 
   const auto exported = core::report::exportRun(
       session, dataset, run, settings,
-      {o.out, session.syntheticDatasets, settings.nuts.seed, {o.session, session.weightsFrom}});
+      {o.out, session.syntheticDatasets, settings.nuts.seed, {o.session, session.weightsFrom},
+       /*refuseForeignFiles=*/!o.replace});
   if (!exported.refusals.empty()) {
     for (const auto& m : run.mechanisms)
       for (const auto& w : m.warnings)

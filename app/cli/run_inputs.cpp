@@ -1,14 +1,9 @@
 #include "app/cli/run_inputs.h"
 
-#include <sys/stat.h>
-#include <unistd.h>
-
 #include <filesystem>
-#include <fstream>
 #include <iomanip>
 #include <iostream>
 #include <limits>
-#include <nlohmann/json.hpp>
 #include <sstream>
 #include <stdexcept>
 
@@ -79,83 +74,6 @@ std::shared_ptr<const core::data::Dataset> loadReference(const std::string& file
 int cancelledWhileReading(const std::string& file) {
   std::cerr << "dpsynth: cancelled while reading " << file << "; no files were written\n";
   return kExitCancelled;
-}
-
-namespace {
-
-struct FileId {
-  dev_t dev;
-  ino_t ino;
-};
-
-std::optional<FileId> idOf(const std::string& path) {
-  struct stat st {};
-  if (path.empty() || ::stat(path.c_str(), &st) != 0) return std::nullopt;
-  return FileId{st.st_dev, st.st_ino};
-}
-
-}  // namespace
-
-void checkOutputPaths(const std::vector<std::pair<std::string, std::string>>& outputs,
-                      const std::vector<std::string>& inputs) {
-  std::vector<std::pair<std::string, fs::path>> seen;
-  for (const auto& [option, path] : outputs) {
-    if (path.empty()) continue;
-    const std::string who = option + " " + path;
-    if (path.back() == '/')
-      throw std::invalid_argument(who + ": names a folder; give a file name");
-    std::error_code ec;
-    if (fs::is_directory(path, ec))
-      throw std::invalid_argument(who + " is a folder; give a file name inside it");
-    const fs::path full = fs::absolute(path).lexically_normal();
-    const fs::path parent = full.parent_path();
-    if (!fs::is_directory(parent, ec))
-      throw std::invalid_argument(who + ": the folder " + parent.string() +
-                                  " does not exist; create it first");
-    if (::access(parent.c_str(), W_OK | X_OK) != 0)
-      throw std::invalid_argument(who + ": the folder " + parent.string() +
-                                  " is not writable; choose another place");
-    const fs::path canonical = fs::weakly_canonical(full, ec);
-    const auto id = idOf(path);
-    for (const auto& [otherOption, other] : seen)
-      if (other == canonical ||
-          (id && idOf(other.string()) && idOf(other.string())->dev == id->dev &&
-           idOf(other.string())->ino == id->ino))
-        throw std::invalid_argument(who + " is also written as " + otherOption +
-                                    ": give each output its own file");
-    for (const auto& input : inputs) {
-      const auto in = idOf(input);
-      if (id && in && id->dev == in->dev && id->ino == in->ino)
-        throw std::invalid_argument(who + " is the input file " + input +
-                                    ": refusing to overwrite an input; choose another path");
-    }
-    seen.emplace_back(who, canonical);
-  }
-}
-
-std::vector<std::string> earlierReleaseFiles(const std::string& sidecar,
-                                             const std::vector<std::string>& inputs) {
-  std::vector<std::string> out;
-  std::error_code ec;
-  if (!fs::is_regular_file(sidecar, ec) || fs::file_size(sidecar, ec) > (1u << 20)) return out;
-  std::ifstream in(sidecar, std::ios::binary);
-  const nlohmann::json j = nlohmann::json::parse(in, nullptr, /*allow_exceptions=*/false);
-  if (!j.is_object() || !j.contains("files") || !j["files"].is_array()) return out;
-  const fs::path folder = fs::absolute(sidecar).parent_path();
-  for (const auto& name : j["files"]) {
-    if (!name.is_string()) continue;
-    const fs::path file = fs::path(name.get<std::string>());
-    if (file.has_parent_path() || file.filename() != file) continue;  // a plain name only
-    const fs::path full = folder / file;
-    if (!fs::is_regular_file(fs::symlink_status(full, ec))) continue;
-    bool isInput = false;
-    for (const auto& input : inputs) {
-      const auto a = idOf(full.string()), b = idOf(input);
-      isInput |= a && b && a->dev == b->dev && a->ino == b->ino;
-    }
-    if (!isInput) out.push_back(full.string());
-  }
-  return out;
 }
 
 std::string droppedColumnsLine(const core::data::Dataset& dataset) {

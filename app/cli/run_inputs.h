@@ -1,7 +1,6 @@
 #pragma once
-/// What fit and run share about a run's inputs and outputs: release vs reproducible seeds, the
-/// neighbour relation, reference data for weight functions, and the checks of every output path
-/// that happen before any sampling.
+/// What fit and run share about a run's inputs: release vs reproducible seeds, the neighbour
+/// relation, reference data for weight functions (outputs are checked by output_plan.h).
 #include <cstdint>
 #include <optional>
 #include <stop_token>
@@ -42,18 +41,6 @@ std::shared_ptr<const core::data::Dataset> loadReference(const std::string& file
 /// Says on stderr that Ctrl-C stopped the command while it read `file`, and that nothing was
 /// written; returns the exit status for it (130).
 int cancelledWhileReading(const std::string& file);
-
-/// Refuses (std::invalid_argument, exit 2) before any work: an output that is a folder, ends in
-/// '/', lies in a folder that does not exist or is not writable, names the same file as another
-/// output, or is one of the inputs (compared by device and inode, not by spelling).
-void checkOutputPaths(const std::vector<std::pair<std::string, std::string>>& outputs,
-                      const std::vector<std::string>& inputs);
-
-/// The files an earlier release at this sidecar path listed (its "files", in the sidecar's
-/// folder) that are regular files and not one of `inputs`: a new release of the same name
-/// supersedes them, so that no mix of old and new datasets is left behind.
-std::vector<std::string> earlierReleaseFiles(const std::string& sidecar,
-                                             const std::vector<std::string>& inputs);
 
 /// One line naming the input columns that will not leave (empty when none).
 std::string droppedColumnsLine(const core::data::Dataset& dataset);

@@ -2,10 +2,12 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <iostream>
 
 #include "app/cli/cli_common.h"
 #include "app/cli/commands.h"
+#include "app/cli/output_plan.h"
 #include "core/study/coverage_study.h"
 #include "core/study/study_outputs.h"
 #include "core/study/study_plan.h"
@@ -22,6 +24,33 @@ std::string hms(double seconds) {
   char buffer[32];
   std::snprintf(buffer, sizeof buffer, "%ld:%02ld:%02ld", s / 3600, (s / 60) % 60, s % 60);
   return buffer;
+}
+
+/// Checks, before any work, every file a study or a merge writes into `folder`: its rows and
+/// identity (study_store.h) and `summaries`, none of them one of `inputs`.
+void checkStudyFolder(const std::string& option, const std::string& folder,
+                      const std::vector<std::string>& summaries,
+                      const std::vector<std::string>& inputs) {
+  namespace fs = std::filesystem;
+  std::vector<std::string> names = {"replicates.csv", "study.sha256"};
+  // study.json is written only into a folder that holds no study yet: resuming with
+  // --config FOLDER/study.json reads the file that is then kept as it is.
+  std::error_code ec;
+  if (!fs::exists(fs::path(folder) / "study.sha256", ec)) names.push_back("study.json");
+  names.insert(names.end(), summaries.begin(), summaries.end());
+  OutputPlan plan;
+  for (const auto& in : inputs) plan.input(in);
+  plan.folder(option, folder, names);
+  plan.check();
+}
+
+/// The files a merge reads from its shard folders.
+std::vector<std::string> shardFiles(const std::vector<std::string>& folders) {
+  std::vector<std::string> files;
+  for (const auto& f : folders)
+    for (const auto& path : {study::StudyStore::replicatesPath(f), study::StudyStore::configPath(f)})
+      files.push_back(path);
+  return files;
 }
 
 }  // namespace
@@ -69,6 +98,7 @@ int finishStudy(study::StudyOutcome outcome, const study::StudyStore& store, con
 /// The coverage study of 004 (coverage_study.h): same folder, resume and shards as any study.
 int runCoverage(const std::string& text, const StudyOptions& o, const study::Shard& shard) {
   const auto config = study::coverageConfigFromJson(text, o.config);
+  checkStudyFolder("--out", o.out, study::coverageOutputNames(), {o.config});
   study::StudyStore store(o.out, study::coverageStoreIdentity(config));
   const std::vector<int> todo = replicatesToRun(config.replicates, shard, store);
   if (!o.quiet)
@@ -82,7 +112,8 @@ int runCoverage(const std::string& text, const StudyOptions& o, const study::Sha
         if (!o.quiet) printStudyProgress(p);
       },
       interruptToken());
-  study::writeCoverageOutputs(o.out, config, store.rows());
+  // Under the folder's lock, from every row on disk (another process may share the folder).
+  store.withAllRows([&](const auto& rows) { study::writeCoverageOutputs(o.out, config, rows); });
   return finishStudy(outcome, store, o);
 }
 
@@ -90,9 +121,12 @@ int mergeCoverage(const std::string& storedText, const StudyOptions& o) {
   const auto config = study::coverageConfigFromJson(
       storedText, study::StudyStore::configPath(o.mergeInputs.front()));
   const auto identity = study::coverageStoreIdentity(config);
+  checkStudyFolder("study merge --out", o.mergeOut, study::coverageOutputNames(),
+                   shardFiles(o.mergeInputs));
   study::mergeStudies(o.mergeOut, o.mergeInputs, identity);
-  const study::StudyStore store(o.mergeOut, identity);
-  study::writeCoverageOutputs(o.mergeOut, config, store.rows());
+  study::StudyStore store(o.mergeOut, identity);
+  store.withAllRows(
+      [&](const auto& rows) { study::writeCoverageOutputs(o.mergeOut, config, rows); });
   std::cerr << "merged " << o.mergeInputs.size() << " folder(s): " << store.completed().size()
             << " of " << config.replicates << " replicates in " << o.mergeOut << "\n";
   return kExitOk;
@@ -101,12 +135,16 @@ int mergeCoverage(const std::string& storedText, const StudyOptions& o) {
 int runStudy(const StudyOptions& o, const CLI::App& studyCommand) {
   if (studyCommand.got_subcommand("merge")) {
     if (o.mergeInputs.empty()) throw std::invalid_argument("study merge: name at least one shard folder");
+    // Every input must be a study folder before anything is compared or written.
+    for (const auto& in : o.mergeInputs) study::loadStoredConfigText(in);
     const std::string stored = study::loadStoredConfigText(o.mergeInputs.front());
     if (study::isCoverageConfigText(stored)) return mergeCoverage(stored, o);
+    checkStudyFolder("study merge --out", o.mergeOut, study::studyOutputNames(),
+                     shardFiles(o.mergeInputs));
     study::mergeStudies(o.mergeOut, o.mergeInputs);
     const auto config = study::loadStoredConfig(o.mergeOut);
-    const study::StudyStore store(o.mergeOut, config);
-    study::writeStudyOutputs(o.mergeOut, config, store.rows());
+    study::StudyStore store(o.mergeOut, config);
+    store.withAllRows([&](const auto& rows) { study::writeStudyOutputs(o.mergeOut, config, rows); });
     std::cerr << "merged " << o.mergeInputs.size() << " folder(s): " << store.completed().size()
               << " of " << config.replicates << " replicates in " << o.mergeOut << "\n";
     return kExitOk;
@@ -123,6 +161,8 @@ int runStudy(const StudyOptions& o, const CLI::App& studyCommand) {
   const std::string text = study::readStudyConfigText(o.config);
   if (study::isCoverageConfigText(text)) return runCoverage(text, o, shard);
   const auto config = study::loadStudyConfig(o.config);
+  checkStudyFolder("--out", o.out, study::studyOutputNames(),
+                   {o.config, config.source.bootstrap ? config.source.bootstrap->file : ""});
   study::StudyStore store(o.out, config);
   const std::vector<int> todo = replicatesToRun(config.replicates, shard, store);
   if (!o.quiet) {
@@ -141,7 +181,7 @@ int runStudy(const StudyOptions& o, const CLI::App& studyCommand) {
         if (!o.quiet) printStudyProgress(p);
       },
       interruptToken());
-  study::writeStudyOutputs(o.out, config, store.rows());
+  store.withAllRows([&](const auto& rows) { study::writeStudyOutputs(o.out, config, rows); });
   return finishStudy(outcome, store, o);
 }
 

@@ -1,9 +1,24 @@
 #include "core/infer/naive_bayes_release.h"
 
 #include <cmath>
+#include <optional>
+#include <set>
 #include <stdexcept>
 
+#include "core/data/quote_value.h"
+
 namespace dpsynth::core::infer {
+namespace {
+
+/// The first name that occurs twice in `names`, quoted for a message.
+std::optional<std::string> namedTwice(const std::vector<std::string>& names) {
+  std::set<std::string> seen;
+  for (const auto& name : names)
+    if (!seen.insert(name).second) return data::quoteForMessage(name, 40);
+  return std::nullopt;
+}
+
+}  // namespace
 
 int NaiveBayesLayout::cellsPerClass() const {
   int s = 0;
@@ -21,6 +36,12 @@ std::vector<std::string> NaiveBayesLayout::validate() const {
   std::vector<std::string> problems;
   if (classes.size() < 2) problems.push_back("naive Bayes needs at least 2 classes");
   if (features.empty()) problems.push_back("naive Bayes needs at least 1 feature");
+  // A name given twice would make two cells of one value: a record would be counted in the
+  // first only, and the release would publish a count that can only ever hold noise.
+  if (const auto twice = namedTwice(classes))
+    problems.push_back("class " + *twice + " is named twice in the class levels");
+  if (const auto twice = namedTwice(features))
+    problems.push_back("feature " + *twice + " is named twice");
   if (levels.size() != features.size()) {
     problems.push_back("naive Bayes layout: one list of levels per feature is required");
   } else {
@@ -28,6 +49,9 @@ std::vector<std::string> NaiveBayesLayout::validate() const {
       if (levels[k].size() < 2) {
         problems.push_back("feature '" + features[k] + "' needs at least 2 levels");
       }
+      if (const auto twice = namedTwice(levels[k]))
+        problems.push_back("feature '" + features[k] + "': level " + *twice +
+                           " is named twice");
     }
   }
   return problems;

@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "core/data/csv_writer.h"
+#include "core/data/sha256.h"
 #include "core/random/rng.h"
 #include "core/version.h"
 
@@ -112,10 +113,15 @@ std::string refusalMessage(const MechanismResult& result) {
 }
 
 json sidecarJson(const data::Dataset& dataset, const MechanismResult& result, int datasets,
-                 random::Seed seed, const std::vector<std::string>& files) {
+                 random::Seed seed, const std::vector<std::string>& files,
+                 const std::vector<std::string>& fileDigests) {
+  if (fileDigests.size() != files.size())
+    throw std::invalid_argument("sidecar: one digest per file is required");
   const auto& c = result.config;
   const bool ph = result.ph.has_value();
   json j;
+  j["kind"] = kSidecarKind;
+  j["version"] = kSidecarVersion;
   j["mechanism"] = mechanismName(c.mechanism);
   j["family"] = models::familyName(dataset.family);
   j["outcome"] = dataset.outcomeName;
@@ -183,6 +189,7 @@ json sidecarJson(const data::Dataset& dataset, const MechanismResult& result, in
     j["seed_note"] = "a release: its randomness came from the operating system and was not kept";
   }
   j["files"] = files;
+  j["files_sha256"] = fileDigests;
   j["tool"] = "dpsynth";
   j["tool_version"] = version();
   return j;
@@ -221,17 +228,21 @@ SyntheticBundle writeSyntheticBundle(const std::string& csvPath, const data::Dat
   const std::vector<std::string> header = releasedColumns(dataset);
   std::vector<std::string> created;
   try {
+    std::vector<std::string> digests;
     for (std::size_t j = 0; j < synthetic.size(); ++j) {
       const bool existed = fs::exists(bundle.csvFiles[j]);
-      data::writeCsvAtomic(bundle.csvFiles[j], header,
-                           syntheticRows(dataset, synthetic[j], seed, static_cast<int>(j)),
-                           dataset.source.delimiter);
+      // The digest is of the very bytes written, so the sidecar vouches for this file only.
+      const std::string text =
+          data::formatCsv(header, syntheticRows(dataset, synthetic[j], seed, static_cast<int>(j)),
+                          dataset.source.delimiter);
+      digests.push_back(data::sha256Hex(text));
+      data::writeTextAtomic(bundle.csvFiles[j], text);
       if (!existed) created.push_back(bundle.csvFiles[j]);
     }
     std::vector<std::string> names;
     for (const auto& f : bundle.csvFiles) names.push_back(fs::path(f).filename().string());
     const json side =
-        sidecarJson(dataset, result, static_cast<int>(synthetic.size()), seed, names);
+        sidecarJson(dataset, result, static_cast<int>(synthetic.size()), seed, names, digests);
     data::writeTextAtomic(bundle.sidecar, side.dump(2) + "\n");
   } catch (...) {
     for (const auto& f : created) fs::remove(f, ec);

@@ -35,21 +35,30 @@ std::vector<std::size_t> syntheticRowOrder(std::size_t n, random::Seed seed, int
 /// a statistic of the data (SPEC §0).
 double roundUpEpsilon(double epsilonX);
 
+/// What a sidecar says it is: "kind" and "version" keys, so that a JSON file that merely has a
+/// "files" array is never taken for one (bundle_ownership.h).
+inline constexpr const char* kSidecarKind = "synthetic-data-sidecar";
+inline constexpr int kSidecarVersion = 1;
+
 /// Sidecar contents: mechanism, family, columns, guarantee and its ε (aDP: ε_x rounded up, said
 /// to be local and data-dependent), the neighbour relation and the clamp interval it implies,
 /// composition (m posterior datasets spend m·ε; m datasets from one perturbed histogram spend
 /// ε once), public tuning settings (data-chosen values as "auto"), where the weights came from,
-/// "not_for_release" for seeded runs, tool version. The seed of a release is never written.
+/// "not_for_release" for seeded runs, tool version; the bundle's file names ("files") and the
+/// SHA-256 of each, in the same order ("files_sha256"): a later release at the same path replaces
+/// those files only while they are still the bytes written here. The seed of a release is never
+/// written.
 nlohmann::json sidecarJson(const data::Dataset& dataset, const MechanismResult& result,
-                           int datasets, random::Seed seed, const std::vector<std::string>& files);
+                           int datasets, random::Seed seed, const std::vector<std::string>& files,
+                           const std::vector<std::string>& fileDigests);
 
 /// The paths writeSyntheticBundle writes for m datasets (no I/O): the CSV files, then the
 /// sidecar.
 SyntheticBundle syntheticBundlePaths(const std::string& csvPath, int m);
 
 /// Writes synthetic datasets (from synthesize()) next to each other: for one dataset exactly
-/// csvPath, for m > 1 "stem_1.csv" … "stem_m.csv"; then the sidecar csvPath + ".json". Every file
-/// is written atomically; if any write fails, the files this call already created are removed
+/// csvPath, for m > 1 "stem_1.csv" … "stem_m.csv"; then the sidecar csvPath + ".json" with the
+/// SHA-256 of the bytes written to each. Every file is written atomically; if any write fails, the files this call already created are removed
 /// and the error is rethrown. Refuses (std::invalid_argument) to write over the input data file,
 /// and to write a mechanism whose release was refused (result.refusals).
 SyntheticBundle writeSyntheticBundle(const std::string& csvPath, const data::Dataset& dataset,

@@ -4,11 +4,13 @@
 #include <stdexcept>
 
 #include "core/data/csv_writer.h"
+#include "core/data/quote_value.h"
 #include "core/infer/ph_release.h"
 #include "core/pipeline/export.h"
 #include "core/pipeline/report.h"
 #include "core/pipeline/synthesis.h"
 #include "core/report/internal_report.h"
+#include "core/report/ownership_manifest.h"
 #include "core/report/release_note.h"
 #include "core/report/report_inputs.h"
 #include "core/report/results_table.h"
@@ -150,6 +152,17 @@ ExportedFiles exportRun(const session::Session& session, const data::Dataset& da
                         session::toJson(saved));
   std::vector<std::string> subfolders{kInternalFolder};
   if (release) subfolders.insert(subfolders.begin(), kReleaseFolder);
+  for (const auto& sub : subfolders) {
+    writeOwnershipManifest(folder.stagedPath(sub));
+    if (!options.refuseForeignFiles) continue;
+    const fs::path replaced = fs::path(folder.target()) / sub;
+    if (const auto foreign = foreignEntries(replaced.string()); !foreign.empty())
+      throw std::invalid_argument("refusing to replace the folder " + replaced.string() +
+                                  ": it holds " + std::to_string(foreign.size()) +
+                                  " file(s) dpsynth did not write (" +
+                                  data::quoteForMessage(foreign.front(), 40) +
+                                  (foreign.size() > 1 ? ", ..." : "") + "); nothing was written");
+  }
   out.files = folder.commitFolders(subfolders, names);
   return out;
 }

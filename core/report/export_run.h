@@ -20,6 +20,11 @@ struct ExportOptions {
   /// Files the run read (data, session, reference): an export never moves, replaces or deletes
   /// them, wherever they are.
   std::vector<std::string> inputs;
+  /// When true, refuses (std::invalid_argument, nothing written) to replace a release/ or
+  /// internal/ folder that holds anything dpsynth did not write (ownership_manifest.h):
+  /// `dpsynth run` without --replace. It checks before the run as well; this catches what was
+  /// added while it ran.
+  bool refuseForeignFiles = false;
 };
 
 struct ExportedFiles {
@@ -39,11 +44,14 @@ inline constexpr const char* kInternalFolder = "internal";
 ///             (the noisy counts, for `dpsynth infer`); then release_note.html;
 ///   internal/ (confidential) report_L.json per mechanism, results.csv, internal_report.html and
 ///             session.dpsynth (data path made absolute).
+/// Each folder also gets its ownership manifest (.dpsynth-manifest.json: names and SHA-256 of
+/// its files, ownership_manifest.h), which is not among the paths returned or listed here.
 /// Synthetic data come from pipeline::synthesize(dataset, result, settings.model, m, seed).
 /// Nothing is written when anything fails: both folders are built in a hidden folder inside
 /// outDir and moved into place together. When a mechanism's release is refused, only internal/
 /// is written (refusals says why). Throws std::invalid_argument for a cancelled or empty run,
-/// m < 1, or when an input file lies inside a folder that would be replaced.
+/// m < 1, when an input file lies inside a folder that would be replaced, or (with
+/// refuseForeignFiles) when such a folder holds files dpsynth did not write.
 ExportedFiles exportRun(const session::Session& session, const data::Dataset& dataset,
                         const pipeline::RunResult& result, const pipeline::RunSettings& settings,
                         const ExportOptions& options);

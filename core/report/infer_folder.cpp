@@ -16,12 +16,15 @@ void writeInferText(const std::string& path, const std::string& text) {
 
 }  // namespace
 
+std::vector<std::string> inferFileNames() { return {"draws.csv", "summary.json", "trace.csv"}; }
+
 void writeInferFolder(const std::string& folder, const infer::InferOutputs& outputs) {
   StagedFolder staged(folder);
-  writeInferText(staged.stagedPath("draws.csv"), outputs.drawsCsv);
-  writeInferText(staged.stagedPath("summary.json"), outputs.summaryJson);
-  writeInferText(staged.stagedPath("trace.csv"), outputs.traceCsv);
-  staged.commit({"draws.csv", "summary.json", "trace.csv"});
+  const std::vector<std::string> names = inferFileNames();
+  writeInferText(staged.stagedPath(names[0]), outputs.drawsCsv);
+  writeInferText(staged.stagedPath(names[1]), outputs.summaryJson);
+  writeInferText(staged.stagedPath(names[2]), outputs.traceCsv);
+  staged.commit(names);
 }
 
 }  // namespace dpsynth::core::report

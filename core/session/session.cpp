@@ -6,9 +6,9 @@
 #include <sstream>
 
 #include "core/data/csv_writer.h"
+#include "core/data/sha256.h"
 #include "core/io/json_reader.h"
 #include "core/session/results_json.h"
-#include "core/session/sha256.h"
 
 namespace dpsynth::core::session {
 namespace {
@@ -213,7 +213,7 @@ DataFileCheck checkDataFile(const Session& session) {
     return check;
   }
   try {
-    return compareDataDigest(session, sha256File(session.dataFile));
+    return compareDataDigest(session, data::sha256File(session.dataFile));
   } catch (const std::runtime_error& e) {
     check.status = DataFileStatus::missing;
     check.message = e.what();

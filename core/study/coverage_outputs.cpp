@@ -69,6 +69,8 @@ std::vector<CoverageCell> summarizeCoverage(const std::vector<std::vector<std::s
   return cells;
 }
 
+std::vector<std::string> coverageOutputNames() { return {"coverage.json", "coverage.md"}; }
+
 void writeCoverageOutputs(const std::string& folder, const CoverageConfig& config,
                           const std::vector<std::vector<std::string>>& rows) {
   const auto cells = summarizeCoverage(rows);

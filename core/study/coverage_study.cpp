@@ -6,11 +6,11 @@
 #include <sstream>
 
 #include "core/data/csv_writer.h"
+#include "core/data/sha256.h"
 #include "core/infer/da_sampler.h"
 #include "core/infer/release_file.h"
 #include "core/privacy/perturbed_histogram.h"
 #include "core/random/rng.h"
-#include "core/session/sha256.h"
 #include "core/study/config_reader.h"
 #include "core/study/study_plan.h"
 #include "core/utility/utility.h"
@@ -156,11 +156,12 @@ std::string coverageConfigToJson(const CoverageConfig& c) {
 }
 
 std::string coverageConfigHash(const CoverageConfig& config) {
-  return session::sha256Hex(coverageConfigToJson(config));
+  return data::sha256Hex(coverageConfigToJson(config));
 }
 
 StoreIdentity coverageStoreIdentity(const CoverageConfig& config) {
-  return {coverageConfigToJson(config), coverageConfigHash(config), coverageHeader()};
+  return {coverageConfigToJson(config), coverageConfigHash(config), coverageHeader(),
+          config.replicates};
 }
 
 Eigen::VectorXd coverageTruth(const CoverageConfig& config) {

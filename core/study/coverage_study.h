@@ -102,6 +102,9 @@ struct CoverageCell {
 /// Coverage per ε × parameter, in row order.
 std::vector<CoverageCell> summarizeCoverage(const std::vector<std::vector<std::string>>& rows);
 
+/// The files writeCoverageOutputs writes: coverage.json, coverage.md.
+std::vector<std::string> coverageOutputNames();
+
 /// Writes coverage.json and coverage.md (ε rows × p_i columns, the reference table beside when
 /// the config has one) into the study folder, each atomically.
 void writeCoverageOutputs(const std::string& folder, const CoverageConfig& config,

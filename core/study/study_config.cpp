@@ -8,8 +8,8 @@
 
 #include "core/data/csv_writer.h"
 #include "core/data/regular_file.h"
+#include "core/data/sha256.h"
 #include "core/mcmc/nuts_config.h"
-#include "core/session/sha256.h"
 #include "core/study/config_reader.h"
 
 namespace dpsynth::core::study {
@@ -317,7 +317,7 @@ std::string studyConfigToJson(const StudyConfig& config) {
 }
 
 std::string studyConfigHash(const StudyConfig& config) {
-  return session::sha256Hex(studyConfigToJson(config));
+  return data::sha256Hex(studyConfigToJson(config));
 }
 
 }  // namespace dpsynth::core::study

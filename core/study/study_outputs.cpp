@@ -44,6 +44,10 @@ std::string lipschitzViolins(const StudyConfig& config,
   return report::violinChart(groups, options);
 }
 
+std::vector<std::string> studyOutputNames() {
+  return {"summary.json", "summary.md", "lipschitz.svg"};
+}
+
 void writeStudyOutputs(const std::string& folder, const StudyConfig& config,
                        const std::vector<std::vector<std::string>>& rows) {
   namespace fs = std::filesystem;

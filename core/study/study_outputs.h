@@ -12,6 +12,9 @@ namespace dpsynth::core::study {
 std::string lipschitzViolins(const StudyConfig& config,
                              const std::vector<std::vector<std::string>>& rows);
 
+/// The files writeStudyOutputs writes: summary.json, summary.md, lipschitz.svg.
+std::vector<std::string> studyOutputNames();
+
 /// Writes summary.json, summary.md and lipschitz.svg into `folder` from its rows.
 void writeStudyOutputs(const std::string& folder, const StudyConfig& config,
                        const std::vector<std::vector<std::string>>& rows);

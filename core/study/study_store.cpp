@@ -1,9 +1,12 @@
 #include "core/study/study_store.h"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <optional>
 #include <sstream>
 
 #include "core/data/csv_table.h"
@@ -43,19 +46,42 @@ int replicateOf(const std::vector<std::string>& row, const std::string& file) {
                     "' is not a whole number >= 0");
 }
 
-/// The rows of a folder's replicates.csv (none when absent), checked against the header.
+/// The rows of a folder's replicates.csv (none when absent), checked against the header and the
+/// study's replicates: a row of replicate 999 in a study of 6 is not one of its rows.
 std::vector<std::vector<std::string>> readRows(const std::string& folder,
-                                               const std::vector<std::string>& header) {
+                                               const StoreIdentity& identity) {
   const std::string path = StudyStore::replicatesPath(folder);
   if (!fs::exists(path)) return {};
   const data::CsvTable table = data::readCsv(path);
-  if (table.header != header)
+  if (table.header != identity.header)
     throw ConfigError("study rows '" + path +
                       "': the columns differ from this version's (written by another version?); "
                       "use a new output folder");
   std::vector<std::vector<std::string>> rows;
-  for (std::size_t i = 0; i < table.rows.size(); ++i) rows.push_back(table.rows[i].toStrings());
+  for (std::size_t i = 0; i < table.rows.size(); ++i) {
+    rows.push_back(table.rows[i].toStrings());
+    const int r = replicateOf(rows.back(), path);
+    if (identity.replicates > 0 && r >= identity.replicates)
+      throw ConfigError("study rows '" + path + "', line " + std::to_string(table.lineOfRow[i]) +
+                        ": replicate " + std::to_string(r) + " is not one of this study's " +
+                        std::to_string(identity.replicates) + " replicates (0 to " +
+                        std::to_string(identity.replicates - 1) + ")");
+  }
   return rows;
+}
+
+/// study.json and study.sha256 of `identity` (the hash last: a folder with a hash has its
+/// config).
+void writeIdentity(const std::string& folder, const StoreIdentity& identity) {
+  data::writeTextAtomic(StudyStore::configPath(folder), identity.configJson);
+  data::writeTextAtomic(hashPath(folder), identity.hash + "\n");
+}
+
+std::set<int> replicatesOf(const std::vector<std::vector<std::string>>& rows,
+                           const std::string& file) {
+  std::set<int> out;
+  for (const auto& row : rows) out.insert(replicateOf(row, file));
+  return out;
 }
 
 void sortByReplicate(std::vector<std::vector<std::string>>& rows, const std::string& file) {
@@ -74,7 +100,7 @@ std::string StudyStore::configPath(const std::string& folder) {
 }
 
 StoreIdentity storeIdentity(const StudyConfig& config) {
-  return {studyConfigToJson(config), studyConfigHash(config), studyHeader()};
+  return {studyConfigToJson(config), studyConfigHash(config), studyHeader(), config.replicates};
 }
 
 std::string loadStoredConfigText(const std::string& folder) {
@@ -92,38 +118,114 @@ StudyStore::StudyStore(std::string folder, const StudyConfig& config)
     : StudyStore(std::move(folder), storeIdentity(config)) {}
 
 StudyStore::StudyStore(std::string folder, StoreIdentity identity)
-    : folder_(std::move(folder)), identity_(std::move(identity)) {
+    : folder_(std::move(folder)),
+      identity_(std::move(identity)),
+      exceptionsAtStart_(std::uncaught_exceptions()) {
   if (fs::exists(folder_) && !fs::is_directory(folder_))
     throw ConfigError("study folder '" + folder_ + "' exists and is not a folder");
-  fs::create_directories(folder_);
+  createdFolder_ = fs::create_directories(folder_);
+  // A folder this process cannot write (a finished study on read-only media, opened to look at)
+  // is read without the lock: nobody can take a turn writing it through this store anyway.
+  std::optional<FolderLock> lock;
+  if (::access(folder_.c_str(), W_OK) == 0) lock.emplace(folder_);
   const std::string& hash = identity_.hash;
   const std::string existing = storedHash(folder_);
   if (existing.empty()) {
     if (fs::exists(replicatesPath(folder_)))
       throw ConfigError("study folder '" + folder_ +
                         "': holds replicates.csv but no study.sha256; use a new output folder");
-    data::writeTextAtomic(configPath(folder_), identity_.configJson);
-    data::writeTextAtomic(hashPath(folder_), hash + "\n");
+    writeIdentity(folder_, identity_);
+    createdIdentity_ = true;
+    generation_ = lock ? lock->generation() : 0;
     return;
   }
   if (existing != hash)
     throw ConfigError("study folder '" + folder_ + "': holds another study (config sha256 " +
                       existing.substr(0, 12) + "…, this config " + hash.substr(0, 12) +
                       "…); resume only with the same config, or use a new output folder");
-  rows_ = readRows(folder_, identity_.header);
-  for (const auto& row : rows_) completed_.insert(replicateOf(row, replicatesPath(folder_)));
+  rows_ = readRows(folder_, identity_);
+  completed_ = replicatesOf(rows_, replicatesPath(folder_));
+  generation_ = lock ? lock->generation() : 0;
+}
+
+StudyStore::~StudyStore() {
+  if (std::uncaught_exceptions() > exceptionsAtStart_) discardIfUnused();
+}
+
+void StudyStore::syncWithDisk(const FolderLock& lock) {
+  const std::string existing = storedHash(folder_);
+  if (existing.empty() && !fs::exists(replicatesPath(folder_))) {
+    writeIdentity(folder_, identity_);  // another process discarded it after a failure
+  } else if (existing != identity_.hash) {
+    throw ConfigError("study folder '" + folder_ +
+                      "': another process replaced the study it holds; use a new output folder");
+  }
+  if (lock.generation() == generation_) return;
+  rows_ = readRows(folder_, identity_);
+  completed_ = replicatesOf(rows_, replicatesPath(folder_));
+  generation_ = lock.generation();
+}
+
+void StudyStore::writeRows(FolderLock& lock, std::vector<std::vector<std::string>> rows) {
+  sortByReplicate(rows, replicatesPath(folder_));
+  lock.advanceGeneration();
+  data::writeCsvAtomic(replicatesPath(folder_), identity_.header, rows);
+  generation_ = lock.generation();
+  completed_ = replicatesOf(rows, replicatesPath(folder_));
+  rows_ = std::move(rows);
 }
 
 void StudyStore::append(const ReplicateRows& replicate) {
-  if (completed_.count(replicate.replicate))
-    throw std::logic_error("study store: replicate " + std::to_string(replicate.replicate) +
-                           " is already stored");
+  const int r = replicate.replicate;
+  if (appended_.count(r))
+    throw std::logic_error("study store: replicate " + std::to_string(r) + " is already stored");
+  if (r < 0 || (identity_.replicates > 0 && r >= identity_.replicates))
+    throw std::logic_error("study store: replicate " + std::to_string(r) +
+                           " is not one of the study's");
+  FolderLock lock(folder_);
+  syncWithDisk(lock);
+  appended_.insert(r);
+  if (completed_.count(r)) return;  // another process stored it meanwhile: the same rows
   auto rows = rows_;
   rows.insert(rows.end(), replicate.rows.begin(), replicate.rows.end());
-  sortByReplicate(rows, replicatesPath(folder_));
-  data::writeCsvAtomic(replicatesPath(folder_), identity_.header, rows);
-  rows_ = std::move(rows);
-  completed_.insert(replicate.replicate);
+  writeRows(lock, std::move(rows));
+}
+
+void StudyStore::appendRows(std::vector<std::vector<std::string>> rows) {
+  FolderLock lock(folder_);
+  syncWithDisk(lock);
+  for (const auto& row : rows)
+    if (const int r = replicateOf(row, "merge"); completed_.count(r))
+      throw ConfigError("study merge: replicate " + std::to_string(r) +
+                        " is already in the output folder '" + folder_ + "'");
+  auto all = rows_;
+  all.insert(all.end(), std::make_move_iterator(rows.begin()), std::make_move_iterator(rows.end()));
+  writeRows(lock, std::move(all));
+}
+
+void StudyStore::withAllRows(
+    const std::function<void(const std::vector<std::vector<std::string>>&)>& write) {
+  const FolderLock lock(folder_);
+  syncWithDisk(lock);
+  write(rows_);
+}
+
+void StudyStore::discardIfUnused() noexcept {
+  if (!createdIdentity_) return;
+  std::error_code ec;
+  try {
+    FolderLock lock(folder_);
+    // Rows stored by anyone (this or another process) make the identity theirs too.
+    if (fs::exists(replicatesPath(folder_), ec) || ec || storedHash(folder_) != identity_.hash)
+      return;
+    fs::remove(configPath(folder_), ec);
+    fs::remove(hashPath(folder_), ec);
+    createdIdentity_ = false;
+    if (createdFolder_) lock.removeFile();
+  } catch (...) {
+    return;  // a destructor's cleanup: what cannot be removed stays, as it would without it
+  }
+  if (createdFolder_) fs::remove(folder_, ec);  // removes only an empty folder
 }
 
 void mergeStudies(const std::string& out, const std::vector<std::string>& inputs) {
@@ -146,7 +248,7 @@ void mergeStudies(const std::string& out, const std::vector<std::string>& inputs
       throw ConfigError("study merge: '" + in + "' holds another study than '" + inputs.front() +
                         "' (config sha256 differs)");
     std::set<int> mine;  // a replicate's rows come from one folder (named once)
-    for (auto& row : readRows(in, identity.header)) {
+    for (auto& row : readRows(in, identity)) {
       const int r = replicateOf(row, StudyStore::replicatesPath(in));
       if (const auto it = owner.find(r); it != owner.end())
         throw ConfigError("study merge: replicate " + std::to_string(r) + " is in both '" +
@@ -162,10 +264,7 @@ void mergeStudies(const std::string& out, const std::vector<std::string>& inputs
       throw ConfigError("study merge: replicate " + std::to_string(r) + " is in both '" + in +
                         "' and the output folder '" + out + "'");
   // One atomic write with every row (append would rewrite the file once per replicate).
-  auto all = store.rows();
-  all.insert(all.end(), rows.begin(), rows.end());
-  sortByReplicate(all, "merge");
-  data::writeCsvAtomic(StudyStore::replicatesPath(out), identity.header, all);
+  store.appendRows(std::move(rows));
 }
 
 }  // namespace dpsynth::core::study

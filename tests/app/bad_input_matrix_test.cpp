@@ -31,6 +31,23 @@ QString sample(const QString& kind) {
 }
 
 const QStringList kFast = {"--chains", "1", "--warmup", "50", "--draws", "50"};
+const QStringList kFastInfer = {"--iterations", "200", "--warmup", "100", "--chains", "1",
+                                "--seed", "1"};
+
+/// A naive-Bayes release file as `dpsynth release` writes it (5 records, ε = 1, --seed 1).
+const QByteArray kNaiveBayesRelease =
+    R"J({"version": 1, "kind": "naive-bayes", "mechanism": "discrete-laplace", "epsilon": 1.0,
+    "neighbours": "replace-one", "n": 5, "layout": {"classes": ["a", "b"], "features": [{"name":
+    "u", "levels": ["0", "1"]}], "order": "class, then feature, then level"}, "sensitivity": 2,
+    "noise_rate": {"numerator": 1000000, "denominator": 2000000}, "noisy_counts": [3.0, 1.0, 0.0,
+    2.0], "model": "naive-bayes log-linear (004 section 4)", "prior": {"dirichlet": 2.0},
+    "not_for_release": true})J";
+
+/// A study small enough to finish in a second (so that a row fails fast on code that runs it).
+const QByteArray kQuickStudy =
+    R"J({"version": 1, "source": {"generator": "poisson(20)", "n": 100},
+    "mechanisms": ["unweighted"], "epsilon": [6], "replicates": 2,
+    "sampler": {"chains": 1, "warmup": 50, "draws": 50}, "seed": 11})J";
 
 }  // namespace
 
@@ -44,6 +61,8 @@ class BadInputMatrixTest : public QObject {
     QVERIFY(QFile::copy(sample("beta"), d + "/beta.csv"));
     QVERIFY(QFile::copy(sample("poisson"), d + "/counts.csv"));
     QVERIFY(QDir(d).mkdir("folder"));
+    for (const char* sub : {"post", "post2", "so"}) QVERIFY(QDir(d).mkdir(sub));
+    QVERIFY(QFile::link("post", d + "/link"));  // a symbolic link to the release's folder
     QVERIFY(::mkfifo(QFile::encodeName(d + "/pipe.csv").constData(), 0600) == 0);
     const QMap<QString, QByteArray> files{
         {"text_outcome.csv", "y\n1\n2\nabc\n"},
@@ -74,6 +93,14 @@ class BadInputMatrixTest : public QObject {
         {"session_version.dpsynth", "{\"version\": 99}"},
         {"syn.csv.json", "{}"},
         {"d_1.csv", "y\n0.2\n0.3\n0.4\n"},
+        // Issue 21: a JSON at a sidecar's path that lists files is no earlier release.
+        {"notes.csv.json", R"J({"files": ["important.txt", "thesis.tex"]})J"},
+        {"important.txt", "keep\n"},
+        {"thesis.tex", "keep\n"},
+        {"post/summary.json", kNaiveBayesRelease},
+        {"post2/draws.csv", kNaiveBayesRelease},
+        {"so/summary.json", kQuickStudy},
+        {"nb.csv", "y,u\na,0\nb,1\na,1\nb,0\na,0\n"},
     };
     for (auto it = files.begin(); it != files.end(); ++it) {
       QFile f(d + "/" + it.key());
@@ -185,6 +212,37 @@ class BadInputMatrixTest : public QObject {
     add("sidecar clobbers the input",
         fit("syn.csv.json", "value", "beta", {"--synthetic-out", "syn.csv"}), "input");
 
+    // Nothing lost (issue 21): dpsynth replaces or deletes only what it can show it wrote, and
+    // never writes over what a command reads.
+    add("sidecar path holds another JSON listing files",
+        betaFit(QStringList{"--synthetic-out", "notes.csv"} + kFast), "notes.csv.json");
+    add("a dataset name of the bundle is the user's file",
+        betaFit(QStringList{"--datasets", "2", "--synthetic-out", "d.csv"} + kFast), "d_1.csv");
+    add("infer over its own release",
+        QStringList{"infer", "--release", "post/summary.json", "--out", "post"} + kFastInfer,
+        "input");
+    add("infer over its own release named draws.csv",
+        QStringList{"infer", "--release", "post2/draws.csv", "--out", "post2"} + kFastInfer,
+        "input");
+    add("infer out is a link to the release's folder",
+        QStringList{"infer", "--release", "post/summary.json", "--out", "link"} + kFastInfer,
+        "input");
+    add("infer out is a file", QStringList{"infer", "--release", "post/summary.json", "--out",
+                                           "beta.csv"} + kFastInfer,
+        "not a folder");
+    add("study config is one of its outputs",
+        {"study", "--config", "so/summary.json", "--out", "so", "--quiet"}, "input");
+    add("study out is a file", {"study", "--config", "so/summary.json", "--out", "beta.csv"},
+        "not a folder");
+    add("bench out is a folder", {"bench", "--quick", "--only", "csv import", "--out", "folder"},
+        "folder");
+    add("bench out in a missing folder",
+        {"bench", "--quick", "--only", "csv import", "--out", "absent/b.json"}, "does not exist");
+    add("release over its data",
+        {"release", "--kind", "naive-bayes", "--data", "nb.csv", "--class", "y", "--class-levels",
+         "a|b", "--features", "u", "--levels", "u=0|1", "--epsilon", "1", "--out", "nb.csv"},
+        "input");
+
     // Sessions and `dpsynth run`.
     add("session missing", {"run", "--session", "absent.dpsynth", "--out", "o"}, "absent");
     add("session is a pipe", {"run", "--session", "pipe.csv", "--out", "o"}, "pipe.csv");
@@ -208,6 +266,24 @@ class BadInputMatrixTest : public QObject {
     add("generate seed -1", {"generate", "--kind", "beta", "--seed", "-1", "--out", "g.csv"},
         "--seed");
     add("generate over the data", {"generate", "--kind", "beta", "--out", "folder"}, "folder");
+
+    // Release layouts (issue 21, 12): a level or class named twice would make two cells of one.
+    auto nbRelease = [](const QStringList& more) {
+      return QStringList{"release", "--kind", "naive-bayes", "--data", "nb.csv", "--class", "y",
+                         "--features", "u", "--epsilon", "1", "--out", "r.json", "--seed", "1"} +
+             more;
+    };
+    add("release duplicate level", nbRelease({"--class-levels", "a|b", "--levels", "u=0|0|1"}),
+        "'0'");
+    add("release duplicate class", nbRelease({"--class-levels", "a|b|a", "--levels", "u=0|1"}),
+        "'a'");
+    add("release levels given twice",
+        nbRelease({"--class-levels", "a|b", "--levels", "u=0|1", "--levels", "u=1|0"}), "u");
+    add("release feature named twice",
+        QStringList{"release", "--kind", "naive-bayes", "--data", "nb.csv", "--class", "y",
+                    "--class-levels", "a|b", "--features", "u,u", "--levels", "u=0|1",
+                    "--epsilon", "1", "--out", "r.json"},
+        "'u'");
   }
 
   void matrix() {

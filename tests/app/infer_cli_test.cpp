@@ -9,9 +9,9 @@
 #include <QtTest>
 #include <cmath>
 
+#include "core/data/sha256.h"
 #include "core/pipeline/mechanism.h"
 #include "core/session/session.h"
-#include "core/session/sha256.h"
 #include "support/cli_process.h"
 
 namespace {
@@ -61,7 +61,7 @@ QString inferCliPhSession(const QTemporaryDir& dir) {
   namespace pipeline = dpsynth::core::pipeline;
   session::Session s;
   s.dataFile = "values.csv";
-  s.dataSha256 = session::sha256File(data.toStdString());
+  s.dataSha256 = dpsynth::core::data::sha256File(data.toStdString());
   s.dataset.outcome = "value";
   s.dataset.family = dpsynth::core::models::Family::normal;
   pipeline::MechanismConfig ph;

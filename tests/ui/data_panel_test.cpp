@@ -7,7 +7,7 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
-#include "core/session/sha256.h"
+#include "core/data/sha256.h"
 #include "core/utility/utility.h"
 #include "studio_test_helpers.h"
 #include "ui/models/csv_preview_model.h"
@@ -215,7 +215,7 @@ class DataPanelTest : public QObject {
     QCOMPARE(panel.source().displayName, QString("agency.csv"));
     // The checksum is of the file's bytes, as sessions compare it.
     QCOMPARE(QString::fromStdString(panel.source().sha256),
-             QString::fromStdString(dpsynth::core::session::sha256File(path.toStdString())));
+             QString::fromStdString(dpsynth::core::data::sha256File(path.toStdString())));
   }
 
   void cancelKeepsThePreviousData() {

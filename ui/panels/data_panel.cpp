@@ -19,7 +19,7 @@
 
 #include "core/data/data_error.h"
 #include "core/data/generators.h"
-#include "core/session/sha256.h"
+#include "core/data/sha256.h"
 #include "ui/models/csv_preview_model.h"
 #include "ui/studio_resources.h"
 #include "ui/widgets/column_roles_view.h"
@@ -220,7 +220,7 @@ bool DataPanel::loadSample(const QString& kind) {
       const std::string text = data::readRegularFile(onDisk.toStdString());
       table = std::make_shared<const data::CsvTable>(data::parseCsv(text, onDisk.toStdString()));
       source.file = onDisk;
-      source.sha256 = core::session::sha256Hex(text);
+      source.sha256 = core::data::sha256Hex(text);
     } else {
       QFile embedded(QStringLiteral(":/dpsynth/samples/%1.csv").arg(kind));
       if (!embedded.open(QIODevice::ReadOnly)) {
@@ -229,7 +229,7 @@ bool DataPanel::loadSample(const QString& kind) {
       const std::string text = embedded.readAll().toStdString();
       table =
           std::make_shared<const data::CsvTable>(data::parseCsv(text, kind.toStdString() + ".csv"));
-      source.sha256 = core::session::sha256Hex(text);
+      source.sha256 = core::data::sha256Hex(text);
     }
     return tableJob(std::move(table), std::move(source))(context);
   };

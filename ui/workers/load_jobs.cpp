@@ -5,8 +5,8 @@
 
 #include "core/data/data_error.h"
 #include "core/data/regular_file.h"
+#include "core/data/sha256.h"
 #include "core/data/value_parsing.h"
-#include "core/session/sha256.h"
 
 namespace dpsynth::ui {
 
@@ -33,7 +33,7 @@ data::ReadControl readControl(const LoadContext& context, double from, double to
 /// SHA-256 of the text, in 4 MiB steps between which a stop is honoured.
 std::optional<std::string> checksum(std::string_view text, const std::stop_token& stop) {
   constexpr std::size_t kStep = std::size_t{4} << 20;
-  core::session::Sha256 hash;
+  core::data::Sha256 hash;
   for (std::size_t at = 0; at < text.size(); at += kStep) {
     if (stop.stop_requested()) return std::nullopt;
     hash.update(text.substr(at, kStep));

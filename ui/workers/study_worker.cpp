@@ -37,7 +37,10 @@ void StudyWorker::run(const core::study::StudyConfig& config, const QString& fol
           },
           stop_);
     }
-    if (!store.rows().empty()) study::writeStudyOutputs(store.folder(), config, store.rows());
+    // Under the folder's lock, from every row on disk: another process may share the folder.
+    store.withAllRows([&](const auto& rows) {
+      if (!rows.empty()) study::writeStudyOutputs(store.folder(), config, rows);
+    });
     emit finished(outcome == study::StudyOutcome::cancelled);
   } catch (const std::exception& e) {
     emit failed(QString::fromStdString(e.what()));

@@ -55,6 +55,22 @@ class NaiveBayesReleaseTest : public QObject {
                              NaiveBayesModel(nbReleaseLayout(), 0, Eigen::VectorXd::Zero(10), 1.0));
   }
 
+  void aNameGivenTwiceIsRejected() {
+    // "u=0|0|1" would make two cells of one level: records land in the first only, and the
+    // second publishes a count of pure noise.
+    QVERIFY(nbReleaseLayout().validate().empty());
+    NaiveBayesLayout level = nbReleaseLayout();
+    level.levels[1] = {"x", "y", "x"};
+    QCOMPARE(level.validate(), std::vector<std::string>{"feature 'g': level 'x' is named twice"});
+    NaiveBayesLayout klass = nbReleaseLayout();
+    klass.classes = {"a", "b", "a"};
+    QCOMPARE(klass.validate(),
+             std::vector<std::string>{"class 'a' is named twice in the class levels"});
+    NaiveBayesLayout feature = nbReleaseLayout();
+    feature.features = {"f", "f"};
+    QCOMPARE(feature.validate(), std::vector<std::string>{"feature 'f' is named twice"});
+  }
+
   void moveStatisticHandComputed() {
     // I = 2, K = 1, J = 2: cells (a,0) (a,1) (b,0) (b,1).
     NaiveBayesLayout l;

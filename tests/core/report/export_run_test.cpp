@@ -13,11 +13,11 @@
 #include <sstream>
 
 #include "core/data/csv_writer.h"
+#include "core/data/sha256.h"
 #include "core/infer/ph_release.h"
 #include "core/pipeline/synthesis.h"
 #include "core/report/html_writer.h"
 #include "core/report/results_table.h"
-#include "core/session/sha256.h"
 #include "core/utility/utility.h"
 #include "support/test_files.h"
 
@@ -57,7 +57,7 @@ class ExportRunTest : public QObject {
     data::writeCsvAtomic(dataPath_, {kCovariate, kOutcome}, rows);
 
     session_.dataFile = dataPath_;
-    session_.dataSha256 = session::sha256File(dataPath_);
+    session_.dataSha256 = data::sha256File(dataPath_);
     session_.dataset.outcome = kOutcome;
     session_.dataset.covariates = {kCovariate};
     session_.dataset.family = dpsynth::core::models::Family::normal;
@@ -112,6 +112,9 @@ class ExportRunTest : public QObject {
       const QString name = QString::fromStdString(expected[i]);
       (name.startsWith("release/") ? release : internal) << name.section('/', 1);
     }
+    // Each folder also holds its ownership manifest, which is not among the listed files.
+    release << ".dpsynth-manifest.json";
+    internal << ".dpsynth-manifest.json";
     release.sort();
     internal.sort();
     // Two folders and no temporary folder left behind; nothing else in either.
@@ -283,6 +286,24 @@ class ExportRunTest : public QObject {
   void sessionFileReloads() {
     const auto reloaded = session::fromJson(dpsynth::test::readFile(out_ + "/internal/session.dpsynth"), "session.dpsynth");
     QCOMPARE(session::toJson(reloaded), session::toJson(session_));  // dataFile already absolute
+  }
+
+  void filesItDidNotWriteAreRefusedWhenAsked() {
+    // The CLI checks before the run; the export checks again for what appeared meanwhile.
+    const QString dir = tmp_.filePath("owned");
+    report::exportRun(session_, dataset_, run_, session_.run, {dir.toStdString(), 1, 11});
+    report::ExportOptions options{dir.toStdString(), 1, 11, {}, /*refuseForeignFiles=*/true};
+    report::exportRun(session_, dataset_, run_, session_.run, options);  // all dpsynth's own
+    {
+      std::ofstream mine((dir + "/internal/mine.txt").toStdString());
+      mine << "mine";
+    }
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
+                             report::exportRun(session_, dataset_, run_, session_.run, options));
+    QVERIFY(QFile::exists(dir + "/internal/mine.txt"));
+    options.refuseForeignFiles = false;  // `run --replace`, and the studio as before
+    report::exportRun(session_, dataset_, run_, session_.run, options);
+    QVERIFY(!QFile::exists(dir + "/internal/mine.txt"));
   }
 
   void refusesWithoutWritingAnything() {

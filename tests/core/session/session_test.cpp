@@ -5,7 +5,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
-#include "core/session/sha256.h"
+#include "core/data/sha256.h"
 
 namespace session = dpsynth::core::session;
 namespace pipeline = dpsynth::core::pipeline;
@@ -259,7 +259,7 @@ class SessionTest : public QObject {
     QTemporaryDir dir;
     auto s = exampleSession();
     s.dataFile = writeFile(dir, "d.csv", "y\n1\n2\n3\n");
-    s.dataSha256 = session::sha256File(s.dataFile);
+    s.dataSha256 = dpsynth::core::data::sha256File(s.dataFile);
     QCOMPARE(session::checkDataFile(s).status, session::DataFileStatus::unchanged);
 
     writeFile(dir, "d.csv", "y\n1\n2\n4\n");  // one value edited

@@ -3,8 +3,10 @@
 #include <QTemporaryDir>
 #include <QtTest>
 #include <filesystem>
+#include <fstream>
 
 #include "core/data/csv_table.h"
+#include "core/data/csv_writer.h"
 #include "core/study/study_plan.h"
 #include "support/tiny_study.h"
 
@@ -40,6 +42,18 @@ std::vector<std::vector<std::string>> studyStoreRows(const std::string& folder) 
     rows.back().back().clear();
   }
   return rows;
+}
+
+/// One replicate's rows in the study layout (two cells), without running anything.
+study::ReplicateRows fakeReplicate(int r) {
+  study::ReplicateRows out{r, {}};
+  for (int cell = 0; cell < 2; ++cell) {
+    std::vector<std::string> row(study::studyHeader().size(), "0.5");
+    row[0] = std::to_string(r);
+    row[1] = std::to_string(cell);
+    out.rows.push_back(row);
+  }
+  return out;
 }
 
 }  // namespace
@@ -90,6 +104,91 @@ class StudyStoreTest : public QObject {
       QVERIFY2(std::string(e.what()).find("replicate 0 is in both") != std::string::npos, e.what());
     }
     QVERIFY_THROWS_EXCEPTION(study::ConfigError, study::mergeStudies(shards[0], {shards[0]}));
+  }
+
+  void twoWritersOfOneFolderKeepEveryRow() {
+    // Two stores on one folder, as two shards given the same --out: each append starts from the
+    // rows on disk under the folder's lock, so neither replaces the rows the other stored.
+    QTemporaryDir dir;
+    const std::string folder = dir.filePath("s").toStdString();
+    const auto config = dpsynth::test::tinyStudyConfig(6);
+    study::StudyStore a(folder, config), b(folder, config);
+    a.append(fakeReplicate(0));
+    b.append(fakeReplicate(1));
+    a.append(fakeReplicate(2));
+    b.append(fakeReplicate(3));
+    b.append(fakeReplicate(0));  // stored by `a` meanwhile: kept once, as stored
+    QCOMPARE(study::StudyStore(folder, config).completed(), (std::set<int>{0, 1, 2, 3}));
+    QCOMPARE(study::StudyStore(folder, config).rows().size(), std::size_t(8));
+    // Summaries written under the lock see every row, whichever store writes them.
+    std::size_t seen = 0;
+    a.withAllRows([&](const auto& rows) { seen = rows.size(); });
+    QCOMPARE(seen, std::size_t(8));
+  }
+
+  void aReplicateOutsideTheStudyIsRefused() {
+    // A shard whose replicates.csv holds replicate 999 of a 6-replicate study ("7 of 6").
+    QTemporaryDir dir;
+    const auto config = dpsynth::test::tinyStudyConfig(6);
+    const std::string shard = dir.filePath("shard").toStdString();
+    {
+      study::StudyStore store(shard, config);
+      store.append(fakeReplicate(1));
+    }
+    auto table = dpsynth::core::data::readCsv(study::StudyStore::replicatesPath(shard));
+    std::vector<std::vector<std::string>> rows;
+    for (std::size_t i = 0; i < table.rows.size(); ++i) rows.push_back(table.rows[i].toStrings());
+    rows.push_back(rows.front());
+    rows.back()[0] = "999";
+    dpsynth::core::data::writeCsvAtomic(study::StudyStore::replicatesPath(shard), table.header,
+                                        rows);
+    try {
+      study::mergeStudies(dir.filePath("m").toStdString(), {shard});
+      QFAIL("a replicate outside the study was merged");
+    } catch (const study::ConfigError& e) {
+      QVERIFY2(std::string(e.what()).find("replicate 999 is not one of this study's 6") !=
+                   std::string::npos,
+               e.what());
+    }
+    QVERIFY_THROWS_EXCEPTION(study::ConfigError, study::StudyStore(shard, config));
+    QVERIFY(!std::filesystem::exists(dir.filePath("m/replicates.csv").toStdString()));
+  }
+
+  void aRunThatFailsBeforeAnyReplicateLeavesNoStudyBehind() {
+    // A study that fails after its folder was opened (a missing bootstrap file, data the model
+    // refuses) must not leave study.json behind: the corrected config would be "another study".
+    QTemporaryDir dir;
+    const std::string folder = dir.filePath("s").toStdString();
+    const auto config = dpsynth::test::tinyStudyConfig(2);
+    try {
+      study::StudyStore store(folder, config);
+      QVERIFY(std::filesystem::exists(study::StudyStore::configPath(folder)));
+      throw std::runtime_error("the run failed");
+    } catch (const std::runtime_error&) {
+    }
+    QVERIFY(!std::filesystem::exists(folder));  // it created the folder: gone again
+    auto corrected = config;
+    corrected.seed = 12;
+    { const study::StudyStore store(folder, corrected); }
+    // A folder that holds rows keeps its study, whatever fails later.
+    try {
+      study::StudyStore store(folder, corrected);
+      store.append(fakeReplicate(0));
+      throw std::runtime_error("the run failed");
+    } catch (const std::runtime_error&) {
+    }
+    QCOMPARE(study::StudyStore(folder, corrected).completed(), std::set<int>{0});
+    // A folder that existed before (with the user's files) stays, only the study's files go.
+    const std::string existing = dir.filePath("mine").toStdString();
+    std::filesystem::create_directories(existing);
+    std::ofstream(existing + "/notes.txt") << "mine";
+    try {
+      const study::StudyStore store(existing, config);
+      throw std::runtime_error("the run failed");
+    } catch (const std::runtime_error&) {
+    }
+    QVERIFY(std::filesystem::exists(existing + "/notes.txt"));
+    QVERIFY(!std::filesystem::exists(study::StudyStore::configPath(existing)));
   }
 
   void anotherConfigIsRefused() {

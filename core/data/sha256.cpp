@@ -1,11 +1,11 @@
-#include "core/session/sha256.h"
+#include "core/data/sha256.h"
 
 #include <cstring>
 #include <fstream>
 #include <stdexcept>
 #include <vector>
 
-namespace dpsynth::core::session {
+namespace dpsynth::core::data {
 namespace {
 
 constexpr std::array<std::uint32_t, 64> kRoundConstants = {
@@ -121,4 +121,4 @@ std::string sha256File(const std::string& path) {
   return hasher.hexDigest();
 }
 
-}  // namespace dpsynth::core::session
+}  // namespace dpsynth::core::data

@@ -1,5 +1,6 @@
 #pragma once
-/// SHA-256 (FIPS 180-4), used to notice that a session's data file changed since it was saved.
+/// SHA-256 (FIPS 180-4): notices that a session's data file changed since it was saved, and that
+/// a file dpsynth wrote (a synthetic dataset, an export) is still the one it wrote.
 /// A small self-contained implementation: core links no crypto library, and this digest guards
 /// against accidental change, not against an attacker.
 #include <array>
@@ -7,7 +8,7 @@
 #include <string>
 #include <string_view>
 
-namespace dpsynth::core::session {
+namespace dpsynth::core::data {
 
 /// Incremental hasher: update() any number of times, then hexDigest() once.
 class Sha256 {

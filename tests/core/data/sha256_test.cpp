@@ -1,12 +1,12 @@
-#include "core/session/sha256.h"
+#include "core/data/sha256.h"
 
 #include <QTemporaryDir>
 #include <QtTest>
 #include <fstream>
 
-using dpsynth::core::session::Sha256;
-using dpsynth::core::session::sha256File;
-using dpsynth::core::session::sha256Hex;
+using dpsynth::core::data::Sha256;
+using dpsynth::core::data::sha256File;
+using dpsynth::core::data::sha256Hex;
 
 /// FIPS 180-4 / NIST example vectors: a wrong round constant, rotation or padding rule changes
 /// every one of them.

@@ -1,0 +1,184 @@
+#include "app/cli/output_plan.h"
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <optional>
+#include <stdexcept>
+
+#include "core/data/quote_value.h"
+#include "core/report/ownership_manifest.h"
+
+namespace dpsynth::cli {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct FileId {
+  dev_t dev;
+  ino_t ino;
+  bool operator==(const FileId&) const = default;
+};
+
+/// The file a path names, after every symbolic link (nullopt when there is none).
+std::optional<FileId> idOf(const fs::path& path) {
+  struct stat st {};
+  if (path.empty() || ::stat(path.c_str(), &st) != 0) return std::nullopt;
+  return FileId{st.st_dev, st.st_ino};
+}
+
+bool sameFile(const fs::path& a, const fs::path& b) {
+  const auto x = idOf(a), y = idOf(b);
+  return x && y && *x == *y;
+}
+
+bool writable(const fs::path& folder) { return ::access(folder.c_str(), W_OK | X_OK) == 0; }
+
+/// True when `file` lies somewhere below `folder` (compared by device and inode, so links and
+/// spellings do not hide it).
+bool liesIn(const std::string& file, const fs::path& folder) {
+  const auto target = idOf(folder);
+  if (!target) return false;
+  std::error_code ec;
+  fs::path p = fs::weakly_canonical(fs::absolute(file, ec), ec);
+  if (ec) return false;
+  for (p = p.parent_path(); !p.empty(); p = p.parent_path()) {
+    if (idOf(p) == target) return true;
+    if (p == p.root_path()) break;
+  }
+  return false;
+}
+
+/// "a, b, c and 4 more": a short list for a one-line message.
+std::string someOf(const std::vector<std::string>& names) {
+  constexpr std::size_t kShown = 4;
+  std::string out;
+  for (std::size_t i = 0; i < names.size() && i < kShown; ++i)
+    out += (i ? ", " : "") + core::data::quoteForMessage(names[i], 40);
+  if (names.size() > kShown) out += " and " + std::to_string(names.size() - kShown) + " more";
+  return out;
+}
+
+}  // namespace
+
+void OutputPlan::input(const std::string& path) {
+  if (!path.empty()) inputs_.push_back(path);
+}
+
+void OutputPlan::file(const std::string& option, const std::string& path) {
+  if (!path.empty()) files_.push_back({option, path, option + " " + path});
+}
+
+void OutputPlan::folder(const std::string& option, const std::string& path,
+                        const std::vector<std::string>& names) {
+  folders_.push_back({option, path});
+  for (const auto& name : names)
+    files_.push_back(
+        {option, (fs::path(path) / name).string(), option + " " + path + ": " + name, true});
+}
+
+void OutputPlan::replacedSubfolders(const std::string& option, const std::string& folder,
+                                    const std::vector<std::string>& subfolders,
+                                    bool replaceForeign) {
+  replaced_.push_back({option, folder, subfolders, replaceForeign});
+}
+
+void OutputPlan::checkFolder(const Folder& f) const {
+  const std::string who = f.option + " " + f.path;
+  if (f.path.empty()) throw std::invalid_argument(f.option + ": give a folder");
+  std::error_code ec;
+  const auto status = fs::status(f.path, ec);
+  if (fs::exists(status)) {
+    if (!fs::is_directory(status))
+      throw std::invalid_argument(who + " exists and is not a folder; give a folder");
+    if (!writable(f.path))
+      throw std::invalid_argument(who + ": the folder is not writable; choose another place");
+    return;
+  }
+  if (fs::is_symlink(fs::symlink_status(f.path, ec)))
+    throw std::invalid_argument(who + " is a symbolic link to nothing; remove it or give a folder");
+  // Created with its parents: the nearest existing ancestor decides whether that can work.
+  fs::path ancestor = fs::absolute(f.path, ec).lexically_normal();
+  while (ancestor.has_parent_path() && ancestor != ancestor.root_path() &&
+         !fs::exists(fs::symlink_status(ancestor, ec)))
+    ancestor = ancestor.parent_path();
+  if (!fs::is_directory(ancestor, ec))
+    throw std::invalid_argument(who + ": cannot create it, " + ancestor.string() +
+                                " is not a folder");
+  if (!writable(ancestor))
+    throw std::invalid_argument(who + ": cannot create it, the folder " + ancestor.string() +
+                                " is not writable; choose another place");
+}
+
+void OutputPlan::checkFile(const Output& out) const {
+  const std::string& who = out.shown;
+  std::error_code ec;
+  if (out.path.back() == '/')
+    throw std::invalid_argument(who + ": names a folder; give a file name");
+  if (fs::is_directory(out.path, ec))
+    throw std::invalid_argument(who + " is a folder; give a file name inside it");
+  const fs::path parent = fs::absolute(out.path, ec).lexically_normal().parent_path();
+  if (!fs::is_directory(parent, ec))
+    throw std::invalid_argument(who + ": the folder " + parent.string() +
+                                " does not exist; create it first");
+  if (!writable(parent))
+    throw std::invalid_argument(who + ": the folder " + parent.string() +
+                                " is not writable; choose another place");
+}
+
+void OutputPlan::checkReplaced(const Replaced& r) const {
+  const std::string who = r.option + " " + r.folder;
+  std::vector<std::string> foreign;
+  for (const auto& sub : r.subfolders) {
+    const fs::path folder = fs::path(r.folder) / sub;
+    std::error_code ec;
+    const auto status = fs::symlink_status(folder, ec);
+    if (!fs::exists(status)) continue;
+    if (!fs::is_directory(status) && !fs::is_symlink(status))
+      throw std::invalid_argument(who + ": " + sub + " exists and is not a folder; move it away");
+    for (const auto& in : inputs_)
+      if (liesIn(in, folder))
+        throw std::invalid_argument(who + ": " + sub + "/ is replaced as a whole and holds the "
+                                    "input file " + in + "; choose another output folder");
+    for (const auto& name : core::report::foreignEntries(folder.string()))
+      foreign.push_back(sub + "/" + name);
+  }
+  if (!foreign.empty() && !r.replaceForeign)
+    throw std::invalid_argument(
+        who + ": " + std::to_string(foreign.size()) + " file(s) that dpsynth did not write (" +
+        someOf(foreign) + ") would be deleted, because the export replaces its folders as a "
+        "whole; move them away, or pass --replace to delete them");
+}
+
+void OutputPlan::check() const {
+  for (const auto& f : folders_) checkFolder(f);
+  for (const auto& out : files_) {
+    if (out.inFolder) {
+      std::error_code ec;
+      if (fs::is_directory(out.path, ec))
+        throw std::invalid_argument(out.shown + " is a folder there; move it away");
+    } else {
+      checkFile(out);
+    }
+  }
+  // No two outputs may be one file, and no output may be an input.
+  for (std::size_t i = 0; i < files_.size(); ++i) {
+    const Output& out = files_[i];
+    std::error_code ec;
+    const fs::path canonical = fs::weakly_canonical(fs::absolute(out.path, ec), ec);
+    for (std::size_t j = 0; j < i; ++j) {
+      const fs::path other = fs::weakly_canonical(fs::absolute(files_[j].path, ec), ec);
+      if (other == canonical || sameFile(out.path, files_[j].path))
+        throw std::invalid_argument(out.shown + " is also written as " + files_[j].shown +
+                                    ": give each output its own file");
+    }
+    for (const auto& in : inputs_)
+      if (sameFile(out.path, in))
+        throw std::invalid_argument(out.shown + " is the input file " + in +
+                                    ": refusing to overwrite an input; choose another path");
+  }
+  for (const auto& r : replaced_) checkReplaced(r);
+}
+
+}  // namespace dpsynth::cli

@@ -1,0 +1,115 @@
+#include "core/report/ownership_manifest.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <stdexcept>
+
+#include "core/data/csv_writer.h"
+#include "core/data/regular_file.h"
+#include "core/data/sha256.h"
+
+namespace dpsynth::core::report {
+namespace {
+
+namespace fs = std::filesystem;
+
+/// A manifest lists a folder's file names and digests: far below this for any export.
+constexpr std::uint64_t kMaxManifestBytes = std::uint64_t{4} << 20;
+
+/// Name → recorded SHA-256 from folder's manifest; nullopt when it is missing or not a manifest.
+std::optional<std::map<std::string, std::string>> recordedDigests(const fs::path& folder) {
+  const fs::path path = folder / kManifestName;
+  std::error_code ec;
+  if (!fs::is_regular_file(fs::symlink_status(path, ec))) return std::nullopt;
+  std::string text;
+  try {
+    text = data::readRegularFile(path.string(), kMaxManifestBytes);
+  } catch (const std::exception&) {
+    return std::nullopt;  // unreadable or too large: not one dpsynth wrote, it vouches for nothing
+  }
+  const nlohmann::json j = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
+  if (!j.is_object() || j.value("kind", "") != kManifestKind || !j.contains("version") ||
+      j["version"] != kManifestVersion)
+    return std::nullopt;
+  const auto files = j.find("files");
+  const auto digests = j.find("files_sha256");
+  if (files == j.end() || digests == j.end() || !files->is_array() || !digests->is_array() ||
+      files->size() != digests->size())
+    return std::nullopt;
+  std::map<std::string, std::string> out;
+  for (std::size_t i = 0; i < files->size(); ++i) {
+    const auto& name = (*files)[i];
+    const auto& digest = (*digests)[i];
+    if (!name.is_string() || !digest.is_string()) return std::nullopt;
+    const fs::path file(name.get<std::string>());
+    if (file.filename() != file || file == kManifestName) return std::nullopt;  // plain names
+    out.emplace(file.string(), digest.get<std::string>());
+  }
+  return out;
+}
+
+}  // namespace
+
+void writeOwnershipManifest(const std::string& folder) {
+  std::vector<std::string> names;
+  for (const auto& entry : fs::directory_iterator(folder)) {
+    const std::string name = entry.path().filename().string();
+    if (name == kManifestName) continue;
+    if (!entry.is_regular_file() || entry.is_symlink())
+      throw std::runtime_error("'" + entry.path().string() + "' is not a regular file");
+    names.push_back(name);
+  }
+  std::sort(names.begin(), names.end());
+  std::vector<std::string> digests;
+  for (const auto& name : names) digests.push_back(data::sha256File((fs::path(folder) / name).string()));
+  const nlohmann::json manifest = {
+      {"kind", kManifestKind},
+      {"version", kManifestVersion},
+      {"note",
+       "the files dpsynth wrote into this folder and their SHA-256: a later export into the same "
+       "place replaces the folder only while it holds these files as written"},
+      {"files", names},
+      {"files_sha256", digests},
+      {"tool", "dpsynth"}};
+  data::writeTextAtomic((fs::path(folder) / kManifestName).string(), manifest.dump(2) + "\n");
+}
+
+std::vector<std::string> foreignEntries(const std::string& folder) {
+  std::error_code ec;
+  if (!fs::is_directory(fs::symlink_status(folder, ec))) return {};
+  const auto recorded = recordedDigests(folder);
+  std::vector<std::string> foreign;
+  fs::directory_iterator entries(folder, ec);
+  // A folder whose entries cannot be listed cannot be shown to hold only dpsynth's files.
+  if (ec) return {"(its entries cannot be listed: " + ec.message() + ")"};
+  for (const auto& entry : entries) {
+    const std::string name = entry.path().filename().string();
+    const auto status = entry.symlink_status(ec);
+    if (fs::is_directory(status)) {
+      foreign.push_back(name + "/");
+      continue;
+    }
+    if (name == kManifestName) {
+      if (!recorded) foreign.push_back(name);
+      continue;
+    }
+    if (!recorded || !recorded->contains(name) || !fs::is_regular_file(status)) {
+      foreign.push_back(name);
+      continue;
+    }
+    std::string digest;
+    try {
+      digest = data::sha256File(entry.path().string());
+    } catch (const std::exception&) {
+      digest.clear();  // unreadable: it cannot be shown to be the file dpsynth wrote
+    }
+    if (digest != recorded->at(name)) foreign.push_back(name);
+  }
+  std::sort(foreign.begin(), foreign.end());
+  return foreign;
+}
+
+}  // namespace dpsynth::core::report
