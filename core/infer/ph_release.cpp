@@ -45,7 +45,8 @@ std::vector<std::string> PhReleaseFile::validate() const {
 
 PhReleaseFile phReleaseFile(const privacy::PhRelease& release, double epsilon,
                             privacy::Neighbours neighbours, int n,
-                            std::optional<models::Family> family) {
+                            std::optional<models::Family> family, privacy::SizeSource nSource,
+                            double sizeEpsilon) {
   if (release.edges.size() < 2 || release.noisy.size() + 1 != release.edges.size()) {
     throw std::invalid_argument("phReleaseFile: edges and noisy counts do not match");
   }
@@ -63,6 +64,8 @@ PhReleaseFile phReleaseFile(const privacy::PhRelease& release, double epsilon,
   privacy::phNoiseRate(epsilon, release.sensitivity, r.rateNum, r.rateDen);
   r.noisyCounts = release.noisy;
   r.n = n;
+  r.nSource = nSource;
+  r.sizeEpsilon = nSource == privacy::SizeSource::noisy ? sizeEpsilon : 0.0;
   r.synthesizerFamily = family;
   r.notForRelease = !release.forRelease;
   return r;
@@ -76,8 +79,16 @@ std::string phReleaseToJson(const PhReleaseFile& r) {
   j["epsilon"] = r.epsilon;
   j["neighbours"] = privacy::neighboursName(r.neighbours);
   j["n"] = r.n;
-  if (r.neighbours == privacy::Neighbours::addRemove) {
-    j["n_note"] = "n is treated as public (as the default bin count ceil(sqrt(n)) is)";
+  j["n_source"] = privacy::sizeSourceName(r.nSource);
+  if (r.nSource == privacy::SizeSource::noisy) {
+    j["size_epsilon"] = r.sizeEpsilon;
+    j["epsilon_total"] = r.epsilon + r.sizeEpsilon;
+    j["n_note"] =
+        "n is a noisy count of the records (two-sided geometric noise at size_epsilon, clamped to "
+        "at least 1), not the confidential n; the default bin count ceil(sqrt(n)) uses it. The "
+        "release spends epsilon_total = epsilon + size_epsilon";
+  } else if (r.nSource == privacy::SizeSource::declared) {
+    j["n_note"] = "n was declared public by the user, not counted from the confidential data";
   }
   j["bounds"] = {{"lower", r.lower}, {"upper", r.upper}};
   j["bins"] = r.bins;
@@ -132,6 +143,12 @@ PhReleaseFile phReleaseFromJson(const std::string& text, const std::string& file
       r.synthesizerFamily = models::parseFamily(j.at("synthesizer_family").get<std::string>());
     }
     r.notForRelease = j.value("not_for_release", false);
+    if (j.contains("n_source")) r.nSource = privacy::parseSizeSource(j.at("n_source").get<std::string>());
+    if (r.nSource == privacy::SizeSource::noisy) {
+      r.sizeEpsilon = j.at("size_epsilon").get<double>();
+      if (!(r.sizeEpsilon > 0.0) || !std::isfinite(r.sizeEpsilon))
+        phFileError(file, "size_epsilon must be positive");
+    }
     const std::vector<std::string> problems = r.validate();
     if (!problems.empty()) phFileError(file, problems.front());
     if (j.contains("edges") && j.at("edges").get<std::vector<double>>() != r.edges()) {
