@@ -32,6 +32,7 @@ void addRunCommand(CLI::App& app, RunOptions& o) {
                   "Sampler metric: auto, diag or dense (default: the session's setting)")
       ->check(CLI::IsMember({"auto", "diag", "dense"}));
   run->add_flag("--quiet", o.quiet, "Print only warnings and errors");
+  addSizeOptions(*run, o.rows, o.sizeEpsilon, " (default: the session's)");
 }
 
 namespace {
@@ -116,6 +117,7 @@ int runRun(const RunOptions& o) {
   }
   settings.lipschitzThreads = settings.nuts.threads;
   if (o.metric) settings.nuts.metric = core::mcmc::parseMetricChoice(*o.metric);
+  applySize(settings, o.rows, o.sizeEpsilon);
 
   // Ctrl-C while a large file is read or typed ends the command at the next check.
   const std::optional<core::data::CsvTable> table =
@@ -132,11 +134,14 @@ int runRun(const RunOptions& o) {
     std::cerr << "running " << session.mechanisms.size() << " mechanism(s) on " << dataset.size()
               << " records ("
               << (settings.release ? "a release: secret seed from the operating system"
-                                   : "reproducible: the session has a seed, so every output is "
-                                     "labelled not_for_release")
+                                   : "reproducible: the session has a seed, so every output says "
+                                     "guarantee none and not_for_release, and nothing goes to "
+                                     "release/")
               << ")\n";
     if (const std::string dropped = droppedColumnsLine(dataset); !dropped.empty())
       std::cerr << dropped << "\n";
+    if (const std::string line = sizeLine(settings, dataset); !line.empty())
+      std::cerr << line << "\n";
   }
 
   core::pipeline::StageCache cache;

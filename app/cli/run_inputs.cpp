@@ -44,6 +44,51 @@ void applySeed(core::pipeline::RunSettings& settings, std::optional<std::uint64_
   }
 }
 
+void addSizeOptions(CLI::App& command, std::optional<std::size_t>& rows,
+                    std::optional<double>& sizeEpsilon, const std::string& what) {
+  command
+      .add_option("--rows", rows,
+                  "Synthetic records per dataset, declared public: used as the published size "
+                  "instead of a noisy count under add-remove or --drop-missing (choose it "
+                  "without looking at the data)" + what)
+      ->check(unsignedDecimal(1, core::privacy::kMaxDeclaredRows));
+  command
+      .add_option("--size-epsilon", sizeEpsilon,
+                  "epsilon_n of the noisy number of records published when n is confidential "
+                  "(add-remove, or the complete records after --drop-missing); added to every "
+                  "published epsilon (default 0.1)" + what)
+      ->check(finiteNumber(1e-6, 1e6));
+}
+
+void applySize(core::pipeline::RunSettings& settings, std::optional<std::size_t> rows,
+               std::optional<double> sizeEpsilon) {
+  if (rows && sizeEpsilon)
+    throw std::invalid_argument(
+        "give either --rows (a size declared public, no epsilon spent) or --size-epsilon (a "
+        "noisy size), not both");
+  if (rows) settings.size.declaredRows = *rows;
+  if (sizeEpsilon) {
+    settings.size.declaredRows.reset();
+    settings.size.epsilon = *sizeEpsilon;
+  }
+}
+
+std::string sizeLine(const core::pipeline::RunSettings& settings,
+                     const core::data::Dataset& dataset) {
+  if (settings.size.declaredRows)
+    return "synthetic size: " + std::to_string(*settings.size.declaredRows) +
+           " records per dataset (--rows, declared public)";
+  if (!core::privacy::sizeIsConfidential(settings.neighbours, dataset.completeCasesOnly))
+    return {};
+  std::ostringstream line;
+  line << "synthetic size: a noisy count of the "
+       << (settings.neighbours == core::privacy::Neighbours::addRemove ? "records (add-remove)"
+                                                                       : "complete records")
+       << " at epsilon_n = " << settings.size.epsilon
+       << ", added to every published epsilon (--rows N declares a public size instead)";
+  return line.str();
+}
+
 std::optional<core::data::CsvTable> readInputCsv(const std::string& path,
                                                  const std::stop_token& stop, bool quiet) {
   constexpr std::uintmax_t kAnnouncedBytes = 16'000'000;

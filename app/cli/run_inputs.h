@@ -2,6 +2,7 @@
 /// What fit and run share about a run's inputs and outputs: release vs reproducible seeds, the
 /// neighbour relation, reference data for weight functions, and the checks of every output path
 /// that happen before any sampling.
+#include <CLI/CLI.hpp>
 #include <cstdint>
 #include <optional>
 #include <stop_token>
@@ -20,6 +21,21 @@ std::uint64_t parseSeed(const std::string& text, const std::string& option);
 
 /// Release (no seed: a 128-bit seed from the OS, SPEC §0) or reproducible (seed given).
 void applySeed(core::pipeline::RunSettings& settings, std::optional<std::uint64_t> seed);
+
+/// Adds --rows and --size-epsilon (SPEC §0 "The size of the data") to a command that
+/// synthesises; `what` ends the help text ("" or " (default: the session's)").
+void addSizeOptions(CLI::App& command, std::optional<std::size_t>& rows,
+                    std::optional<double>& sizeEpsilon, const std::string& what);
+
+/// Sets settings.size from --rows / --size-epsilon (each overrides; giving both is refused with
+/// std::invalid_argument: a declared size spends no ε_n).
+void applySize(core::pipeline::RunSettings& settings, std::optional<std::size_t> rows,
+               std::optional<double> sizeEpsilon);
+
+/// One line for stderr saying which size the run publishes ("" when n is public and no size was
+/// declared).
+std::string sizeLine(const core::pipeline::RunSettings& settings,
+                     const core::data::Dataset& dataset);
 
 /// An input CSV read so that Ctrl-C (`stop`) ends the read at its next check: nullopt then. A
 /// file of 16 MB or more is announced on stderr first ("reading FILE (N MB)") unless quiet,
