@@ -134,8 +134,14 @@ void printSummary(const core::data::Dataset& dataset, const core::pipeline::Mech
   std::cout << "mechanism " << core::pipeline::mechanismName(r.config.mechanism) << " on "
             << dataset.size() << " records (" << core::models::familyName(dataset.family)
             << ", outcome " << dataset.outcomeName << ")\n";
-  std::cout << "guarantee " << core::pipeline::guaranteeName(r.guarantee) << ", epsilon "
-            << r.epsilon;
+  std::cout << "guarantee " << core::pipeline::guaranteeName(core::pipeline::statedGuarantee(r))
+            << (r.notForRelease ? " (seeded: not for release; " +
+                                      core::pipeline::guaranteeName(r.guarantee) +
+                                      " with a secret seed)"
+                                : "")
+            << ", epsilon " << r.epsilon;
+  if (const double size = core::pipeline::sizeEpsilon(r); size > 0)
+    std::cout << " + " << size << " for the noisy size (" << r.size.rows << " records published)";
   if (!report["epsilon_target_used"].get<bool>() && !report["epsilon_target"].is_null())
     std::cout << " (target " << report["epsilon_target"].get<double>() << " ignored)";
   if (r.final)
