@@ -197,9 +197,15 @@ json sidecarJson(const data::Dataset& dataset, const MechanismResult& result, in
                           " x epsilon under basic composition."}};
     if (size > 0) {
       composition["epsilon_size"] = size;
-      composition["note"] = composition["note"].get<std::string>() +
-                            " The noisy number of records, shared by every dataset, adds "
-                            "epsilon_n once.";
+      composition["note"] =
+          ph ? "All " + std::to_string(datasets) +
+                   " synthetic dataset(s) are post-processing of one noisy histogram and one "
+                   "noisy number of records: together they spend epsilon (histogram plus "
+                   "epsilon_size) once."
+             : "Releasing " + std::to_string(datasets) + " synthetic dataset(s) spends " +
+                   std::to_string(datasets) +
+                   " x epsilon_per_dataset under basic composition, plus epsilon_size once for "
+                   "the noisy number of records they share.";
     }
     j["composition"] = composition;
   }

@@ -194,7 +194,7 @@ Facts sizeFacts(const ReportInputs& in) {
   std::string where;
   switch (first.size.source) {
     case privacy::SizeSource::noisy:
-      where = "a noisy count of the records (ε_n = " + displayNumber(first.size.epsilon) + ")";
+      where = "a noisy count of the records at ε_n = " + displayNumber(first.size.epsilon);
       break;
     case privacy::SizeSource::declared:
       where = "declared public by the user";
@@ -204,7 +204,7 @@ Facts sizeFacts(const ReportInputs& in) {
       break;
   }
   return {{"Records per synthetic dataset",
-           std::to_string(first.size.rowsFor(in.dataset.size())) + " (" + where + ")"}};
+           std::to_string(first.size.rowsFor(in.dataset.size())) + ": " + where}};
 }
 
 }  // namespace
