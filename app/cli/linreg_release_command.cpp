@@ -115,6 +115,7 @@ int runLinregRelease(const ReleaseOptions& o) {
   if (!problems.empty()) throw std::invalid_argument(problems.front());
 
   checkOutputPaths({{"--out", o.out}}, {o.data});
+  refuseSeededIntoRelease(o.out, seed.has_value());
   const core::data::CsvTable table = core::data::readCsv(o.data);
   std::vector<std::size_t> columns;
   for (const auto& name : layout.predictors) columns.push_back(table.columnIndex(name));

@@ -105,6 +105,7 @@ int runRelease(const ReleaseOptions& o) {
   if (!o.seed.empty()) seed = parseSeed(o.seed, "--seed");
   const core::infer::NaiveBayesLayout layout = releaseLayout(o);
   checkOutputPaths({{"--out", o.out}}, {o.data});
+  refuseSeededIntoRelease(o.out, seed.has_value());
   const core::data::CsvTable table = core::data::readCsv(o.data);
   const std::size_t classColumn = table.columnIndex(o.classColumn);
   std::vector<std::size_t> columns;

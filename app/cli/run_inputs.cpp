@@ -15,6 +15,7 @@
 #include "app/cli/cli_common.h"
 #include "core/data/csv_table.h"
 #include "core/pipeline/export.h"
+#include "core/pipeline/release_claim.h"
 
 namespace dpsynth::cli {
 
@@ -201,6 +202,13 @@ std::vector<std::string> earlierReleaseFiles(const std::string& sidecar,
     if (!isInput) out.push_back(full.string());
   }
   return out;
+}
+
+void refuseSeededIntoRelease(const std::string& path, bool seeded) {
+  if (seeded && core::pipeline::inReleaseFolder(path))
+    throw std::invalid_argument("--out " + path +
+                                ": a seeded run (--seed) is not for release and never writes "
+                                "into a release/ folder; choose another folder");
 }
 
 std::string droppedColumnsLine(const core::data::Dataset& dataset) {

@@ -71,6 +71,10 @@ void checkOutputPaths(const std::vector<std::pair<std::string, std::string>>& ou
 std::vector<std::string> earlierReleaseFiles(const std::string& sidecar,
                                              const std::vector<std::string>& inputs);
 
+/// SPEC §0: a seeded run is not for release and never writes into a folder named release/;
+/// throws std::invalid_argument naming `path` when seeded and it lies in one.
+void refuseSeededIntoRelease(const std::string& path, bool seeded);
+
 /// One line naming the input columns that will not leave (empty when none).
 std::string droppedColumnsLine(const core::data::Dataset& dataset);
 

@@ -131,6 +131,20 @@ class InferCliTest : public QObject {
     QCOMPARE(inferCliRead(again + "/draws.csv"), draws);
   }
 
+  /// SPEC §0: a seeded release file is not for release and never goes into a release/ folder.
+  void seededReleaseFilesStayOutOfRelease() {
+    QTemporaryDir dir;
+    const QString data = inferCliWriteData(dir);
+    QVERIFY(QDir(dir.path()).mkpath("release"));
+    const QString target = dir.filePath("release/nb.json");
+    InferCliRun r = inferCli(inferCliReleaseArgs(data, target) << "--seed" << "4");
+    QCOMPARE(r.exitCode, 2);
+    QVERIFY2(r.err.contains("release/"), qPrintable(r.err));
+    QVERIFY(!QFile::exists(target));
+    r = inferCli(inferCliReleaseArgs(data, target));  // a release: OS noise, allowed
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+  }
+
   void phExportThenInfer() {
     // `dpsynth run` exports the ph release file (into internal/ for this seeded session: a
     // seeded run never writes into release/); `dpsynth infer` analyses it.
