@@ -19,6 +19,8 @@
 #include <QUndoStack>
 #include <QVBoxLayout>
 
+#include "core/pipeline/release_claim.h"
+#include "core/privacy/size_release.h"
 #include "ui/controllers/document_controller.h"
 #include "ui/controllers/export_actions.h"
 #include "ui/controllers/run_controller.h"
@@ -397,10 +399,14 @@ void MainWindow::updateBadge() {
   context.datasets = settings.syntheticDatasets;
   context.referenceWeights = settings.run.weightReference != nullptr;
   context.notForRelease = settings.reproducible;
+  if (!settings.run.size.declaredRows &&
+      core::privacy::sizeIsConfidential(settings.run.neighbours, settings.dataset.dropMissing))
+    context.sizeEpsilon = settings.run.size.epsilon;
   if (current && lastOutput_ && resultsCurrent_ && !run_->isRunning()) {
     for (const auto& m : lastOutput_->result->mechanisms) {
       if (m.config.mechanism != *current) continue;
       context.epsilon = m.epsilon;
+      context.sizeEpsilon = core::pipeline::sizeEpsilon(m);
       context.referenceWeights = m.referenceWeights;
       context.notForRelease = m.notForRelease;
       context.refused = !m.refusals.empty();

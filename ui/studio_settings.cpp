@@ -38,6 +38,7 @@ std::vector<std::string> StudioSettings::problems() const {
     for (const auto& p : config.validate()) out.push_back(p);
   }
   for (const auto& p : run.nuts.validate()) out.push_back("sampler: " + p);
+  for (const auto& p : run.size.validate()) out.push_back("size: " + p);
   if (!referenceProblem.empty()) out.push_back("reference data: " + referenceProblem);
   return out;
 }

@@ -25,6 +25,8 @@ struct FitOptions {
   std::string neighbours = "replace-one", weightsFrom;
   std::string metric = "auto";
   std::string syntheticOut, report;
+  std::optional<std::size_t> rows;       ///< --rows: a synthetic size declared public
+  std::optional<double> sizeEpsilon;     ///< --size-epsilon: ε_n of the noisy size
 };
 void addFitCommand(CLI::App& app, FitOptions& options);
 int runFit(const FitOptions& options);
@@ -51,6 +53,8 @@ struct RunOptions {
   std::optional<std::string> metric;
   bool quiet = false;
   bool replace = false;  ///< delete files in out/release, out/internal that dpsynth did not write
+  std::optional<std::size_t> rows;    ///< --rows: overrides the session's declared size
+  std::optional<double> sizeEpsilon;  ///< --size-epsilon: overrides the session's ε_n
 };
 void addRunCommand(CLI::App& app, RunOptions& options);
 int runRun(const RunOptions& options);

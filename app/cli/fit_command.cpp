@@ -17,6 +17,7 @@
 #include "core/pipeline/pipeline.h"
 #include "core/pipeline/report.h"
 #include "core/pipeline/synthesis.h"
+#include "core/pipeline/release_claim.h"
 #include "core/report/staged_files.h"
 
 namespace dpsynth::cli {
@@ -82,7 +83,10 @@ void addFitCommand(CLI::App& app, FitOptions& o) {
   fit->add_option("--weights-from", o.weightsFrom,
                   "Public reference CSV (e.g. last period's released data): censor-w and "
                   "weighted-e take a weight function fitted there; censor-w is then strict DP");
-  fit->add_flag("--drop-missing", o.dropMissing, "Drop rows with missing values");
+  fit->add_flag("--drop-missing", o.dropMissing,
+                "Drop rows with missing values (the count of complete records is then "
+                "confidential: see --rows and --size-epsilon)");
+  addSizeOptions(*fit, o.rows, o.sizeEpsilon, "");
   fit->add_flag("--quiet", o.quiet, "Print only warnings and errors");
   fit->add_option("--synthetic-out", o.syntheticOut,
                   "Write synthetic data (CSV + .json): the outcome and --covariates only, rows "
@@ -133,8 +137,14 @@ void printSummary(const core::data::Dataset& dataset, const core::pipeline::Mech
   std::cout << "mechanism " << core::pipeline::mechanismName(r.config.mechanism) << " on "
             << dataset.size() << " records (" << core::models::familyName(dataset.family)
             << ", outcome " << dataset.outcomeName << ")\n";
-  std::cout << "guarantee " << core::pipeline::guaranteeName(r.guarantee) << ", epsilon "
-            << r.epsilon;
+  std::cout << "guarantee " << core::pipeline::guaranteeName(core::pipeline::statedGuarantee(r))
+            << (r.notForRelease ? " (seeded: not for release; " +
+                                      core::pipeline::guaranteeName(r.guarantee) +
+                                      " with a secret seed)"
+                                : "")
+            << ", epsilon " << r.epsilon;
+  if (const double size = core::pipeline::sizeEpsilon(r); size > 0)
+    std::cout << " + " << size << " for the noisy size (" << r.size.rows << " records published)";
   if (!report["epsilon_target_used"].get<bool>() && !report["epsilon_target"].is_null())
     std::cout << " (target " << report["epsilon_target"].get<double>() << " ignored)";
   if (r.final)
@@ -234,6 +244,7 @@ int runFit(const FitOptions& o) {
   settings.nuts.metric = core::mcmc::parseMetricChoice(o.metric);
   settings.lipschitzThreads = o.threads;
   settings.neighbours = core::privacy::parseNeighbours(o.neighbours);
+  applySize(settings, o.rows, o.sizeEpsilon);
   std::optional<std::uint64_t> seed;
   if (!o.seed.empty()) seed = parseSeed(o.seed, "--seed");
   if (o.reproducibleNoise && !seed) seed = 1;
@@ -270,6 +281,20 @@ int runFit(const FitOptions& o) {
     plan.file("--report", o.report);
     plan.check();
     if (!o.syntheticOut.empty()) supersededFiles(o);  // refused now rather than after sampling
+    // SPEC §0: a seeded run and a mechanism without a DP or aDP label never write into a
+    // release/ folder.
+    if (core::pipeline::inReleaseFolder(o.syntheticOut)) {
+      if (!settings.release)
+        throw std::invalid_argument("--synthetic-out " + o.syntheticOut +
+                                    ": a seeded run (--seed) is not for release and never writes "
+                                    "into a release/ folder; choose another folder");
+      if (core::pipeline::guaranteeOf(config.mechanism, !o.weightsFrom.empty()) ==
+          core::pipeline::Guarantee::none)
+        throw std::invalid_argument("--synthetic-out " + o.syntheticOut + ": " +
+                                    core::pipeline::mechanismName(config.mechanism) +
+                                    " has no privacy guarantee and never writes into a release/ "
+                                    "folder; choose another folder");
+    }
   }
 
   // Ctrl-C while a large file is read or typed ends the command at the next check.
@@ -299,7 +324,10 @@ int runFit(const FitOptions& o) {
     if (!settings.weightReference) return cancelledWhileReading(o.weightsFrom);
   }
   if (!settings.release && !o.quiet)
-    std::cerr << "reproducible run (--seed): every output is labelled not_for_release\n";
+    std::cerr << "reproducible run (--seed): every output says guarantee none and "
+                 "not_for_release\n";
+  if (const std::string line = sizeLine(settings, dataset); !line.empty() && !o.quiet)
+    std::cerr << line << "\n";
 
   ConsoleObserver observer(o.quiet);
   const auto run = core::pipeline::runMechanisms(dataset, {config}, settings, nullptr, stop,

@@ -119,6 +119,7 @@ int runLinregRelease(const ReleaseOptions& o) {
   plan.input(o.data);
   plan.file("--out", o.out);
   plan.check();
+  refuseSeededIntoRelease(o.out, seed.has_value());
   const core::data::CsvTable table = core::data::readCsv(o.data);
   std::vector<std::size_t> columns;
   for (const auto& name : layout.predictors) columns.push_back(table.columnIndex(name));

@@ -113,6 +113,7 @@ int runRelease(const ReleaseOptions& o) {
   plan.input(o.data);
   plan.file("--out", o.out);
   plan.check();
+  refuseSeededIntoRelease(o.out, seed.has_value());
   const core::data::CsvTable table = core::data::readCsv(o.data);
   const std::size_t classColumn = table.columnIndex(o.classColumn);
   std::vector<std::size_t> columns;

@@ -36,6 +36,7 @@ void addRunCommand(CLI::App& app, RunOptions& o) {
   run->add_flag("--replace", o.replace,
                 "Replace OUT/release and OUT/internal even when they hold files dpsynth did not "
                 "write (deleting them); without it such a folder is refused before the run");
+  addSizeOptions(*run, o.rows, o.sizeEpsilon, " (default: the session's)");
 }
 
 namespace {
@@ -126,6 +127,7 @@ int runRun(const RunOptions& o) {
   }
   settings.lipschitzThreads = settings.nuts.threads;
   if (o.metric) settings.nuts.metric = core::mcmc::parseMetricChoice(*o.metric);
+  applySize(settings, o.rows, o.sizeEpsilon);
 
   // Ctrl-C while a large file is read or typed ends the command at the next check.
   const std::optional<core::data::CsvTable> table =
@@ -142,11 +144,14 @@ int runRun(const RunOptions& o) {
     std::cerr << "running " << session.mechanisms.size() << " mechanism(s) on " << dataset.size()
               << " records ("
               << (settings.release ? "a release: secret seed from the operating system"
-                                   : "reproducible: the session has a seed, so every output is "
-                                     "labelled not_for_release")
+                                   : "reproducible: the session has a seed, so every output says "
+                                     "guarantee none and not_for_release, and nothing goes to "
+                                     "release/")
               << ")\n";
     if (const std::string dropped = droppedColumnsLine(dataset); !dropped.empty())
       std::cerr << dropped << "\n";
+    if (const std::string line = sizeLine(settings, dataset); !line.empty())
+      std::cerr << line << "\n";
   }
 
   core::pipeline::StageCache cache;

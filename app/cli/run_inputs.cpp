@@ -10,6 +10,7 @@
 #include "app/cli/cli_common.h"
 #include "core/data/csv_table.h"
 #include "core/pipeline/export.h"
+#include "core/pipeline/release_claim.h"
 
 namespace dpsynth::cli {
 
@@ -37,6 +38,51 @@ void applySeed(core::pipeline::RunSettings& settings, std::optional<std::uint64_
   } else {
     core::pipeline::makeRelease(settings);
   }
+}
+
+void addSizeOptions(CLI::App& command, std::optional<std::size_t>& rows,
+                    std::optional<double>& sizeEpsilon, const std::string& what) {
+  command
+      .add_option("--rows", rows,
+                  "Synthetic records per dataset, declared public: used as the published size "
+                  "instead of a noisy count under add-remove or --drop-missing (choose it "
+                  "without looking at the data)" + what)
+      ->check(unsignedDecimal(1, core::privacy::kMaxDeclaredRows));
+  command
+      .add_option("--size-epsilon", sizeEpsilon,
+                  "epsilon_n of the noisy number of records published when n is confidential "
+                  "(add-remove, or the complete records after --drop-missing); added to every "
+                  "published epsilon (default 0.1)" + what)
+      ->check(finiteNumber(1e-6, 1e6));
+}
+
+void applySize(core::pipeline::RunSettings& settings, std::optional<std::size_t> rows,
+               std::optional<double> sizeEpsilon) {
+  if (rows && sizeEpsilon)
+    throw std::invalid_argument(
+        "give either --rows (a size declared public, no epsilon spent) or --size-epsilon (a "
+        "noisy size), not both");
+  if (rows) settings.size.declaredRows = *rows;
+  if (sizeEpsilon) {
+    settings.size.declaredRows.reset();
+    settings.size.epsilon = *sizeEpsilon;
+  }
+}
+
+std::string sizeLine(const core::pipeline::RunSettings& settings,
+                     const core::data::Dataset& dataset) {
+  if (settings.size.declaredRows)
+    return "synthetic size: " + std::to_string(*settings.size.declaredRows) +
+           " records per dataset (--rows, declared public)";
+  if (!core::privacy::sizeIsConfidential(settings.neighbours, dataset.completeCasesOnly))
+    return {};
+  std::ostringstream line;
+  line << "synthetic size: a noisy count of the "
+       << (settings.neighbours == core::privacy::Neighbours::addRemove ? "records (add-remove)"
+                                                                       : "complete records")
+       << " at epsilon_n = " << settings.size.epsilon
+       << ", added to every published epsilon (--rows N declares a public size instead)";
+  return line.str();
 }
 
 std::optional<core::data::CsvTable> readInputCsv(const std::string& path,
@@ -74,6 +120,13 @@ std::shared_ptr<const core::data::Dataset> loadReference(const std::string& file
 int cancelledWhileReading(const std::string& file) {
   std::cerr << "dpsynth: cancelled while reading " << file << "; no files were written\n";
   return kExitCancelled;
+}
+
+void refuseSeededIntoRelease(const std::string& path, bool seeded) {
+  if (seeded && core::pipeline::inReleaseFolder(path))
+    throw std::invalid_argument("--out " + path +
+                                ": a seeded run (--seed) is not for release and never writes "
+                                "into a release/ folder; choose another folder");
 }
 
 std::string droppedColumnsLine(const core::data::Dataset& dataset) {

@@ -1,6 +1,8 @@
 #pragma once
 /// What fit and run share about a run's inputs: release vs reproducible seeds, the neighbour
-/// relation, reference data for weight functions (outputs are checked by output_plan.h).
+/// relation, the published size, reference data for weight functions (outputs are checked by
+/// output_plan.h).
+#include <CLI/CLI.hpp>
 #include <cstdint>
 #include <optional>
 #include <stop_token>
@@ -19,6 +21,21 @@ std::uint64_t parseSeed(const std::string& text, const std::string& option);
 
 /// Release (no seed: a 128-bit seed from the OS, SPEC §0) or reproducible (seed given).
 void applySeed(core::pipeline::RunSettings& settings, std::optional<std::uint64_t> seed);
+
+/// Adds --rows and --size-epsilon (SPEC §0 "The size of the data") to a command that
+/// synthesises; `what` ends the help text ("" or " (default: the session's)").
+void addSizeOptions(CLI::App& command, std::optional<std::size_t>& rows,
+                    std::optional<double>& sizeEpsilon, const std::string& what);
+
+/// Sets settings.size from --rows / --size-epsilon (each overrides; giving both is refused with
+/// std::invalid_argument: a declared size spends no ε_n).
+void applySize(core::pipeline::RunSettings& settings, std::optional<std::size_t> rows,
+               std::optional<double> sizeEpsilon);
+
+/// One line for stderr saying which size the run publishes ("" when n is public and no size was
+/// declared).
+std::string sizeLine(const core::pipeline::RunSettings& settings,
+                     const core::data::Dataset& dataset);
 
 /// An input CSV read so that Ctrl-C (`stop`) ends the read at its next check: nullopt then. A
 /// file of 16 MB or more is announced on stderr first ("reading FILE (N MB)") unless quiet,
@@ -41,6 +58,10 @@ std::shared_ptr<const core::data::Dataset> loadReference(const std::string& file
 /// Says on stderr that Ctrl-C stopped the command while it read `file`, and that nothing was
 /// written; returns the exit status for it (130).
 int cancelledWhileReading(const std::string& file);
+
+/// SPEC §0: a seeded run is not for release and never writes into a folder named release/;
+/// throws std::invalid_argument naming `path` when seeded and it lies in one.
+void refuseSeededIntoRelease(const std::string& path, bool seeded);
 
 /// One line naming the input columns that will not leave (empty when none).
 std::string droppedColumnsLine(const core::data::Dataset& dataset);

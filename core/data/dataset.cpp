@@ -293,6 +293,7 @@ Dataset build(const CsvTable& table, const DatasetSpec& spec, const std::stop_to
   dataset.outcomeName = spec.outcome;
   dataset.family = spec.family;
   dataset.droppedRows = dropped;
+  dataset.completeCasesOnly = spec.dropMissing;
   dataset.y = parseOutcome(table, outcome, kept, stop);
 
   if (kept.size() < 2) {

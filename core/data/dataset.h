@@ -32,6 +32,9 @@ struct Dataset {
   std::vector<std::string> covariateNames;
   std::vector<std::size_t> fileLines;    ///< 1-based file line of each kept record
   std::size_t droppedRows = 0;           ///< rows removed by dropMissing
+  /// Built with dropMissing: the records are the complete ones, and their count is
+  /// confidential even when none was dropped (SPEC §0; core/privacy/size_release.h).
+  bool completeCasesOnly = false;
   /// The kept rows of the original table (all columns, as text), from which synthetic files take
   /// the declared covariates as they are. CONFIDENTIAL: other columns never leave.
   CsvTable source;

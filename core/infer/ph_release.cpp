@@ -47,7 +47,8 @@ std::vector<std::string> PhReleaseFile::validate() const {
 
 PhReleaseFile phReleaseFile(const privacy::PhRelease& release, double epsilon,
                             privacy::Neighbours neighbours, int n,
-                            std::optional<models::Family> family) {
+                            std::optional<models::Family> family, privacy::SizeSource nSource,
+                            double sizeEpsilon) {
   if (release.edges.size() < 2 || release.noisy.size() + 1 != release.edges.size()) {
     throw std::invalid_argument("phReleaseFile: edges and noisy counts do not match");
   }
@@ -65,6 +66,8 @@ PhReleaseFile phReleaseFile(const privacy::PhRelease& release, double epsilon,
   privacy::phNoiseRate(epsilon, release.sensitivity, r.rateNum, r.rateDen);
   r.noisyCounts = release.noisy;
   r.n = n;
+  r.nSource = nSource;
+  r.sizeEpsilon = nSource == privacy::SizeSource::noisy ? sizeEpsilon : 0.0;
   r.synthesizerFamily = family;
   r.notForRelease = !release.forRelease;
   return r;
@@ -78,8 +81,16 @@ std::string phReleaseToJson(const PhReleaseFile& r) {
   j["epsilon"] = r.epsilon;
   j["neighbours"] = privacy::neighboursName(r.neighbours);
   j["n"] = r.n;
-  if (r.neighbours == privacy::Neighbours::addRemove) {
-    j["n_note"] = "n is treated as public (as the default bin count ceil(sqrt(n)) is)";
+  j["n_source"] = privacy::sizeSourceName(r.nSource);
+  if (r.nSource == privacy::SizeSource::noisy) {
+    j["size_epsilon"] = r.sizeEpsilon;
+    j["epsilon_total"] = r.epsilon + r.sizeEpsilon;
+    j["n_note"] =
+        "n is a noisy count of the records (two-sided geometric noise at size_epsilon, clamped to "
+        "at least 1), not the confidential n; the default bin count ceil(sqrt(n)) uses it. The "
+        "release spends epsilon_total = epsilon + size_epsilon";
+  } else if (r.nSource == privacy::SizeSource::declared) {
+    j["n_note"] = "n was declared public by the user, not counted from the confidential data";
   }
   j["bounds"] = {{"lower", r.lower}, {"upper", r.upper}};
   j["bins"] = r.bins;
@@ -132,6 +143,18 @@ PhReleaseFile phReleaseFromJson(const std::string& text, const std::string& file
     }
   }
   out.notForRelease = r.boolean("not_for_release", false);
+  if (r.has("n_source")) {
+    try {
+      out.nSource = privacy::parseSizeSource(r.string("n_source"));
+    } catch (const std::invalid_argument& e) {
+      r.fail("n_source", e.what());
+    }
+  }
+  if (out.nSource == privacy::SizeSource::noisy) {
+    out.sizeEpsilon = r.number("size_epsilon");
+    if (!(out.sizeEpsilon > 0.0) || !std::isfinite(out.sizeEpsilon))
+      r.fail("size_epsilon", "must be positive");
+  }
   const std::vector<std::string> problems = out.validate();
   if (!problems.empty()) r.fail("", problems.front());
   if (r.has("edges") && r.numberList("edges") != out.edges()) {

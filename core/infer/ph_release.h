@@ -30,6 +30,7 @@
 #include "core/models/family.h"
 #include "core/privacy/neighbours.h"
 #include "core/privacy/perturbed_histogram.h"
+#include "core/privacy/size_release.h"
 
 namespace dpsynth::core::infer {
 
@@ -43,7 +44,15 @@ struct PhReleaseFile {
   std::uint64_t rateNum = 0, rateDen = 1;  ///< t = rateNum / rateDen ≤ ε / Δ1
   std::vector<std::int64_t> noisyCounts;   ///< D_j (or D̃_j when clampedAtZero)
   bool clampedAtZero = false;
+  /// The published number of records (SPEC §0): n only where n is public; under add-remove
+  /// (or after dropping incomplete records) a noisy or a declared size. The latent records of
+  /// `dpsynth infer` are this many.
   int n = 0;
+  /// Where n comes from ("n_source"); files written before it existed say nothing and read as
+  /// public.
+  privacy::SizeSource nSource = privacy::SizeSource::publicSize;
+  /// ε_n spent on a noisy n (0 otherwise): the release as a whole spends epsilon + sizeEpsilon.
+  double sizeEpsilon = 0.0;
   std::optional<models::Family> synthesizerFamily;  ///< the family of the run (informational)
   bool notForRelease = false;
 
@@ -57,10 +66,13 @@ struct PhReleaseFile {
   std::vector<std::string> validate() const;
 };
 
-/// The publishable part of a ph mechanism's output: never the exact counts.
+/// The publishable part of a ph mechanism's output: never the exact counts. n is the published
+/// size (privacy::PublishedSize::rows) with its source and ε_n.
 PhReleaseFile phReleaseFile(const privacy::PhRelease& release, double epsilon,
                             privacy::Neighbours neighbours, int n,
-                            std::optional<models::Family> family);
+                            std::optional<models::Family> family,
+                            privacy::SizeSource nSource = privacy::SizeSource::publicSize,
+                            double sizeEpsilon = 0.0);
 
 /// JSON text (version 1, kind "ph"; README "Release files").
 std::string phReleaseToJson(const PhReleaseFile& release);

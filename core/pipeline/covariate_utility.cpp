@@ -1,6 +1,7 @@
 #include "core/pipeline/covariate_utility.h"
 
 #include <cmath>
+#include <stdexcept>
 #include <string>
 
 namespace dpsynth::core::pipeline {
@@ -47,11 +48,22 @@ json finiteOrNull(double v) { return std::isfinite(v) ? json(v) : json(nullptr);
 
 }  // namespace
 
-std::optional<utility::CovariateUtility> covariateUtility(const data::Dataset& dataset,
-                                                          const Eigen::VectorXd& synthetic) {
+std::optional<utility::CovariateUtility> covariateUtility(
+    const data::Dataset& dataset, const Eigen::VectorXd& synthetic,
+    const std::vector<std::size_t>* sourceRows) {
   if (dataset.interceptOnly()) return std::nullopt;
-  return utility::measureCovariateUtility(dataset.y, synthetic, dataset.X, dataset.designNames,
-                                          regressionFamily(dataset.family),
+  if (!sourceRows)
+    return utility::measureCovariateUtility(dataset.y, synthetic, dataset.X, dataset.designNames,
+                                            regressionFamily(dataset.family),
+                                            referenceLevels(dataset));
+  if (sourceRows->size() != static_cast<std::size_t>(synthetic.size()))
+    throw std::invalid_argument("covariateUtility: one source row per synthetic record is needed");
+  Eigen::MatrixXd XSyn(synthetic.size(), dataset.X.cols());
+  for (std::size_t r = 0; r < sourceRows->size(); ++r)
+    XSyn.row(static_cast<Eigen::Index>(r)) =
+        dataset.X.row(static_cast<Eigen::Index>((*sourceRows)[r]));
+  return utility::measureCovariateUtility(dataset.y, dataset.X, synthetic, XSyn,
+                                          dataset.designNames, regressionFamily(dataset.family),
                                           referenceLevels(dataset));
 }
 
@@ -73,8 +85,8 @@ json covariateUtilityJson(const std::optional<utility::CovariateUtility>& u) {
                       {"level", g.level},
                       {"records", g.records},
                       {"confidential", g.confidential},
-                      {"synthetic", g.synthetic},
-                      {"abs_diff", std::abs(g.confidential - g.synthetic)}});
+                      {"synthetic", finiteOrNull(g.synthetic)},
+                      {"abs_diff", finiteOrNull(std::abs(g.confidential - g.synthetic))}});
   }
   return {{"ci_overlap", finiteOrNull(u->regression.meanOverlap)},
           {"max_std_diff", finiteOrNull(u->regression.maxStandardized)},

@@ -21,8 +21,11 @@ bool marginalOnly(Mechanism mechanism);
 /// The measures for synthetic outcomes that keep the dataset's covariate rows; nullopt when the
 /// model has no covariates (intercept only). Reference levels of categorical covariates are
 /// named from the file's text when the dataset has it.
-std::optional<utility::CovariateUtility> covariateUtility(const data::Dataset& dataset,
-                                                          const Eigen::VectorXd& synthetic);
+/// sourceRows: the input row whose covariates each synthetic record has (MechanismResult::
+/// sourceRows, when the published size differs from n); null: synthetic record i has row i's.
+std::optional<utility::CovariateUtility> covariateUtility(
+    const data::Dataset& dataset, const Eigen::VectorXd& synthetic,
+    const std::vector<std::size_t>* sourceRows = nullptr);
 
 /// {"ci_overlap", "max_std_diff", "pmse", "max_group_mean_diff", "coefficients": [...],
 ///  "group_means": [...], "propensity_model", "regression"}; null when u is nullopt.

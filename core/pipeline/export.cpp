@@ -7,6 +7,7 @@
 
 #include "core/data/csv_writer.h"
 #include "core/data/sha256.h"
+#include "core/pipeline/release_claim.h"
 #include "core/random/rng.h"
 #include "core/version.h"
 
@@ -23,7 +24,29 @@ bool isReleased(const data::Dataset& dataset, const std::string& column) {
              dataset.covariateNames.end();
 }
 
+/// Item by item what the covariates are (SPEC §0): public by the user's declaration, copied as
+/// they are, outside the guarantee.
+std::string covariatesNote(const data::Dataset& dataset, const MechanismResult& result) {
+  if (dataset.covariateNames.empty()) return "no covariates: the file holds the outcome only";
+  std::string note =
+      "the covariates are public by the user's declaration and outside the privacy guarantee, "
+      "which covers the synthesized outcome only; they are copied from input records as they "
+      "are";
+  if (result.size.rowsFor(dataset.size()) != dataset.size() || result.sourceRows)
+    note += " (here from a random sample of the input's records, some repeated when the "
+            "published size exceeds the input's)";
+  if (privacy::sizeIsConfidential(result.neighbours, dataset.completeCasesOnly))
+    note += "; copied covariate values can show how many records the input holds (for example "
+            "the number of distinct rows), so the size is protected only as far as the "
+            "covariates are public anyway";
+  return note;
+}
+
 std::string epsilonMeaning(const MechanismResult& result) {
+  if (result.notForRelease)
+    return "no privacy guarantee: NOT FOR RELEASE. A reproducible run (a seed was given) for "
+           "studies and tests: anyone with the seed and all records but one can replay it. "
+           "guarantee_if_released is what the same mechanism gives with secret randomness";
   switch (result.guarantee) {
     case Guarantee::DP:
       return "strict epsilon-differential privacy for each released dataset, under the stated "
@@ -78,10 +101,16 @@ double roundUpEpsilon(double epsilonX) {
 
 std::vector<std::vector<std::string>> syntheticRows(const data::Dataset& dataset,
                                                     const Eigen::VectorXd& synthetic,
-                                                    random::Seed seed, int j) {
-  const std::size_t n = dataset.source.rows.size();
-  if (static_cast<std::size_t>(synthetic.size()) != n)
-    throw std::invalid_argument("synthetic data has a different number of records than the input");
+                                                    random::Seed seed, int j,
+                                                    const std::vector<std::size_t>* sourceRows) {
+  const std::size_t n = static_cast<std::size_t>(synthetic.size());
+  if (sourceRows ? sourceRows->size() != n : n != dataset.source.rows.size())
+    throw std::invalid_argument(
+        "synthetic data has a different number of records than the input and no source rows");
+  if (sourceRows)
+    for (std::size_t i : *sourceRows)
+      if (i >= dataset.source.rows.size())
+        throw std::invalid_argument("syntheticRows: a source row is outside the input");
   std::vector<std::size_t> columns;
   for (std::size_t c = 0; c < dataset.source.header.size(); ++c)
     if (isReleased(dataset, dataset.source.header[c])) columns.push_back(c);
@@ -90,6 +119,7 @@ std::vector<std::vector<std::string>> syntheticRows(const data::Dataset& dataset
   std::vector<std::vector<std::string>> rows;
   rows.reserve(n);
   for (std::size_t i : syntheticRowOrder(n, seed, j)) {
+    const std::size_t input = sourceRows ? (*sourceRows)[i] : i;
     std::vector<std::string> row;
     row.reserve(columns.size());
     for (std::size_t c : columns) {
@@ -97,7 +127,7 @@ std::vector<std::vector<std::string>> syntheticRows(const data::Dataset& dataset
         const double v = synthetic[static_cast<Eigen::Index>(i)];
         row.push_back(data::formatNumber(integer ? std::round(v) : v));
       } else {
-        row.emplace_back(dataset.source.rows[i][c]);
+        row.emplace_back(dataset.source.rows[input][c]);
       }
     }
     rows.push_back(std::move(row));
@@ -129,13 +159,28 @@ json sidecarJson(const data::Dataset& dataset, const MechanismResult& result, in
   j["columns_note"] =
       "the outcome is synthetic; the listed covariates were declared public and are copied "
       "from the input as they are; rows are in a random order";
-  j["n"] = dataset.size();
-  j["guarantee"] = guaranteeName(result.guarantee);
-  json epsilon = nullptr;
-  if (result.guarantee == Guarantee::DP) epsilon = result.epsilon;
-  if (result.guarantee == Guarantee::aDP) epsilon = roundUpEpsilon(result.epsilon);
+  j["covariates_note"] = covariatesNote(dataset, result);
+  // The published size (SPEC §0): never the confidential n under add-remove or after dropping
+  // records with missing values.
+  j["n"] = result.size.rowsFor(dataset.size());
+  j["n_source"] = privacy::sizeSourceName(result.size.source);
+  j["n_note"] = result.size.meaning();
+  const Guarantee stated = statedGuarantee(result);
+  j["guarantee"] = guaranteeName(stated);
+  // A seeded run claims nothing (SPEC §0); what it would claim with secret randomness is given
+  // apart, so that studies can still read it.
+  if (result.notForRelease) j["guarantee_if_released"] = guaranteeName(guaranteeIfReleased(result));
+  const auto published = publishedEpsilon(result);
+  const json epsilon = published && stated != Guarantee::none ? json(*published) : json(nullptr);
   j["epsilon"] = epsilon;
-  j["epsilon_local"] = result.guarantee == Guarantee::aDP;
+  if (result.notForRelease)
+    j["epsilon_if_released"] = published ? json(*published) : json(nullptr);
+  if (published && sizeEpsilon(result) > 0)
+    j["epsilon_split"] = {{"synthesis", *mechanismEpsilon(result)},
+                          {"size", sizeEpsilon(result)},
+                          {"note", "epsilon = synthesis epsilon + epsilon_n of the noisy number "
+                                   "of records (sequential composition)"}};
+  j["epsilon_local"] = guaranteeIfReleased(result) == Guarantee::aDP;
   j["epsilon_meaning"] = epsilonMeaning(result);
   j["neighbours"] = privacy::neighboursName(result.neighbours);
   j["neighbours_meaning"] = privacy::neighboursMeaning(result.neighbours);
@@ -143,19 +188,32 @@ json sidecarJson(const data::Dataset& dataset, const MechanismResult& result, in
     j["censoring_interval"] = {{"lower", result.clamp->lower}, {"upper", result.clamp->upper}};
   if (usesReferenceWeights(c.mechanism))
     j["weights_from"] = result.referenceWeights ? "reference data" : "the released data";
-  const double perDataset = epsilon.is_number() ? epsilon.get<double>() : 0.0;
   if (epsilon.is_number()) {
-    const double total = ph ? perDataset : datasets * perDataset;
-    j["composition"] = {
+    const double perDataset = *mechanismEpsilon(result);
+    const double size = sizeEpsilon(result);
+    json composition = {
         {"datasets", datasets},
         {"epsilon_per_dataset", ph ? json(nullptr) : json(perDataset)},
-        {"epsilon_total", total},
+        {"epsilon_total", *totalEpsilon(result, datasets)},
         {"note", ph ? "All " + std::to_string(datasets) +
                           " synthetic dataset(s) are post-processing of one noisy histogram "
                           "and together spend epsilon once."
                     : "Releasing " + std::to_string(datasets) +
                           " synthetic dataset(s) spends " + std::to_string(datasets) +
                           " x epsilon under basic composition."}};
+    if (size > 0) {
+      composition["epsilon_size"] = size;
+      composition["note"] =
+          ph ? "All " + std::to_string(datasets) +
+                   " synthetic dataset(s) are post-processing of one noisy histogram and one "
+                   "noisy number of records: together they spend epsilon (histogram plus "
+                   "epsilon_size) once."
+             : "Releasing " + std::to_string(datasets) + " synthetic dataset(s) spends " +
+                   std::to_string(datasets) +
+                   " x epsilon_per_dataset under basic composition, plus epsilon_size once for "
+                   "the noisy number of records they share.";
+    }
+    j["composition"] = composition;
   }
   // Settings chosen automatically from the data (k = auto, downscale = auto) are functions of
   // the confidential Lipschitz bounds: the bundle says "auto", the internal report has values.
@@ -232,9 +290,10 @@ SyntheticBundle writeSyntheticBundle(const std::string& csvPath, const data::Dat
     for (std::size_t j = 0; j < synthetic.size(); ++j) {
       const bool existed = fs::exists(bundle.csvFiles[j]);
       // The digest is of the very bytes written, so the sidecar vouches for this file only.
-      const std::string text =
-          data::formatCsv(header, syntheticRows(dataset, synthetic[j], seed, static_cast<int>(j)),
-                          dataset.source.delimiter);
+      const std::string text = data::formatCsv(
+          header,
+          syntheticRows(dataset, synthetic[j], seed, static_cast<int>(j), result.sourceRows.get()),
+          dataset.source.delimiter);
       digests.push_back(data::sha256Hex(text));
       data::writeTextAtomic(bundle.csvFiles[j], text);
       if (!existed) created.push_back(bundle.csvFiles[j]);

@@ -40,13 +40,17 @@ double roundUpEpsilon(double epsilonX);
 inline constexpr const char* kSidecarKind = "synthetic-data-sidecar";
 inline constexpr int kSidecarVersion = 1;
 
-/// Sidecar contents: mechanism, family, columns, guarantee and its ε (aDP: ε_x rounded up, said
-/// to be local and data-dependent), the neighbour relation and the clamp interval it implies,
-/// composition (m posterior datasets spend m·ε; m datasets from one perturbed histogram spend
-/// ε once), public tuning settings (data-chosen values as "auto"), where the weights came from,
-/// "not_for_release" for seeded runs, tool version; the bundle's file names ("files") and the
-/// SHA-256 of each, in the same order ("files_sha256"): a later release at the same path replaces
-/// those files only while they are still the bytes written here. The seed of a release is never
+/// Sidecar contents: mechanism, family, columns (the covariates public by declaration and
+/// outside the guarantee), the published size "n" and where it comes from ("n_source": noisy,
+/// declared or public under replace-one; never the confidential n, SPEC §0), guarantee and its
+/// ε (aDP: ε_x rounded up, said to be local and data-dependent; plus ε_n of a noisy size, with
+/// the split), the neighbour relation and the clamp interval it implies, composition (m
+/// posterior datasets spend m·ε; m datasets from one perturbed histogram spend ε once; ε_n
+/// once), public tuning settings (data-chosen values as "auto"), where the weights came from,
+/// tool version; the bundle's file names ("files") and the SHA-256 of each, in the same order
+/// ("files_sha256"): a later release at the same path replaces those files only while they are
+/// still the bytes written here. A seeded run states guarantee "none" and "not_for_release"
+/// (with "guarantee_if_released" and "epsilon_if_released"). The seed of a release is never
 /// written.
 nlohmann::json sidecarJson(const data::Dataset& dataset, const MechanismResult& result,
                            int datasets, random::Seed seed, const std::vector<std::string>& files,
@@ -67,10 +71,12 @@ SyntheticBundle writeSyntheticBundle(const std::string& csvPath, const data::Dat
                                      random::Seed seed);
 
 /// The rows of synthetic dataset j as text, in the order of releasedColumns(): the synthesized
-/// outcome and the record's declared covariates, rows permuted by syntheticRowOrder(n, seed, j).
-std::vector<std::vector<std::string>> syntheticRows(const data::Dataset& dataset,
-                                                    const Eigen::VectorXd& synthetic,
-                                                    random::Seed seed, int j);
+/// outcome and the record's declared covariates, rows permuted by syntheticRowOrder(rows, seed,
+/// j). Record r takes the covariates of input row (*sourceRows)[r], or of row r without source
+/// rows (then synthetic must have one value per input row).
+std::vector<std::vector<std::string>> syntheticRows(
+    const data::Dataset& dataset, const Eigen::VectorXd& synthetic, random::Seed seed, int j,
+    const std::vector<std::size_t>* sourceRows = nullptr);
 
 /// One line naming the refusal reasons, for messages ("censor-uw: stage ...; ...").
 std::string refusalMessage(const MechanismResult& result);

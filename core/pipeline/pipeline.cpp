@@ -11,6 +11,7 @@
 
 #include "core/pipeline/reweight_search.h"
 #include "core/pipeline/stage_runner.h"
+#include "core/pipeline/synthesis.h"
 #include "core/privacy/weights.h"
 #include "core/utility/utility.h"
 
@@ -33,18 +34,51 @@ WeightSummary summarizeWeights(const std::vector<double>& alpha, std::size_t n) 
 
 namespace {
 
-
 using detail::formatFixed;
+
+/// The size a run publishes and, when it differs from n, the input rows its synthetic records
+/// take their covariates from: one draw per run, shared by every mechanism.
+struct RunSize {
+  privacy::PublishedSize published;
+  std::shared_ptr<const std::vector<std::size_t>> sourceRows;
+};
+
+/// Tags of the run seed's sub-seeds for the size (seeded runs only; a release reads the OS).
+constexpr std::uint64_t kSizeNoiseTag = 0x53495a45ULL;  // "SIZE"
+constexpr std::uint64_t kSizeRowsTag = 0x524f5753ULL;   // "ROWS"
+
+/// SPEC §0: the noise of a release's size comes from the operating system's CSPRNG, a seeded
+/// run's from its seed (reproducible, not for release), as the histogram's noise does.
+RunSize drawRunSize(const data::Dataset& dataset, const RunSettings& settings) {
+  const std::size_t n = dataset.size();
+  const auto bits = settings.release
+                        ? privacy::makeOsRandomSource()
+                        : privacy::makeSeededSource(random::deriveSeed(settings.nuts.seed,
+                                                                       kSizeNoiseTag));
+  RunSize out;
+  out.published = privacy::publishSize(n, settings.size, settings.neighbours,
+                                       dataset.completeCasesOnly, *bits);
+  if (out.published.rows != n && n > 0) {
+    random::Rng rng = random::makeRng(
+        settings.release ? random::osSeed() : random::deriveSeed(settings.nuts.seed, kSizeRowsTag));
+    out.sourceRows = std::make_shared<const std::vector<std::size_t>>(
+        syntheticSourceRows(n, out.published.rows, rng));
+  }
+  return out;
+}
 
 /// Runs the stages of one mechanism. Every method returns null/nullopt when cancelled.
 class MechanismRun {
  public:
   /// reference: the runner of the public reference data, or null (weights from the data).
+  /// size: the run's published size and the synthetic records' source rows.
   MechanismRun(detail::StageRunner& runner, detail::StageRunner* reference,
-               const MechanismConfig& config)
+               const MechanismConfig& config, const RunSize& size)
       : runner_(runner), reference_(usesReferenceWeights(config.mechanism) ? reference : nullptr),
         config_(config), name_(mechanismName(config.mechanism)) {
     const RunSettings& settings = runner.settings();
+    result_.size = size.published;
+    result_.sourceRows = size.sourceRows;
     result_.config = config;
     result_.referenceWeights = reference_ != nullptr;
     result_.claimed = guaranteeOf(config.mechanism, result_.referenceWeights);
@@ -309,7 +343,10 @@ class MechanismRun {
     privacy::PhConfig ph;
     ph.lower = config_.lower;
     ph.upper = config_.upper;
-    ph.bins = config_.bins;
+    // The default bin count comes from the published size, never from a confidential n.
+    ph.bins = config_.bins > 0
+                  ? config_.bins
+                  : static_cast<int>(privacy::phDefaultBins(result_.size.rowsFor(n())));
     ph.epsilon = *config_.epsilon;
     ph.integer = models::isCountFamily(runner_.dataset().family);
     ph.sensitivity = privacy::histogramSensitivity(runner_.settings().neighbours);
@@ -392,6 +429,7 @@ RunResult runMechanisms(const data::Dataset& dataset, const std::vector<Mechanis
       problems.push_back("the covariate '" +
                          dataset.designNames[static_cast<std::size_t>(j)].substr(0, 60) +
                          "' has values beyond 1e100 in size; rescale it before synthesis");
+  for (const auto& p : settings.size.validate()) problems.push_back(p);
   if (settings.release && settings.nuts.seed.isUserSeed())
     problems.push_back("a release needs a seed from the operating system (makeRelease), not a "
                        "user seed");
@@ -436,9 +474,10 @@ RunResult runMechanisms(const data::Dataset& dataset, const std::vector<Mechanis
   std::optional<detail::StageRunner> reference;
   if (settings.weightReference)
     reference.emplace(*settings.weightReference, settings, shared, stop, observer, true);
+  const RunSize size = drawRunSize(dataset, settings);
   RunResult out;
   for (const auto& config : configs) {
-    MechanismRun run(runner, reference ? &*reference : nullptr, config);
+    MechanismRun run(runner, reference ? &*reference : nullptr, config, size);
     auto result = run.run();
     if (!result) {
       out.outcome = RunOutcome::cancelled;

@@ -14,6 +14,7 @@
 #include "core/pipeline/stage.h"
 #include "core/pipeline/stage_cache.h"
 #include "core/privacy/neighbours.h"
+#include "core/privacy/size_release.h"
 
 namespace dpsynth::core::pipeline {
 
@@ -50,6 +51,9 @@ struct RunSettings {
   /// Public reference data (same outcome, covariates and family) from which censor-w and
   /// weighted-e take a weight function (SPEC §0); null: weights from the data being released.
   std::shared_ptr<const data::Dataset> weightReference;
+  /// The size the run publishes when n is confidential (add-remove, or complete records after
+  /// dropping missing values): a size declared public, or ε_n of a noisy one (size_release.h).
+  privacy::SizeSettings size;
 };
 
 /// Turns settings into a release: a fresh 128-bit seed from the OS CSPRNG, release = true.

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "core/pipeline/covariate_utility.h"
+#include "core/pipeline/release_claim.h"
 #include "core/pipeline/verdict.h"
 #include "core/utility/utility.h"
 #include "core/version.h"
@@ -84,10 +85,21 @@ json buildReport(const data::Dataset& dataset, const MechanismResult& result,
   r["mechanism"] = mechanismName(config.mechanism);
   r["family"] = models::familyName(dataset.family);
   r["n"] = dataset.size();
-  r["guarantee"] = guaranteeName(result.guarantee);
+  // A seeded run claims nothing (SPEC §0): the label it would carry is given apart.
+  r["guarantee"] = guaranteeName(statedGuarantee(result));
+  r["guarantee_if_released"] = guaranteeName(guaranteeIfReleased(result));
   r["guarantee_claimed"] = guaranteeName(result.claimed);
   r["release_refused"] = result.refusals;
-  r["epsilon"] = result.epsilon;
+  // The published ε: the mechanism's plus ε_n of a noisy size (SPEC §0), with the split.
+  r["epsilon"] = result.epsilon + sizeEpsilon(result);
+  r["epsilon_mechanism"] = result.epsilon;
+  r["epsilon_size"] = sizeEpsilon(result);
+  r["size"] = {{"rows", result.size.rowsFor(dataset.size())},
+               {"source", privacy::sizeSourceName(result.size.source)},
+               {"epsilon", result.size.source == privacy::SizeSource::noisy
+                               ? json(result.size.epsilon)
+                               : json(nullptr)},
+               {"complete_cases_only", dataset.completeCasesOnly}};
   r["epsilon_target"] = optionalNumber(config.epsilon);
   // False for mechanisms whose ε is an outcome (ε_x = 2Δ) whatever the target.
   r["epsilon_target_used"] = usesEpsilonTarget(config.mechanism);
@@ -180,7 +192,8 @@ json buildReport(const data::Dataset& dataset, const MechanismResult& result,
   // The mechanism ignores the covariates (ph): the marginal measures above cannot show it.
   r["utility"]["marginal_only"] = marginalOnly(config.mechanism);
   // Measures that see the covariates; null for a model without covariates.
-  r["utility_covariates"] = covariateUtilityJson(covariateUtility(dataset, synthetic));
+  r["utility_covariates"] =
+      covariateUtilityJson(covariateUtility(dataset, synthetic, result.sourceRows.get()));
   const auto c = utility::describe(dataset.y);
   r["confidential"] = {{"mean", c.mean}, {"median", c.median}, {"q15", c.q15}, {"q90", c.q90}};
   r["warnings"] = result.warnings;

@@ -13,6 +13,7 @@
 #include "core/privacy/lipschitz.h"
 #include "core/privacy/neighbours.h"
 #include "core/privacy/perturbed_histogram.h"
+#include "core/privacy/size_release.h"
 
 namespace dpsynth::core::pipeline {
 
@@ -66,6 +67,13 @@ struct MechanismResult {
   /// Why this mechanism's output may not be released with a DP label (diagnostics of the DP
   /// stage: R-hat > 1.01, divergences, bulk-ESS < 100 per chain). Empty: nothing refused.
   std::vector<std::string> refusals;
+  /// The size everything published uses (SPEC §0): n when public, else a noisy ñ (whose ε_n is
+  /// part of the published ε) or a declared size. One per run, shared by its mechanisms.
+  privacy::PublishedSize size;
+  /// The input row whose declared covariates each synthetic record takes, one per record, when
+  /// size.rows differs from n (syntheticSourceRows); null: record i is input row i. CONFIDENTIAL
+  /// (which rows were kept or repeated): never written anywhere.
+  std::shared_ptr<const std::vector<std::size_t>> sourceRows;
   std::vector<StagePtr> stages;      ///< every fit in run order (k=auto: every refit)
   StagePtr final;                    ///< the fit synthetic data come from; null for ph
   std::optional<privacy::PhRelease> ph;

@@ -1,5 +1,6 @@
 #include "core/pipeline/synthesis.h"
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 
@@ -8,11 +9,65 @@
 
 namespace dpsynth::core::pipeline {
 
+namespace {
+
+/// rows outcomes with record r drawn from the model at its source row's covariates. One pass of
+/// model.simulate gives every input row one draw; a source row taken k times needs k passes,
+/// so the passes run over the records grouped by occurrence (O(passes·n + rows)).
+Eigen::VectorXd simulateRows(const models::SynthesisModel& model, const Eigen::VectorXd& u,
+                             const std::vector<std::size_t>& sources, std::size_t n,
+                             random::Rng& rng) {
+  std::vector<std::size_t> seen(n, 0);
+  std::vector<std::size_t> occurrence(sources.size());
+  std::size_t passes = 0;
+  for (std::size_t r = 0; r < sources.size(); ++r) {
+    occurrence[r] = seen[sources[r]]++;
+    passes = std::max(passes, occurrence[r] + 1);
+  }
+  std::vector<std::vector<std::size_t>> byPass(passes);
+  for (std::size_t r = 0; r < sources.size(); ++r) byPass[occurrence[r]].push_back(r);
+  Eigen::VectorXd out(static_cast<Eigen::Index>(sources.size()));
+  Eigen::VectorXd draw(static_cast<Eigen::Index>(n));
+  for (const auto& records : byPass) {
+    model.simulate(u, rng, draw);
+    for (std::size_t r : records)
+      out[static_cast<Eigen::Index>(r)] = draw[static_cast<Eigen::Index>(sources[r])];
+  }
+  return out;
+}
+
+}  // namespace
+
+std::vector<std::size_t> syntheticSourceRows(std::size_t n, std::size_t rows, random::Rng& rng) {
+  if (n == 0) throw std::invalid_argument("syntheticSourceRows: the data have no rows");
+  std::vector<std::size_t> all(n);
+  for (std::size_t i = 0; i < n; ++i) all[i] = i;
+  for (std::size_t i = n; i > 1; --i)  // Fisher–Yates
+    std::swap(all[i - 1], all[static_cast<std::size_t>(random::uniformIndex(rng, i))]);
+  if (rows <= n) {
+    all.resize(rows);
+    return all;
+  }
+  all.reserve(rows);
+  for (std::size_t r = n; r < rows; ++r)
+    all.push_back(static_cast<std::size_t>(random::uniformIndex(rng, n)));
+  // The repeats were appended: shuffle again so that they are not all at the end.
+  for (std::size_t i = rows; i > 1; --i)
+    std::swap(all[i - 1], all[static_cast<std::size_t>(random::uniformIndex(rng, i))]);
+  return all;
+}
+
 std::vector<Eigen::VectorXd> synthesize(const data::Dataset& dataset,
                                         const MechanismResult& result,
                                         const models::ModelSpec& spec, int m,
                                         random::Seed seed) {
   if (m < 1) throw std::invalid_argument("the number of synthetic datasets must be >= 1");
+  const std::size_t rows = result.size.rowsFor(dataset.size());
+  const std::vector<std::size_t>* sources = result.sourceRows.get();
+  if (sources ? sources->size() != rows : rows != dataset.size())
+    throw std::invalid_argument(
+        "synthesize: the published size differs from the data's without one source row per "
+        "synthetic record");
   std::vector<Eigen::VectorXd> out;
   out.reserve(static_cast<std::size_t>(m));
   const auto n = static_cast<Eigen::Index>(dataset.size());
@@ -20,7 +75,7 @@ std::vector<Eigen::VectorXd> synthesize(const data::Dataset& dataset,
   if (result.ph) {
     for (int j = 0; j < m; ++j) {
       random::Rng rng = random::makeRng(seed, 1000 + static_cast<std::uint64_t>(j));
-      out.push_back(privacy::samplePerturbedHistogram(*result.ph, dataset.size(), rng));
+      out.push_back(privacy::samplePerturbedHistogram(*result.ph, rows, rng));
     }
     return out;
   }
@@ -41,6 +96,10 @@ std::vector<Eigen::VectorXd> synthesize(const data::Dataset& dataset,
       ++c;
     }
     const Eigen::VectorXd u = chains[c].draws.row(static_cast<Eigen::Index>(s)).transpose();
+    if (sources) {
+      out.push_back(simulateRows(*model, u, *sources, dataset.size(), rng));
+      continue;
+    }
     Eigen::VectorXd y(n);
     model->simulate(u, rng, y);
     out.push_back(std::move(y));

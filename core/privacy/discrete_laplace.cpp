@@ -132,29 +132,34 @@ std::int64_t discreteLaplace(BitSource& bits, std::uint64_t num, std::uint64_t d
   }
 }
 
-void phNoiseRate(double epsilon, int sensitivity, std::uint64_t& num, std::uint64_t& den) {
+void discreteLaplaceRate(double epsilon, int sensitivity, const std::string& what,
+                         std::uint64_t& num, std::uint64_t& den) {
   constexpr double kDen = 1e6;
   if (!std::isfinite(epsilon) || !(epsilon > 0.0)) {
-    throw std::invalid_argument("the perturbed histogram needs a finite epsilon > 0");
+    throw std::invalid_argument(what + " needs a finite epsilon > 0");
   }
   if (sensitivity != 1 && sensitivity != 2)
-    throw std::invalid_argument("phNoiseRate: the L1 sensitivity must be 1 or 2");
+    throw std::invalid_argument("discreteLaplaceRate: the L1 sensitivity must be 1 or 2");
   // t = epsilon/Δ1 = epsilon * (10^6/Δ1) / 10^6 (10^6/Δ1 is exact for Δ1 = 1, 2). Round the EXACT
   // product down: when the floating-point product rounds up onto an integer, step back one (fma
   // gives the exact error).
   const double scale = kDen / sensitivity;
   const double product = epsilon * scale;
-  if (product >= 0x1.0p62)
-    throw std::invalid_argument("the perturbed histogram: epsilon is too large");
+  if (product >= 0x1.0p62) throw std::invalid_argument(what + ": epsilon is too large");
   double whole = std::floor(product);
   if (whole == product && std::fma(epsilon, scale, -product) < 0.0) whole -= 1.0;
   if (whole < 1.0) {
     throw std::invalid_argument(
-        "the perturbed histogram: epsilon is too small (the noise rate epsilon/sensitivity is "
-        "rounded down to a multiple of 1e-6, so epsilon must be at least 2e-6)");
+        what + ": epsilon is too small (the noise rate epsilon/sensitivity is rounded down to a "
+               "multiple of 1e-6, so epsilon must be at least " +
+        std::string(sensitivity == 2 ? "2e-6" : "1e-6") + ")");
   }
   num = static_cast<std::uint64_t>(whole);
   den = static_cast<std::uint64_t>(kDen);
+}
+
+void phNoiseRate(double epsilon, int sensitivity, std::uint64_t& num, std::uint64_t& den) {
+  discreteLaplaceRate(epsilon, sensitivity, "the perturbed histogram", num, den);
 }
 
 }  // namespace dpsynth::core::privacy

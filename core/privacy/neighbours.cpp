@@ -20,11 +20,13 @@ std::string neighboursName(Neighbours neighbours) {
 std::string neighboursMeaning(Neighbours neighbours) {
   if (neighbours == Neighbours::addRemove)
     return "Two databases are neighbours when one is the other with one record added or "
-           "removed (unbounded differential privacy). The number of records n is published as "
-           "it is and treated as public.";
+           "removed (unbounded differential privacy). The number of records n is then "
+           "confidential: it is never published as it is, only as a noisy count (whose epsilon "
+           "is part of the total) or replaced by a size the user declared public.";
   return "Two databases are neighbours when they have the same number of records and differ in "
          "the values of one record (bounded differential privacy). The number of records n is "
-         "public.";
+         "public; the number of complete records left after dropping records with missing "
+         "values is not, and is published only as a noisy count or a declared size.";
 }
 
 ClampInterval censorInterval(models::Family family, Neighbours neighbours, double epsilon) {

@@ -117,6 +117,11 @@ std::vector<double> phProbabilities(const std::vector<std::int64_t>& noisy,
   return q;
 }
 
+std::size_t phDefaultBins(std::size_t size) {
+  return std::max<std::size_t>(
+      1, static_cast<std::size_t>(std::ceil(std::sqrt(static_cast<double>(size)))));
+}
+
 PhRelease perturbHistogram(const Eigen::VectorXd& y, const PhConfig& config) {
   const std::vector<std::string> errors = config.validate();
   if (!errors.empty()) {
@@ -127,13 +132,10 @@ PhRelease perturbHistogram(const Eigen::VectorXd& y, const PhConfig& config) {
   for (Eigen::Index i = 0; i < y.size(); ++i) {
     if (std::isnan(y[i])) throw std::invalid_argument("perturbHistogram: y contains NaN");
   }
-  // m depends on n only. n is public under replace-one neighbours (sensitivity 2); under
-  // add-remove (sensitivity 1) the release treats n as public too, and the release note says so.
-  const std::size_t m =
-      config.bins > 0
-          ? static_cast<std::size_t>(config.bins)
-          : std::max<std::size_t>(
-                1, static_cast<std::size_t>(std::ceil(std::sqrt(static_cast<double>(y.size())))));
+  // bins = 0 takes m from n, which is public only under replace-one without dropped records:
+  // the pipeline passes m from the published size (size_release.h), never this fallback.
+  const std::size_t m = config.bins > 0 ? static_cast<std::size_t>(config.bins)
+                                        : phDefaultBins(static_cast<std::size_t>(y.size()));
 
   PhRelease release;
   release.integer = config.integer;

@@ -28,6 +28,13 @@ std::unique_ptr<BitSource> makeSeededSource(random::Seed seed);
 /// sampler is exact in integer arithmetic; Canonne, Kamath & Steinke 2020).
 std::int64_t discreteLaplace(BitSource& bits, std::uint64_t num, std::uint64_t den);
 
+/// The rational rate t = num/den of discreteLaplace for ε-DP with L1 sensitivity Δ1 ∈ {1, 2}:
+/// ε/Δ1 rounded DOWN to a multiple of 1/den (den = 10^6), so the guarantee never exceeds the ε
+/// asked for. `what` names the mechanism in the std::invalid_argument messages (ε not finite
+/// and > 0, too large, or too small to give a rate of at least 1e-6).
+void discreteLaplaceRate(double epsilon, int sensitivity, const std::string& what,
+                         std::uint64_t& num, std::uint64_t& den);
+
 /// The rational t = num/den used for ε-DP with L1 sensitivity Δ1 (2 under replace-one
 /// neighbours, 1 under add-remove; SPEC §0): t = ε/Δ1 rounded DOWN to a multiple of 1/den
 /// (den = 10^6), so the guarantee never exceeds the ε asked for.
@@ -39,7 +46,7 @@ inline void phNoiseRate(double epsilon, std::uint64_t& num, std::uint64_t& den) 
 struct PhConfig {
   std::optional<double> lower;  ///< public bound a (required)
   std::optional<double> upper;  ///< public bound b (required, > a)
-  int bins = 0;                 ///< m; 0 = ceil(sqrt(n))
+  int bins = 0;                 ///< m; 0 = phDefaultBins(y.size()) (callers pass the published size)
   double epsilon = 1.0;
   /// L1 sensitivity of the count vector: 2 (replace-one neighbours) or 1 (add-remove).
   int sensitivity = 2;
@@ -77,6 +84,10 @@ std::vector<double> phEdges(double lower, double upper, std::size_t m);
 /// outside the bounds are counted as if clamped to them. Decided by comparing with the stored
 /// edges, so counting and sampling agree on boundary values. v must not be NaN.
 std::size_t phBinOf(double v, const std::vector<double>& edges);
+
+/// The default number of bins for a histogram published with `size` records: ⌈√size⌉ (at least
+/// 1). `size` must be a published size (SPEC §0: never the confidential n under add-remove).
+std::size_t phDefaultBins(std::size_t size);
 
 /// Values below lower/above upper are counted in the first/last bin (phBinOf). Throws
 /// std::invalid_argument with validate()'s message when bounds are missing or inverted.

@@ -1,5 +1,6 @@
 #include "core/report/export_run.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <stdexcept>
 
@@ -7,6 +8,7 @@
 #include "core/data/quote_value.h"
 #include "core/infer/ph_release.h"
 #include "core/pipeline/export.h"
+#include "core/pipeline/release_claim.h"
 #include "core/pipeline/report.h"
 #include "core/pipeline/synthesis.h"
 #include "core/report/internal_report.h"
@@ -72,16 +74,32 @@ std::string phReleaseName(const std::string& label) { return "ph-release_" + lab
 
 }  // namespace
 
+namespace {
+
+/// True when some mechanism of the run may enter release/ (SPEC §0: a stated DP or aDP label).
+bool writesRelease(const pipeline::RunResult& result) {
+  return std::any_of(result.mechanisms.begin(), result.mechanisms.end(),
+                     [](const pipeline::MechanismResult& m) { return pipeline::releasable(m); });
+}
+
+/// release/ for a releasable mechanism's files, internal/ for the others (unweighted, seeded).
+const char* mechanismFolder(const pipeline::MechanismResult& mechanism) {
+  return pipeline::releasable(mechanism) ? kReleaseFolder : kInternalFolder;
+}
+
+}  // namespace
+
 std::vector<std::string> exportFileNames(const pipeline::RunResult& result, int m) {
   std::vector<std::string> names;
   const std::vector<std::string> labels = mechanismLabels(result);
   for (std::size_t j = 0; j < labels.size(); ++j) {
     const std::string& label = labels[j];
-    for (const auto& n : syntheticNames(label, m)) names.push_back(inFolder(kReleaseFolder, n));
-    names.push_back(inFolder(kReleaseFolder, "synthetic_" + label + ".csv.json"));
-    if (result.mechanisms[j].ph) names.push_back(inFolder(kReleaseFolder, phReleaseName(label)));
+    const char* folder = mechanismFolder(result.mechanisms[j]);
+    for (const auto& n : syntheticNames(label, m)) names.push_back(inFolder(folder, n));
+    names.push_back(inFolder(folder, "synthetic_" + label + ".csv.json"));
+    if (result.mechanisms[j].ph) names.push_back(inFolder(folder, phReleaseName(label)));
   }
-  names.push_back(inFolder(kReleaseFolder, kRelease));
+  names.push_back(inFolder(writesRelease(result) ? kReleaseFolder : kInternalFolder, kRelease));
   for (const auto& label : mechanismLabels(result))
     names.push_back(inFolder(kInternalFolder, "report_" + label + ".json"));
   for (const char* n : {kResults, kInternal, kSession}) names.push_back(inFolder(kInternalFolder, n));
@@ -116,10 +134,17 @@ ExportedFiles exportRun(const session::Session& session, const data::Dataset& da
   if (!saved.weightsFrom.empty())
     saved.weightsFrom = fs::absolute(saved.weightsFrom).lexically_normal().string();
 
-  const bool release = out.refusals.empty();
+  // Nothing synthetic is written when a release was refused. Otherwise only mechanisms with a
+  // stated DP or aDP label (not seeded, not unweighted) go to release/, the others to internal/
+  // (SPEC §0), and release/ exists only when one of them does.
+  const bool written = out.refusals.empty();
+  const bool release = written && writesRelease(result);
   std::vector<std::string> names = exportFileNames(result, m);
-  if (!release)
-    std::erase_if(names, [](const std::string& n) { return n.rfind(kReleaseFolder, 0) == 0; });
+  if (!written)
+    std::erase_if(names, [](const std::string& n) {
+      return n.rfind(kReleaseFolder, 0) == 0 || n.find("/synthetic_") != std::string::npos ||
+             n.find("/ph-release_") != std::string::npos || n.ends_with(kRelease);
+    });
   StagedFolder folder(options.outDir);
   std::vector<std::string> inputs = options.inputs;
   inputs.push_back(dataset.file);
@@ -128,24 +153,29 @@ ExportedFiles exportRun(const session::Session& session, const data::Dataset& da
   for (std::size_t j = 0; j < result.mechanisms.size(); ++j) {
     const std::string& label = in.labels[j];
     const pipeline::MechanismResult& mech = result.mechanisms[j];
-    if (release) {
+    if (written) {
+      const char* sub = mechanismFolder(mech);
       pipeline::writeSyntheticBundle(
-          folder.stagedPath(inFolder(kReleaseFolder, "synthetic_" + label + ".csv")), dataset,
-          mech, in.synthetic[j], options.seed);
+          folder.stagedPath(inFolder(sub, "synthetic_" + label + ".csv")), dataset, mech,
+          in.synthetic[j], options.seed);
       if (mech.ph) {
         const infer::PhReleaseFile ph =
             infer::phReleaseFile(*mech.ph, mech.epsilon, mech.neighbours,
-                                 static_cast<int>(dataset.size()), dataset.family);
-        data::writeTextAtomic(folder.stagedPath(inFolder(kReleaseFolder, phReleaseName(label))),
+                                 static_cast<int>(mech.size.rowsFor(dataset.size())),
+                                 dataset.family, mech.size.source, mech.size.epsilon);
+        data::writeTextAtomic(folder.stagedPath(inFolder(sub, phReleaseName(label))),
                               infer::phReleaseToJson(ph));
       }
     }
     data::writeTextAtomic(folder.stagedPath(inFolder(kInternalFolder, "report_" + label + ".json")),
                           reports[j].dump(2) + "\n");
   }
-  if (release)
-    data::writeTextAtomic(folder.stagedPath(inFolder(kReleaseFolder, kRelease)),
-                          releaseNoteHtml(in));
+  // The note in release/ describes the releasable mechanisms only; a run without any (seeded,
+  // or unweighted alone) keeps its note, NOT FOR RELEASE, in internal/.
+  if (written)
+    data::writeTextAtomic(
+        folder.stagedPath(inFolder(release ? kReleaseFolder : kInternalFolder, kRelease)),
+        releaseNoteHtml(in, release));
   writeResultsCsv(folder.stagedPath(inFolder(kInternalFolder, kResults)), in.rows);
   data::writeTextAtomic(folder.stagedPath(inFolder(kInternalFolder, kInternal)), internal);
   data::writeTextAtomic(folder.stagedPath(inFolder(kInternalFolder, kSession)),

@@ -38,12 +38,16 @@ inline constexpr const char* kReleaseFolder = "release";
 inline constexpr const char* kInternalFolder = "internal";
 
 /// Writes two folders inside outDir (created if missing), each replaced as a whole:
-///   release/  (publishable) for each mechanism (label L from mechanismLabels): synthetic_L.csv
-///             (m = 1) or synthetic_L_1.csv … synthetic_L_m.csv and the sidecar
+///   release/  (publishable) for each mechanism (label L from mechanismLabels) whose files state
+///             a DP or aDP label (pipeline::releasable: not a seeded run, not unweighted):
+///             synthetic_L.csv (m = 1) or synthetic_L_1.csv … synthetic_L_m.csv and the sidecar
 ///             synthetic_L.csv.json, for a ph mechanism its release file ph-release_L.json
-///             (the noisy counts, for `dpsynth infer`); then release_note.html;
-///   internal/ (confidential) report_L.json per mechanism, results.csv, internal_report.html and
-///             session.dpsynth (data path made absolute).
+///             (the noisy counts, for `dpsynth infer`); then release_note.html describing them;
+///   internal/ (confidential) the same files of every other mechanism, report_L.json per
+///             mechanism, results.csv, internal_report.html and session.dpsynth (data path made
+///             absolute); release_note.html (NOT FOR RELEASE) when no mechanism is releasable.
+/// release/ is written only when some mechanism is releasable (SPEC §0: seeded runs, the
+/// unweighted fit and any run without a DP or aDP label never write into it).
 /// Each folder also gets its ownership manifest (.dpsynth-manifest.json: names and SHA-256 of
 /// its files, ownership_manifest.h), which is not among the paths returned or listed here.
 /// Synthetic data come from pipeline::synthesize(dataset, result, settings.model, m, seed).

@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "core/pipeline/release_claim.h"
 #include "core/report/html_writer.h"
 #include "core/report/svg_chart.h"
 #include "core/utility/utility.h"
@@ -181,7 +182,19 @@ std::string mechanismSection(const ReportInputs& in, std::size_t j) {
   std::string html = "<section class=\"mechanism\">\n<h2>Mechanism " + escapeHtml(in.labels[j]) +
                      "</h2>\n<p>" + escapeHtml(pipeline::mechanismDescription(c.mechanism)) +
                      "</p>\n";
-  Facts facts{{"Guarantee", pipeline::guaranteeName(m.guarantee)}, {"ε", displayNumber(m.epsilon)}};
+  Facts facts{{"Guarantee", pipeline::guaranteeName(pipeline::statedGuarantee(m)) +
+                                (m.notForRelease ? " (seeded: not for release; " +
+                                                       pipeline::guaranteeName(m.guarantee) +
+                                                       " if made without a seed)"
+                                                 : "")},
+              {"ε", displayNumber(m.epsilon + pipeline::sizeEpsilon(m))}};
+  if (pipeline::sizeEpsilon(m) > 0)
+    facts.push_back({"ε split", "mechanism " + displayNumber(m.epsilon) + " + noisy size ε_n " +
+                                    displayNumber(pipeline::sizeEpsilon(m))});
+  facts.push_back({"Records published",
+                   std::to_string(m.size.rowsFor(in.dataset.size())) + " (" +
+                       privacy::sizeSourceName(m.size.source) + "; the data hold " +
+                       std::to_string(in.dataset.size()) + ")"});
   if (!m.refusals.empty()) {
     std::string why;
     for (const auto& r : m.refusals) why += (why.empty() ? "" : "; ") + r;

@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "core/pipeline/export.h"
+#include "core/pipeline/release_claim.h"
 #include "core/report/html_writer.h"
 #include "core/utility/utility.h"
 #include "core/version.h"
@@ -15,7 +16,26 @@ using Facts = std::vector<std::pair<std::string, std::string>>;
 using pipeline::Guarantee;
 using pipeline::Mechanism;
 
+/// What a noisy size adds to the guarantee (empty for a public or declared size).
+std::string sizeSentence(const pipeline::MechanismResult& m) {
+  if (pipeline::sizeEpsilon(m) <= 0) return {};
+  return " The number of records is itself confidential and is published only as a noisy count "
+         "(exact two-sided geometric noise at ε_n = " +
+         displayNumber(pipeline::sizeEpsilon(m)) +
+         ", from the same secret randomness); ε above includes ε_n.";
+}
+
 std::string meaning(const pipeline::MechanismResult& m) {
+  if (m.notForRelease) {
+    // A seeded run claims nothing (SPEC §0): its randomness is not secret.
+    std::string s =
+        "No privacy guarantee: NOT FOR RELEASE. This reproducible run used a seed, so anyone "
+        "with the seed and all records but one could replay it and learn the last one.";
+    if (m.guarantee != Guarantee::none)
+      s += " Made with secret randomness (without a seed), the same mechanism would give " +
+           pipeline::guaranteeName(m.guarantee) + ".";
+    return s;
+  }
   switch (m.guarantee) {
     case Guarantee::DP: {
       std::string s =
@@ -37,7 +57,7 @@ std::string meaning(const pipeline::MechanismResult& m) {
                                "reference data, so that no record's weight depends on another "
                                "record."
                              : ".");
-      return s;
+      return s + sizeSentence(m);
     }
     case Guarantee::aDP:
       return "Asymptotic differential privacy: ε = 2Δ, where Δ is the largest contribution of "
@@ -45,7 +65,8 @@ std::string meaning(const pipeline::MechanismResult& m) {
              "fit, rounded up to two decimals. This ε is itself computed from the confidential "
              "data (local and data-dependent): it bounds the effect of removing one of this "
              "database's records and holds as the data grow; it is not a worst-case bound over "
-             "all possible databases.";
+             "all possible databases." +
+             sizeSentence(m);
     case Guarantee::none:
       break;
   }
@@ -74,9 +95,12 @@ Facts tuning(const ReportInputs& in, const pipeline::MechanismResult& m) {
     facts.push_back({"Downscale d", c.downscale ? displayNumber(*c.downscale)
                                                 : "auto (chosen from the data; not published)"});
   if (mech == Mechanism::ph) {
+    // The default bin count comes from the published number of records, never the confidential
+    // one (SPEC §0).
     facts.push_back(
-        {"Histogram bins", c.bins > 0 ? std::to_string(c.bins)
-                                      : "⌈√n⌉ = " + std::to_string(m.ph ? m.ph->noisy.size() : 0)});
+        {"Histogram bins",
+         c.bins > 0 ? std::to_string(c.bins)
+                    : "⌈√(published records)⌉ = " + std::to_string(m.ph ? m.ph->noisy.size() : 0)});
     facts.push_back({"Public bounds", (c.lower ? displayNumber(*c.lower) : "?") + " to " +
                                           (c.upper ? displayNumber(*c.upper) : "?")});
   } else {
@@ -92,27 +116,37 @@ std::string releaseMechanismSection(const ReportInputs& in, std::size_t j) {
   const auto& m = in.run.mechanisms[j];
   const int datasets = static_cast<int>(in.synthetic[j].size());
   std::string html = "<section class=\"release\">\n<h2>" + escapeHtml(in.labels[j]) + "</h2>\n";
-  if (m.guarantee == Guarantee::none)
-    html +=
-        "<div class=\"banner warning\">No formal privacy guarantee: do not release these "
-        "data.</div>\n";
+  const Guarantee stated = pipeline::statedGuarantee(m);
   if (m.notForRelease)
     html +=
         "<div class=\"banner warning\">NOT FOR RELEASE: a reproducible run (a seed was given) "
-        "for studies and tests; anyone with the seed can replay it.</div>\n";
+        "for studies and tests; it claims no privacy guarantee, since anyone with the seed can "
+        "replay it.</div>\n";
+  else if (stated == Guarantee::none)
+    html +=
+        "<div class=\"banner warning\">No formal privacy guarantee: do not release these "
+        "data.</div>\n";
   html += "<p>" + escapeHtml(pipeline::mechanismDescription(m.config.mechanism)) + "</p>\n";
   const bool ph = m.ph.has_value();
-  const double eps =
-      m.guarantee == Guarantee::aDP ? pipeline::roundUpEpsilon(m.epsilon) : m.epsilon;
-  const double total = ph ? eps : datasets * eps;
-  Facts facts{{"Guarantee", pipeline::guaranteeName(m.guarantee)}};
-  if (m.guarantee != Guarantee::none) {
-    facts.push_back({m.guarantee == Guarantee::aDP ? "ε per synthetic dataset (local, rounded up)"
-                                                   : "ε per synthetic dataset",
-                     displayNumber(eps)});
+  const double size = pipeline::sizeEpsilon(m);
+  Facts facts{{"Guarantee", pipeline::guaranteeName(stated)}};
+  if (m.notForRelease && m.guarantee != Guarantee::none)
+    facts.push_back({"Guarantee if made without a seed", pipeline::guaranteeName(m.guarantee)});
+  if (stated != Guarantee::none) {
+    const double eps = *pipeline::mechanismEpsilon(m);
+    const std::string local = stated == Guarantee::aDP ? " (local, rounded up)" : "";
+    if (size > 0) {
+      facts.push_back({"ε of the synthesizer per dataset" + local, displayNumber(eps)});
+      facts.push_back({"ε_n of the noisy number of records (once)", displayNumber(size)});
+      facts.push_back({"ε per synthetic dataset (ε + ε_n)",
+                       displayNumber(*pipeline::publishedEpsilon(m))});
+    } else {
+      facts.push_back({"ε per synthetic dataset" + local, displayNumber(eps)});
+    }
     facts.push_back({"Synthetic datasets (m)", std::to_string(datasets)});
-    facts.push_back({ph ? "Total ε (one noisy histogram)" : "Total ε (m · ε, basic composition)",
-                     displayNumber(total)});
+    facts.push_back({std::string(ph ? "Total ε (one noisy histogram" : "Total ε (m · ε") +
+                         (size > 0 ? " + ε_n" : "") + (ph ? ")" : ", basic composition)"),
+                     displayNumber(*pipeline::totalEpsilon(m, datasets))});
   }
   if (m.clamp)
     facts.push_back({"Censoring interval [L, U]",
@@ -124,16 +158,21 @@ std::string releaseMechanismSection(const ReportInputs& in, std::size_t j) {
                                            : "computed from the confidential data themselves"});
   html += htmlFacts(facts);
   html += "<p>" + escapeHtml(meaning(m)) + "</p>\n";
-  if (m.guarantee != Guarantee::none)
+  if (stated != Guarantee::none) {
+    const std::string total = displayNumber(*pipeline::totalEpsilon(m, datasets));
+    const std::string sizePart =
+        size > 0 ? " The noisy number of records is shared by every dataset and counted once."
+                 : "";
     html += "<p class=\"note\">" +
-            escapeHtml(ph ? "All " + std::to_string(datasets) +
-                                " synthetic dataset(s) are drawn from one noisy histogram: "
-                                "together they spend ε = " + displayNumber(total) + " once."
-                          : "Releasing " + std::to_string(datasets) +
-                                " synthetic dataset(s) from the same confidential data spends "
-                                "m · ε = " + displayNumber(total) +
-                                " under basic composition.") +
+            escapeHtml((ph ? "All " + std::to_string(datasets) +
+                                 " synthetic dataset(s) are drawn from one noisy histogram: "
+                                 "together they spend ε = " + total + " once."
+                           : "Releasing " + std::to_string(datasets) +
+                                 " synthetic dataset(s) from the same confidential data spends "
+                                 "ε = " + total + " under basic composition.") +
+                       sizePart) +
             "</p>\n";
+  }
   html += "<h3>Settings</h3>\n" + htmlFacts(tuning(in, m));
 
   html += "<h3>Synthetic " + escapeHtml(in.dataset.outcomeName) + "</h3>\n";
@@ -148,9 +187,29 @@ std::string releaseMechanismSection(const ReportInputs& in, std::size_t j) {
   return html;
 }
 
+/// The number of records the note states: the published size of the run (one for all its
+/// mechanisms), never the confidential n under add-remove (SPEC §0).
+Facts sizeFacts(const ReportInputs& in) {
+  const auto& first = in.run.mechanisms.front();
+  std::string where;
+  switch (first.size.source) {
+    case privacy::SizeSource::noisy:
+      where = "a noisy count of the records at ε_n = " + displayNumber(first.size.epsilon);
+      break;
+    case privacy::SizeSource::declared:
+      where = "declared public by the user";
+      break;
+    case privacy::SizeSource::publicSize:
+      where = "the number of records, public under replace-one";
+      break;
+  }
+  return {{"Records per synthetic dataset",
+           std::to_string(first.size.rowsFor(in.dataset.size())) + ": " + where}};
+}
+
 }  // namespace
 
-std::string releaseNoteHtml(const ReportInputs& in) {
+std::string releaseNoteHtml(const ReportInputs& in, bool releasableOnly) {
   const auto& d = in.dataset;
   std::string covariates;
   for (const auto& c : in.session.dataset.covariates)
@@ -163,13 +222,16 @@ std::string releaseNoteHtml(const ReportInputs& in) {
   body += "<h1>Synthetic data release note</h1>\n<p class=\"meta\">Produced by dpsynth " +
           escapeHtml(version()) + "</p>\n";
   body += "<h2>The synthetic data</h2>\n";
-  body += htmlFacts(
-      {{"Synthesized variable", d.outcomeName},
-       {"Model family", models::familyName(d.family)},
-       {"Records per synthetic dataset", std::to_string(d.size())},
-       {"Covariates (copied unchanged, public)", covariates.empty() ? "none" : covariates},
-       {"Neighbouring databases", privacy::neighboursName(in.settings.neighbours)}});
-  body += "<p>" + escapeHtml(privacy::neighboursMeaning(in.settings.neighbours)) + "</p>\n";
+  Facts facts{{"Synthesized variable", d.outcomeName},
+              {"Model family", models::familyName(d.family)}};
+  for (auto& f : sizeFacts(in)) facts.push_back(std::move(f));
+  facts.push_back({"Covariates (copied unchanged, public by declaration, outside the guarantee)",
+                   covariates.empty() ? "none" : covariates});
+  facts.push_back({"Neighbouring databases", privacy::neighboursName(in.settings.neighbours)});
+  body += htmlFacts(facts);
+  body += "<p>" + escapeHtml(privacy::neighboursMeaning(in.settings.neighbours) + " " +
+                             in.run.mechanisms.front().size.meaning()) +
+          "</p>\n";
   body +=
       "<p>Each synthetic dataset holds only the synthesized variable and the covariates "
       "declared public, which are copied as they are (the privacy guarantee covers the "
@@ -177,12 +239,24 @@ std::string releaseNoteHtml(const ReportInputs& in) {
       "dropped, and the rows are in a random order. The synthesized variable comes from a "
       "Bayesian model fitted under the privacy mechanism below (one posterior draw per "
       "dataset).</p>\n";
-  if (in.run.mechanisms.size() > 1)
+  if (!covariates.empty() && privacy::sizeIsConfidential(in.settings.neighbours,
+                                                         d.completeCasesOnly))
+    body +=
+        "<p>The covariates are copied from a random sample of the input's records (some "
+        "repeated when the published number of records exceeds the input's). Being public by "
+        "declaration, their values can show how many records the input holds (for example "
+        "the number of distinct rows): the number of records is protected only as far as the "
+        "covariates are public anyway.</p>\n";
+  std::vector<std::size_t> sections;
+  for (std::size_t j = 0; j < in.run.mechanisms.size(); ++j)
+    if (!releasableOnly || pipeline::releasable(in.run.mechanisms[j])) sections.push_back(j);
+  if (sections.size() > 1)
     body +=
         "<p class=\"note\">The sections below describe alternative releases. Publishing the "
         "output of several of them from the same confidential data adds their total ε "
-        "(basic composition).</p>\n";
-  for (std::size_t j = 0; j < in.run.mechanisms.size(); ++j) body += releaseMechanismSection(in, j);
+        "(basic composition; counting a shared noisy number of records in each is "
+        "conservative).</p>\n";
+  for (std::size_t j : sections) body += releaseMechanismSection(in, j);
   return htmlPage("Synthetic data release note", body);
 }
 

@@ -10,7 +10,9 @@
 
 namespace dpsynth::core::report {
 
-/// A self-contained HTML document (inline CSS; no scripts, no external files).
-std::string releaseNoteHtml(const ReportInputs& inputs);
+/// A self-contained HTML document (inline CSS; no scripts, no external files). releasableOnly:
+/// describe only the mechanisms whose files enter release/ (pipeline::releasable); otherwise
+/// every mechanism (a note kept in internal/, e.g. of a seeded run: NOT FOR RELEASE).
+std::string releaseNoteHtml(const ReportInputs& inputs, bool releasableOnly = false);
 
 }  // namespace dpsynth::core::report

@@ -6,6 +6,7 @@
 
 #include "core/data/csv_writer.h"
 #include "core/pipeline/covariate_utility.h"
+#include "core/pipeline/release_claim.h"
 #include "core/pipeline/synthesis.h"
 #include "core/pipeline/verdict.h"
 #include "core/utility/utility.h"
@@ -47,7 +48,7 @@ std::vector<ResultsRow> resultsTable(const data::Dataset& dataset, const pipelin
     row.mechanism = labels[j];
     row.guarantee = pipeline::guaranteeName(m.guarantee);
     if (m.final) row.lipschitz = m.final->lipschitz.max;
-    row.epsilon = m.epsilon;
+    row.epsilon = m.epsilon + pipeline::sizeEpsilon(m);  // the published ε (SPEC §0)
     row.censored = m.censoredRecords;
     row.truncated = m.truncatedRecords;
     const auto u = utility::measureUtility(dataset.y, firstSynthetic[j]);
@@ -63,7 +64,8 @@ std::vector<ResultsRow> resultsTable(const data::Dataset& dataset, const pipelin
     row.usable = verdict.usable;
     row.verdictReasons = verdict.reasons;
     row.marginalOnly = pipeline::marginalOnly(m.config.mechanism);
-    if (const auto cu = pipeline::covariateUtility(dataset, firstSynthetic[j])) {
+    if (const auto cu =
+            pipeline::covariateUtility(dataset, firstSynthetic[j], m.sourceRows.get())) {
       const auto finite = [](double v) {
         return std::isfinite(v) ? std::optional<double>(v) : std::nullopt;
       };

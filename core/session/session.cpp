@@ -94,7 +94,10 @@ std::string toJson(const Session& session) {
              {"draws", nuts.draws},
              {"threads", nuts.threads},
              {"metric", mcmc::metricChoiceName(nuts.metric)},
-             {"sd_scale", session.run.model.sdScale}}},
+             {"sd_scale", session.run.model.sdScale},
+             {"rows", session.run.size.declaredRows ? json(*session.run.size.declaredRows)
+                                                    : json(nullptr)},
+             {"size_epsilon", session.run.size.epsilon}}},
            {"synthetic_datasets", session.syntheticDatasets}};
   if (session.results) doc["results"] = detail::resultsToJson(*session.results);
   return doc.dump(2) + "\n";
@@ -162,6 +165,20 @@ Session fromJson(const std::string& text, const std::string& file) {
   }
   session.run.model.sdScale = run.number("sd_scale");
   if (!(session.run.model.sdScale > 0)) run.fail("sd_scale", "must be positive");
+  // Added after version 1 was fixed (SPEC §0 "The size of the data"): a size declared public,
+  // and ε_n of the noisy size; older files have neither (no declared size, the default ε_n).
+  if (run.has("rows") && !run.require("rows").is_null()) {
+    const long long rows = run.integer("rows");
+    if (rows < 1 || rows > static_cast<long long>(privacy::kMaxDeclaredRows))
+      run.fail("rows", "must be null or between 1 and " +
+                           std::to_string(privacy::kMaxDeclaredRows));
+    session.run.size.declaredRows = static_cast<std::size_t>(rows);
+  }
+  if (run.has("size_epsilon")) {
+    session.run.size.epsilon = run.number("size_epsilon");
+    if (!(session.run.size.epsilon >= 1e-6 && session.run.size.epsilon <= 1e6))
+      run.fail("size_epsilon", "must be a number from 1e-6 to 1e6");
+  }
   session.run.model.family = session.dataset.family;
 
   session.syntheticDatasets = top.integer<int>("synthetic_datasets", 1, 100'000);

@@ -36,7 +36,10 @@ std::string lipschitzViolins(const StudyConfig& config,
     groups[static_cast<std::size_t>(it - order.begin())].values.push_back(std::stod(row[column]));
   }
   report::ChartOptions options;
-  options.title = "Lipschitz bound Δ over " + std::to_string(config.replicates) +
+  options.title = std::string(config.source.bootstrap ? "INTERNAL (bootstrap of confidential "
+                                                        "data): "
+                                                      : "") +
+                  "Lipschitz bound Δ over " + std::to_string(config.replicates) +
                   " replicates (" + privacy::neighboursName(config.neighbours) + ")";
   options.height = 320;  // two-line labels; no x axis title (the labels name the mechanisms)
   options.yLabel = "Δ";
@@ -45,7 +48,7 @@ std::string lipschitzViolins(const StudyConfig& config,
 }
 
 std::vector<std::string> studyOutputNames() {
-  return {"summary.json", "summary.md", "lipschitz.svg"};
+  return {"summary.json", "summary.md", "lipschitz.svg", kInternalMarkerFile};
 }
 
 void writeStudyOutputs(const std::string& folder, const StudyConfig& config,
@@ -57,6 +60,16 @@ void writeStudyOutputs(const std::string& folder, const StudyConfig& config,
                         summaryMarkdown(config, cells));
   data::writeTextAtomic((fs::path(folder) / "lipschitz.svg").string(),
                         lipschitzViolins(config, rows));
+  // A folder of bootstrap replicates of confidential data marks itself internal (SPEC §0), so
+  // that no file of it is mistaken for a release.
+  if (config.source.bootstrap)
+    data::writeTextAtomic(
+        (fs::path(folder) / kInternalMarkerFile).string(),
+        std::string(kInternalStudyLine) + "\n\nThe replicates resample the file '" +
+            config.source.bootstrap->file +
+            "'. Every number in this folder (replicates.csv, summary.json, summary.md, "
+            "lipschitz.svg) is computed from those confidential records and is covered by no "
+            "privacy guarantee.\n");
 }
 
 }  // namespace dpsynth::core::study

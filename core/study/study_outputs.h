@@ -12,10 +12,16 @@ namespace dpsynth::core::study {
 std::string lipschitzViolins(const StudyConfig& config,
                              const std::vector<std::vector<std::string>>& rows);
 
-/// The files writeStudyOutputs writes: summary.json, summary.md, lipschitz.svg.
+/// The file a bootstrap study's folder gets to mark itself internal (SPEC §0).
+inline constexpr const char* kInternalMarkerFile = "INTERNAL.txt";
+
+/// The files writeStudyOutputs writes: summary.json, summary.md, lipschitz.svg (and, for a
+/// bootstrap source, INTERNAL.txt).
 std::vector<std::string> studyOutputNames();
 
-/// Writes summary.json, summary.md and lipschitz.svg into `folder` from its rows.
+/// Writes summary.json, summary.md and lipschitz.svg into `folder` from its rows; for a
+/// bootstrap source (confidential data) also INTERNAL.txt, and the first line of summary.md and
+/// the chart's title say INTERNAL.
 void writeStudyOutputs(const std::string& folder, const StudyConfig& config,
                        const std::vector<std::vector<std::string>>& rows);
 

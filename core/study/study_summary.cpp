@@ -141,7 +141,10 @@ std::string summaryJson(const StudyConfig& config, const std::vector<CellSummary
 }
 
 std::string summaryMarkdown(const StudyConfig& config, const std::vector<CellSummary>& cells) {
-  std::string md = "# Study summary\n\n";
+  // A bootstrap of confidential data says so on its first line, before anything else (SPEC §0).
+  std::string md = config.source.bootstrap
+                       ? std::string(kInternalStudyLine) + "\n\n# Study summary\n\n"
+                       : std::string("# Study summary\n\n");
   if (config.source.generator) {
     md += "Source: " + config.source.generator->spelling() + ", n = " +
           std::to_string(config.source.n) + ".";

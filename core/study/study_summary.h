@@ -31,8 +31,14 @@ std::vector<CellSummary> summarizeStudy(const std::vector<std::vector<std::strin
 /// summary.json: {"version": 1, "config": <canonical config>, "internal_study": true when the
 /// source is a bootstrap, "quantile_type": 7, "cells": [...]}.
 std::string summaryJson(const StudyConfig& config, const std::vector<CellSummary>& cells);
+/// The first line of a bootstrap study's summary.md and of its INTERNAL.txt: a resample of the
+/// confidential data is internal, never a release (SPEC §0).
+inline constexpr const char* kInternalStudyLine =
+    "INTERNAL — a study of bootstrap replicates of confidential data: not for release, do not "
+    "publish any file of this folder.";
+
 /// summary.md: one table per cell, a row per column (002 Table 1 layout), numbers to 4
-/// significant digits.
+/// significant digits; a bootstrap study's begins with kInternalStudyLine.
 std::string summaryMarkdown(const StudyConfig& config, const std::vector<CellSummary>& cells);
 
 }  // namespace dpsynth::core::study

@@ -174,10 +174,18 @@ RegressionUtility compareRegressions(const Eigen::VectorXd& yConf, const Eigen::
                                      const Eigen::MatrixXd& X,
                                      const std::vector<std::string>& names,
                                      RegressionFamily family) {
-  if (names.size() != static_cast<std::size_t>(X.cols()))
+  return compareRegressions(yConf, X, ySyn, X, names, family);
+}
+
+RegressionUtility compareRegressions(const Eigen::VectorXd& yConf, const Eigen::MatrixXd& XConf,
+                                     const Eigen::VectorXd& ySyn, const Eigen::MatrixXd& XSyn,
+                                     const std::vector<std::string>& names,
+                                     RegressionFamily family) {
+  const Eigen::MatrixXd& X = XConf;
+  if (names.size() != static_cast<std::size_t>(X.cols()) || XSyn.cols() != X.cols())
     throw std::invalid_argument("regression utility: one name per design column is needed");
   const GlmFit conf = fitGlm(yConf, X, family);
-  const GlmFit syn = fitGlm(ySyn, X, family);
+  const GlmFit syn = fitGlm(ySyn, XSyn, family);
   RegressionUtility out;
   double overlapSum = 0;
   for (Eigen::Index j = 0; j < X.cols(); ++j) {
@@ -265,7 +273,15 @@ std::vector<GroupMean> groupMeans(const Eigen::VectorXd& yConf, const Eigen::Vec
                                   const Eigen::MatrixXd& X, const std::vector<std::string>& names,
                                   const std::vector<std::pair<std::string, std::string>>&
                                       referenceLevels) {
-  if (yConf.size() != X.rows() || ySyn.size() != X.rows() ||
+  return groupMeans(yConf, X, ySyn, X, names, referenceLevels);
+}
+
+std::vector<GroupMean> groupMeans(const Eigen::VectorXd& yConf, const Eigen::MatrixXd& X,
+                                  const Eigen::VectorXd& ySyn, const Eigen::MatrixXd& XSyn,
+                                  const std::vector<std::string>& names,
+                                  const std::vector<std::pair<std::string, std::string>>&
+                                      referenceLevels) {
+  if (yConf.size() != X.rows() || ySyn.size() != XSyn.rows() || XSyn.cols() != X.cols() ||
       names.size() != static_cast<std::size_t>(X.cols()))
     throw std::invalid_argument("group means: inconsistent sizes");
   // covariate -> its dummy columns, in order of first appearance.
@@ -293,19 +309,33 @@ std::vector<GroupMean> groupMeans(const Eigen::VectorXd& yConf, const Eigen::Vec
     groups[0].level = reference;
     for (std::size_t g = 0; g < columns.size(); ++g)
       groups[g + 1].level = names[static_cast<std::size_t>(columns[g])].substr(cov.size() + 1);
-    for (Eigen::Index i = 0; i < X.rows(); ++i) {
+    const auto groupOf = [&](const Eigen::MatrixXd& design, Eigen::Index i) {
       std::size_t g = 0;
       for (std::size_t d = 0; d < columns.size(); ++d)
-        if (X(i, columns[d]) != 0.0) g = d + 1;
+        if (design(i, columns[d]) != 0.0) g = d + 1;
+      return g;
+    };
+    std::vector<std::size_t> syntheticRecords(groups.size(), 0);
+    for (Eigen::Index i = 0; i < X.rows(); ++i) {
+      const std::size_t g = groupOf(X, i);
       ++groups[g].records;
       groups[g].confidential += yConf[i];
+    }
+    for (Eigen::Index i = 0; i < XSyn.rows(); ++i) {
+      const std::size_t g = groupOf(XSyn, i);
+      ++syntheticRecords[g];
       groups[g].synthetic += ySyn[i];
     }
-    for (auto& g : groups) {
+    for (std::size_t k = 0; k < groups.size(); ++k) {
+      GroupMean& g = groups[k];
       if (g.records == 0) continue;
       g.covariate = cov;
       g.confidential /= static_cast<double>(g.records);
-      g.synthetic /= static_cast<double>(g.records);
+      // A level the synthetic records (a sample of the input's covariate rows when the
+      // published size differs from n) happen not to hold has no synthetic mean.
+      g.synthetic = syntheticRecords[k] > 0
+                        ? g.synthetic / static_cast<double>(syntheticRecords[k])
+                        : std::numeric_limits<double>::quiet_NaN();
       out.push_back(g);
     }
   }
@@ -316,22 +346,30 @@ CovariateUtility measureCovariateUtility(
     const Eigen::VectorXd& yConf, const Eigen::VectorXd& ySyn, const Eigen::MatrixXd& X,
     const std::vector<std::string>& names, RegressionFamily family,
     const std::vector<std::pair<std::string, std::string>>& referenceLevels) {
+  return measureCovariateUtility(yConf, X, ySyn, X, names, family, referenceLevels);
+}
+
+CovariateUtility measureCovariateUtility(
+    const Eigen::VectorXd& yConf, const Eigen::MatrixXd& XConf, const Eigen::VectorXd& ySyn,
+    const Eigen::MatrixXd& XSyn, const std::vector<std::string>& names, RegressionFamily family,
+    const std::vector<std::pair<std::string, std::string>>& referenceLevels) {
   CovariateUtility u;
   // A fit that cannot be made (a singular information matrix, e.g. a synthetic count outcome
   // that is all zeros) leaves its measure NaN rather than failing the whole report.
   try {
-    u.regression = compareRegressions(yConf, ySyn, X, names, family);
+    u.regression = compareRegressions(yConf, XConf, ySyn, XSyn, names, family);
   } catch (const std::invalid_argument&) {
     u.regression.meanOverlap = std::numeric_limits<double>::quiet_NaN();
     u.regression.maxStandardized = std::numeric_limits<double>::quiet_NaN();
   }
   try {
-    u.pmse = pmse(yConf, X, ySyn, X);
+    u.pmse = pmse(yConf, XConf, ySyn, XSyn);
   } catch (const std::invalid_argument&) {
     u.pmse = std::numeric_limits<double>::quiet_NaN();
   }
-  u.groups = groupMeans(yConf, ySyn, X, names, referenceLevels);
+  u.groups = groupMeans(yConf, XConf, ySyn, XSyn, names, referenceLevels);
   for (const auto& g : u.groups) {
+    if (std::isnan(g.synthetic)) continue;
     const double d = std::abs(g.confidential - g.synthetic);
     u.maxGroupMeanDiff = u.maxGroupMeanDiff ? std::max(*u.maxGroupMeanDiff, d) : d;
   }

@@ -63,6 +63,13 @@ RegressionUtility compareRegressions(const Eigen::VectorXd& yConf, const Eigen::
                                      const std::vector<std::string>& names,
                                      RegressionFamily family);
 
+/// The same when the synthetic records have covariate rows of their own (XSyn: a published size
+/// other than n takes a sample of the input's rows, SPEC §0); XSyn has X's columns.
+RegressionUtility compareRegressions(const Eigen::VectorXd& yConf, const Eigen::MatrixXd& XConf,
+                                     const Eigen::VectorXd& ySyn, const Eigen::MatrixXd& XSyn,
+                                     const std::vector<std::string>& names,
+                                     RegressionFamily family);
+
 /// Propensity-score mean squared error (Woo et al. 2009; Snoke et al. 2018): stacks the
 /// confidential rows (indicator 0) and the synthetic rows (indicator 1), fits a logistic
 /// regression of the indicator on an intercept, y, the design's covariate columns and y times
@@ -90,6 +97,14 @@ std::vector<GroupMean> groupMeans(const Eigen::VectorXd& yConf, const Eigen::Vec
                                   const std::vector<std::pair<std::string, std::string>>&
                                       referenceLevels = {});
 
+/// The same with the synthetic records' own covariate rows XSyn (records = the confidential
+/// count; a level no synthetic record holds has synthetic = NaN).
+std::vector<GroupMean> groupMeans(const Eigen::VectorXd& yConf, const Eigen::MatrixXd& X,
+                                  const Eigen::VectorXd& ySyn, const Eigen::MatrixXd& XSyn,
+                                  const std::vector<std::string>& names,
+                                  const std::vector<std::pair<std::string, std::string>>&
+                                      referenceLevels = {});
+
 /// Everything above for one synthetic dataset. Built only for models with covariates. A fit that
 /// fails (singular design) leaves meanOverlap / maxStandardized (coefficients empty) or pmse NaN.
 struct CovariateUtility {
@@ -102,6 +117,12 @@ struct CovariateUtility {
 CovariateUtility measureCovariateUtility(
     const Eigen::VectorXd& yConf, const Eigen::VectorXd& ySyn, const Eigen::MatrixXd& X,
     const std::vector<std::string>& names, RegressionFamily family,
+    const std::vector<std::pair<std::string, std::string>>& referenceLevels = {});
+
+/// The same when the synthetic records have covariate rows of their own (XSyn).
+CovariateUtility measureCovariateUtility(
+    const Eigen::VectorXd& yConf, const Eigen::MatrixXd& XConf, const Eigen::VectorXd& ySyn,
+    const Eigen::MatrixXd& XSyn, const std::vector<std::string>& names, RegressionFamily family,
     const std::vector<std::pair<std::string, std::string>>& referenceLevels = {});
 
 }  // namespace dpsynth::core::utility

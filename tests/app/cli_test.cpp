@@ -196,7 +196,9 @@ class CliTest : public QObject {
                             "warnings"})
       QVERIFY2(j.contains(key), key);
     QCOMPARE(j["mechanism"].toString(), QString("lw"));
-    QCOMPARE(j["guarantee"].toString(), QString("aDP"));
+    // A seeded run claims nothing (SPEC §0); the label it would carry is given apart.
+    QCOMPARE(j["guarantee"].toString(), QString("none"));
+    QCOMPARE(j["guarantee_if_released"].toString(), QString("aDP"));
     QCOMPARE(j["n"].toInt(), 1000);
     QCOMPARE(j["epsilon"].toDouble(), 2 * j["lipschitz"].toDouble());
     QVERIFY(j["posterior"].toObject().contains("beta[0]"));
@@ -229,11 +231,22 @@ class CliTest : public QObject {
     QVERIFY(side.open(QIODevice::ReadOnly));
     const QByteArray sideText = side.readAll();
     const QJsonObject s = QJsonDocument::fromJson(sideText).object();
-    for (const char* key : {"mechanism", "family", "epsilon", "guarantee", "composition", "seed",
-                            "tool_version"})
+    for (const char* key : {"mechanism", "family", "epsilon", "guarantee", "seed", "n",
+                            "n_source", "covariates_note", "tool_version"})
       QVERIFY2(s.contains(key), key);
-    // A seeded run is for studies and tests and says so; its seed may travel with it.
+    // A seeded run is for studies and tests and says so; its seed may travel with it. It
+    // claims nothing: no ε, no composition, the label under a secret seed apart.
     QCOMPARE(s["not_for_release"].toBool(), true);
+    QCOMPARE(s["guarantee"].toString(), QString("none"));
+    QCOMPARE(s["guarantee_if_released"].toString(), QString("aDP"));
+    QVERIFY(s["epsilon"].isNull());
+    QVERIFY(!s.contains("composition"));
+    QVERIFY(s["epsilon_meaning"].toString().contains("NOT FOR RELEASE"));
+    // Replace-one without dropped rows: n is public and published as it is.
+    QCOMPARE(s["n"].toInt(), 1000);
+    QCOMPARE(s["n_source"].toString(), QString("public (replace-one)"));
+    // The covariates are public by declaration and outside the guarantee (SPEC §0).
+    QVERIFY(s["covariates_note"].toString().contains("outside the privacy guarantee"));
     QCOMPARE(s["neighbours"].toString(), QString("replace-one"));
     QCOMPARE(j["not_for_release"].toBool(), true);
     QCOMPARE(j["sampler"].toObject()["mode"].toString(), QString("reproducible"));
@@ -286,18 +299,97 @@ class CliTest : public QObject {
   }
 
   void severalDatasetsStateComposition() {
+    // A release (no seed: a seeded run states no guarantee and no composition) of an aDP
+    // mechanism, which has no diagnostics gate to refuse it.
     const QString synth = dir_->filePath("s.csv");
     Run r = runCli(QStringList{"fit", "--data", cliSample("poisson"), "--outcome", "count",
-                                "--family", "poisson", "--mechanism", "censor-uw", "--epsilon",
-                                "20", "--datasets", "3", "--synthetic-out", synth, "--chains",
-                                "2", "--warmup", "300", "--draws", "300", "--seed", "3"});
+                                "--family", "poisson", "--mechanism", "lw", "--datasets", "3",
+                                "--synthetic-out", synth, "--chains", "2", "--warmup", "300",
+                                "--draws", "300", "--quiet"});
     QVERIFY2(r.exitCode == 0, qPrintable(r.err));
     for (int j = 1; j <= 3; ++j) QVERIFY(QFile::exists(dir_->filePath(QString("s_%1.csv").arg(j))));
     QFile side(synth + ".json");
     QVERIFY(side.open(QIODevice::ReadOnly));
     const QJsonObject s = QJsonDocument::fromJson(side.readAll()).object();
-    QCOMPARE(s["composition"].toObject()["epsilon_total"].toDouble(), 60.0);
-    QCOMPARE(s["guarantee"].toString(), QString("DP"));
+    QCOMPARE(s["guarantee"].toString(), QString("aDP"));
+    const double eps = s["epsilon"].toDouble();
+    QVERIFY(eps > 0);
+    QCOMPARE(s["composition"].toObject()["epsilon_per_dataset"].toDouble(), eps);
+    QCOMPARE(s["composition"].toObject()["epsilon_total"].toDouble(), 3 * eps);
+  }
+
+  /// SPEC §0 "The size of the data": --rows N gives exactly N rows under add-remove, the
+  /// default is a noisy size whose ε_n is added to the published ε, and the two cannot be
+  /// combined.
+  void sizeFlags() {
+    const QString synth = dir_->filePath("rows.csv");
+    Run r = runCli(QStringList{"fit", "--data", cliSample("poisson"), "--outcome", "count",
+                                "--family", "poisson", "--mechanism", "lw", "--neighbours",
+                                "add-remove", "--rows", "123", "--datasets", "2",
+                                "--synthetic-out", synth, "--quiet"} +
+                   kSmall);
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    for (const char* name : {"rows_1.csv", "rows_2.csv"}) {
+      QFile f(dir_->filePath(name));
+      QVERIFY(f.open(QIODevice::ReadOnly));
+      QCOMPARE(f.readAll().count('\n'), 1 + 123);
+    }
+    QFile side(synth + ".json");
+    QVERIFY(side.open(QIODevice::ReadOnly));
+    QJsonObject s = QJsonDocument::fromJson(side.readAll()).object();
+    QCOMPARE(s["n"].toInt(), 123);
+    QCOMPARE(s["n_source"].toString(), QString("declared"));
+    // A release (no seed) under add-remove with the default ε_n = 0.1: ε_x rounded up + 0.1.
+    const QString noisy = dir_->filePath("noisy.csv"), report = dir_->filePath("noisy.json");
+    r = runCli({"fit", "--data", cliSample("poisson"), "--outcome", "count", "--family", "poisson",
+                "--mechanism", "lw", "--neighbours", "add-remove", "--chains", "2", "--warmup",
+                "150", "--draws", "150", "--synthetic-out", noisy, "--report", report, "--quiet"});
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    QFile side2(noisy + ".json");
+    QVERIFY(side2.open(QIODevice::ReadOnly));
+    s = QJsonDocument::fromJson(side2.readAll()).object();
+    QCOMPARE(s["n_source"].toString(), QString("noisy"));
+    QCOMPARE(s["guarantee"].toString(), QString("aDP"));
+    const double synthesis = s["epsilon_split"].toObject()["synthesis"].toDouble();
+    QCOMPARE(s["epsilon_split"].toObject()["size"].toDouble(), 0.1);
+    QCOMPARE(s["epsilon"].toDouble(), synthesis + 0.1);
+    QFile rf(report);
+    QVERIFY(rf.open(QIODevice::ReadOnly));
+    const QJsonObject j = QJsonDocument::fromJson(rf.readAll()).object();
+    QCOMPARE(j["n"].toInt(), 1000);  // the internal report keeps the true n
+    QCOMPARE(j["size"].toObject()["rows"].toInt(), s["n"].toInt());
+    QCOMPARE(j["epsilon"].toDouble(), j["epsilon_mechanism"].toDouble() + 0.1);
+    QFile csv(noisy);
+    QVERIFY(csv.open(QIODevice::ReadOnly));
+    QCOMPARE(int(csv.readAll().count('\n')), 1 + s["n"].toInt());
+    r = runCli(QStringList{"fit", "--data", cliSample("poisson"), "--outcome", "count",
+                            "--family", "poisson", "--rows", "5", "--size-epsilon", "1"} +
+               kSmall);
+    QCOMPARE(r.exitCode, 2);
+    QVERIFY2(r.err.contains("--rows") && r.err.contains("--size-epsilon"), qPrintable(r.err));
+    QCOMPARE(runCli(QStringList{"fit", "--data", cliSample("poisson"), "--outcome", "count",
+                                 "--family", "poisson", "--rows", "0"} +
+                    kSmall)
+                 .exitCode,
+             2);
+  }
+
+  /// SPEC §0: a seeded run and a mechanism without a guarantee never write into release/.
+  void seededAndUnweightedNeverWriteIntoRelease() {
+    QVERIFY(QDir(dir_->path()).mkpath("release"));
+    const QString target = dir_->filePath("release/s.csv");
+    Run r = runCli(QStringList{"fit", "--data", cliSample("poisson"), "--outcome", "count",
+                                "--family", "poisson", "--mechanism", "lw", "--synthetic-out",
+                                target} +
+                   kSmall);
+    QCOMPARE(r.exitCode, 2);
+    QVERIFY2(r.err.contains("release/"), qPrintable(r.err));
+    r = runCli({"fit", "--data", cliSample("poisson"), "--outcome", "count", "--family",
+                "poisson", "--mechanism", "unweighted", "--synthetic-out", target, "--chains",
+                "2", "--warmup", "150", "--draws", "150"});
+    QCOMPARE(r.exitCode, 2);
+    QVERIFY2(r.err.contains("no privacy guarantee"), qPrintable(r.err));
+    QVERIFY(!QFile::exists(target));
   }
 
   void releaseRunsCannotBeReplayedSeededRunsCan() {

@@ -2,6 +2,7 @@
 /// seed, and exit 2 with one line for bad input.
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -47,7 +48,9 @@ QStringList inferCliReleaseArgs(const QString& data, const QString& out) {
 }
 
 /// A seeded session with the ph mechanism only, on 60 normal-ish values in [0, 10].
-QString inferCliPhSession(const QTemporaryDir& dir) {
+/// A seeded session (reproducible: its files go to internal/) unless `release`; add-remove
+/// neighbours when `addRemove`.
+QString inferCliPhSession(const QTemporaryDir& dir, bool release = false, bool addRemove = false) {
   const QString data = dir.filePath("values.csv");
   QFile f(data);
   f.open(QIODevice::WriteOnly);
@@ -73,7 +76,8 @@ QString inferCliPhSession(const QTemporaryDir& dir) {
   s.mechanisms = {ph};
   s.run.model.family = s.dataset.family;
   s.run.nuts.seed = 12;
-  s.reproducible = true;
+  s.reproducible = !release;
+  if (addRemove) s.run.neighbours = dpsynth::core::privacy::Neighbours::addRemove;
   const QString file = dir.filePath("ph.dpsynth");
   session::saveSession(file.toStdString(), s);
   return file;
@@ -127,14 +131,30 @@ class InferCliTest : public QObject {
     QCOMPARE(inferCliRead(again + "/draws.csv"), draws);
   }
 
+  /// SPEC §0: a seeded release file is not for release and never goes into a release/ folder.
+  void seededReleaseFilesStayOutOfRelease() {
+    QTemporaryDir dir;
+    const QString data = inferCliWriteData(dir);
+    QVERIFY(QDir(dir.path()).mkpath("release"));
+    const QString target = dir.filePath("release/nb.json");
+    InferCliRun r = inferCli(inferCliReleaseArgs(data, target) << "--seed" << "4");
+    QCOMPARE(r.exitCode, 2);
+    QVERIFY2(r.err.contains("release/"), qPrintable(r.err));
+    QVERIFY(!QFile::exists(target));
+    r = inferCli(inferCliReleaseArgs(data, target));  // a release: OS noise, allowed
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+  }
+
   void phExportThenInfer() {
-    // `dpsynth run` exports the ph release into release/; `dpsynth infer` analyses it.
+    // `dpsynth run` exports the ph release file (into internal/ for this seeded session: a
+    // seeded run never writes into release/); `dpsynth infer` analyses it.
     QTemporaryDir dir;
     const QString session = inferCliPhSession(dir);
     const QString exported = dir.filePath("export");
     InferCliRun r = inferCli({"run", "--session", session, "--out", exported, "--quiet"});
     QVERIFY2(r.exitCode == 0, qPrintable(r.err));
-    const QString release = exported + "/release/ph-release_ph.json";
+    QVERIFY(!QFileInfo::exists(exported + "/release"));
+    const QString release = exported + "/internal/ph-release_ph.json";
     const QJsonObject rel = QJsonDocument::fromJson(inferCliRead(release)).object();
     QCOMPARE(rel["kind"].toString(), QString("ph"));
     QCOMPARE(rel["bins"].toInt(), 6);
@@ -190,6 +210,34 @@ class InferCliTest : public QObject {
       QCOMPARE(bad.err.trimmed().count('\n'), 0);
     }
     QVERIFY(!QDir(dir.filePath("o")).exists());
+  }
+
+  /// SPEC §0: under add-remove a release's ph file publishes a noisy n (never the data's 60),
+  /// the same n as the sidecar and the synthetic file's row count, and `dpsynth infer` reads it.
+  void phReleaseUnderAddRemovePublishesTheNoisySize() {
+    QTemporaryDir dir;
+    const QString session = inferCliPhSession(dir, /*release=*/true, /*addRemove=*/true);
+    const QString exported = dir.filePath("export");
+    InferCliRun r = inferCli({"run", "--session", session, "--out", exported, "--quiet",
+                              "--size-epsilon", "0.05"});
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    const QString release = exported + "/release/ph-release_ph.json";
+    const QJsonObject rel = QJsonDocument::fromJson(inferCliRead(release)).object();
+    QCOMPARE(rel["n_source"].toString(), QString("noisy"));
+    QCOMPARE(rel["size_epsilon"].toDouble(), 0.05);
+    QCOMPARE(rel["epsilon_total"].toDouble(), 1.05);
+    const int n = rel["n"].toInt();
+    QVERIFY(n >= 1);
+    const QJsonObject side =
+        QJsonDocument::fromJson(inferCliRead(exported + "/release/synthetic_ph.csv.json")).object();
+    QCOMPARE(side["n"].toInt(), n);
+    QCOMPARE(side["n_source"].toString(), QString("noisy"));
+    QCOMPARE(side["epsilon"].toDouble(), 1.05);
+    QCOMPARE(inferCliRead(exported + "/release/synthetic_ph.csv").count('\n'), 1 + n);
+    const QString out = dir.filePath("posterior");
+    r = inferCli({"infer", "--release", release, "--family", "normal", "--out", out, "--seed", "3",
+                  "--iterations", "200", "--warmup", "100", "--chains", "2"});
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
   }
 
   void badInputExitsTwo() {

@@ -13,10 +13,12 @@
 #include <QtTest>
 #include <cmath>
 #include <memory>
+#include <optional>
 
 #include "core/data/sha256.h"
 #include "core/pipeline/mechanism.h"
 #include "core/session/session.h"
+#include "core/privacy/neighbours.h"
 #include "core/utility/utility.h"
 #include "support/cli_process.h"
 
@@ -70,20 +72,22 @@ QJsonValue jsonFile(const QString& path, bool dropCache = false) {
   return o;
 }
 
+/// A seeded session's files: all in internal/ (SPEC §0: a seeded run never writes release/).
 const QStringList kFiles = {"internal/internal_report.html",
+                            "internal/release_note.html",
                             "internal/report_censor-w.json",
                             "internal/report_lw.json",
                             "internal/results.csv",
                             "internal/session.dpsynth",
-                            "release/release_note.html",
-                            "release/synthetic_censor-w.csv",
-                            "release/synthetic_censor-w.csv.json",
-                            "release/synthetic_lw.csv",
-                            "release/synthetic_lw.csv.json"};
+                            "internal/synthetic_censor-w.csv",
+                            "internal/synthetic_censor-w.csv.json",
+                            "internal/synthetic_lw.csv",
+                            "internal/synthetic_lw.csv.json"};
 /// kFiles and each folder's ownership manifest (names and SHA-256 of the files dpsynth wrote).
 const QStringList kFilesAndManifests = [] {
   QStringList all = kFiles;
-  all << "internal/.dpsynth-manifest.json" << "release/.dpsynth-manifest.json";
+  for (const char* folder : {"internal/", "release/"})
+    if (!kFiles.filter(folder).isEmpty()) all << QString(folder) + ".dpsynth-manifest.json";
   all.sort();
   return all;
 }();
@@ -111,15 +115,19 @@ QStringList numbersIn(const QString& text) {
   return out;
 }
 
-/// True when `written` shows `secret` at the precision it is written with, and carries at least
-/// three significant digits (fewer would match public settings such as ε = 8 by chance).
+/// True when `written` shows `secret` at the precision it is written with. A number of two
+/// significant digits shows only a whole secret written exactly (a count, a quantile of count
+/// data); fewer digits, or two digits against a fraction, would match by chance (the scan
+/// leaves out numbers that public settings and outputs explain, such as ε = 40).
 bool shows(const QString& written, double secret) {
   QString digits = written;
   digits.remove('-').remove('.');
   const int mantissa = written.indexOf(QRegularExpression("[eE]"));
   if (mantissa >= 0) digits = digits.left(mantissa);
   while (digits.startsWith('0')) digits.remove(0, 1);
-  if (digits.size() < 3) return false;
+  if (digits.size() < 2) return false;
+  if (digits.size() == 2)
+    return secret == std::round(secret) && written.toDouble() == secret;
   const int dot = written.indexOf('.');
   const int decimals = dot < 0 || mantissa >= 0 ? 0 : written.size() - dot - 1;
   const double value = written.toDouble();
@@ -177,12 +185,17 @@ class RunTest : public QObject {
     }
     QVERIFY(readAll(a + "/internal/results.csv").startsWith("mechanism,guarantee,lipschitz,epsilon,"));
     for (const QString& f : kFiles) QVERIFY2(r1.out.contains(f), qPrintable(r1.out));
-    // A seeded session is for studies and tests: every release file says so.
-    QVERIFY(readAll(a + "/release/release_note.html").contains("NOT FOR RELEASE"));
-    QCOMPARE(QJsonDocument::fromJson(readAll(a + "/release/synthetic_lw.csv.json"))
-                 .object()["not_for_release"]
-                 .toBool(),
-             true);
+    // A seeded session is for studies and tests: every file says so and claims nothing.
+    QVERIFY(readAll(a + "/internal/release_note.html").contains("NOT FOR RELEASE"));
+    const QJsonObject side =
+        QJsonDocument::fromJson(readAll(a + "/internal/synthetic_lw.csv.json")).object();
+    QCOMPARE(side["not_for_release"].toBool(), true);
+    QCOMPARE(side["guarantee"].toString(), QString("none"));
+    QCOMPARE(side["guarantee_if_released"].toString(), QString("aDP"));
+    QCOMPARE(QJsonDocument::fromJson(readAll(a + "/internal/report_censor-w.json"))
+                 .object()["guarantee"]
+                 .toString(),
+             QString("none"));
   }
 
   void changedOrMissingDataIsRefused() {
@@ -264,125 +277,64 @@ class RunTest : public QObject {
   void releaseFolderHoldsNoConfidentialNumber() {
     // A release session (no seed) with every mechanism: nothing under release/ may show a
     // statistic of the confidential data that the internal reports hold.
-    // Poisson data: its censored fits mix well at this ε (the NB mixture's hierarchical prior
-    // makes censored fits fail the diagnostics gate at small sizes).
-    const QString poisson = dir_->filePath("poisson.csv");
-    QVERIFY(QFile::copy(QString(DPSYNTH_SOURCE_DIR) + "/resources/samples/poisson.csv", poisson));
-    session::Session s = session::loadSession(session_.toStdString());
-    s.dataFile = poisson.toStdString();
-    s.dataSha256 = dpsynth::core::data::sha256File(s.dataFile);
-    s.dataset.family = s.run.model.family = dpsynth::core::models::Family::poisson;
-    s.reproducible = false;
-    s.mechanisms.clear();
-    for (auto m : pipeline::allMechanisms()) {
-      pipeline::MechanismConfig c;
-      c.mechanism = m;
-      if (pipeline::requiresEpsilon(m)) c.epsilon = 40;
-      if (m == pipeline::Mechanism::ph) {
-        c.lower = 0;
-        c.upper = 400;
-      }
-      if (m == pipeline::Mechanism::weightedE || m == pipeline::Mechanism::censorW)
-        c.downscale = std::nullopt;  // auto: chosen from the data, must stay internal
-      s.mechanisms.push_back(c);
-    }
-    s.run.nuts.chains = 4;
-    s.run.nuts.warmup = 500;
-    s.run.nuts.draws = 500;
-    const QString file = dir_->filePath("all.dpsynth");
-    session::saveSession(file.toStdString(), s);
     const QString out = dir_->filePath("all");
-    Run r = runCommand({"run", "--session", file, "--out", out, "--quiet"});
-    if (r.exitCode == 2 && r.err.contains("release refused"))
-      QSKIP(qPrintable("the censored fits failed their diagnostics this time: " + r.err));
+    const Run r = runReleaseSession(out, {});
     QVERIFY2(r.exitCode == 0, qPrintable(r.err));
-
-    std::vector<double> secret;
-    auto add = [&](const QJsonValue& v) {
-      if (v.isDouble()) secret.push_back(v.toDouble());
-    };
-    QStringList internalText;
-    for (const QString& f : filesBelow(out)) {
-      if (!f.startsWith("internal/")) continue;
-      const QByteArray text = readAll(out + "/" + f);
-      internalText << QString::fromUtf8(text);
-      if (!f.startsWith("internal/report_")) continue;
-      const QJsonObject j = QJsonDocument::fromJson(text).object();
-      for (const char* key : {"lipschitz", "lipschitz_q90", "lipschitz_q95",
-                              "lipschitz_uncensored", "k", "downscale"})
-        add(j[key]);
-      // aDP's ε_x = 2Δ is published by design, rounded up to two decimals (SPEC §0); Δ itself,
-      // its quantiles and every other stage's figures are not.
-      for (const auto& w : j["weights"].toObject()) add(w);
-      for (const auto& c : j["confidential"].toObject()) add(c);
-      for (const auto& stage : j["stages"].toArray())
-        for (const char* key : {"lipschitz", "lipschitz_q90", "lipschitz_q95"})
-          add(stage.toObject()[key]);
-      for (const auto& p : j["posterior"].toObject())
-        for (const char* key : {"mean", "sd", "q025", "q975"}) add(p.toObject()[key]);
-    }
-    QVERIFY(secret.size() > 50);
-    // The ph mechanism's release file is among the scanned files, and holds no seed.
-    QVERIFY(filesBelow(out).contains("release/ph-release_ph.json"));
-    const QJsonObject phFile =
-        QJsonDocument::fromJson(readAll(out + "/release/ph-release_ph.json")).object();
-    QCOMPARE(phFile["kind"].toString(), QString("ph"));
-    QVERIFY(!phFile.contains("seed") && !phFile.contains("not_for_release"));
-    // The release note shows each synthetic file's mean, median, q15 and q90: statistics of the
-    // DP output, public by design, and close to the confidential ones by construction (an
-    // unweighted synthetic mean rounds to the confidential mean's three digits now and then).
-    // A number the synthetic files themselves explain is not a leak.
-    std::vector<double> synthetic;
-    for (const QString& f : filesBelow(out)) {
-      if (!f.startsWith("release/") || !f.endsWith(".csv")) continue;
-      const QStringList lines = QString::fromUtf8(readAll(out + "/" + f)).split('\n', Qt::SkipEmptyParts);
-      const int columns = lines.isEmpty() ? 0 : int(lines.front().split(',').size());
-      for (int c = 0; c < columns; ++c) {
-        std::vector<double> values;
-        bool numeric = lines.size() > 1;
-        for (int i = 1; numeric && i < lines.size(); ++i) {
-          values.push_back(lines[i].split(',').value(c).toDouble(&numeric));
-        }
-        if (!numeric) continue;
-        const auto d = dpsynth::core::utility::describe(
-            Eigen::Map<const Eigen::VectorXd>(values.data(), Eigen::Index(values.size())));
-        synthetic.insert(synthetic.end(), {d.mean, d.median, d.q15, d.q90});
-      }
-    }
-    QVERIFY(!synthetic.empty());
-    const auto explainedBySynthetic = [&](const QString& number) {
-      return std::any_of(synthetic.begin(), synthetic.end(),
-                         [&](double v) { return shows(number, v); });
-    };
-    const QString hash = QString::fromStdString(s.dataSha256);
-    int scanned = 0;
-    for (const QString& f : filesBelow(out)) {
-      if (!f.startsWith("release/")) continue;
-      QString text = QString::fromUtf8(readAll(out + "/" + f));
-      // Synthetic values are the DP output itself; their header and the JSON/HTML are scanned.
-      if (f.endsWith(".csv")) text = text.section('\n', 0, 0);
-      // The SHA-256 of a release file (sidecars, manifest) is a digest of public bytes, and its
-      // hex digits are no number: "3910e5126866" would read as one.
-      text.remove(QRegularExpression("\\b[0-9a-f]{64}\\b"));
-      QVERIFY2(!text.contains(hash.left(16)), qPrintable(f));
-      QVERIFY2(!text.contains(dir_->path()), qPrintable(f + ": an absolute path"));
-      for (const QString& number : numbersIn(text)) {
-        if (f.endsWith("release_note.html") && explainedBySynthetic(number)) continue;
-        for (double v : secret) {
-          // Whole numbers (0, 1, ε/2 = 20, ε = 40, count quantiles) also arise as settings or
-          // as the synthetic data's own quantiles, which are public: only fractions are telling.
-          if (v == std::round(v)) continue;
-          QVERIFY2(!shows(number, v), qPrintable(f + " shows " + number + " = " +
-                                                 QString::number(v, 'g', 17)));
-        }
-        ++scanned;
-      }
-    }
-    QVERIFY(scanned > 20);
-    // The release's seed is nowhere: the internal report says it was not kept.
-    QVERIFY(internalText.join('\n').contains("not kept"));
+    scanReleaseFolder(out, std::nullopt);
   }
 
+  /// SPEC §0 "The size of the data": under add-remove n is confidential, so no file of release/
+  /// shows it, as a number or as the row count of a synthetic file. The published size is
+  /// noisy; when the noise happens to be 0 (probability tanh(ε_n/2) ≈ 0.005 at ε_n = 0.01) it
+  /// equals n by chance, and the run is repeated: an implementation that publishes n fails all
+  /// three runs.
+  void releaseFolderHidesTheSizeUnderAddRemove() {
+    constexpr int kN = 1000;  // records of resources/samples/poisson.csv
+    for (int attempt = 0; attempt < 3; ++attempt) {
+      const QString out = dir_->filePath("add-remove-" + QString::number(attempt));
+      const Run r = runReleaseSession(out, {"--size-epsilon", "0.01"},
+                                      /*addRemove=*/true);
+      QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+      const QJsonObject side =
+          QJsonDocument::fromJson(readAll(out + "/release/synthetic_censor-uw.csv.json")).object();
+      QCOMPARE(side["n_source"].toString(), QString("noisy"));
+      QCOMPARE(side["epsilon"].toDouble(), 40.01);  // ε + ε_n
+      if (side["n"].toInt() == kN) continue;  // the noise was 0 this time
+      scanReleaseFolder(out, kN);
+      return;
+    }
+    QFAIL("the published size equalled n in three runs of noise at epsilon_n = 0.01");
+  }
+
+  /// --rows N declares a public size: every synthetic file has exactly N rows, the sidecar says
+  /// "declared" and spends no ε_n.
+  void declaredRowsAreExact() {
+    const QString out = dir_->filePath("declared");
+    const Run r = runReleaseSession(out, {"--rows", "257"},
+                                    /*addRemove=*/true);
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    int csvs = 0;
+    for (const QString& f : filesBelow(out)) {
+      if (!f.endsWith(".csv") || f.endsWith("results.csv")) continue;
+      QCOMPARE(QString::fromUtf8(readAll(out + "/" + f)).count('\n'), 1 + 257);
+      ++csvs;
+    }
+    QVERIFY(csvs >= 9);
+    const QJsonObject side =
+        QJsonDocument::fromJson(readAll(out + "/release/synthetic_censor-uw.csv.json")).object();
+    QCOMPARE(side["n"].toInt(), 257);
+    QCOMPARE(side["n_source"].toString(), QString("declared"));
+    QCOMPARE(side["epsilon"].toDouble(), 40.0);
+    const QJsonObject ph =
+        QJsonDocument::fromJson(readAll(out + "/release/ph-release_ph.json")).object();
+    QCOMPARE(ph["n"].toInt(), 257);
+    QCOMPARE(ph["bins"].toInt(), 17);  // ⌈√257⌉, from the declared size
+    scanReleaseFolder(out, 1000);
+    const Run both = runCommand({"run", "--session", dir_->filePath("all.dpsynth"), "--out",
+                                 dir_->filePath("both"), "--rows", "5", "--size-epsilon", "1"});
+    QCOMPARE(both.exitCode, 2);
+    QVERIFY2(both.err.contains("--rows"), qPrintable(both.err));
+  }
   void interruptWritesNothing() {
     session::Session s = session::loadSession(session_.toStdString());
     s.run.nuts.warmup = 20000;
@@ -410,6 +362,175 @@ class RunTest : public QObject {
   }
 
  private:
+  /// Saves a release session (no seed) of every mechanism on the Poisson sample and runs it
+  /// into `out`. Poisson data: its censored fits mix well at this ε (the NB mixture's
+  /// hierarchical prior makes censored fits fail the diagnostics gate at small sizes).
+  Run runReleaseSession(const QString& out, const QStringList& extra, bool addRemove = false) {
+    const QString poisson = dir_->filePath("poisson.csv");
+    if (!QFile::exists(poisson))
+      QFile::copy(QString(DPSYNTH_SOURCE_DIR) + "/resources/samples/poisson.csv", poisson);
+    session::Session s = session::loadSession(session_.toStdString());
+    s.dataFile = poisson.toStdString();
+    s.dataSha256 = dpsynth::core::data::sha256File(s.dataFile);
+    s.dataset.family = s.run.model.family = dpsynth::core::models::Family::poisson;
+    s.reproducible = false;
+    s.run.neighbours = addRemove ? dpsynth::core::privacy::Neighbours::addRemove
+                                 : dpsynth::core::privacy::Neighbours::replaceOne;
+    s.mechanisms.clear();
+    for (auto m : pipeline::allMechanisms()) {
+      pipeline::MechanismConfig c;
+      c.mechanism = m;
+      if (pipeline::requiresEpsilon(m)) c.epsilon = 40;
+      if (m == pipeline::Mechanism::ph) {
+        c.lower = 0;
+        c.upper = 400;
+      }
+      if (m == pipeline::Mechanism::weightedE || m == pipeline::Mechanism::censorW)
+        c.downscale = std::nullopt;  // auto: chosen from the data, must stay internal
+      s.mechanisms.push_back(c);
+    }
+    // Enough draws that the censored fit's R-hat stays well inside the diagnostics gate (a
+    // refused release is a failure of this test, not a skip).
+    s.run.nuts.chains = 4;
+    s.run.nuts.warmup = 900;  // not 1000: that is the data's n, checked apart
+    s.run.nuts.draws = 2000;
+    const QString file = dir_->filePath("all.dpsynth");
+    session::saveSession(file.toStdString(), s);
+    return runCommand(QStringList{"run", "--session", file, "--out", out, "--quiet"} + extra);
+  }
+
+  /// Scans every file of out/release/ (JSON, HTML, synthetic CSVs): no number in it shows a
+  /// statistic the internal reports hold (whole numbers included), unless a public setting or
+  /// a published DP output explains it; the unweighted fit and every seed stay out. With
+  /// `confidentialN` (add-remove), n appears in no file, as no number and as no synthetic
+  /// file's row count.
+  void scanReleaseFolder(const QString& out, std::optional<int> confidentialN) {
+    // SPEC §0: only files with a DP or aDP label enter release/.
+    for (const QString& f : filesBelow(out))
+      QVERIFY2(!f.startsWith("release/") || !f.contains("unweighted"), qPrintable(f));
+    QVERIFY(QFile::exists(out + "/internal/synthetic_unweighted.csv"));
+
+    std::vector<double> secret;
+    auto add = [&](const QJsonValue& v) {
+      if (v.isDouble()) secret.push_back(v.toDouble());
+    };
+    // Public numbers: the session's settings and the DP outputs the release publishes. A
+    // number written as one of them cannot be told from a secret of the same value.
+    std::vector<double> known = {40, 20, 10, 0, 400, 4, 900, 2000, 1, 2, 0.2, 0.01, 40.01,
+                                 1000000, 20000000, 40000000};
+    QStringList internalText;
+    for (const QString& f : filesBelow(out)) {
+      if (!f.startsWith("internal/")) continue;
+      const QByteArray text = readAll(out + "/" + f);
+      internalText << QString::fromUtf8(text);
+      if (!f.startsWith("internal/report_")) continue;
+      const QJsonObject j = QJsonDocument::fromJson(text).object();
+      for (const char* key : {"lipschitz", "lipschitz_q90", "lipschitz_q95",
+                              "lipschitz_uncensored", "k", "downscale", "censored_records",
+                              "truncated_records"})
+        add(j[key]);
+      // aDP's ε_x = 2Δ is published by design, rounded up to two decimals (SPEC §0); Δ itself,
+      // its quantiles and every other stage's figures are not.
+      for (const auto& w : j["weights"].toObject()) add(w);
+      for (const auto& c : j["confidential"].toObject()) add(c);
+      for (const auto& stage : j["stages"].toArray())
+        for (const char* key : {"lipschitz", "lipschitz_q90", "lipschitz_q95", "censored_records"})
+          add(stage.toObject()[key]);
+      for (const auto& p : j["posterior"].toObject())
+        for (const char* key : {"mean", "sd", "q025", "q975"}) add(p.toObject()[key]);
+      for (const auto& count : j["ph"].toObject()["noisy_counts"].toArray())
+        known.push_back(count.toDouble());  // the histogram's DP output, published
+    }
+    QVERIFY(secret.size() > 50);
+    // The published size, its ε and the histogram's bins and edges are public outputs; under
+    // add-remove n itself is checked apart below.
+    QVERIFY(filesBelow(out).contains("release/ph-release_ph.json"));
+    const QJsonObject phFile =
+        QJsonDocument::fromJson(readAll(out + "/release/ph-release_ph.json")).object();
+    QCOMPARE(phFile["kind"].toString(), QString("ph"));
+    QVERIFY(!phFile.contains("seed") && !phFile.contains("not_for_release"));
+    for (const char* key : {"n", "bins", "epsilon", "epsilon_total", "size_epsilon"})
+      if (phFile[key].isDouble()) known.push_back(phFile[key].toDouble());
+    for (const auto& e : phFile["edges"].toArray()) known.push_back(e.toDouble());
+    const int published = phFile["n"].toInt();
+    if (confidentialN) QVERIFY(published != *confidentialN);
+    // The release note shows each synthetic file's mean, median, q15 and q90: statistics of the
+    // DP output, public by design, and close to the confidential ones by construction (an
+    // unweighted synthetic mean rounds to the confidential mean's three digits now and then).
+    // A number the synthetic files themselves explain is not a leak.
+    std::vector<double> synthetic;
+    int csvs = 0;
+    for (const QString& f : filesBelow(out)) {
+      if (!f.startsWith("release/") || !f.endsWith(".csv")) continue;
+      const QStringList lines =
+          QString::fromUtf8(readAll(out + "/" + f)).split('\n', Qt::SkipEmptyParts);
+      // Every synthetic file has the published number of rows, never the confidential n.
+      QCOMPARE(int(lines.size()) - 1, published);
+      if (confidentialN) QVERIFY2(lines.size() - 1 != *confidentialN, qPrintable(f));
+      ++csvs;
+      const int columns = lines.isEmpty() ? 0 : int(lines.front().split(',').size());
+      for (int c = 0; c < columns; ++c) {
+        std::vector<double> values;
+        bool numeric = lines.size() > 1;
+        for (int i = 1; numeric && i < lines.size(); ++i) {
+          values.push_back(lines[i].split(',').value(c).toDouble(&numeric));
+        }
+        if (!numeric) continue;
+        const auto d = dpsynth::core::utility::describe(
+            Eigen::Map<const Eigen::VectorXd>(values.data(), Eigen::Index(values.size())));
+        synthetic.insert(synthetic.end(), {d.mean, d.median, d.q15, d.q90});
+      }
+    }
+    QVERIFY(csvs >= 8);  // every mechanism but unweighted
+    QVERIFY(!synthetic.empty());
+    const auto near = [](double a, double b) {
+      return std::abs(a - b) <= 1e-9 * std::max(1.0, std::abs(b));
+    };
+    const auto isKnown = [&](double v) {
+      return std::any_of(known.begin(), known.end(), [&](double k) { return near(v, k); });
+    };
+    // A secret equal to a public value cannot be told from it; every other secret, fractions
+    // and whole numbers alike, is looked for.
+    std::erase_if(secret, isKnown);
+    QVERIFY(secret.size() > 40);
+    const auto explainedBySynthetic = [&](const QString& number) {
+      return std::any_of(synthetic.begin(), synthetic.end(),
+                         [&](double v) { return shows(number, v); });
+    };
+    const QString hash = QString::fromStdString(
+        session::loadSession(dir_->filePath("all.dpsynth").toStdString()).dataSha256);
+    int scanned = 0;
+    for (const QString& f : filesBelow(out)) {
+      if (!f.startsWith("release/")) continue;
+      QString text = QString::fromUtf8(readAll(out + "/" + f));
+      // Synthetic values are the DP output itself; their header and row count are checked, the
+      // JSON and HTML scanned whole but for the note's fixed style sheet (layout numbers).
+      if (f.endsWith(".csv")) text = text.section('\n', 0, 0);
+      const auto style = text.indexOf("<style"), styleEnd = text.indexOf("</style>");
+      if (style >= 0 && styleEnd > style) text.remove(style, styleEnd - style);
+      // The SHA-256 of a release file (sidecars, manifest) is a digest of public bytes, and its
+      // hex digits are no number: "3910e5126866" would read as one.
+      text.remove(QRegularExpression("\\b[0-9a-f]{64}\\b"));
+      QVERIFY2(!text.contains(hash.left(16)), qPrintable(f));
+      QVERIFY2(!text.contains(dir_->path()), qPrintable(f + ": an absolute path"));
+      for (const QString& number : numbersIn(text)) {
+        const double value = number.toDouble();
+        if (confidentialN)
+          QVERIFY2(value != *confidentialN,
+                   qPrintable(f + " shows the confidential n = " + number));
+        ++scanned;
+        if (isKnown(value)) continue;
+        if (f.endsWith("release_note.html") && explainedBySynthetic(number)) continue;
+        for (double v : secret)
+          QVERIFY2(!shows(number, v), qPrintable(f + " shows " + number + " = " +
+                                                 QString::number(v, 'g', 17)));
+      }
+    }
+    QVERIFY(scanned > 20);
+    // The release's seed is nowhere: the internal report says it was not kept.
+    QVERIFY(internalText.join('\n').contains("not kept"));
+  }
+
   std::unique_ptr<QTemporaryDir> dir_;
   QString data_, session_;
 };

@@ -58,6 +58,20 @@ class GuaranteeBadgeTest : public QObject {
     QVERIFY(!ui::guaranteeText(Mechanism::unweighted, c, four).contains("spend"));
   }
 
+  /// SPEC §0: a noisy published size spends ε_n once, on top of the mechanism's ε.
+  void aNoisySizeAddsItsEpsilonOnce() {
+    core::pipeline::MechanismConfig c;
+    c.epsilon = 2.0;
+    GuaranteeContext noisy;
+    noisy.sizeEpsilon = 0.1;
+    noisy.datasets = 3;
+    QCOMPARE(ui::guaranteeText(Mechanism::censorUw, c, noisy),
+             QString("censor-uw: ε = 2.00, strict DP + ε_n = 0.10 for the noisy size · 3 "
+                     "datasets spend ε = 6.10"));
+    noisy.epsilon = 9.0;
+    QVERIFY(!ui::guaranteeText(Mechanism::unweighted, c, noisy).contains("ε_n"));
+  }
+
   void reproducibleRunsSayNotForRelease() {
     core::pipeline::MechanismConfig c;
     c.epsilon = 5.0;

@@ -220,8 +220,13 @@ class StudioRunTest : public QObject {
               {"run", "--session", session, "--out", dir.filePath("cli"), "--quiet"});
     QVERIFY(cli.waitForFinished(60000));
     QVERIFY2(cli.exitCode() == 0, cli.readAllStandardError().constData());
-    for (const QString name : {"internal/results.csv", "release/synthetic_lw-final.csv",
-                               "release/synthetic_lw.csv"}) {
+    // The test window's runs are reproducible (seeded): every file goes to internal/ and no
+    // release/ folder is written (SPEC §0), by the studio and the command line alike.
+    QVERIFY(!QFileInfo::exists(QDir(studioOut).filePath("release")));
+    QVERIFY(!QFileInfo::exists(QDir(dir.filePath("cli")).filePath("release")));
+    for (const QString name : {"internal/results.csv", "internal/synthetic_lw-final.csv",
+                               "internal/synthetic_lw.csv", "internal/synthetic_lw.csv.json",
+                               "internal/release_note.html"}) {
       QFile a(QDir(studioOut).filePath(name)), b(QDir(dir.filePath("cli")).filePath(name));
       QVERIFY2(a.open(QIODevice::ReadOnly), qPrintable(name));
       QVERIFY2(b.open(QIODevice::ReadOnly), qPrintable(name));

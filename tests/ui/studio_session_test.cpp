@@ -79,7 +79,12 @@ class StudioSessionTest : public QObject {
       window.samplerPanel()->neighboursBox()->setCurrentIndex(
           window.samplerPanel()->neighboursBox()->findData(
               int(dpsynth::core::privacy::Neighbours::addRemove)));
+      // The published size (SPEC §0): a size declared public, and ε_n of the noisy one.
+      window.samplerPanel()->field("declaredRows")->setValue(750.0);
+      window.samplerPanel()->field("sizeEpsilon")->setValue(0.25);
       saved = window.settingsController()->current();
+      QCOMPARE(saved.run.size.declaredRows, std::optional<std::size_t>(750));
+      QCOMPARE(saved.run.size.epsilon, 0.25);
       QVERIFY(window.saveSession(path));
     }
     // The file holds settings only: no data values.
@@ -92,6 +97,8 @@ class StudioSessionTest : public QObject {
     QVERIFY(json.dump().find("96618.27") == std::string::npos);  // first salary of the data
     QCOMPARE(json["run"]["seed"].get<std::uint64_t>(), std::uint64_t(424242));
     QCOMPARE(json["run"]["neighbours"].get<std::string>(), std::string("add-remove"));
+    QCOMPARE(json["run"]["rows"].get<int>(), 750);
+    QCOMPARE(json["run"]["size_epsilon"].get<double>(), 0.25);
 
     MainWindow reopened;
     reopened.setErrorPresenter(errors.presenter());
@@ -121,6 +128,8 @@ class StudioSessionTest : public QObject {
     QVERIFY(s.reproducible);
     QVERIFY(reopened.samplerPanel()->reproducibleBox()->isChecked());
     QCOMPARE(s.run.neighbours, dpsynth::core::privacy::Neighbours::addRemove);
+    QCOMPARE(s.run.size.declaredRows, std::optional<std::size_t>(750));
+    QCOMPARE(s.run.size.epsilon, 0.25);
     QVERIFY(reopened.dataPanel()->dataset());
     QCOMPARE(reopened.dataPanel()->dataset()->X.cols(), Eigen::Index(1 + 1 + 3));
     QVERIFY(reopened.windowTitle().contains("analysis.dpsynth"));

@@ -9,6 +9,7 @@
 #include <QWidget>
 
 #include "core/pipeline/export.h"
+#include "core/pipeline/release_claim.h"
 #include "core/pipeline/synthesis.h"
 #include "core/report/export_run.h"
 #include "ui/plots/plots_view.h"
@@ -51,17 +52,26 @@ ExportActions::ExportActions(QWidget* dialogParent)
 
 QString ExportActions::releaseSummary(const RunOutput& output) {
   const auto& dataset = *output.dataset;
-  QStringList names;
+  QStringList names, internalNames;
   QStringList refused;
   for (const auto& m : output.result->mechanisms) {
     const QString name = QString::fromStdString(pipeline::mechanismName(m.config.mechanism));
-    names << name;
+    // SPEC §0: only a stated DP or aDP label enters release/ (never a seeded run or unweighted).
+    (pipeline::releasable(m) ? names : internalNames) << name;
     if (!m.refusals.empty()) refused << name;
   }
   QStringList lines;
-  lines << tr("release/ (publishable) will hold, for %1: synthetic data, a sidecar per "
-              "mechanism and release_note.html.")
-               .arg(names.join(QStringLiteral(", ")));
+  if (!names.isEmpty())
+    lines << tr("release/ (publishable) will hold, for %1: synthetic data, a sidecar per "
+                "mechanism and release_note.html.")
+                 .arg(names.join(QStringLiteral(", ")));
+  else
+    lines << tr("Nothing will be written to release/: no mechanism of this run carries a DP or "
+                "aDP label for release.");
+  if (!internalNames.isEmpty())
+    lines << tr("internal/ will hold the synthetic data of %1 (no privacy guarantee stated: "
+                "not for release).")
+                 .arg(internalNames.join(QStringLiteral(", ")));
   lines << tr("Columns of every synthetic file: %1 (the synthesized outcome, then the public "
               "covariates, copied as they are), rows in a random order.")
                .arg(joinColumns(pipeline::releasedColumns(dataset)));
@@ -94,6 +104,14 @@ bool ExportActions::exportSynthetic(const RunOutput& output,
       refused_(refusalReportOf(*output.result, RefusalReport::When::exportSynthetic,
                                chosen->config.mechanism));
     }
+    return false;
+  }
+  if (pipeline::inReleaseFolder(csvPath.toStdString()) && !pipeline::releasable(*chosen)) {
+    emit errorOccurred({tr("Cannot export synthetic data"), csvPath, 0, {},
+                        tr("this result states no privacy guarantee (a reproducible run or the "
+                           "unweighted fit) and is never written into a release/ folder; "
+                           "choose another folder"),
+                        {}});
     return false;
   }
   try {

@@ -104,6 +104,7 @@ StudioSettings SettingsController::current() const {
   s.syntheticDatasets = sampler_->syntheticDatasets();
   s.reproducible = sampler_->reproducible();
   s.run.neighbours = sampler_->neighbours();
+  s.run.size = sampler_->size();
   s.releaseSeed = releaseSeed_;
   s.weightsFrom = reference_->path().toStdString();
   if (reference_->isLoaded())
@@ -117,6 +118,7 @@ void SettingsController::apply(const StudioSettings& settings, bool referenceInB
     tuning_->setTuning(settings.tuning);
     sampler_->setNuts(settings.run.nuts, settings.syntheticDatasets);
     sampler_->setRelease(settings.reproducible, settings.run.neighbours);
+    sampler_->setSize(settings.run.size);
     mechanisms_->setChecked(settings.mechanisms);
     reference_->clear();
   }

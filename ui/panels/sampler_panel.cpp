@@ -72,6 +72,25 @@ SamplerPanel::SamplerPanel(QWidget* parent) : QWidget(parent) {
        tr("Synthetic datasets to export. Releasing m datasets spends m·ε under basic "
           "composition."),
        1, 1000, 1, 1000, 0, 1, 1.0});
+  // SPEC §0 "The size of the data": under add-remove (or with rows dropped for missing values)
+  // the number of records is confidential.
+  add({"declaredRows", tr("rows (public)"),
+       tr("<p>Synthetic records per dataset, <b>declared public</b>: choose the number without "
+          "looking at the data. It replaces the number of records everywhere a release "
+          "publishes it, and costs no ε.</p>"
+          "<p><b>not declared</b> (default): under replace-one the number of records is "
+          "public and used as it is; under add-remove, or when rows with missing values are "
+          "dropped, the count is confidential and a noisy count at ε<sub>n</sub> is used "
+          "instead.</p>"),
+       1, double(privacy::kMaxDeclaredRows), 1, double(privacy::kMaxDeclaredRows), 0, 1,
+       QVariant(), tr("not declared"), false, 1000});
+  add({"sizeEpsilon", tr("size ε\u2099"),
+       tr("<p>ε<sub>n</sub> of the noisy number of records, used when the number of records is "
+          "confidential (add-remove, or rows dropped for missing values) and no public size is "
+          "declared: the count plus exact two-sided geometric noise, P(k) ∝ exp(−ε<sub>n</sub>"
+          "|k|). It is added to every published ε. Default 0.1 (the count then moves by about "
+          "14 records).</p>"),
+       0.001, 1e6, 0.001, 10, 3, 0.05, privacy::kDefaultSizeEpsilon});
 
   seed_ = new QLineEdit(QString::number(defaults.seed.lo), this);
   seed_->setObjectName(QStringLiteral("seed"));
@@ -180,6 +199,23 @@ void SamplerPanel::setNuts(const core::mcmc::NutsConfig& nuts, int syntheticData
   metric_ = nuts.metric;
   silent_ = false;
   showReproducible();
+  emit changed();
+}
+
+privacy::SizeSettings SamplerPanel::size() const {
+  privacy::SizeSettings size;
+  const QVariant rows = fields_["declaredRows"]->value();
+  if (!rows.isNull()) size.declaredRows = static_cast<std::size_t>(rows.toDouble());
+  size.epsilon = fields_["sizeEpsilon"]->value().toDouble();
+  return size;
+}
+
+void SamplerPanel::setSize(const privacy::SizeSettings& size) {
+  silent_ = true;
+  fields_["declaredRows"]->setValue(size.declaredRows ? QVariant(double(*size.declaredRows))
+                                                      : QVariant());
+  fields_["sizeEpsilon"]->setValue(size.epsilon);
+  silent_ = false;
   emit changed();
 }
 

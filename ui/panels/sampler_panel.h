@@ -7,6 +7,7 @@
 
 #include "core/mcmc/nuts_config.h"
 #include "core/privacy/neighbours.h"
+#include "core/privacy/size_release.h"
 #include "ui/commands/setting_change.h"
 
 class QCheckBox;
@@ -29,14 +30,20 @@ class SamplerPanel : public QWidget, public SettingsEditor {
   /// Programmatic: no edits reported, one changed().
   void setNuts(const core::mcmc::NutsConfig& nuts, int syntheticDatasets);
 
+  /// The published size's settings (SPEC §0): a size declared public, or ε_n of a noisy one.
+  core::privacy::SizeSettings size() const;
+  /// Programmatic (session load): no edits reported, one changed().
+  void setSize(const core::privacy::SizeSettings& size);
+
   /// The switch: true = the seed field is used and the run is not for release.
   bool reproducible() const;
   core::privacy::Neighbours neighbours() const;
   /// Programmatic (session load): no edits reported, one changed().
   void setRelease(bool reproducible, core::privacy::Neighbours neighbours);
 
-  /// Keys: "chains", "warmup", "draws", "seed", "threads", "syntheticDatasets", "reproducible"
-  /// (bool), "neighbours" (int of Neighbours). seed is a qulonglong; threads is null for auto.
+  /// Keys: "chains", "warmup", "draws", "seed", "threads", "syntheticDatasets", "declaredRows"
+  /// (null: not declared), "sizeEpsilon", "reproducible" (bool), "neighbours" (int of
+  /// Neighbours). seed is a qulonglong; threads is null for auto.
   QVariant settingValue(const QString& key) const override;
   void setSettingValue(const QString& key, const QVariant& value) override;
 

@@ -38,12 +38,15 @@ QString guaranteeText(pipeline::Mechanism mechanism, const pipeline::MechanismCo
                        : QStringLiteral("no privacy guarantee");
         break;
     }
+    // A noisy size spends ε_n once, whatever m (SPEC §0).
+    if (context.sizeEpsilon > 0 && guarantee != pipeline::Guarantee::none)
+      text += QStringLiteral(" + ε_n = %1 for the noisy size").arg(eps(context.sizeEpsilon));
     // Releasing m datasets spends m·ε under basic composition.
     const auto shown = guarantee == pipeline::Guarantee::DP && !epsilon ? tuning.epsilon : epsilon;
     if (context.datasets > 1 && shown && guarantee != pipeline::Guarantee::none) {
       text += QStringLiteral(" · %1 datasets spend ε = %2")
                   .arg(context.datasets)
-                  .arg(eps(context.datasets * *shown));
+                  .arg(eps(context.datasets * *shown + context.sizeEpsilon));
     }
   }
   if (context.notForRelease) text += QStringLiteral(" · NOT FOR RELEASE");

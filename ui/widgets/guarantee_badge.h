@@ -23,6 +23,9 @@ struct GuaranteeContext {
   bool notForRelease = false;
   /// A result whose DP stage failed its diagnostics: no DP label, release refused.
   bool refused = false;
+  /// ε_n of a noisy published size (SPEC §0: add-remove, or complete records after dropping);
+  /// 0 when the size is public or declared. Added once to the ε a release spends.
+  double sizeEpsilon = 0;
 };
 
 class GuaranteeBadge : public QLabel {

@@ -105,6 +105,8 @@ class PhReleaseTest : public QObject {
     r.synthesizerFamily = models::Family::negbin;
     r.notForRelease = true;
     r.integer = true;
+    r.nSource = privacy::SizeSource::noisy;  // add-remove: n is a noisy count (SPEC §0)
+    r.sizeEpsilon = 0.25;
     const std::string text = infer::phReleaseToJson(r);
     const infer::PhReleaseFile back = infer::phReleaseFromJson(text, "r.json");
     QCOMPARE(back.lower, r.lower);
@@ -120,12 +122,24 @@ class PhReleaseTest : public QObject {
     QCOMPARE(back.n, 50);
     QVERIFY(back.synthesizerFamily == models::Family::negbin);
     QVERIFY(back.notForRelease);
+    QVERIFY(back.nSource == privacy::SizeSource::noisy);
+    QCOMPARE(back.sizeEpsilon, 0.25);
     QVERIFY(!back.clampedAtZero);
     QCOMPARE(infer::phReleaseToJson(back), text);
     const auto j = nlohmann::json::parse(text);
     QCOMPARE(j["kind"].get<std::string>(), std::string("ph"));
     QCOMPARE(j["edges"].size(), std::size_t(9));
-    QVERIFY(j.contains("n_note"));  // add-remove: n is stated as treated public
+    // n is the published (noisy) size, said so, with the ε it spent.
+    QCOMPARE(j["n_source"].get<std::string>(), std::string("noisy"));
+    QCOMPARE(j["size_epsilon"].get<double>(), 0.25);
+    QCOMPARE(j["epsilon_total"].get<double>(), r.epsilon + 0.25);
+    QVERIFY(j["n_note"].get<std::string>().find("noisy") != std::string::npos);
+    // A file written before n_source existed reads as a public n.
+    auto old = j;
+    old.erase("n_source");
+    old.erase("size_epsilon");
+    QVERIFY(infer::phReleaseFromJson(old.dump(), "old.json").nSource ==
+            privacy::SizeSource::publicSize);
   }
 
   void badFilesGetOneLine_data() {

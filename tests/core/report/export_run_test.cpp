@@ -81,10 +81,20 @@ class ExportRunTest : public QObject {
 
     dataset_ = data::buildDataset(data::readCsv(dataPath_), session_.dataset);
     pipeline::StageCache cache;
-    run_ = pipeline::runMechanisms(dataset_, session_.mechanisms, session_.run, &cache);
-    QCOMPARE(run_.mechanisms.size(), std::size_t(3));
+    seeded_ = pipeline::runMechanisms(dataset_, session_.mechanisms, session_.run, &cache);
+    QCOMPARE(seeded_.mechanisms.size(), std::size_t(3));
+    // The same results as a release would give them (secret seed, OS noise): what exportRun
+    // writes depends on these flags alone, and the seeded numbers keep the test deterministic.
+    run_ = seeded_;
+    for (auto& m : run_.mechanisms) {
+      m.notForRelease = false;
+      if (m.ph) m.ph->forRelease = true;
+    }
     out_ = tmp_.filePath("out");
     files_ = report::exportRun(session_, dataset_, run_, session_.run, {out_.toStdString(), 1, 11});
+    seededOut_ = tmp_.filePath("seeded");
+    seededFiles_ =
+        report::exportRun(session_, dataset_, seeded_, session_.run, {seededOut_.toStdString(), 1, 11});
   }
 
   void writesExactlyTheDocumentedFiles() {
@@ -121,6 +131,77 @@ class ExportRunTest : public QObject {
     QCOMPARE(dpsynth::test::folderEntries(out_), (QStringList{"internal", "release"}));
     QCOMPARE(dpsynth::test::folderEntries(out_ + "/release"), release);
     QCOMPARE(dpsynth::test::folderEntries(out_ + "/internal"), internal);
+  }
+
+  /// SPEC §0: a seeded run claims nothing and never writes into release/; its files, note
+  /// included, go to internal/.
+  void aSeededRunWritesNothingIntoRelease() {
+    const std::vector<std::string> expected{"internal/synthetic_lw.csv",
+                                            "internal/synthetic_lw.csv.json",
+                                            "internal/synthetic_censor-w.csv",
+                                            "internal/synthetic_censor-w.csv.json",
+                                            "internal/synthetic_ph.csv",
+                                            "internal/synthetic_ph.csv.json",
+                                            "internal/ph-release_ph.json",
+                                            "internal/release_note.html",
+                                            "internal/report_lw.json",
+                                            "internal/report_censor-w.json",
+                                            "internal/report_ph.json",
+                                            "internal/results.csv",
+                                            "internal/internal_report.html",
+                                            "internal/session.dpsynth"};
+    QCOMPARE(report::exportFileNames(seeded_, 1), expected);
+    QCOMPARE(seededFiles_.files.size(), expected.size());
+    QCOMPARE(dpsynth::test::folderEntries(seededOut_), QStringList{"internal"});
+    for (const char* label : {"lw", "censor-w", "ph"}) {
+      const auto side = nlohmann::json::parse(dpsynth::test::readFile(
+          seededOut_ + "/internal/synthetic_" + label + ".csv.json"));
+      QCOMPARE(side["guarantee"].get<std::string>(), std::string("none"));
+      QCOMPARE(side["not_for_release"].get<bool>(), true);
+      QVERIFY(side["epsilon"].is_null());
+      QVERIFY(!side.contains("composition"));
+      const auto report = nlohmann::json::parse(
+          dpsynth::test::readFile(seededOut_ + "/internal/report_" + label + ".json"));
+      QCOMPARE(report["guarantee"].get<std::string>(), std::string("none"));
+      QCOMPARE(report["not_for_release"].get<bool>(), true);
+    }
+    const auto ph = nlohmann::json::parse(
+        dpsynth::test::readFile(seededOut_ + "/internal/synthetic_ph.csv.json"));
+    QCOMPARE(ph["guarantee_if_released"].get<std::string>(), std::string("DP"));
+    QCOMPARE(ph["epsilon_if_released"].get<double>(), 1.0);
+    // The note says NOT FOR RELEASE and never that the run rests on secret OS randomness.
+    const std::string note = dpsynth::test::readFile(seededOut_ + "/internal/release_note.html");
+    QVERIFY(note.find("NOT FOR RELEASE") != std::string::npos);
+    QVERIFY(note.find("operating system") == std::string::npos);
+    QVERIFY(note.find("Strict ε-differential privacy") == std::string::npos);
+  }
+
+  /// SPEC §0: the unweighted fit (no guarantee) never enters release/, even in a release run.
+  void theUnweightedFitNeverEntersRelease() {
+    session::Session s = session_;
+    pipeline::MechanismConfig unweighted, lw;
+    unweighted.mechanism = pipeline::Mechanism::unweighted;
+    lw.mechanism = pipeline::Mechanism::lw;
+    s.mechanisms = {unweighted, lw};
+    pipeline::RunSettings settings = s.run;
+    pipeline::makeRelease(settings);
+    const auto run = pipeline::runMechanisms(dataset_, s.mechanisms, settings);
+    const QString dir = tmp_.filePath("with-unweighted");
+    const auto files =
+        report::exportRun(s, dataset_, run, settings, {dir.toStdString(), 1, settings.nuts.seed});
+    QVERIFY(files.refusals.empty());
+    QCOMPARE(dpsynth::test::folderEntries(dir + "/release"),
+             (QStringList{".dpsynth-manifest.json", "release_note.html", "synthetic_lw.csv",
+                          "synthetic_lw.csv.json"}));
+    QVERIFY(QFile::exists(dir + "/internal/synthetic_unweighted.csv"));
+    const std::string note = dpsynth::test::readFile(dir + "/release/release_note.html");
+    QVERIFY(note.find("synthetic_unweighted") == std::string::npos);
+    // A release of the unweighted fit alone writes no release/ at all.
+    s.mechanisms = {unweighted};
+    const auto alone = pipeline::runMechanisms(dataset_, s.mechanisms, settings);
+    const QString only = tmp_.filePath("unweighted-only");
+    report::exportRun(s, dataset_, alone, settings, {only.toStdString(), 1, settings.nuts.seed});
+    QCOMPARE(dpsynth::test::folderEntries(only), QStringList{"internal"});
   }
 
   void aRefusedReleaseWritesOnlyTheInternalFolder() {
@@ -217,7 +298,8 @@ class ExportRunTest : public QObject {
     QCOMPARE(r.upper, 100.0);
     QCOMPARE(r.epsilon, 1.0);
     QCOMPARE(r.sensitivity(), 2);
-    QVERIFY(r.notForRelease);  // a seeded run
+    QCOMPARE(r.nSource, dpsynth::core::privacy::SizeSource::publicSize);
+    QVERIFY(!r.notForRelease);
     const auto j = nlohmann::json::parse(text);
     for (const char* key : {"counts", "probabilities", "seed", "data", "file"})
       QVERIFY2(!j.contains(key), key);
@@ -232,7 +314,7 @@ class ExportRunTest : public QObject {
     QVERIFY(containsNumber(note, report::displayNumber(utility::describe(syn[0]).mean)));
     QVERIFY(note.find("Strict ε-differential privacy") != std::string::npos);
     QVERIFY(note.find("Asymptotic differential privacy") != std::string::npos);
-    QVERIFY(note.find("NOT FOR RELEASE") != std::string::npos);  // seeded ph noise
+    QVERIFY(note.find("NOT FOR RELEASE") == std::string::npos);
     // aDP's ε_x is published rounded up to two decimals, never at full precision.
     QVERIFY(containsNumber(
         note, report::displayNumber(pipeline::roundUpEpsilon(run_.mechanisms[0].epsilon))));
@@ -337,9 +419,10 @@ class ExportRunTest : public QObject {
   std::string dataPath_;
   session::Session session_;
   data::Dataset dataset_;
-  pipeline::RunResult run_;
-  QString out_;
-  report::ExportedFiles files_;
+  pipeline::RunResult seeded_;  ///< the seeded run as it was made
+  pipeline::RunResult run_;     ///< the same results flagged as a release
+  QString out_, seededOut_;
+  report::ExportedFiles files_, seededFiles_;
 };
 
 QTEST_APPLESS_MAIN(ExportRunTest)

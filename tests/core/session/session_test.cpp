@@ -49,6 +49,8 @@ session::Session exampleSession() {
   s.run.nuts.metric = dpsynth::core::mcmc::MetricChoice::dense;
   s.run.model.sdScale = 2500.5;
   s.run.model.family = Family::normal;
+  s.run.size.declaredRows = 4321;
+  s.run.size.epsilon = 0.35;
   s.syntheticDatasets = 5;
   return s;
 }
@@ -92,6 +94,8 @@ void compareSessions(const session::Session& a, const session::Session& b) {
   QCOMPARE(a.run.nuts.metric, b.run.nuts.metric);
   QCOMPARE(a.run.model.sdScale, b.run.model.sdScale);
   QCOMPARE(a.run.model.family, b.run.model.family);
+  QCOMPARE(a.run.size.declaredRows, b.run.size.declaredRows);
+  QCOMPARE(a.run.size.epsilon, b.run.size.epsilon);
   QCOMPARE(a.syntheticDatasets, b.syntheticDatasets);
 }
 
@@ -149,6 +153,35 @@ class SessionTest : public QObject {
     QVERIFY_THROWS_EXCEPTION(session::SessionError, session::fromJson(doc.dump(), "bad.dpsynth"));
     QVERIFY_THROWS_EXCEPTION(session::SessionError,
                              session::fromJson(R"({"version": 1e999})", "overflow.dpsynth"));
+  }
+
+  /// The published size's settings (SPEC §0): stored as "rows" and "size_epsilon"; files
+  /// written before they existed load with no declared size and the default ε_n; bad values
+  /// are refused naming the key.
+  void sizeSettings() {
+    auto doc = nlohmann::json::parse(session::toJson(exampleSession()));
+    QCOMPARE(doc["run"]["rows"].get<int>(), 4321);
+    QCOMPARE(doc["run"]["size_epsilon"].get<double>(), 0.35);
+    doc["run"]["rows"] = nullptr;
+    QVERIFY(!session::fromJson(doc.dump(), "x.dpsynth").run.size.declaredRows);
+    doc["run"].erase("rows");
+    doc["run"].erase("size_epsilon");
+    const auto old = session::fromJson(doc.dump(), "old.dpsynth");
+    QVERIFY(!old.run.size.declaredRows);
+    QCOMPARE(old.run.size.epsilon, dpsynth::core::privacy::kDefaultSizeEpsilon);
+    for (const auto& [key, value] : {std::pair{"rows", nlohmann::json(0)},
+                                     std::pair{"rows", nlohmann::json(1.5)},
+                                     std::pair{"size_epsilon", nlohmann::json(0)},
+                                     std::pair{"size_epsilon", nlohmann::json("x")}}) {
+      auto bad = doc;
+      bad["run"][key] = value;
+      try {
+        session::fromJson(bad.dump(), "bad.dpsynth");
+        QFAIL(key);
+      } catch (const session::SessionError& e) {
+        QVERIFY2(std::string(e.what()).find(key) != std::string::npos, e.what());
+      }
+    }
   }
 
   void autoAndUnsetValuesAreDistinct() {

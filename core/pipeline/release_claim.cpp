@@ -1,0 +1,48 @@
+#include "core/pipeline/release_claim.h"
+
+#include <filesystem>
+
+#include "core/pipeline/export.h"
+
+namespace dpsynth::core::pipeline {
+
+Guarantee statedGuarantee(const MechanismResult& result) {
+  return result.notForRelease ? Guarantee::none : result.guarantee;
+}
+
+bool releasable(const MechanismResult& result) {
+  return statedGuarantee(result) != Guarantee::none && result.refusals.empty();
+}
+
+bool inReleaseFolder(const std::string& path) {
+  if (path.empty()) return false;
+  return std::filesystem::absolute(path).lexically_normal().parent_path().filename() == "release";
+}
+
+double sizeEpsilon(const MechanismResult& result) {
+  return result.size.source == privacy::SizeSource::noisy ? result.size.epsilon : 0.0;
+}
+
+std::optional<double> mechanismEpsilon(const MechanismResult& result) {
+  switch (guaranteeIfReleased(result)) {
+    case Guarantee::DP: return result.epsilon;
+    case Guarantee::aDP: return roundUpEpsilon(result.epsilon);
+    case Guarantee::none: break;
+  }
+  return std::nullopt;
+}
+
+std::optional<double> publishedEpsilon(const MechanismResult& result) {
+  const auto e = mechanismEpsilon(result);
+  if (!e) return std::nullopt;
+  return *e + sizeEpsilon(result);
+}
+
+std::optional<double> totalEpsilon(const MechanismResult& result, int datasets) {
+  const auto e = mechanismEpsilon(result);
+  if (!e) return std::nullopt;
+  const double synthesis = result.ph ? *e : datasets * *e;
+  return synthesis + sizeEpsilon(result);
+}
+
+}  // namespace dpsynth::core::pipeline
