@@ -50,6 +50,11 @@ struct RunSettings {
   /// Public reference data (same outcome, covariates and family) from which censor-w and
   /// weighted-e take a weight function (SPEC §0); null: weights from the data being released.
   std::shared_ptr<const data::Dataset> weightReference;
+  /// The mechanism, ε and tuning were picked on the confidential data (the studio's frontier on
+  /// bootstrap replicates of them). That choice is itself a function of the data which ε does
+  /// not cover (SPEC §0 "Choices made on the confidential data"): the report's "tuning_source"
+  /// and the release note say so. False: declared by the analyst or tuned on public data.
+  bool tunedOnConfidential = false;
 };
 
 /// Turns settings into a release: a fresh 128-bit seed from the OS CSPRNG, release = true.

@@ -148,6 +148,14 @@ std::string releaseMechanismSection(const ReportInputs& in, std::size_t j) {
   return html;
 }
 
+/// SPEC §0: a choice taken from the confidential data is stated as outside the guarantee.
+std::string tunedOnConfidentialBanner() {
+  return "<div class=\"banner warning\">" +
+         escapeHtml(kTunedOnConfidentialSentence) +
+         " The privacy guarantee below covers the synthetic data produced with these settings, "
+         "not the choice of the settings.</div>\n";
+}
+
 }  // namespace
 
 std::string releaseNoteHtml(const ReportInputs& in) {
@@ -170,6 +178,7 @@ std::string releaseNoteHtml(const ReportInputs& in) {
        {"Covariates (copied unchanged, public)", covariates.empty() ? "none" : covariates},
        {"Neighbouring databases", privacy::neighboursName(in.settings.neighbours)}});
   body += "<p>" + escapeHtml(privacy::neighboursMeaning(in.settings.neighbours)) + "</p>\n";
+  if (in.settings.tunedOnConfidential) body += tunedOnConfidentialBanner();
   body +=
       "<p>Each synthetic dataset holds only the synthesized variable and the covariates "
       "declared public, which are copied as they are (the privacy guarantee covers the "

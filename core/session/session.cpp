@@ -94,7 +94,8 @@ std::string toJson(const Session& session) {
              {"draws", nuts.draws},
              {"threads", nuts.threads},
              {"metric", mcmc::metricChoiceName(nuts.metric)},
-             {"sd_scale", session.run.model.sdScale}}},
+             {"sd_scale", session.run.model.sdScale},
+             {"tuned_on_confidential", session.run.tunedOnConfidential}}},
            {"synthetic_datasets", session.syntheticDatasets}};
   if (session.results) doc["results"] = detail::resultsToJson(*session.results);
   return doc.dump(2) + "\n";
@@ -161,6 +162,8 @@ Session fromJson(const std::string& text, const std::string& file) {
   session.run.model.sdScale = run.number("sd_scale");
   if (!(session.run.model.sdScale > 0)) run.fail("sd_scale", "must be positive");
   session.run.model.family = session.dataset.family;
+  // Added after version 1 was fixed: older sessions were not tuned on the confidential data.
+  session.run.tunedOnConfidential = run.boolean("tuned_on_confidential", false);
 
   session.syntheticDatasets = top.integer<int>("synthetic_datasets", 1, 100'000);
   // Added after version 1 was fixed: files without it (or with null) have no stored results.
