@@ -397,6 +397,7 @@ void MainWindow::updateBadge() {
   context.datasets = settings.syntheticDatasets;
   context.referenceWeights = settings.run.weightReference != nullptr;
   context.notForRelease = settings.reproducible;
+  context.tunedOnConfidential = settings.run.tunedOnConfidential;
   if (current && lastOutput_ && resultsCurrent_ && !run_->isRunning()) {
     for (const auto& m : lastOutput_->result->mechanisms) {
       if (m.config.mechanism != *current) continue;

@@ -23,6 +23,8 @@ struct GuaranteeContext {
   bool notForRelease = false;
   /// A result whose DP stage failed its diagnostics: no DP label, release refused.
   bool refused = false;
+  /// The settings were tuned on the confidential data: the choice is not covered by ε.
+  bool tunedOnConfidential = false;
 };
 
 class GuaranteeBadge : public QLabel {
