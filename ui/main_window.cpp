@@ -402,6 +402,7 @@ void MainWindow::updateBadge() {
   if (!settings.run.size.declaredRows &&
       core::privacy::sizeIsConfidential(settings.run.neighbours, settings.dataset.dropMissing))
     context.sizeEpsilon = settings.run.size.epsilon;
+  context.tunedOnConfidential = settings.run.tunedOnConfidential;
   if (current && lastOutput_ && resultsCurrent_ && !run_->isRunning()) {
     for (const auto& m : lastOutput_->result->mechanisms) {
       if (m.config.mechanism != *current) continue;

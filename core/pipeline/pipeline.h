@@ -54,6 +54,11 @@ struct RunSettings {
   /// The size the run publishes when n is confidential (add-remove, or complete records after
   /// dropping missing values): a size declared public, or ε_n of a noisy one (size_release.h).
   privacy::SizeSettings size;
+  /// The mechanism, ε and tuning were picked on the confidential data (the studio's frontier on
+  /// bootstrap replicates of them). That choice is itself a function of the data which ε does
+  /// not cover (SPEC §0 "Choices made on the confidential data"): the report's "tuning_source"
+  /// and the release note say so. False: declared by the analyst or tuned on public data.
+  bool tunedOnConfidential = false;
 };
 
 /// Turns settings into a release: a fresh 128-bit seed from the OS CSPRNG, release = true.

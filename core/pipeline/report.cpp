@@ -145,6 +145,9 @@ json buildReport(const data::Dataset& dataset, const MechanismResult& result,
                  {"radius_relative", config.radiusRelative},
                  {"k", config.k ? json(*config.k) : json("auto")},
                  {"downscale", config.downscale ? json(*config.downscale) : json("auto")}};
+  // Whether the choice of mechanism, ε and tuning came from the confidential data (SPEC §0).
+  r["tuning_source"] = settings.tunedOnConfidential ? "confidential data (not covered by epsilon)"
+                                                    : "public";
 
   double seconds = 0;
   long long gradients = 0;

@@ -207,6 +207,14 @@ Facts sizeFacts(const ReportInputs& in) {
            std::to_string(first.size.rowsFor(in.dataset.size())) + ": " + where}};
 }
 
+/// SPEC §0: a choice taken from the confidential data is stated as outside the guarantee.
+std::string tunedOnConfidentialBanner() {
+  return "<div class=\"banner warning\">" +
+         escapeHtml(kTunedOnConfidentialSentence) +
+         " The privacy guarantee below covers the synthetic data produced with these settings, "
+         "not the choice of the settings.</div>\n";
+}
+
 }  // namespace
 
 std::string releaseNoteHtml(const ReportInputs& in, bool releasableOnly) {
@@ -232,6 +240,7 @@ std::string releaseNoteHtml(const ReportInputs& in, bool releasableOnly) {
   body += "<p>" + escapeHtml(privacy::neighboursMeaning(in.settings.neighbours) + " " +
                              in.run.mechanisms.front().size.meaning()) +
           "</p>\n";
+  if (in.settings.tunedOnConfidential) body += tunedOnConfidentialBanner();
   body +=
       "<p>Each synthetic dataset holds only the synthesized variable and the covariates "
       "declared public, which are copied as they are (the privacy guarantee covers the "

@@ -10,6 +10,12 @@
 
 namespace dpsynth::core::report {
 
+/// What the note says when RunSettings::tunedOnConfidential is set (SPEC §0: a choice made on
+/// the confidential data is stated as not covered by ε).
+inline constexpr const char* kTunedOnConfidentialSentence =
+    "The choice of mechanism and ε (and the tuning settings below) was tuned on the "
+    "confidential data and is not covered by ε.";
+
 /// A self-contained HTML document (inline CSS; no scripts, no external files). releasableOnly:
 /// describe only the mechanisms whose files enter release/ (pipeline::releasable); otherwise
 /// every mechanism (a note kept in internal/, e.g. of a seeded run: NOT FOR RELEASE).

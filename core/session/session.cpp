@@ -97,7 +97,8 @@ std::string toJson(const Session& session) {
              {"sd_scale", session.run.model.sdScale},
              {"rows", session.run.size.declaredRows ? json(*session.run.size.declaredRows)
                                                     : json(nullptr)},
-             {"size_epsilon", session.run.size.epsilon}}},
+             {"size_epsilon", session.run.size.epsilon},
+             {"tuned_on_confidential", session.run.tunedOnConfidential}}},
            {"synthetic_datasets", session.syntheticDatasets}};
   if (session.results) doc["results"] = detail::resultsToJson(*session.results);
   return doc.dump(2) + "\n";
@@ -180,6 +181,8 @@ Session fromJson(const std::string& text, const std::string& file) {
       run.fail("size_epsilon", "must be a number from 1e-6 to 1e6");
   }
   session.run.model.family = session.dataset.family;
+  // Added after version 1 was fixed: older sessions were not tuned on the confidential data.
+  session.run.tunedOnConfidential = run.boolean("tuned_on_confidential", false);
 
   session.syntheticDatasets = top.integer<int>("synthetic_datasets", 1, 100'000);
   // Added after version 1 was fixed: files without it (or with null) have no stored results.

@@ -39,8 +39,8 @@ struct Session {
   std::string dataSha256;
   data::DatasetSpec dataset;  ///< outcome, covariates, family, dropMissing
   std::vector<pipeline::MechanismConfig> mechanisms;
-  /// model.sdScale, neighbours, size ("rows", "size_epsilon") and nuts.{seed, chains, warmup,
-  /// draws, threads, metric} are stored;
+  /// model.sdScale, neighbours, size ("rows", "size_epsilon"), tunedOnConfidential and
+  /// nuts.{seed, chains, warmup, draws, threads, metric} are stored;
   /// model.family always equals dataset.family. run.release and run.weightReference are never
   /// stored: see reproducible and weightsFrom.
   pipeline::RunSettings run;

@@ -28,6 +28,8 @@ double generatedValue(const Generator& g, rnd::Rng& rng) {
       return static_cast<double>(
           first ? rnd::negativeBinomial(rng, p[1], p[2]) : rnd::negativeBinomial(rng, p[3], p[4]));
     }
+    case Generator::Kind::normal:
+      return rnd::normal(rng, p[0], p[1]);
   }
   return 0;
 }

@@ -25,7 +25,8 @@ struct GeneratorShape {
 constexpr GeneratorShape kShapes[] = {{Generator::Kind::beta, "beta", 2},
                                       {Generator::Kind::poisson, "poisson", 1},
                                       {Generator::Kind::negbin, "negbin", 2},
-                                      {Generator::Kind::nbmix, "nbmix", 5}};
+                                      {Generator::Kind::nbmix, "nbmix", 5},
+                                      {Generator::Kind::normal, "normal", 2}};
 
 const GeneratorShape& shapeOf(Generator::Kind kind) {
   for (const auto& s : kShapes)
@@ -90,7 +91,7 @@ Generator Generator::parse(const std::string& text) {
   if (!shape)
     throw std::invalid_argument("unknown generator '" + name +
                                 "' (known: beta(a,b), poisson(mu), negbin(mu,phi), "
-                                "nbmix(w,mu1,phi1,mu2,phi2))");
+                                "nbmix(w,mu1,phi1,mu2,phi2), normal(mu,sigma))");
   Generator g;
   g.kind = shape->kind;
   std::stringstream args(t.substr(open + 1, t.size() - open - 2));
@@ -115,6 +116,7 @@ Generator Generator::parse(const std::string& text) {
   const auto& p = g.parameters;
   for (std::size_t i = 0; i < p.size(); ++i) {
     const bool isWeight = g.kind == Kind::nbmix && i == 0;
+    if (g.kind == Kind::normal && i == 0) continue;  // a mean: any finite number
     if (isWeight ? !(p[i] >= 0 && p[i] <= 1) : !(p[i] > 0))
       throw std::invalid_argument("in '" + text + "' parameter " + std::to_string(i + 1) +
                                   (isWeight ? " (the weight) must be in [0, 1]"
@@ -136,6 +138,7 @@ models::Family Generator::family() const {
     case Kind::poisson: return models::Family::poisson;
     case Kind::negbin:
     case Kind::nbmix: return models::Family::negbin;
+    case Kind::normal: return models::Family::normal;
   }
   return models::Family::negbin;
 }

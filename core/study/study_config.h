@@ -25,9 +25,10 @@ class ConfigError : public Error {
 ///  - beta(a,b):               Beta(a, b), family beta;
 ///  - poisson(mu):             Poisson(mu), family poisson;
 ///  - negbin(mu,phi):          NB2 with mean mu and size phi, family negbin;
-///  - nbmix(w,mu1,phi1,mu2,phi2): w·NB(mu1,phi1) + (1−w)·NB(mu2,phi2), family negbin.
+///  - nbmix(w,mu1,phi1,mu2,phi2): w·NB(mu1,phi1) + (1−w)·NB(mu2,phi2), family negbin;
+///  - normal(mu,sigma):        Normal(mu, sigma), family normal (mu may be any number).
 struct Generator {
-  enum class Kind { beta, poisson, negbin, nbmix };
+  enum class Kind { beta, poisson, negbin, nbmix, normal };
   Kind kind = Kind::poisson;
   std::vector<double> parameters;  ///< in the order of the spelling above
 

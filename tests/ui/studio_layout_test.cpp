@@ -1,9 +1,13 @@
+#include <QComboBox>
 #include <QDir>
+#include <QLabel>
+#include <QLineEdit>
 #include <QListWidget>
 #include <QPushButton>
 #include <QScreen>
 #include <QScrollArea>
 #include <QSignalSpy>
+#include <QSpinBox>
 #include <QTabWidget>
 #include <QTableView>
 #include <QtTest>
@@ -18,6 +22,9 @@
 #include "ui/panels/warnings_panel.h"
 #include "ui/plots/plots_view.h"
 #include "ui/widgets/tuning_field.h"
+#include "ui/workspaces/frontier/frontier_form.h"
+#include "ui/workspaces/frontier/frontier_plot.h"
+#include "ui/workspaces/frontier/frontier_workspace.h"
 
 using namespace dpsynth::ui;
 namespace pipeline = dpsynth::core::pipeline;
@@ -93,6 +100,35 @@ class StudioLayoutTest : public QObject {
     QVERIFY(insideWindow(window.plotsView(), &window));
   }
 
+  void frontierSourceFits_data() { runCancelAndAllMechanismsAreReachable_data(); }
+  /// The frontier's source (with the confidential warning, the longest banner) and its Run
+  /// button are on screen without scrolling.
+  void frontierSourceFits() {
+    QFETCH(QSize, size);
+    MainWindow window;
+    window.autoRunBox()->setChecked(false);
+    window.loadDefaults();
+    window.resize(size);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    auto* frontier = window.findChild<FrontierWorkspace*>();
+    window.workspaces()->setCurrentWidget(frontier);
+    FrontierForm* form = frontier->form();
+    for (auto source : {FrontierForm::Source::generator, FrontierForm::Source::confidential}) {
+      form->setSource(source);
+      QCoreApplication::processEvents();
+      QVERIFY(insideWindow(frontier->runButton(), &window));
+      QVERIFY(insideWindow(frontier->banner(), &window));
+      for (QWidget* w : std::initializer_list<QWidget*>{form->sourceBox(), form->generatorEdit(),
+                                                        form->recordsBox()}) {
+        QVERIFY2(insideWindow(w, &window), qPrintable(w->objectName()));
+        QVERIFY2(w->visibleRegion().boundingRect() == w->rect(), qPrintable(w->objectName()));
+      }
+    }
+    QVERIFY(insideWindow(form->sourceWarning(), &window));
+    QVERIFY(form->sourceWarning()->visibleRegion().boundingRect() == form->sourceWarning()->rect());
+  }
+
   void theWindowFitsItsScreen() {
     MainWindow window;
     const QRect screen = window.screen()->availableGeometry();
@@ -147,6 +183,27 @@ class StudioLayoutTest : public QObject {
     QListWidget* list = window.mechanismPanel()->list();
     for (int row = 0; row < list->count(); ++row)  // the marked row did not grow out of view
       QVERIFY(list->viewport()->rect().contains(list->visualItemRect(list->item(row))));
+
+    // The frontier on its default public source (a generator for the family, no reference
+    // loaded): lw, lw-final, censor-uw and ph (public bounds 0 and 60) over the default ε grid.
+    auto* frontier = window.findChild<FrontierWorkspace*>();
+    window.workspaces()->setCurrentWidget(frontier);
+    window.tuningPanel()->setSettingValue("lower", 0.0);
+    window.tuningPanel()->setSettingValue("upper", 60.0);
+    frontier->takeSynthesisDefaults();
+    FrontierForm* form = frontier->form();
+    QCOMPARE(form->source(), FrontierForm::Source::generator);
+    form->setMechanisms({pipeline::Mechanism::lw, pipeline::Mechanism::lwFinal,
+                         pipeline::Mechanism::censorUw, pipeline::Mechanism::ph});
+    form->chainsBox()->setValue(2);
+    form->warmupBox()->setValue(200);
+    form->drawsBox()->setValue(200);
+    QSignalSpy ended(frontier, &FrontierWorkspace::studyEnded);
+    QVERIFY2(frontier->start(), qPrintable(frontier->statusText()));
+    QVERIFY(ended.wait(600000));
+    frontier->plot()->redrawNow();
+    QTest::qWait(150);
+    shoot(&window, QStringLiteral("frontier.png"));
 
     HelpDialog help;
     help.show();

@@ -66,6 +66,11 @@ QStringList SettingsController::resetForNewData() {
       {QStringLiteral("radius"), defaults.radius},
       {QStringLiteral("radiusRelative"), defaults.radiusRelative}};
   QStringList reset;
+  // Settings tuned on the previous data are not a choice made on these (SPEC §0).
+  if (sampler_->tunedOnConfidential()) {
+    reset << tr("tuned on the confidential data → off");
+    sampler_->setTunedOnConfidential(false);
+  }
   for (const auto& [key, value] : scaleDependent) {
     const QVariant now = tuning_->settingValue(key);
     if (now == value) continue;
@@ -105,6 +110,7 @@ StudioSettings SettingsController::current() const {
   s.reproducible = sampler_->reproducible();
   s.run.neighbours = sampler_->neighbours();
   s.run.size = sampler_->size();
+  s.run.tunedOnConfidential = sampler_->tunedOnConfidential();
   s.releaseSeed = releaseSeed_;
   s.weightsFrom = reference_->path().toStdString();
   if (reference_->isLoaded())
@@ -119,6 +125,7 @@ void SettingsController::apply(const StudioSettings& settings, bool referenceInB
     sampler_->setNuts(settings.run.nuts, settings.syntheticDatasets);
     sampler_->setRelease(settings.reproducible, settings.run.neighbours);
     sampler_->setSize(settings.run.size);
+    sampler_->setTunedOnConfidential(settings.run.tunedOnConfidential);
     mechanisms_->setChecked(settings.mechanisms);
     reference_->clear();
   }

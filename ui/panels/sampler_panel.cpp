@@ -123,6 +123,33 @@ SamplerPanel::SamplerPanel(QWidget* parent) : QWidget(parent) {
     emit changed();
   });
   showReproducible();
+
+  tunedOnConfidential_ = new QCheckBox(tr("on the confidential data"), this);
+  tunedOnConfidential_->setObjectName(QStringLiteral("tunedOnConfidentialBox"));
+  // Shown like a warning when on; the guarantee badge then says "not covered by ε".
+  tunedOnConfidential_->setStyleSheet(QStringLiteral("QCheckBox:checked { color: #8a1c1c; }"));
+  tunedOnConfidential_->setToolTip(
+      tr("<p>On when the mechanism, ε and tuning were chosen on the confidential data "
+         "themselves, e.g. a point of a Frontier run on a bootstrap of them. That choice "
+         "changes with one record and ε does not cover it: the release note says so, and the "
+         "report records \"tuning_source\".</p>"
+         "<p>Loading a Frontier point sets it from the Frontier's source (public reference "
+         "data or a generator: off); new data turns it off.</p>"));
+  form->addRow(tr("tuned"), tunedOnConfidential_);
+  connect(tunedOnConfidential_, &QCheckBox::toggled, this, [this](bool on) {
+    if (silent_) return;
+    emit edited({this, QStringLiteral("tunedOnConfidential"), !on, on, 0});
+    emit changed();
+  });
+}
+
+bool SamplerPanel::tunedOnConfidential() const { return tunedOnConfidential_->isChecked(); }
+
+void SamplerPanel::setTunedOnConfidential(bool tuned) {
+  silent_ = true;
+  tunedOnConfidential_->setChecked(tuned);
+  silent_ = false;
+  emit changed();
 }
 
 void SamplerPanel::showReproducible() {
@@ -223,6 +250,7 @@ QVariant SamplerPanel::settingValue(const QString& key) const {
   if (key == QLatin1String("seed")) return QVariant::fromValue(committedSeed_);
   if (key == QLatin1String("reproducible")) return reproducible_->isChecked();
   if (key == QLatin1String("neighbours")) return neighbours_->currentData().toInt();
+  if (key == QLatin1String("tunedOnConfidential")) return tunedOnConfidential_->isChecked();
   if (auto* f = fields_.value(key)) return f->value();
   return {};
 }
@@ -242,6 +270,8 @@ void SamplerPanel::setSettingValue(const QString& key, const QVariant& value) {
     silent_ = false;
     showReproducible();
     emit changed();
+  } else if (key == QLatin1String("tunedOnConfidential")) {
+    setTunedOnConfidential(value.toBool());
   } else if (auto* f = fields_.value(key)) {
     f->setValue(value);
   }

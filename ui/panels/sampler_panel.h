@@ -1,7 +1,9 @@
 #pragma once
 /// Release and sampler settings: the neighbour relation, the "reproducible (not for release)"
-/// switch beside the seed, chains, warm-up, draws, threads and the number of synthetic datasets
-/// to release. User edits are reported for the undo stack.
+/// switch beside the seed, chains, warm-up, draws, threads, the number of synthetic datasets
+/// to release, and whether the settings were tuned on the confidential data (SPEC §0: a choice
+/// the release note then states as not covered by ε). User edits are reported for the undo
+/// stack.
 #include <QMap>
 #include <QWidget>
 
@@ -40,16 +42,22 @@ class SamplerPanel : public QWidget, public SettingsEditor {
   core::privacy::Neighbours neighbours() const;
   /// Programmatic (session load): no edits reported, one changed().
   void setRelease(bool reproducible, core::privacy::Neighbours neighbours);
+  /// The mechanism, ε and tuning were picked on the confidential data (a frontier point of a
+  /// bootstrap of them): RunSettings::tunedOnConfidential.
+  bool tunedOnConfidential() const;
+  /// Programmatic (session load, new data): no edit reported, one changed().
+  void setTunedOnConfidential(bool tuned);
 
   /// Keys: "chains", "warmup", "draws", "seed", "threads", "syntheticDatasets", "declaredRows"
   /// (null: not declared), "sizeEpsilon", "reproducible" (bool), "neighbours" (int of
-  /// Neighbours). seed is a qulonglong; threads is null for auto.
+  /// Neighbours), "tunedOnConfidential" (bool). seed is a qulonglong; threads is null for auto.
   QVariant settingValue(const QString& key) const override;
   void setSettingValue(const QString& key, const QVariant& value) override;
 
   TuningField* field(const QString& key) const { return fields_.value(key); }
   QLineEdit* seedEdit() const { return seed_; }
   QCheckBox* reproducibleBox() const { return reproducible_; }
+  QCheckBox* tunedOnConfidentialBox() const { return tunedOnConfidential_; }
   QComboBox* neighboursBox() const { return neighbours_; }
 
  signals:
@@ -63,6 +71,7 @@ class SamplerPanel : public QWidget, public SettingsEditor {
   QMap<QString, TuningField*> fields_;
   QLineEdit* seed_ = nullptr;
   QCheckBox* reproducible_ = nullptr;
+  QCheckBox* tunedOnConfidential_ = nullptr;
   QComboBox* neighbours_ = nullptr;
   quint64 committedSeed_ = 1;
   /// The session's metric setting: no widget yet, but kept so that a session round trip through

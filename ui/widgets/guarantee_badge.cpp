@@ -49,6 +49,8 @@ QString guaranteeText(pipeline::Mechanism mechanism, const pipeline::MechanismCo
                   .arg(eps(context.datasets * *shown + context.sizeEpsilon));
     }
   }
+  if (context.tunedOnConfidential)
+    text += QStringLiteral(" · tuned on the confidential data, not covered by ε");
   if (context.notForRelease) text += QStringLiteral(" · NOT FOR RELEASE");
   return name + QStringLiteral(": ") + text;
 }

@@ -26,6 +26,8 @@ struct GuaranteeContext {
   /// ε_n of a noisy published size (SPEC §0: add-remove, or complete records after dropping);
   /// 0 when the size is public or declared. Added once to the ε a release spends.
   double sizeEpsilon = 0;
+  /// The settings were tuned on the confidential data: the choice is not covered by ε.
+  bool tunedOnConfidential = false;
 };
 
 class GuaranteeBadge : public QLabel {

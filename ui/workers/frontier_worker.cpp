@@ -2,6 +2,7 @@
 
 #include <QMetaObject>
 #include <exception>
+#include <stdexcept>
 
 #include "core/study/replicate_source.h"
 
@@ -39,7 +40,12 @@ void FrontierWorker::run(const FrontierRequest& request, std::stop_token stop) {
     return;
   }
   try {
-    const core::study::ReplicateSource source(request.config, *request.data);
+    // A bootstrap resamples the rows in memory; a generator needs none.
+    if (!request.data && !request.config.source.generator)
+      throw std::invalid_argument("a bootstrap frontier needs the data to resample");
+    const core::study::ReplicateSource source =
+        request.data ? core::study::ReplicateSource(request.config, *request.data)
+                     : core::study::ReplicateSource(request.config);
     std::vector<int> replicates;
     for (int r = 0; r < request.config.replicates; ++r) replicates.push_back(r);
     const auto outcome = core::study::runStudy(

@@ -1,6 +1,6 @@
 #pragma once
-/// Runs the bootstrap study behind the frontier view on a thread of its own: replicates of the
-/// loaded data through core::study::runStudy (replicates in parallel under one thread budget),
+/// Runs the study behind the frontier view on a thread of its own: replicates (a bootstrap of
+/// data in memory, or a generator's draws) through core::study::runStudy (replicates in parallel under one thread budget),
 /// each finished replicate handed to the GUI thread as a queued signal with its rows.
 /// cancel() may be called from any thread: it requests the study's stop_source directly.
 #include <QObject>
@@ -17,9 +17,10 @@ namespace dpsynth::ui {
 
 struct FrontierRequest {
   quint64 id = 0;
-  /// The study: a bootstrap source (its file only names the data; the rows come from `data`).
+  /// The study: a generator source, or a bootstrap source whose file only names the data
+  /// (the rows come from `data`).
   core::study::StudyConfig config;
-  std::shared_ptr<const core::data::Dataset> data;
+  std::shared_ptr<const core::data::Dataset> data;  ///< null for a generator
   int threads = 2;  ///< replicates at a time (0 = all cores)
 };
 

@@ -97,6 +97,7 @@ void compareSessions(const session::Session& a, const session::Session& b) {
   QCOMPARE(a.run.size.declaredRows, b.run.size.declaredRows);
   QCOMPARE(a.run.size.epsilon, b.run.size.epsilon);
   QCOMPARE(a.syntheticDatasets, b.syntheticDatasets);
+  QCOMPARE(a.run.tunedOnConfidential, b.run.tunedOnConfidential);
 }
 
 std::string writeFile(const QTemporaryDir& dir, const QString& name, const std::string& text) {
@@ -243,6 +244,29 @@ class SessionTest : public QObject {
       QFAIL("unknown metric accepted");
     } catch (const session::SessionError& e) {
       QVERIFY2(std::string(e.what()).find("run.metric") != std::string::npos, e.what());
+    }
+  }
+
+  /// Settings tuned on the confidential data (a frontier point loaded from a bootstrap of
+  /// them) keep that mark through a session; sessions saved before it existed were not.
+  void tunedOnConfidentialSetting() {
+    session::Session s = exampleSession();
+    s.run.tunedOnConfidential = true;
+    auto doc = nlohmann::json::parse(session::toJson(s));
+    QCOMPARE(doc["run"]["tuned_on_confidential"].get<bool>(), true);
+    QVERIFY(session::fromJson(doc.dump(), "f").run.tunedOnConfidential);
+    compareSessions(session::fromJson(doc.dump(), "f"), s);
+    doc["run"]["tuned_on_confidential"] = false;
+    QVERIFY(!session::fromJson(doc.dump(), "f").run.tunedOnConfidential);
+    doc["run"].erase("tuned_on_confidential");
+    QVERIFY(!session::fromJson(doc.dump(), "f").run.tunedOnConfidential);
+    doc["run"]["tuned_on_confidential"] = "yes";
+    try {
+      session::fromJson(doc.dump(), "f");
+      QFAIL("a string accepted for a boolean");
+    } catch (const session::SessionError& e) {
+      QVERIFY2(std::string(e.what()).find("run.tuned_on_confidential") != std::string::npos,
+               e.what());
     }
   }
 

@@ -1,6 +1,7 @@
 #include "core/study/replicate_source.h"
 
 #include <QtTest>
+#include <cmath>
 
 #include "core/data/csv_table.h"
 
@@ -37,6 +38,27 @@ class ReplicateSourceTest : public QObject {
 
     config.source.n = 0;  // the loaded data's own size
     QCOMPARE(study::ReplicateSource(config, original).size(), original.size());
+  }
+
+  void normalGeneratorDrawsItsMeanAndSd() {
+    // The frontier's public source for the normal family: n draws of Normal(mu, sigma), no
+    // covariates. Sample mean within 5 standard errors of mu, sample sd within 5% of sigma.
+    study::StudyConfig config;
+    config.source.generator = study::Generator::parse("normal(-3,2)");
+    config.source.n = 20000;
+    const study::ReplicateSource source(config);
+    QCOMPARE(source.size(), std::size_t(20000));
+    const auto d = source.draw(7);
+    QCOMPARE(d.family, dpsynth::core::models::Family::normal);
+    QCOMPARE(d.size(), std::size_t(20000));
+    QCOMPARE(d.X.cols(), Eigen::Index(1));
+    const double mean = d.y.mean();
+    const double sd = std::sqrt((d.y.array() - mean).square().sum() / (d.y.size() - 1));
+    QVERIFY2(std::abs(mean + 3) < 5 * 2 / std::sqrt(20000.0), qPrintable(QString::number(mean)));
+    QVERIFY2(std::abs(sd - 2) < 0.1, qPrintable(QString::number(sd)));
+    QVERIFY(d.y.minCoeff() < -3 && d.y.maxCoeff() > -3);  // not a constant
+    QVERIFY(source.draw(7).y == d.y);                      // seeded: the same replicate
+    QVERIFY(source.draw(8).y != d.y);
   }
 };
 

@@ -77,6 +77,15 @@ class StudyConfigTest : public QObject {
     QVERIFY_THROWS_EXCEPTION(std::invalid_argument, study::Generator::parse("poisson(-1)"));
     QVERIFY_THROWS_EXCEPTION(std::invalid_argument, study::Generator::parse("nbmix(1.5,1,1,1,1)"));
     QVERIFY_THROWS_EXCEPTION(std::invalid_argument, study::Generator::parse("poisson 3"));
+    // normal(mu,sigma): the mean may be any number (negative too), sigma must be positive.
+    const auto n = study::Generator::parse("normal(-2.5, 3)");
+    QCOMPARE(n.kind, study::Generator::Kind::normal);
+    QCOMPARE(n.family(), Family::normal);
+    QCOMPARE(n.spelling(), std::string("normal(-2.5,3)"));
+    QCOMPARE(study::Generator::parse(n.spelling()).parameters, n.parameters);
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, study::Generator::parse("normal(0,0)"));
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, study::Generator::parse("normal(0,-1)"));
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, study::Generator::parse("normal(1)"));
   }
 
   void messagesNameTheKeyAndTheProblem() {

@@ -2,15 +2,19 @@
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QLabel>
 #include <QLineEdit>
+#include <QStandardItemModel>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QTabWidget>
 #include <QUndoStack>
 #include <QtTest>
 
+#include "core/session/session.h"
 #include "core/study/frontier.h"
 #include "tests/ui/studio_test_helpers.h"
+#include "ui/controllers/reference_data.h"
 #include "ui/controllers/settings_controller.h"
 #include "ui/main_window.h"
 #include "ui/panels/data_panel.h"
@@ -73,6 +77,15 @@ class FrontierWorkspaceTest : public QObject {
     FrontierWorkspace* frontier = frontierOf(window);
     QVERIFY(frontier);
     QVERIFY(frontier->banner()->text().contains(QLatin1String("not a release")));
+    // Tuning on the confidential data is a choice, made here on purpose, that ε does not cover.
+    FrontierForm* form = frontier->form();
+    QCOMPARE(form->source(), FrontierForm::Source::generator);  // the default without reference
+    form->setSource(FrontierForm::Source::confidential);
+    QVERIFY(frontier->banner()->text().contains(QStringLiteral("not covered by ε")));
+    QVERIFY(frontier->banner()->text().contains(QLatin1String("CONFIDENTIAL")));
+    QVERIFY(form->sourceBox()->currentText().contains(QStringLiteral("not covered by ε")));
+    QVERIFY(!form->sourceWarning()->isHidden());
+    QVERIFY(!window.samplerPanel()->tunedOnConfidential());
     window.show();
     window.workspaces()->setCurrentWidget(frontier);
     QVERIFY(QTest::qWaitForWindowExposed(&window));
@@ -81,7 +94,6 @@ class FrontierWorkspaceTest : public QObject {
     // bounds set in Synthesis) at ε = 2 and 8, three replicates of tiny chains.
     window.tuningPanel()->setSettingValue("lower", 0.0);
     window.tuningPanel()->setSettingValue("upper", 500.0);
-    FrontierForm* form = frontier->form();
     form->setMechanisms({pipeline::Mechanism::lw, pipeline::Mechanism::ph});
     form->epsilonEdit()->setText(QStringLiteral("2, 8"));
     form->replicatesBox()->setValue(3);
@@ -95,12 +107,16 @@ class FrontierWorkspaceTest : public QObject {
     QVERIFY(ended.wait(300000));
     QCOMPARE(ended.takeFirst().at(0).toBool(), true);
     QCOMPARE(landed.count(), 3);
+    FrontierPlot* plot = frontier->plot();
     QCOMPARE(frontier->rows().size(), std::size_t(3 * 4));  // confidential + 3 cells each
+    QVERIFY(frontier->showsConfidential());
+    QVERIFY2(plot->runLabel().contains(QLatin1String("CONFIDENTIAL")) &&
+                 plot->runLabel().contains(QStringLiteral("not covered by ε")),
+             qPrintable(plot->runLabel()));
 
     // The graphs hold the medians and band edges of core::study::frontierPoints.
     const auto expected = study::frontierPoints(frontier->rows(), "max_ecdf");
     QCOMPARE(expected.size(), std::size_t(3));
-    FrontierPlot* plot = frontier->plot();
     plot->redrawNow();
     QCOMPARE(plot->points().size(), expected.size());
     const auto& series = plot->seriesGraphs();
@@ -158,13 +174,30 @@ class FrontierWorkspaceTest : public QObject {
     QCOMPARE(window.workspaces()->currentIndex(), 0);
     QVERIFY(!window.samplerPanel()->settingValue("reproducible").toBool());  // a release
     QVERIFY(loaded.first().at(0).toString().contains(QStringLiteral("ph, ε = 2")));
+    // Loaded from the confidential data: marked, visibly, and carried into the run settings,
+    // the session and the badge.
+    QVERIFY(loaded.first().at(0).toString().contains(QLatin1String("tuned on the confidential")));
+    QVERIFY(window.samplerPanel()->tunedOnConfidentialBox()->isChecked());
+    const StudioSettings tuned = window.settingsController()->current();
+    QVERIFY(tuned.runSettings().tunedOnConfidential);
+    QVERIFY(toSession(tuned, window.dataPanel()->source()).run.tunedOnConfidential);
+    QVERIFY(dpsynth::core::session::toJson(toSession(tuned, window.dataPanel()->source()))
+                .find("\"tuned_on_confidential\": true") != std::string::npos);
+    QVERIFY(fromSession(toSession(tuned, window.dataPanel()->source())).run.tunedOnConfidential);
+    QVERIFY(window.findChild<QLabel*>(QStringLiteral("guaranteeBadge"))
+                ->text()
+                .contains(QStringLiteral("not covered by ε")));
 
-    // One undo step puts the previous settings back.
+    // One undo step puts the previous settings back, the mark included.
     window.settingsController()->undoStack()->undo();
     QCOMPARE(window.mechanismPanel()->checked(),
              std::vector<pipeline::Mechanism>{pipeline::Mechanism::lwFinal});
     QCOMPARE(window.tuningPanel()->settingValue("epsilon").toDouble(), epsilonBefore);
     QVERIFY(window.samplerPanel()->settingValue("reproducible").toBool());
+    QVERIFY(!window.samplerPanel()->tunedOnConfidential());
+    QVERIFY(!window.settingsController()->current().runSettings().tunedOnConfidential);
+    window.settingsController()->undoStack()->redo();
+    QVERIFY(window.samplerPanel()->tunedOnConfidential());
 
     // Export: the picture and the data behind it.
     QTemporaryDir dir;
@@ -174,6 +207,104 @@ class FrontierWorkspaceTest : public QObject {
     const QString text = QString::fromUtf8(csv.readAll());
     QVERIFY(text.startsWith(QLatin1String("series,mechanism,guarantee,epsilon")));
     QCOMPARE(text.count(QLatin1Char('\n')), 1 + 3);
+  }
+
+  void defaultSourceIsPublic() {
+    MainWindow window;
+    QVERIFY(window.dataPanel()->loadFile(test::samplePath("nbmix")));
+    FrontierWorkspace* frontier = frontierOf(window);
+    FrontierForm* form = frontier->form();
+    // No reference: the generator, with the fixed default of the data's family.
+    QCOMPARE(window.dataPanel()->choice().family, dpsynth::core::models::Family::negbin);
+    QCOMPARE(form->source(), FrontierForm::Source::generator);
+    QCOMPARE(form->generatorEdit()->text(), QStringLiteral("negbin(3,2)"));
+    QVERIFY(form->generatorEdit()->isEnabled());
+    QVERIFY(form->sourceWarning()->isHidden());
+    QVERIFY(frontier->banner()->text().contains(QLatin1String("generator negbin(3,2)")));
+    const auto* model = qobject_cast<const QStandardItemModel*>(form->sourceBox()->model());
+    QVERIFY(!model->item(0)->isEnabled());  // the reference item, until one is loaded
+
+    // A reference dataset loaded in Tuning becomes the default.
+    const QString reference = test::samplePath("nbmix");
+    QVERIFY(window.settingsController()->loadReference(reference));
+    QCOMPARE(form->source(), FrontierForm::Source::reference);
+    QVERIFY(model->item(0)->isEnabled());
+    QVERIFY(form->sourceBox()->currentText().contains(QLatin1String("nbmix.csv")));
+    QVERIFY(!form->generatorEdit()->isEnabled());
+    QVERIFY(frontier->banner()->text().contains(QLatin1String("public reference data nbmix.csv")));
+    // ... and the generator again when it goes.
+    window.settingsController()->reference()->clear();
+    QCOMPARE(form->source(), FrontierForm::Source::generator);
+    QVERIFY(!model->item(0)->isEnabled());
+
+    // The generator's text follows the family until it is edited, and must match it.
+    window.dataPanel()->setChoice({"count", {}, dpsynth::core::models::Family::poisson, false}, 1.0);
+    QCOMPARE(form->generatorEdit()->text(), QStringLiteral("poisson(10)"));
+    form->generatorEdit()->setText(QStringLiteral("negbin(5,1)"));
+    QVERIFY(!frontier->start());
+    QVERIFY2(frontier->statusText().contains(QLatin1String("family in Synthesis is poisson")),
+             qPrintable(frontier->statusText()));
+    window.dataPanel()->setChoice({"count", {}, dpsynth::core::models::Family::negbin, false}, 1.0);
+    QCOMPARE(form->generatorEdit()->text(), QStringLiteral("negbin(5,1)"));  // edited: kept
+    form->generatorEdit()->setText(QStringLiteral("negbin(5"));
+    QVERIFY(!frontier->start());
+    QVERIFY2(frontier->statusText().contains(QLatin1String("generator:")),
+             qPrintable(frontier->statusText()));
+  }
+
+  void generatorAndReferenceFrontiersRunAndClearTheMark() {
+    MainWindow window;
+    QVERIFY(window.dataPanel()->loadFile(test::samplePath("nbmix")));
+    FrontierWorkspace* frontier = frontierOf(window);
+    FrontierForm* form = frontier->form();
+    form->setMechanisms({pipeline::Mechanism::censorUw});
+    form->epsilonEdit()->setText(QStringLiteral("1, 4"));
+    form->replicatesBox()->setValue(2);
+    form->recordsBox()->setValue(200);
+    form->chainsBox()->setValue(1);
+    form->warmupBox()->setValue(100);
+    form->drawsBox()->setValue(100);
+    QCOMPARE(form->source(), FrontierForm::Source::generator);
+    QSignalSpy ended(frontier, &FrontierWorkspace::studyEnded);
+    QVERIFY2(frontier->start(), qPrintable(frontier->statusText()));
+    QVERIFY(ended.wait(300000));
+    QCOMPARE(ended.takeFirst().at(0).toBool(), true);
+    QVERIFY(!frontier->showsConfidential());
+    QVERIFY2(frontier->plot()->runLabel().contains(QLatin1String("generator negbin(3,2)")) &&
+                 frontier->plot()->runLabel().contains(QLatin1String("200 records")),
+             qPrintable(frontier->plot()->runLabel()));
+    const auto points = study::frontierPoints(frontier->rows(), "max_ecdf");
+    QCOMPARE(points.size(), std::size_t(2));
+    QCOMPARE(frontier->rows().size(), std::size_t(2 * 3));  // confidential + 2 cells each
+
+    // A point of public data replaces a choice made on the confidential data: the mark goes.
+    window.samplerPanel()->setTunedOnConfidential(true);
+    QSignalSpy loaded(frontier, &FrontierWorkspace::pointLoaded);
+    frontier->loadPoint(points[1]);
+    QCOMPARE(loaded.count(), 1);
+    QVERIFY(!loaded.first().at(0).toString().contains(QLatin1String("tuned on the confidential")));
+    QCOMPARE(window.tuningPanel()->settingValue("epsilon").toDouble(), 4.0);
+    QVERIFY(!window.samplerPanel()->tunedOnConfidential());
+    QVERIFY(!window.settingsController()->current().runSettings().tunedOnConfidential);
+    window.settingsController()->undoStack()->undo();
+    QVERIFY(window.samplerPanel()->tunedOnConfidential());
+
+    // The reference dataset resampled: public too.
+    QVERIFY(window.settingsController()->loadReference(test::samplePath("nbmix")));
+    QCOMPARE(form->source(), FrontierForm::Source::reference);
+    form->recordsBox()->setValue(0);  // as many as the reference has
+    QVERIFY2(frontier->start(), qPrintable(frontier->statusText()));
+    QVERIFY(ended.wait(300000));
+    QCOMPARE(ended.takeFirst().at(0).toBool(), true);
+    QVERIFY(!frontier->showsConfidential());
+    QVERIFY(frontier->plot()->runLabel().contains(QLatin1String("public reference data nbmix.csv")));
+    frontier->loadPoint(study::frontierPoints(frontier->rows(), "max_ecdf").front());
+    QVERIFY(!window.samplerPanel()->tunedOnConfidential());
+
+    // New data: the mark of a choice made on the previous data goes.
+    window.samplerPanel()->setTunedOnConfidential(true);
+    QVERIFY(window.dataPanel()->loadFile(test::samplePath("poisson")));
+    QVERIFY(!window.samplerPanel()->tunedOnConfidential());
   }
 
   void cancelStopsTheStudy() {
@@ -193,12 +324,15 @@ class FrontierWorkspaceTest : public QObject {
     QVERIFY(frontier->runButton()->isEnabled());
   }
 
-  void noDataNoStudy() {
+  void noDataNoBootstrap() {
     MainWindow window;
     FrontierWorkspace* frontier = frontierOf(window);
     if (window.dataPanel()->hasData()) QSKIP("the window starts with data");
+    frontier->form()->setSource(FrontierForm::Source::confidential);
     QVERIFY(!frontier->start());
     QVERIFY(frontier->statusText().contains(QLatin1String("Load data")));
+    frontier->form()->setSource(FrontierForm::Source::reference);  // none loaded: not taken
+    QCOMPARE(frontier->form()->source(), FrontierForm::Source::confidential);
   }
 
  private:

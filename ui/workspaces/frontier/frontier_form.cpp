@@ -5,9 +5,11 @@
 #include <QFormLayout>
 #include <QGridLayout>
 #include <QGroupBox>
+#include <QLabel>
 #include <QLineEdit>
 #include <QRegularExpression>
 #include <QSpinBox>
+#include <QStandardItemModel>
 #include <QVBoxLayout>
 #include <cmath>
 
@@ -63,6 +65,60 @@ std::optional<std::vector<std::optional<double>>> FrontierForm::parseList(const 
 FrontierForm::FrontierForm(QWidget* parent) : QWidget(parent) {
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(0, 0, 0, 0);
+
+  // The source comes first: it decides whether the tuning found here is covered by ε.
+  auto* data = new QGroupBox(tr("Replicates of"), this);
+  auto* dform = new QFormLayout(data);
+  source_ = new QComboBox(data);
+  source_->setObjectName(QStringLiteral("frontierSource"));
+  for (Source s : {Source::reference, Source::generator, Source::confidential})
+    source_->addItem(sourceName(s), int(s));
+  source_->setItemText(2, tr("confidential (not covered by ε)"));
+  source_->setItemData(0, tr("Bootstrap of the reference dataset loaded in Tuning (\"Weights "
+                             "from a reference dataset…\"): public data, typed with the data's "
+                             "columns."),
+                       Qt::ToolTipRole);
+  source_->setItemData(1, tr("Values drawn from the generator below: no data at all."),
+                       Qt::ToolTipRole);
+  source_->setItemData(2, tr("Bootstrap of the data loaded in Synthesis. Tuning on the "
+                             "confidential data is not covered by ε: a point loaded from it "
+                             "marks the settings, and the release note says so."),
+                       Qt::ToolTipRole);
+  source_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+  source_->setMinimumContentsLength(14);
+  dform->addRow(tr("source"), source_);
+  generator_ = new QLineEdit(defaultGenerator(family_), data);
+  generator_->setObjectName(QStringLiteral("frontierGenerator"));
+  generator_->setToolTip(
+      tr("<p>beta(a,b), poisson(mu), negbin(mu,phi), nbmix(w,mu1,phi1,mu2,phi2) or "
+         "normal(mu,sigma), one outcome without covariates. The default is a fixed guess for "
+         "the family.</p><p>Take the parameters from public knowledge (an earlier release, "
+         "published tables), never from the confidential data: parameters read off them are a "
+         "choice made on the data as well.</p>"));
+  dform->addRow(tr("generator"), generator_);
+  records_ = frontierSpin(0, 10'000'000, 1000, data);
+  records_->setObjectName(QStringLiteral("frontierRecords"));
+  records_->setSpecialValueText(tr("as the data"));
+  records_->setToolTip(tr("Records in each replicate (a generator needs at least 2; for a "
+                          "bootstrap, 0 = as many as the resampled data has)."));
+  dform->addRow(tr("records each"), records_);
+  sourceWarning_ = new QLabel(data);
+  sourceWarning_->setObjectName(QStringLiteral("frontierSourceWarning"));
+  sourceWarning_->setWordWrap(true);
+  sourceWarning_->setText(tr("Tuning on the confidential data is not covered by ε: a point "
+                             "loaded from it marks the settings, and the release note says "
+                             "so."));
+  sourceWarning_->setStyleSheet(QStringLiteral("QLabel { color: #8a1c1c; font-weight: bold; }"));
+  dform->addRow(sourceWarning_);
+  static_cast<QStandardItemModel*>(source_->model())->item(0)->setEnabled(false);
+  source_->setCurrentIndex(1);
+  connect(source_, &QComboBox::activated, this, [this] { sourceChosen_ = true; });
+  connect(source_, &QComboBox::currentIndexChanged, this, [this] {
+    showSource();
+    emit sourceChanged(source());
+  });
+  showSource();
+  layout->addWidget(data);
 
   auto* mechanisms = new QGroupBox(tr("Mechanisms"), this);
   auto* grid = new QGridLayout(mechanisms);
@@ -125,6 +181,65 @@ FrontierForm::FrontierForm(QWidget* parent) : QWidget(parent) {
   layout->addStretch(1);
 }
 
+QString FrontierForm::defaultGenerator(core::models::Family family) {
+  switch (family) {
+    case core::models::Family::poisson: return QStringLiteral("poisson(10)");
+    case core::models::Family::negbin: return QStringLiteral("negbin(3,2)");
+    case core::models::Family::beta: return QStringLiteral("beta(2,5)");
+    case core::models::Family::normal: return QStringLiteral("normal(0,1)");
+  }
+  return QStringLiteral("negbin(3,2)");
+}
+
+QString FrontierForm::sourceName(Source source) {
+  switch (source) {
+    case Source::reference: return tr("public reference data");
+    case Source::generator: return tr("generator (public)");
+    case Source::confidential: return tr("confidential data");
+  }
+  return {};
+}
+
+FrontierForm::Source FrontierForm::source() const {
+  return static_cast<Source>(source_->currentData().toInt());
+}
+
+void FrontierForm::setSource(Source source) {
+  const int index = source_->findData(int(source));
+  // As in the list: no reference source without a reference.
+  if (!static_cast<QStandardItemModel*>(source_->model())->item(index)->isEnabled()) return;
+  sourceChosen_ = true;
+  source_->setCurrentIndex(index);
+}
+
+void FrontierForm::setReferenceAvailable(bool available, const QString& name) {
+  auto* item = static_cast<QStandardItemModel*>(source_->model())->item(0);
+  item->setEnabled(available);
+  item->setText(available && !name.isEmpty()
+                    ? tr("public reference data: %1").arg(name)
+                    : sourceName(Source::reference));
+  if (!available && source() == Source::reference) {
+    source_->setCurrentIndex(source_->findData(int(Source::generator)));
+  } else if (!sourceChosen_) {
+    source_->setCurrentIndex(
+        source_->findData(int(available ? Source::reference : Source::generator)));
+  }
+}
+
+void FrontierForm::setFamily(core::models::Family family) {
+  if (family == family_) return;
+  // The text follows the family while it is the previous family's default (not edited).
+  if (generator_->text().trimmed() == defaultGenerator(family_))
+    generator_->setText(defaultGenerator(family));
+  family_ = family;
+}
+
+void FrontierForm::showSource() {
+  const Source s = source();
+  generator_->setEnabled(s == Source::generator);
+  sourceWarning_->setVisible(s == Source::confidential);
+}
+
 std::vector<pipeline::Mechanism> FrontierForm::mechanisms() const {
   std::vector<pipeline::Mechanism> out;
   for (pipeline::Mechanism m : pipeline::allMechanisms())
@@ -148,11 +263,41 @@ void FrontierForm::setSampler(const core::mcmc::NutsConfig& nuts) {
 
 void FrontierForm::setTuning(const pipeline::MechanismConfig& tuning) { tuning_ = tuning; }
 
-core::study::StudyConfig FrontierForm::config(const core::study::Bootstrap& bootstrap,
-                                              core::privacy::Neighbours neighbours,
-                                              std::vector<std::string>* problems) const {
+core::study::StudyConfig FrontierForm::config(
+    const std::optional<core::study::Bootstrap>& bootstrap, core::privacy::Neighbours neighbours,
+    std::vector<std::string>* problems) const {
   core::study::StudyConfig c;
-  c.source.bootstrap = bootstrap;
+  std::vector<std::string> bad;
+  const Source from = source();
+  c.source.n = static_cast<std::size_t>(records_->value());
+  if (from == Source::generator) {
+    try {
+      c.source.generator = core::study::Generator::parse(generator_->text().toStdString());
+      if (c.source.generator->family() != family_)
+        bad.push_back("generator: " + c.source.generator->spelling() + " draws " +
+                      core::models::familyName(c.source.generator->family()) +
+                      " data, the family in Synthesis is " + core::models::familyName(family_) +
+                      " (e.g. " + defaultGenerator(family_).toStdString() + ")");
+    } catch (const std::invalid_argument& e) {
+      bad.push_back(std::string("generator: ") + e.what());
+    }
+    if (c.source.n < 2) bad.push_back("records each: a generator needs at least 2");
+    c.note = "frontier: replicates drawn from the generator " + generator_->text().toStdString() +
+             " (public; internal study, not a release)";
+  } else if (!bootstrap) {
+    bad.push_back(from == Source::reference
+                      ? "no reference data: load one in Tuning (weights from a reference dataset)"
+                      : "no data: load data in Synthesis first");
+  } else {
+    c.source.bootstrap = bootstrap;
+    if (c.source.n == 1) bad.push_back("records each: at least 2 (0 = as the data)");
+    c.note = from == Source::reference
+                 ? "frontier: bootstrap replicates of the public reference data (internal study, "
+                   "not a release)"
+                 : "frontier: bootstrap replicates of the confidential data loaded in Synthesis "
+                   "(internal study, not a release; tuning on them is not covered by epsilon)";
+  }
+  const bool sourceProblem = !bad.empty();
   c.mechanisms = mechanisms();
   c.neighbours = neighbours;
   c.replicates = replicates_->value();
@@ -161,8 +306,6 @@ core::study::StudyConfig FrontierForm::config(const core::study::Bootstrap& boot
   c.histogram.lower = tuning_.lower;
   c.histogram.upper = tuning_.upper;
   c.histogram.bins = tuning_.bins;
-  c.note = "frontier: bootstrap replicates of the loaded data (internal study, not a release)";
-  std::vector<std::string> bad;
   const auto numbers = [&](QLineEdit* edit, const char* name, double fallback) {
     std::vector<double> out;
     const auto list = parseList(edit->text());
@@ -190,10 +333,12 @@ core::study::StudyConfig FrontierForm::config(const core::study::Bootstrap& boot
     c.tuning.downscale = *d;
   }
   if (c.mechanisms.empty()) bad.push_back("mechanisms: check at least one");
-  for (const auto& p : c.validate())
+  for (const auto& p : c.validate()) {
+    if (sourceProblem && p.rfind("source", 0) == 0) continue;  // said above, in the form's words
     bad.push_back(p.rfind("ph.lower, ph.upper", 0) == 0
                       ? "ph needs public bounds: set PH lower and upper in Synthesis"
                       : p);
+  }
   if (problems) *problems = bad;
   return c;
 }

@@ -1,8 +1,10 @@
 #include "ui/workspaces/frontier/frontier_workspace.h"
 
 #include <QFileDialog>
+#include <QFileInfo>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QLineEdit>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QScrollArea>
@@ -12,6 +14,7 @@
 #include <exception>
 
 #include "core/study/study_store.h"
+#include "ui/controllers/reference_data.h"
 #include "ui/controllers/settings_controller.h"
 #include "ui/main_window.h"
 #include "ui/panels/data_panel.h"
@@ -19,7 +22,6 @@
 #include "ui/panels/sampler_panel.h"
 #include "ui/panels/tuning_panel.h"
 #include "ui/workers/frontier_worker.h"
-#include "ui/workspaces/frontier/frontier_form.h"
 #include "ui/workspaces/frontier/frontier_plot.h"
 
 namespace dpsynth::ui {
@@ -46,12 +48,6 @@ FrontierWorkspace::FrontierWorkspace(MainWindow* window, QWidget* parent)
   banner_ = new QLabel(this);
   banner_->setObjectName(QStringLiteral("frontierBanner"));
   banner_->setWordWrap(true);
-  banner_->setText(tr("Internal study, not a release: bootstrap replicates of the data loaded "
-                      "in Synthesis, to choose a mechanism and ε. Nothing here may be published. "
-                      "Click a point to load its settings into Synthesis and run the release "
-                      "there."));
-  banner_->setStyleSheet(QStringLiteral(
-      "QLabel { background: #fff3cd; color: #664d03; border: 1px solid #e0c36a; padding: 4px 8px; }"));
   layout->addWidget(banner_);
 
   auto* splitter = new QSplitter(Qt::Horizontal, this);
@@ -100,6 +96,10 @@ FrontierWorkspace::FrontierWorkspace(MainWindow* window, QWidget* parent)
     if (!folder.isEmpty()) openStudyFolder(folder);
   });
   connect(form_, &FrontierForm::measureChanged, this, [this] { refreshPoints(); });
+  connect(form_, &FrontierForm::sourceChanged, this, &FrontierWorkspace::showBanner);
+  connect(form_->generatorEdit(), &QLineEdit::textChanged, this, &FrontierWorkspace::showBanner);
+  // The family and columns decide the generator's default and whether the reference fits.
+  connect(window_->dataPanel(), &DataPanel::choiceChanged, this, &FrontierWorkspace::refreshSource);
   connect(plot_, &FrontierPlot::pointClicked, this, &FrontierWorkspace::loadPoint);
   redraw_.setInterval(kRedrawMs);
   connect(&redraw_, &QTimer::timeout, this, [this] {
@@ -133,7 +133,8 @@ FrontierWorkspace::FrontierWorkspace(MainWindow* window, QWidget* parent)
   takeSynthesisDefaults();
   connect(window_->settingsController(), &SettingsController::settingsChanged, this,
           &FrontierWorkspace::takeSynthesisDefaults);
-  setStatus(tr("Choose mechanisms and an ε grid, then Run frontier."));
+  showBanner();
+  setStatus(tr("Choose the source, mechanisms and an ε grid, then Run frontier."));
 }
 
 FrontierWorkspace::~FrontierWorkspace() { worker_->cancel(); }
@@ -148,6 +149,47 @@ void FrontierWorkspace::takeSynthesisDefaults() {
     form_->setSampler(nuts);
   }
   form_->setTuning(window_->tuningPanel()->tuning());
+  refreshSource();
+}
+
+void FrontierWorkspace::refreshSource() {
+  const auto spec = window_->dataPanel()->choice();
+  form_->setFamily(spec.family);
+  const ReferenceData* reference = window_->settingsController()->reference();
+  std::string problem;
+  const bool available = reference->isLoaded() && reference->datasetFor(spec, &problem);
+  form_->setReferenceAvailable(available, QFileInfo(reference->path()).fileName());
+}
+
+void FrontierWorkspace::showBanner() {
+  const QString click = tr("Click a point to load its settings into Synthesis and run the "
+                           "release there.");
+  QString text;
+  QString colours = QStringLiteral("background: #fff3cd; color: #664d03; border: 1px solid #e0c36a;");
+  switch (form_->source()) {
+    case FrontierForm::Source::reference:
+      text = tr("Internal study, not a release: bootstrap replicates of the public reference "
+                "data %1, so that the mechanism and ε are chosen without the confidential data. "
+                "%2")
+                 .arg(QFileInfo(window_->settingsController()->reference()->path()).fileName(),
+                      click);
+      break;
+    case FrontierForm::Source::generator:
+      text = tr("Internal study, not a release: replicates drawn from the generator %1 (public, "
+                "no covariates), so that the mechanism and ε are chosen without the confidential "
+                "data. %2")
+                 .arg(form_->generatorEdit()->text().trimmed(), click);
+      break;
+    case FrontierForm::Source::confidential:
+      text = tr("Internal study, not a release: bootstrap replicates of the CONFIDENTIAL data "
+                "loaded in Synthesis. Tuning on the confidential data is not covered by ε: "
+                "settings loaded from here are marked \"tuned on the confidential data\" and "
+                "the release note says so. Nothing here may be published.");
+      colours = QStringLiteral("background: #f8d7da; color: #842029; border: 1px solid #e4a1a8;");
+      break;
+  }
+  banner_->setText(text);
+  banner_->setStyleSheet(QStringLiteral("QLabel { %1 padding: 4px 8px; }").arg(colours));
 }
 
 bool FrontierWorkspace::isRunning() const { return worker_->isRunning(); }
@@ -159,24 +201,58 @@ void FrontierWorkspace::setStatus(const QString& text) { status_->setText(text);
 bool FrontierWorkspace::start() {
   if (isRunning()) return false;
   const DataPanel* data = window_->dataPanel();
-  const auto dataset = data->dataset();
-  if (!dataset) {
-    setStatus(tr("Load data in Synthesis first%1.")
-                  .arg(data->problem().isEmpty() ? QString() : QStringLiteral(": ") + data->problem()));
-    return false;
-  }
   form_->setTuning(window_->tuningPanel()->tuning());
+  refreshSource();
   const auto spec = data->choice();
-  study::Bootstrap bootstrap;
-  const DataSource& source = data->source();
-  bootstrap.file = !source.file.isEmpty() ? source.file.toStdString()
-                                          : "sample:" + source.sample.toStdString();
-  bootstrap.outcome = spec.outcome;
-  bootstrap.covariates = spec.covariates;
-  bootstrap.family = spec.family;
+  const FrontierForm::Source from = form_->source();
+  // The rows of a bootstrap come from memory; its file only names them.
+  std::optional<study::Bootstrap> bootstrap;
+  std::shared_ptr<const core::data::Dataset> rows;
+  QString name, label;
+  const auto bootstrapOf = [&spec](std::string file) {
+    study::Bootstrap b;
+    b.file = std::move(file);
+    b.outcome = spec.outcome;
+    b.covariates = spec.covariates;
+    b.family = spec.family;
+    return b;
+  };
+  if (from == FrontierForm::Source::confidential) {
+    rows = data->dataset();
+    if (!rows) {
+      setStatus(tr("Load data in Synthesis first%1.")
+                    .arg(data->problem().isEmpty() ? QString()
+                                                   : QStringLiteral(": ") + data->problem()));
+      return false;
+    }
+    const DataSource& source = data->source();
+    bootstrap = bootstrapOf(!source.file.isEmpty() ? source.file.toStdString()
+                                                   : "sample:" + source.sample.toStdString());
+    name = source.displayName;
+    label = tr("bootstrap of the CONFIDENTIAL data %1 · tuning not covered by ε").arg(name);
+  } else if (from == FrontierForm::Source::reference) {
+    const ReferenceData* reference = window_->settingsController()->reference();
+    std::string problem;
+    rows = reference->datasetFor(spec, &problem);
+    if (!rows) {
+      setStatus(tr("No usable reference data%1: load one in Tuning (weights from a reference "
+                   "dataset), or choose the generator.")
+                    .arg(problem.empty() ? QString()
+                                         : QStringLiteral(" (") + QString::fromStdString(problem) +
+                                               QLatin1Char(')')));
+      return false;
+    }
+    bootstrap = bootstrapOf(reference->path().toStdString());
+    name = QFileInfo(reference->path()).fileName();
+    label = tr("bootstrap of the public reference data %1").arg(name);
+  }
   std::vector<std::string> problems;
   FrontierRequest request;
   request.config = form_->config(bootstrap, window_->samplerPanel()->neighbours(), &problems);
+  if (from == FrontierForm::Source::generator && request.config.source.generator) {
+    name = tr("generator %1").arg(QString::fromStdString(request.config.source.generator->spelling()));
+    label = tr("%1, %2 records each (public)").arg(name).arg(request.config.source.n);
+  }
   if (!problems.empty()) {
     QStringList lines;
     for (const auto& p : problems) lines << QString::fromStdString(p);
@@ -184,12 +260,13 @@ bool FrontierWorkspace::start() {
     return false;
   }
   request.id = ++studyId_;
-  request.data = dataset;
+  request.data = rows;  // null for a generator
   request.threads = 0;  // every core, one replicate per thread
-  dataName_ = source.displayName;
+  dataName_ = name;
+  showsConfidential_ = from == FrontierForm::Source::confidential;
   rows_.clear();
   refreshPoints();
-  plot_->setRunLabel(tr("bootstrap of %1 · internal study, not a release").arg(dataName_));
+  plot_->setRunLabel(tr("%1 · internal study, not a release").arg(label));
   progress_->setRange(0, request.config.replicates);
   progress_->setValue(0);
   setStatus(tr("Running %1 replicates…").arg(request.config.replicates));
@@ -245,11 +322,32 @@ bool FrontierWorkspace::openStudyFolder(const QString& folder) {
     nuts.warmup = config.sampler.warmup;
     nuts.draws = config.sampler.draws;
     form_->setSampler(nuts);
-    const QString what = config.source.bootstrap
-                             ? tr("bootstrap of %1 · internal study, not a release")
-                                   .arg(QString::fromStdString(config.source.bootstrap->file))
-                             : tr("generator %1").arg(QString::fromStdString(
-                                   config.source.generator->spelling()));
+    QString what;
+    if (config.source.generator) {
+      // Run frontier repeats a generator study as it is; a bootstrap's file is not read.
+      form_->setSource(FrontierForm::Source::generator);
+      form_->generatorEdit()->setText(QString::fromStdString(config.source.generator->spelling()));
+      form_->recordsBox()->setValue(static_cast<int>(config.source.n));
+      showsConfidential_ = false;
+      what = tr("generator %1, %2 records each (public) · internal study, not a release")
+                 .arg(QString::fromStdString(config.source.generator->spelling()))
+                 .arg(config.source.n);
+    } else {
+      // Only the loaded reference file is known to be public: any other bootstrapped file
+      // is treated as the confidential data it may well be.
+      const QString file = QString::fromStdString(config.source.bootstrap->file);
+      const QString reference = window_->settingsController()->reference()->path();
+      const bool isReference =
+          !reference.isEmpty() && QFileInfo(file).canonicalFilePath() ==
+                                      QFileInfo(reference).canonicalFilePath();
+      showsConfidential_ = !isReference;
+      what = isReference
+                 ? tr("bootstrap of the public reference data %1 · internal study, not a release")
+                       .arg(file)
+                 : tr("bootstrap of %1 (treated as confidential: tuning not covered by ε) · "
+                      "internal study, not a release")
+                       .arg(file);
+    }
     plot_->setRunLabel(tr("%1 · %2 replicates").arg(what).arg(store.completed().size()));
     setStatus(tr("Showing %1 (%2 replicates).").arg(folder).arg(store.completed().size()));
     return true;
@@ -296,6 +394,11 @@ void FrontierWorkspace::loadPoint(const study::FrontierPoint& point) {
   // A release, not a reproducible run: the frontier's seeded replicates were the study.
   changes.push_back({sampler, QStringLiteral("reproducible"),
                      sampler->settingValue(QStringLiteral("reproducible")), false, 0});
+  // SPEC §0: a choice made on the confidential data is an output ε does not cover; a point of
+  // public data replaces such a choice, so it clears the mark.
+  changes.push_back({sampler, QStringLiteral("tunedOnConfidential"),
+                     sampler->settingValue(QStringLiteral("tunedOnConfidential")),
+                     showsConfidential_, 0});
   const QString what = QStringLiteral("%1, %2").arg(QString::fromStdString(chosen),
                                                      frontierSettingsText(point));
   window_->settingsController()->applyEdits(changes, tr("Load frontier point %1").arg(what));
@@ -305,9 +408,13 @@ void FrontierWorkspace::loadPoint(const study::FrontierPoint& point) {
     if (shown != *point.epsilon)
       rounded = tr(" (the ε field shows %1: it has fewer decimals)").arg(shown);
   }
+  const QString mark = showsConfidential_
+                           ? tr(" Marked as tuned on the confidential data: the release note "
+                                "will say this choice is not covered by ε.")
+                           : QString();
   emit pointLoaded(tr("Loaded from the frontier: %1%2 — press Run for a release (Undo puts the "
-                      "previous settings back).")
-                       .arg(what, rounded));
+                      "previous settings back).%3")
+                       .arg(what, rounded, mark));
 }
 
 }  // namespace dpsynth::ui

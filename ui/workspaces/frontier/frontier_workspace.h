@@ -1,9 +1,11 @@
 #pragma once
-/// The frontier workspace (issue 11): on the data loaded in Synthesis, a bootstrap study sweeps
-/// ε (and optionally c, g, downscale) for the chosen mechanisms and plots ε against a utility
-/// measure, median and interquartile band over replicates, while replicates land. It is an
-/// internal study of the data, never a release (the banner says so); clicking a point loads its
-/// settings into the synthesis panel, where a release is run.
+/// The frontier workspace (issues 11, 20): a study on replicates of public data (the reference
+/// dataset resampled, or a generator) or — outside ε — of the confidential data loaded in
+/// Synthesis sweeps ε (and optionally c, g, downscale) for the chosen mechanisms and plots ε
+/// against a utility measure, median and interquartile band over replicates, while replicates
+/// land. It is an internal study, never a release (the banner says so and names the source);
+/// clicking a point loads its settings into the synthesis panel, where a release is run, marked
+/// "tuned on the confidential data" when the points came from them (SPEC §0).
 #include <QElapsedTimer>
 #include <QTimer>
 #include <QWidget>
@@ -13,6 +15,7 @@
 
 #include "core/study/frontier.h"
 #include "core/study/study_runner.h"
+#include "ui/workspaces/frontier/frontier_form.h"
 
 class QLabel;
 class QProgressBar;
@@ -20,7 +23,6 @@ class QPushButton;
 
 namespace dpsynth::ui {
 
-class FrontierForm;
 class FrontierPlot;
 class FrontierWorker;
 class MainWindow;
@@ -34,8 +36,8 @@ class FrontierWorkspace : public QWidget {
   explicit FrontierWorkspace(MainWindow* window, QWidget* parent = nullptr);
   ~FrontierWorkspace() override;
 
-  /// Starts the study on the loaded data; false (with the reason in statusText()) when the
-  /// data or the form cannot make one.
+  /// Starts the study on the form's source; false (with the reason in statusText()) when the
+  /// source or the form cannot make one.
   bool start();
   void cancel();
   bool isRunning() const;
@@ -47,7 +49,9 @@ class FrontierWorkspace : public QWidget {
   /// Takes the synthesis panel's sampler settings and tuning as the defaults of the form.
   void takeSynthesisDefaults();
   /// Loads a point's mechanism, ε, c, g and downscale into the synthesis panel as one undo
-  /// step (and turns "reproducible" off: the next run is a release), then emits pointLoaded.
+  /// step (and turns "reproducible" off: the next run is a release), with "tuned on the
+  /// confidential data" set when the rows shown came from them and cleared otherwise; then
+  /// emits pointLoaded.
   void loadPoint(const core::study::FrontierPoint& point);
 
   FrontierForm* form() const { return form_; }
@@ -57,6 +61,9 @@ class FrontierWorkspace : public QWidget {
   QPushButton* cancelButton() const { return cancel_; }
   QLabel* banner() const { return banner_; }
   QString statusText() const;
+  /// The rows shown came from the confidential data (a frontier on them, or a study folder
+  /// that bootstrapped a file other than the reference): a point loaded from them is marked.
+  bool showsConfidential() const { return showsConfidential_; }
 
  signals:
   /// A point's settings are in the synthesis panel; `message` says what was loaded.
@@ -69,6 +76,10 @@ class FrontierWorkspace : public QWidget {
   void onProgress(int done, int total, double elapsed);
   void setRunning(bool running);
   void setStatus(const QString& text);
+  /// The reference's availability and the data's family, from Synthesis, into the form.
+  void refreshSource();
+  /// The banner names the source the next run uses (and warns for the confidential data).
+  void showBanner();
 
   MainWindow* window_;
   FrontierForm* form_ = nullptr;
@@ -81,7 +92,8 @@ class FrontierWorkspace : public QWidget {
   QPushButton* cancel_ = nullptr;
   QPushButton* open_ = nullptr;
   std::vector<std::vector<std::string>> rows_;
-  QString dataName_;
+  QString dataName_;  ///< what the rows shown are replicates of, for messages
+  bool showsConfidential_ = false;
   quint64 studyId_ = 0;
   /// Replicates that landed since the last redraw are drawn at most every kRedrawMs.
   QTimer redraw_;

@@ -2,6 +2,7 @@
 
 #include <boost/math/distributions/beta.hpp>
 #include <boost/math/distributions/negative_binomial.hpp>
+#include <boost/math/distributions/normal.hpp>
 #include <boost/math/distributions/poisson.hpp>
 #include <functional>
 
@@ -61,6 +62,10 @@ std::optional<double> analyticValue(const core::study::Generator& generator,
         return countQuantile(
             [&](double k) { return w * boost::math::cdf(d1, k) + (1 - w) * boost::math::cdf(d2, k); },
             p);
+      }
+      case GeneratorKind::normal: {
+        const boost::math::normal_distribution<double> d(a.at(0), a.at(1));
+        return mean ? a.at(0) : boost::math::quantile(d, p);
       }
     }
   } catch (const std::exception&) {

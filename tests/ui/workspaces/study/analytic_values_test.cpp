@@ -38,6 +38,16 @@ class AnalyticValuesTest : public QObject {
     QCOMPARE(*analyticValue(Generator::parse("nbmix(0.3,1,5,10,5)"), "mean"), 0.3 * 1 + 0.7 * 10);
   }
 
+  void normalMeanAndQuantiles() {
+    // Normal(-3, 2): median = mean = -3; q90 = -3 + 2 · 1.2815516 (the standard normal's 0.9
+    // quantile), q15 = -3 − 2 · 1.0364334.
+    const auto normal = Generator::parse("normal(-3,2)");
+    QCOMPARE(*analyticValue(normal, "mean"), -3.0);
+    QVERIFY(std::abs(*analyticValue(normal, "median") + 3.0) < 1e-12);
+    QVERIFY(std::abs(*analyticValue(normal, "q90") - (-3 + 2 * 1.2815515655)) < 1e-8);
+    QVERIFY(std::abs(*analyticValue(normal, "q15") - (-3 - 2 * 1.0364333895)) < 1e-8);
+  }
+
   void distancesHaveNoAnalyticValue() {
     const auto beta = Generator::parse("beta(2,2)");
     QVERIFY(!analyticValue(beta, "max_ecdf"));
