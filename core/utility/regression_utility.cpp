@@ -309,10 +309,13 @@ std::vector<GroupMean> groupMeans(const Eigen::VectorXd& yConf, const Eigen::Mat
     groups[0].level = reference;
     for (std::size_t g = 0; g < columns.size(); ++g)
       groups[g + 1].level = names[static_cast<std::size_t>(columns[g])].substr(cov.size() + 1);
-    const auto groupOf = [&](const Eigen::MatrixXd& design, Eigen::Index i) {
+    // A structured binding cannot be captured by a lambda before C++20's relaxation that
+    // clang 14 (the sanitizer build's compiler) lacks: capture a plain reference.
+    const auto& dummies = columns;
+    const auto groupOf = [&dummies](const Eigen::MatrixXd& design, Eigen::Index i) {
       std::size_t g = 0;
-      for (std::size_t d = 0; d < columns.size(); ++d)
-        if (design(i, columns[d]) != 0.0) g = d + 1;
+      for (std::size_t d = 0; d < dummies.size(); ++d)
+        if (design(i, dummies[d]) != 0.0) g = d + 1;
       return g;
     };
     std::vector<std::size_t> syntheticRecords(groups.size(), 0);
