@@ -131,6 +131,8 @@ json sidecarJson(const data::Dataset& dataset, const MechanismResult& result, in
   j["epsilon"] = epsilon;
   j["epsilon_local"] = result.guarantee == Guarantee::aDP;
   j["epsilon_meaning"] = epsilonMeaning(result);
+  j["sampling"] =
+      result.sampling == Sampling::none ? json(nullptr) : json(samplingName(result.sampling));
   j["neighbours"] = privacy::neighboursName(result.neighbours);
   j["neighbours_meaning"] = privacy::neighboursMeaning(result.neighbours);
   if (result.clamp)
