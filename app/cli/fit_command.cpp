@@ -370,7 +370,8 @@ int runFit(const FitOptions& o) {
     for (const auto& w : result.warnings) std::cerr << "warning: " << w << "\n";
     std::cerr << "dpsynth: " << core::pipeline::refusalMessage(result)
               << ". No synthetic data were written" << (o.report.empty() ? "" : "; the report was")
-              << ". Run more warm-up and draws (--warmup, --draws) or choose a larger --epsilon.\n";
+              << ". The sampling screen failed at every budget up to its fixed cap; run again "
+                 "with more warm-up and draws (--warmup, --draws).\n";
     return kExitBadInput;
   }
 

@@ -177,7 +177,8 @@ int runRun(const RunOptions& o) {
               << (std::filesystem::path(o.out) / core::report::kReleaseFolder).string()
               << "; the internal report with the diagnostics is in "
               << (std::filesystem::path(o.out) / core::report::kInternalFolder).string()
-              << ". Run more warm-up and draws or choose a larger epsilon.\n";
+              << ". The sampling screen failed at every budget up to its fixed cap; run again "
+                 "with more warm-up and draws.\n";
     return kExitBadInput;
   }
   if (!o.quiet) {

@@ -82,13 +82,15 @@ class NegbinLikelihood {
     return {logShareMu, logSharePhi, std::exp(logShareMu), std::exp(logSharePhi)};
   }
 
+  /// lgamma(y+φ) − lgamma(φ), and (kGrad) ψ(y+φ) − ψ(φ) into digammaDiff. Shared with the
+  /// exact sampler's cell bounds (core/privacy), which must evaluate the same numbers.
   template <bool kGrad>
-  static RecordTerms record(const Data& d, double eta, const EtaTerms& e, const Params& p) {
-    double logGammaRatio = 0.0;  // lgamma(y+φ) − lgamma(φ)
-    double digammaDiff = 0.0;    // ψ(y+φ) − ψ(φ)
+  static double logGammaRatio(const Data& d, const Params& p, double& digammaDiff) {
+    double value = 0.0;
+    digammaDiff = 0.0;
     if (d.smallCount >= 0) {
       for (int k = 0; k < d.smallCount; ++k) {
-        logGammaRatio += std::log(p.phi + k);
+        value += std::log(p.phi + k);
         if constexpr (kGrad) digammaDiff += 1.0 / (p.phi + k);
       }
     } else if (p.phi > kLargePhi) {
@@ -99,18 +101,25 @@ class NegbinLikelihood {
       // 0.1 per record, enough to stall a chain in the near-Poisson tail.
       const double ratio = d.y / p.phi;
       const double sum = p.phi + d.y;
-      logGammaRatio = (p.phi - 0.5) * std::log1p(ratio) + d.y * std::log(sum) - d.y -
-                      d.y / (12.0 * p.phi * sum);
+      value = (p.phi - 0.5) * std::log1p(ratio) + d.y * std::log(sum) - d.y -
+              d.y / (12.0 * p.phi * sum);
       if constexpr (kGrad) {
         digammaDiff = std::log1p(ratio) + d.y / (2.0 * p.phi * sum) +
                       d.y * (2.0 * p.phi + d.y) / (12.0 * p.phi * p.phi * sum * sum);
       }
     } else {
-      logGammaRatio = detail::logGamma(d.y + p.phi) - p.logGammaPhi;
+      value = detail::logGamma(d.y + p.phi) - p.logGammaPhi;
       if constexpr (kGrad) digammaDiff = detail::digamma(d.y + p.phi) - p.digammaPhi;
     }
+    return value;
+  }
+
+  template <bool kGrad>
+  static RecordTerms record(const Data& d, double eta, const EtaTerms& e, const Params& p) {
+    double digammaDiff = 0.0;  // ψ(y+φ) − ψ(φ)
+    const double gammaRatio = logGammaRatio<kGrad>(d, p, digammaDiff);
     RecordTerms r;
-    r.f = logGammaRatio - d.logGammaY1 + p.phi * e.logSharePhi + d.y * e.logShareMu;
+    r.f = gammaRatio - d.logGammaY1 + p.phi * e.logSharePhi + d.y * e.logShareMu;
     if constexpr (kGrad) {
       r.dEta = d.y * e.sharePhi - p.phi * e.shareMu;  // φ(y − μ)/(μ + φ)
       const double invSum = e.sharePhi / p.phi;       // 1/(μ + φ)

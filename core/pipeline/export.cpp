@@ -182,6 +182,8 @@ json sidecarJson(const data::Dataset& dataset, const MechanismResult& result, in
                                    "of records (sequential composition)"}};
   j["epsilon_local"] = guaranteeIfReleased(result) == Guarantee::aDP;
   j["epsilon_meaning"] = epsilonMeaning(result);
+  j["sampling"] =
+      result.sampling == Sampling::none ? json(nullptr) : json(samplingName(result.sampling));
   j["neighbours"] = privacy::neighboursName(result.neighbours);
   j["neighbours_meaning"] = privacy::neighboursMeaning(result.neighbours);
   if (result.clamp)

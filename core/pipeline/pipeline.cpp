@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <functional>
 #include <iomanip>
 #include <limits>
 #include <numeric>
@@ -10,6 +11,7 @@
 #include <stdexcept>
 
 #include "core/pipeline/reweight_search.h"
+#include "core/pipeline/screen.h"
 #include "core/pipeline/stage_runner.h"
 #include "core/pipeline/synthesis.h"
 #include "core/privacy/weights.h"
@@ -85,6 +87,7 @@ class MechanismRun {
     result_.guarantee = result_.claimed;
     result_.neighbours = settings.neighbours;
     result_.notForRelease = !settings.release || config.reproducibleNoise;
+    result_.sampling = config.mechanism == Mechanism::ph ? Sampling::none : Sampling::mcmc;
   }
 
   std::optional<MechanismResult> run() {
@@ -105,10 +108,44 @@ class MechanismRun {
   StagePtr stage(const std::string& kind, const std::string& label,
                  const std::vector<double>& alpha, std::optional<privacy::ClampInterval> clamp,
                  const StagePtr& previous, std::optional<double> k = std::nullopt,
-                 const detail::StageRunner* previousRunner = nullptr) {
-    StagePtr s = runner_.run(name_, kind, label, alpha, clamp, previous, k, previousRunner);
+                 const detail::StageRunner* previousRunner = nullptr,
+                 detail::StageSampling sampling = {}) {
+    StagePtr s =
+        runner_.run(name_, kind, label, alpha, clamp, previous, k, previousRunner, sampling);
     if (s) result_.stages.push_back(s);
     return s;
+  }
+
+  /// A DP stage (SPEC §0 "exact sampling"). Intercept-only models: an exact draw of the
+  /// censored pseudo posterior, which needs neither diagnostics nor a start (`previous` is not
+  /// used, and nothing is fitted on the data before it). Regressions: NUTS from `previous`,
+  /// screened (screen.h); while the draws fail the screen the stage is run again with fresh
+  /// randomness and twice the warm-up and draws, up to kScreenMaxBudgetFactor, after which the
+  /// failures stand as the mechanism's refusals.
+  StagePtr dpStage(const std::string& kind, const std::string& label,
+                   const std::vector<double>& alpha, privacy::ClampInterval clamp,
+                   const std::function<StagePtr()>& previous,
+                   const detail::StageRunner* previousRunner = nullptr) {
+    if (runner_.dataset().interceptOnly()) {
+      result_.sampling = Sampling::exactEnvelope;
+      return stage(kind, label, alpha, clamp, nullptr, std::nullopt, nullptr, {true, 1, 0});
+    }
+    result_.sampling = Sampling::mcmcScreened;
+    const StagePtr start = previous();
+    if (!start) return nullptr;
+    detail::StageSampling how;
+    StagePtr fit = stage(kind, label, alpha, clamp, start, std::nullopt, previousRunner, how);
+    while (fit) {
+      result_.refusals = screenFailures(fit->name, fit->posterior, fit->sample);
+      if (result_.refusals.empty() || how.budgetFactor >= kScreenMaxBudgetFactor) break;
+      how.budgetFactor *= 2;
+      ++how.retry;
+      fit = stage(kind,
+                  label + " (retry " + std::to_string(how.retry) + ", " +
+                      std::to_string(how.budgetFactor) + "x warm-up and draws)",
+                  alpha, clamp, start, std::nullopt, previousRunner, how);
+    }
+    return fit;
   }
 
   StagePtr unweighted() { return stage("unweighted", "unweighted", ones(), std::nullopt, nullptr); }
@@ -310,9 +347,8 @@ class MechanismRun {
   }
 
   bool runCensorUw() {
-    StagePtr base = unweighted();
-    if (!base) return false;
-    StagePtr fit = stage("censor-uw", "censor-uw", ones(), censorInterval(), base);
+    StagePtr fit = dpStage("censor-uw", "censor-uw", ones(), censorInterval(),
+                           [&] { return unweighted(); });
     if (!fit) return false;
     result_.censoredRecords = fit->lipschitz.censoredRecords;
     return true;
@@ -326,8 +362,8 @@ class MechanismRun {
       auto ref = referenceWeights();
       if (!ref) return false;
       const double d = downscaleFromDelta(ref->delta.value_or(0.0));
-      fit = stage("censor-w", "censor-w (reference weights)", privacy::downscale(ref->alpha, d),
-                  censorInterval(), ref->unweighted, std::nullopt, reference_);
+      fit = dpStage("censor-w", "censor-w (reference weights)", privacy::downscale(ref->alpha, d),
+                    censorInterval(), [&] { return ref->unweighted; }, reference_);
     } else {
       StagePtr lw = weightedBase(true);
       if (!lw) return false;
@@ -359,19 +395,16 @@ class MechanismRun {
 
   void finish() {
     if (config_.mechanism != Mechanism::ph && !result_.final) result_.final = result_.stages.back();
-    // Exact sampling (SPEC §0): a DP claim rests on draws from the censored pseudo posterior;
-    // a DP stage that fails its diagnostics carries no DP label.
-    if (result_.claimed == Guarantee::DP && result_.final) {
-      result_.refusals = detail::releaseGateFailures(result_.final->name, result_.final->posterior,
-                                                     result_.final->sample);
-      if (!result_.refusals.empty()) {
-        result_.guarantee = Guarantee::none;
-        result_.warnings.push_back(
-            name_ + ": not released as DP: the censored fit failed its diagnostics (" +
-            joined(result_.refusals) +
-            "); the guarantee needs draws from the exact pseudo posterior, so run more warm-up "
-            "and draws or choose a larger epsilon");
-      }
+    // A DP claim rests on draws from the censored pseudo posterior (SPEC §0): exact ones need
+    // nothing more; MCMC ones that failed their screen at every budget carry no DP label.
+    if (result_.claimed == Guarantee::DP && !result_.refusals.empty()) {
+      result_.guarantee = Guarantee::none;
+      result_.warnings.push_back(
+          name_ + ": not released as DP: the censored fit failed the sampling screen (" +
+          joined(result_.refusals) + ") at every budget up to " + kScreenMaxBudgetFactorText +
+          " the warm-up and draws, each time with fresh randomness; the guarantee needs draws "
+          "from the exact pseudo posterior. This refusal is an internal outcome of this run; "
+          "run again with more warm-up and draws");
     }
     if (result_.guarantee == Guarantee::DP) {
       result_.epsilon = *config_.epsilon;

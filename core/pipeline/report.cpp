@@ -75,6 +75,17 @@ json stageJson(const StageResult& s) {
     j["censored_records"] = s.lipschitz.censoredRecords;
   }
   if (s.reference) j["reference"] = true;
+  j["sampling"] = samplingName(s.sampling);
+  if (s.exact)
+    j["exact_sampler"] = {{"cells", s.exact->cells},
+                          {"proposals", s.exact->proposals},
+                          {"acceptance", s.exact->proposals > 0
+                                             ? static_cast<double>(s.exact->accepted) /
+                                                   static_cast<double>(s.exact->proposals)
+                                             : 0.0},
+                          {"acceptance_bound", s.exact->acceptanceBound},
+                          {"refine_seconds", s.exact->refineSeconds},
+                          {"rounding_slips", s.exact->roundingSlips}};
   return j;
 }
 
@@ -90,6 +101,9 @@ json buildReport(const data::Dataset& dataset, const MechanismResult& result,
   r["guarantee_if_released"] = guaranteeName(guaranteeIfReleased(result));
   r["guarantee_claimed"] = guaranteeName(result.claimed);
   r["release_refused"] = result.refusals;
+  // What the label rests on (SPEC §0): "exact-envelope", "mcmc-screened", "mcmc"; null for ph.
+  r["sampling"] =
+      result.sampling == Sampling::none ? json(nullptr) : json(samplingName(result.sampling));
   // The published ε: the mechanism's plus ε_n of a noisy size (SPEC §0), with the split.
   r["epsilon"] = result.epsilon + sizeEpsilon(result);
   r["epsilon_mechanism"] = result.epsilon;

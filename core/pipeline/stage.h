@@ -10,6 +10,8 @@
 #include "core/mcmc/diagnostics.h"
 #include "core/mcmc/sampler.h"
 #include "core/pipeline/mechanism.h"
+#include "core/pipeline/sampling.h"
+#include "core/privacy/exact_sampler.h"
 #include "core/privacy/lipschitz.h"
 #include "core/privacy/neighbours.h"
 #include "core/privacy/perturbed_histogram.h"
@@ -40,6 +42,13 @@ struct StageResult {
   std::optional<double> k;           ///< the re-weighting k this stage used, if any
   bool fromCache = false;            ///< reused from the cache, not run again
   bool reference = false;            ///< fitted on the public reference data, not the release data
+  /// exactEnvelope: independent exact draws (no chains in the MCMC sense; `sample` holds them
+  /// in `chains` blocks); mcmc: NUTS.
+  Sampling sampling = Sampling::mcmc;
+  /// The exact sampler's effort (cells, proposals, acceptance). CONFIDENTIAL: it depends on the
+  /// data, so internal reports only.
+  std::optional<privacy::ExactSampleStats> exact;
+  int budgetFactor = 1;              ///< NUTS warm-up and draws were the run's times this
 
   bool censored() const { return std::isfinite(lower) || std::isfinite(upper); }
 };
@@ -64,8 +73,11 @@ struct MechanismResult {
   /// True unless the run was a release (OS seed, OS noise): seeded output is for studies and
   /// tests and says so in every file.
   bool notForRelease = true;
-  /// Why this mechanism's output may not be released with a DP label (diagnostics of the DP
-  /// stage: R-hat > 1.01, divergences, bulk-ESS < 100 per chain). Empty: nothing refused.
+  /// How the released θ was drawn, i.e. what a DP label rests on (sampling.h).
+  Sampling sampling = Sampling::mcmc;
+  /// Why this mechanism's output may not be released with a DP label: the screen of an
+  /// MCMC-drawn DP stage (screen.h) failed at every budget up to its cap. Never set for exact
+  /// draws. Empty: nothing refused.
   std::vector<std::string> refusals;
   /// The size everything published uses (SPEC §0): n when public, else a noisy ñ (whose ε_n is
   /// part of the published ε) or a declared size. One per run, shared by its mechanisms.

@@ -8,6 +8,7 @@
 #include <stdexcept>
 #include <thread>
 
+#include "core/privacy/exact_sampler.h"
 #include "core/random/rng.h"
 
 namespace dpsynth::core::pipeline::detail {
@@ -48,6 +49,11 @@ class Hasher {
   std::uint64_t a_ = 0xCBF29CE484222325ULL;
   std::uint64_t b_ = 0x84222325CBF29CE4ULL;
 };
+
+/// Stream tags mixed into a stage's seed: a screen's retries and the exact sampler each draw from
+/// their own stream.
+constexpr std::uint64_t kRetryStream = 0x5245545259ULL;  // "RETRY"
+constexpr std::uint64_t kExactStream = 0x4558414354ULL;  // "EXACT"
 
 std::uint64_t kindStream(const std::string& kind) {
   std::uint64_t h = 0xCBF29CE484222325ULL;
@@ -121,9 +127,10 @@ std::vector<Eigen::VectorXd> initsFrom(const StageResult& previous, int chains,
 }
 
 std::string StageRunner::cacheKey(const std::string& kind, const models::LikelihoodWeights& weights,
-                                  const std::vector<Eigen::VectorXd>& inits) const {
-  const auto& nuts = settings_.nuts;
+                                  const mcmc::NutsConfig& nuts, bool exact) const {
+  const auto& inits = nuts.inits;
   Hasher h;
+  h.value(exact);
   h.text(dataFingerprint_);
   h.text(kind);
   h.doubles(weights.alpha.data(), weights.alpha.size());
@@ -144,14 +151,21 @@ std::string StageRunner::cacheKey(const std::string& kind, const models::Likelih
 StagePtr StageRunner::run(const std::string& mechanism, const std::string& kind,
                           const std::string& label, const std::vector<double>& alpha,
                           std::optional<privacy::ClampInterval> clamp, const StagePtr& previous,
-                          std::optional<double> k, const StageRunner* previousRunner) {
+                          std::optional<double> k, const StageRunner* previousRunner,
+                          StageSampling sampling) {
   if (stop_.stop_requested()) return nullptr;
 
+  if (sampling.exact && (!clamp || dataset_.X.cols() != 1))
+    throw std::logic_error("stage " + label + ": exact sampling is for censored intercept-only fits");
   mcmc::NutsConfig nuts = settings_.nuts;
   // Every stage kind has its own random stream, independent of which mechanism asked for it.
   nuts.seed = random::deriveSeed(settings_.nuts.seed, kindStream(kind));
+  if (sampling.retry > 0)
+    nuts.seed = random::deriveSeed(nuts.seed, kRetryStream + static_cast<std::uint64_t>(sampling.retry));
+  nuts.warmup *= sampling.budgetFactor;
+  nuts.draws *= sampling.budgetFactor;
   nuts.inits.clear();
-  if (previous) {
+  if (previous && !sampling.exact) {
     if (previousRunner == this) previousRunner = nullptr;
     if (previousRunner == nullptr && previous->reference != reference_) {
       throw std::logic_error("stage " + label + " starts from stage " + previous->name +
@@ -168,7 +182,7 @@ StagePtr StageRunner::run(const std::string& mechanism, const std::string& kind,
     weights.lower = clamp->lower;
     weights.upper = clamp->upper;
   }
-  const std::string key = cacheKey(kind, weights, nuts.inits);
+  const std::string key = cacheKey(kind, weights, nuts, sampling.exact);
   if (cache_) {
     if (StagePtr cached = cache_->find(key)) {
       auto copy = std::make_shared<StageResult>(*cached);
@@ -192,9 +206,24 @@ StagePtr StageRunner::run(const std::string& mechanism, const std::string& kind,
     observer_->onStageModel(mechanism, label, model);
     forward.emplace(observer_, label);
   }
-  mcmc::SampleResult sample =
-      mcmc::sample(*model, nuts, stop_, forward ? &*forward : nullptr);
-  if (sample.status == mcmc::RunStatus::cancelled) return nullptr;
+  mcmc::SampleResult sample;
+  std::optional<privacy::ExactSampleStats> exactStats;
+  if (sampling.exact) {
+    exactStats.emplace();
+    auto drawn = sampleExactly(weights, nuts, *exactStats);
+    if (!drawn) return nullptr;
+    sample = std::move(*drawn);
+    if (forward) {
+      for (std::size_t c = 0; c < sample.chains.size(); ++c) {
+        const int chain = static_cast<int>(c);
+        forward->onProgress({chain, nuts.draws, nuts.draws, false, 0});
+        forward->onDraws(chain, 0, sample.chains[c].draws);
+      }
+    }
+  } else {
+    sample = mcmc::sample(*model, nuts, stop_, forward ? &*forward : nullptr);
+    if (sample.status == mcmc::RunStatus::cancelled) return nullptr;
+  }
 
   auto stage = std::make_shared<StageResult>();
   stage->name = label;
@@ -214,7 +243,12 @@ StagePtr StageRunner::run(const std::string& mechanism, const std::string& kind,
   stage->lipschitz.maxMcSd =
       privacy::lipschitzMonteCarloSd(stage->lipschitz.perDrawMax, chainLengths);
   stage->weights = summarizeWeights(alpha, dataset_.size());
-  stage->warnings = diagnosticWarnings(label, stage->posterior, sample, nuts.maxTreeDepth);
+  stage->sampling = sampling.exact ? Sampling::exactEnvelope : Sampling::mcmc;
+  stage->exact = exactStats;
+  stage->budgetFactor = sampling.budgetFactor;
+  // Exact draws are independent: chain diagnostics say nothing about them.
+  if (!sampling.exact)
+    stage->warnings = diagnosticWarnings(label, stage->posterior, sample, nuts.maxTreeDepth);
   stage->sample = std::move(sample);
   stage->seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -225,30 +259,29 @@ StagePtr StageRunner::run(const std::string& mechanism, const std::string& kind,
   return result;
 }
 
-std::vector<std::string> releaseGateFailures(const std::string& stage,
-                                             const std::vector<mcmc::ParameterSummary>& posterior,
-                                             const mcmc::SampleResult& sample) {
-  std::vector<std::string> failures;
-  const auto chains = static_cast<double>(sample.chains.size());
-  for (const auto& p : posterior) {
-    if (std::isnan(p.rhat) || p.rhat > 1.01) {
-      failures.push_back("stage " + stage + ": R-hat " + formatFixed(p.rhat, 4) + " for " +
-                         p.name + " is above 1.01");
-      break;
-    }
+std::optional<mcmc::SampleResult> StageRunner::sampleExactly(
+    const models::LikelihoodWeights& weights, const mcmc::NutsConfig& nuts,
+    privacy::ExactSampleStats& stats) {
+  const auto start = std::chrono::steady_clock::now();
+  privacy::ExactProblem problem;
+  problem.family = dataset_.family;
+  problem.y = dataset_.y;
+  problem.alpha = weights.alpha;
+  problem.lower = weights.lower;
+  problem.upper = weights.upper;
+  problem.sdScale = settings_.model.sdScale;
+  random::Rng rng = random::makeRng(nuts.seed, kExactStream);
+  const privacy::ExactSample drawn = privacy::sampleExact(problem, nuts.chains * nuts.draws, rng, stop_);
+  if (drawn.cancelled) return std::nullopt;
+  stats = drawn.stats;
+  mcmc::SampleResult sample;
+  for (int c = 0; c < nuts.chains; ++c) {
+    mcmc::ChainResult chain;
+    chain.draws = drawn.draws.middleRows(static_cast<Eigen::Index>(c) * nuts.draws, nuts.draws);
+    sample.chains.push_back(std::move(chain));
   }
-  for (const auto& p : posterior) {
-    if (std::isnan(p.essBulk) || p.essBulk < 100.0 * chains) {
-      failures.push_back("stage " + stage + ": bulk-ESS " + formatFixed(p.essBulk, 0) + " for " +
-                         p.name + " is below 100 per chain (" +
-                         formatFixed(100.0 * chains, 0) + " for " + formatFixed(chains, 0) +
-                         " chains)");
-      break;
-    }
-  }
-  if (int d = sample.divergences(); d > 0)
-    failures.push_back("stage " + stage + ": " + std::to_string(d) + " divergent transitions");
-  return failures;
+  sample.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return sample;
 }
 
 std::vector<std::string> diagnosticWarnings(const std::string& stage,
@@ -269,7 +302,7 @@ std::vector<std::string> diagnosticWarnings(const std::string& stage,
                        worstRhat->name +
                        ": the chains disagree, so the pseudo-posterior may be multimodal or flat "
                        "(common with heavy censoring); treat this stage's Lipschitz bound and "
-                       "utility with caution, and try more warm-up or a larger epsilon");
+                       "utility with caution, and try more warm-up");
   }
   if (worstEss) {
     warnings.push_back("stage " + stage + ": bulk-ESS " + formatFixed(worstEss->essBulk, 0) + " for " +

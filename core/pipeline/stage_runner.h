@@ -12,6 +12,20 @@
 
 namespace dpsynth::core::pipeline::detail {
 
+/// How a stage draws its parameters (SPEC §0 "exact sampling").
+struct StageSampling {
+  /// Exact draws of the (censored) pseudo posterior (intercept-only models,
+  /// privacy/exact_sampler.h) instead of NUTS: chains × draws independent draws, laid out as
+  /// `chains` blocks so that summaries and synthesis read them like any fit. Needs no previous
+  /// stage and ignores one.
+  bool exact = false;
+  /// NUTS: warm-up and draws are the run's times this (a screen's retries, screen.h).
+  int budgetFactor = 1;
+  /// NUTS: 0 draws from the stage kind's stream; retry k > 0 from a fresh stream derived from
+  /// the run's seed, so that a retry is new randomness, not a replay.
+  int retry = 0;
+};
+
 class StageRunner {
  public:
   /// reference: the dataset is the public reference of a weight function (its stages are
@@ -26,11 +40,12 @@ class StageRunner {
   /// when cancelled. previousRunner: the runner that fitted `previous` when that is not this
   /// one (a stage of the reference data starting a fit of the data being released): its draws
   /// live in that runner's unconstrained space and are converted (constrain there, unconstrain
-  /// here). Throws std::logic_error for a stage of other data without its runner.
+  /// here). Throws std::logic_error for a stage of other data without its runner, and for an
+  /// exact stage without a clamp or of a regression.
   StagePtr run(const std::string& mechanism, const std::string& kind, const std::string& label,
                const std::vector<double>& alpha, std::optional<privacy::ClampInterval> clamp,
                const StagePtr& previous, std::optional<double> k = std::nullopt,
-               const StageRunner* previousRunner = nullptr);
+               const StageRunner* previousRunner = nullptr, StageSampling sampling = {});
 
   bool cancelled() const { return stop_.stop_requested(); }
   std::stop_token stopToken() const { return stop_; }
@@ -45,7 +60,11 @@ class StageRunner {
 
  private:
   std::string cacheKey(const std::string& kind, const models::LikelihoodWeights& weights,
-                       const std::vector<Eigen::VectorXd>& inits) const;
+                       const mcmc::NutsConfig& nuts, bool exact) const;
+  /// The exact route of run(): draws, laid out as the sampler's chains; nullopt if cancelled.
+  std::optional<mcmc::SampleResult> sampleExactly(const models::LikelihoodWeights& weights,
+                                                  const mcmc::NutsConfig& nuts,
+                                                  privacy::ExactSampleStats& stats);
 
   const data::Dataset& dataset_;
   const RunSettings& settings_;
@@ -70,12 +89,6 @@ int lipschitzThreadCount(const RunSettings& settings);
 
 /// v with `digits` decimals, for the plain-language messages of the pipeline.
 std::string formatFixed(double v, int digits);
-
-/// Why a DP stage's draws cannot carry a DP label (SPEC §0 "exact sampling"): R-hat > 1.01 (or
-/// not computable), any divergence, bulk-ESS < 100 per chain. Empty when the stage passes.
-std::vector<std::string> releaseGateFailures(const std::string& stage,
-                                             const std::vector<mcmc::ParameterSummary>& posterior,
-                                             const mcmc::SampleResult& sample);
 
 /// Plain-language warnings for R-hat > 1.01, bulk-ESS < 100 per chain, divergences and tree
 /// depth saturation.

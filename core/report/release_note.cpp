@@ -49,14 +49,15 @@ std::string meaning(const pipeline::MechanismResult& m) {
              "histogram bounds that are public knowledge.";
       else
         s += "It rests on every record's contribution to the log pseudo-likelihood being clamped "
-             "to the interval shown (so one record moves the exponent by at most ε/2), on draws "
-             "that passed the sampler's diagnostics, on randomness from the operating system "
-             "that was not kept" +
+             "to the interval shown (so one record moves the exponent by at most ε/2), on the "
+             "released parameters being a draw from that censored pseudo posterior, on "
+             "randomness from the operating system that was not kept" +
              std::string(m.referenceWeights
                              ? ", and on record weights given by a function fitted on public "
                                "reference data, so that no record's weight depends on another "
-                               "record."
-                             : ".");
+                               "record. "
+                             : ". ") +
+             pipeline::samplingBasis(m.sampling);
       return s + sizeSentence(m);
     }
     case Guarantee::aDP:
@@ -105,9 +106,14 @@ Facts tuning(const ReportInputs& in, const pipeline::MechanismResult& m) {
                                           (c.upper ? displayNumber(*c.upper) : "?")});
   } else {
     const auto& n = in.settings.nuts;
-    facts.push_back({"Sampler", std::to_string(n.chains) + " chains × (" +
-                                    std::to_string(n.warmup) + " warm-up + " +
-                                    std::to_string(n.draws) + " draws), NUTS"});
+    if (m.sampling == pipeline::Sampling::exactEnvelope)
+      facts.push_back({"Sampler", std::to_string(n.chains * n.draws) +
+                                      " exact draws (rejection sampling from a cell envelope)"});
+    else
+      facts.push_back({"Sampler", std::to_string(n.chains) + " chains × (" +
+                                      std::to_string(n.warmup) + " warm-up + " +
+                                      std::to_string(n.draws) + " draws), NUTS"});
+    facts.push_back({"Sampling", pipeline::samplingName(m.sampling)});
   }
   return facts;
 }

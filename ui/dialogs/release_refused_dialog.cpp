@@ -62,13 +62,16 @@ QStringList refusalParagraphs(const RefusalReport& report) {
   }
   out << QApplication::translate(
       "ReleaseRefused",
-      "A strict DP guarantee rests on draws from the exact censored pseudo posterior. These "
-      "diagnostics (R-hat above 1.01, divergent transitions, or bulk-ESS below 100 per chain) "
-      "show the sampler did not get there, so the guarantee would not hold.");
+      "A strict DP guarantee rests on draws from the exact censored pseudo posterior. Models "
+      "without covariates are drawn exactly and never refused; a regression is drawn by MCMC "
+      "and released only when its chains pass a screen (R-hat at most 1.01, no divergent "
+      "transitions, bulk-ESS at least 100 per chain). This fit failed the screen even after "
+      "retries with fresh randomness and up to 4 times the warm-up and draws, so the guarantee "
+      "would not hold.");
   out << QApplication::translate(
       "ReleaseRefused",
-      "What to do: raise 'warm-up' and 'draws' (or 'chains') in 'Release and sampler', or choose "
-      "a larger ε in Tuning, then Run again and export.");
+      "What to do: raise 'warm-up' and 'draws' (or 'chains') in 'Release and sampler', then "
+      "Run again and export.");
   return out;
 }
 

@@ -7,6 +7,7 @@
 #include "core/pipeline/pipeline.h"
 #include "core/pipeline/synthesis.h"
 #include "core/privacy/weights.h"
+#include "support/model_fixtures.h"
 #include "support/sample_data.h"
 
 using namespace dpsynth::core;
@@ -112,12 +113,14 @@ class MechanismsTest : public QObject {
           runMechanisms(beta_, {config(Mechanism::censorUw, eps), config(Mechanism::censorW, eps)},
                         smallSettings(models::Family::beta), &cache);
       for (const auto& r : run.mechanisms) {
-        // censor-uw is DP (unless the diagnostics gate refused it); censor-w with weights from
-        // the same data is aDP, with its local ε_x at most ε.
+        // censor-uw (intercept only: drawn exactly, never refused) is DP; censor-w with weights
+        // from the same data is aDP, with its local ε_x at most ε.
         if (r.config.mechanism == Mechanism::censorUw) {
           QCOMPARE(r.claimed, Guarantee::DP);
-          QCOMPARE(r.guarantee, r.refusals.empty() ? Guarantee::DP : Guarantee::none);
-          if (r.refusals.empty()) QCOMPARE(r.epsilon, eps);
+          QCOMPARE(r.sampling, Sampling::exactEnvelope);
+          QVERIFY(r.refusals.empty());
+          QCOMPARE(r.guarantee, Guarantee::DP);
+          QCOMPARE(r.epsilon, eps);
         } else {
           QCOMPARE(r.guarantee, Guarantee::aDP);
           QVERIFY(r.epsilon <= eps);
@@ -245,16 +248,58 @@ class MechanismsTest : public QObject {
     QVERIFY(!third.stages[2]->fromCache);
   }
 
-  void flatCensoredPosteriorIsWarnedAbout() {
-    // A tiny epsilon clamps almost every contribution: the pseudo-posterior is nearly the
-    // prior (flat over a huge range) and the chains cannot agree. That must be said.
+  void flatCensoredPosteriorIsDrawnExactlyWithoutAFitOnTheData() {
+    // A tiny epsilon clamps almost every contribution: the pseudo-posterior is nearly the prior
+    // (flat over a huge range), where MCMC chains could not agree. The exact route draws it as
+    // it is: the prior's spread, no diagnostics, no refusal, and no stage fitted on the data
+    // before the released one (no start from a confidential fit).
     const auto poisson = bundledSample("poisson", models::Family::poisson, 200);
     auto settings = smallSettings(models::Family::poisson);
     settings.nuts.warmup = settings.nuts.draws = 100;
     const auto run = runMechanisms(poisson, {config(Mechanism::censorUw, 0.05)}, settings);
     const auto& r = run.mechanisms.front();
-    QVERIFY(!r.warnings.empty());
+    QCOMPARE(r.sampling, Sampling::exactEnvelope);
+    QCOMPARE(r.guarantee, Guarantee::DP);
+    QVERIFY(r.refusals.empty());
+    QCOMPARE(r.stages.size(), std::size_t{1});
+    QCOMPARE(r.stages.front()->sampling, Sampling::exactEnvelope);
+    QCOMPARE(r.final->sample.pooled().rows(), Eigen::Index{400});
     QVERIFY(r.final->lipschitz.max <= 0.025);
+    // β ~ Normal(0, 10) barely moved by 200 records clamped to [−0.025, 0]: sd within the
+    // Monte Carlo error of 400 draws (about 3.5%) of 10.
+    const Eigen::VectorXd beta = r.final->sample.pooled().col(0);
+    const double sd = std::sqrt((beta.array() - beta.mean()).square().sum() / (beta.size() - 1));
+    QVERIFY2(std::abs(sd - 10.0) < 1.5, qPrintable(QString::number(sd)));
+  }
+
+  void flatCensoredRegressionIsScreenedAndWarnedAbout() {
+    // The same on a regression, drawn by MCMC: the chains cannot agree, the run says so, the
+    // screen is retried with fresh randomness up to 4x the budget and then refuses the DP label.
+    const Eigen::Index n = 200;
+    const Eigen::MatrixXd x = dpsynth::test::fixtureCovariates(n, 1, 5);
+    const auto data = dpsynth::test::makeDataset(
+        models::Family::poisson, dpsynth::test::fixtureOutcomes(models::Family::poisson, x, n, 6), x);
+    auto settings = smallSettings(models::Family::poisson);
+    settings.nuts.chains = 2;
+    settings.nuts.warmup = settings.nuts.draws = 20;
+    const auto run = runMechanisms(data, {config(Mechanism::censorUw, 0.05)}, settings);
+    const auto& r = run.mechanisms.front();
+    QCOMPARE(r.sampling, Sampling::mcmcScreened);
+    QVERIFY(!r.warnings.empty());
+    QVERIFY(!r.refusals.empty());
+    QCOMPARE(r.guarantee, Guarantee::none);
+    // unweighted (the start), then censor-uw at 1x, 2x and 4x the warm-up and draws.
+    QCOMPARE(r.stages.size(), std::size_t{4});
+    QCOMPARE(r.stages[1]->budgetFactor, 1);
+    QCOMPARE(r.stages[2]->budgetFactor, 2);
+    QCOMPARE(r.stages[3]->budgetFactor, 4);
+    QCOMPARE(r.final->sample.chains.front().draws.rows(), Eigen::Index{80});
+    // Each retry is fresh randomness, not a replay of the first run.
+    QVERIFY(r.stages[2]->sample.chains.front().draws.topRows(20) !=
+            r.stages[1]->sample.chains.front().draws);
+    for (const auto& w : r.warnings) QVERIFY2(w.find("epsilon") == std::string::npos ||
+                                                  w.find("larger") == std::string::npos,
+                                              w.c_str());
   }
 
   void perturbedHistogramSynthesisStaysInBounds() {
