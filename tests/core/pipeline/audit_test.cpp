@@ -7,6 +7,8 @@
 ///   - censor-uw's synthetic data, honest, and with its randomness fixed;
 ///   - the row count under add-remove: the noisy size, and the exact n it once published;
 ///   - the family: declared, and suggested from the confidential values.
+/// (The censoring interval itself is checked on the mechanism in censored_contribution_test and
+/// censoring_test; that intercept-only releases appear whatever the record, in exact_route_test.)
 /// Prints one table row per audit (the README's audit table comes from this output).
 #include <QtTest>
 #include <cmath>
@@ -18,6 +20,7 @@
 #include "core/data/dataset.h"
 #include "core/pipeline/pipeline.h"
 #include "core/pipeline/synthesis.h"
+#include "core/privacy/neighbours.h"
 #include "support/model_fixtures.h"
 #include "support/privacy_audit.h"
 
