@@ -6,8 +6,8 @@
 /// (β, σ) — the priors of SPEC §2, negbin's as stated in location_prior.h.
 ///
 /// Method: rejection sampling from a cell envelope (cell_envelope.h), refined on the data until
-/// at least a set share (ExactSamplerSettings::goal) of the proposals are accepted (or a work budget is spent), then refined again
-/// whenever the running acceptance falls below half of that. Each accepted θ is an exact draw
+/// a set share (ExactSamplerSettings::goal) of the proposals is sure to be accepted (or a work
+/// budget is spent), then refined again whenever the running acceptance falls below half of it. Each accepted θ is an exact draw
 /// of the target whatever the envelope looks like, so there is no diagnostic, no refusal and no
 /// starting point: the sampler runs until it has every draw asked for, or until `stop`.
 /// Single-threaded and driven by the Rng handed in, so a seed fixes the draws on any machine.
