@@ -23,6 +23,7 @@
 #include "core/data/generators.h"
 #include "core/data/regression_samples.h"
 #include "core/pipeline/pipeline.h"
+#include "core/random/rng.h"
 #include "core/version.h"
 
 #if defined(__unix__) || defined(__APPLE__)
@@ -123,6 +124,30 @@ std::vector<Case> benchCases(bool quick) {
       [n6] { return large("beta", "value", Family::beta, n6); }, Mechanism::unweighted);
   add("nbmix " + s6 + " lw-final", [n6] { return large("nbmix", "count", Family::negbin, n6); },
       Mechanism::lwFinal);
+
+  // The exact route (intercept-only DP fits, privacy/exact_sampler.h): 4 chains × 1000 draws'
+  // worth of exact draws at n = 10⁴, for every family, at a small and a larger ε. Its own time
+  // is final_stage_seconds (single-threaded); wall_seconds adds the Lipschitz pass.
+  const std::size_t n4 = quick ? 2000 : 10000;
+  const std::string s4 = "n=" + std::to_string(n4);
+  auto normal4 = [n4] {
+    core::random::Rng rng = core::random::makeRng(20261203);
+    Eigen::VectorXd y(static_cast<Eigen::Index>(n4));
+    for (Eigen::Index i = 0; i < y.size(); ++i) y[i] = core::random::normal(rng, 5.0, 2.0);
+    return core::data::numericDataset("value", Family::normal, std::move(y),
+                                      Eigen::MatrixXd::Ones(static_cast<Eigen::Index>(n4), 1),
+                                      {"(Intercept)"});
+  };
+  for (double eps : {1.0, 10.0}) {
+    const std::string e = " eps=" + std::to_string(static_cast<int>(eps));
+    add("exact censor-uw poisson " + s4 + e,
+        [n4] { return large("poisson", "count", Family::poisson, n4); }, Mechanism::censorUw, eps);
+    add("exact censor-uw negbin nbmix " + s4 + e,
+        [n4] { return large("nbmix", "count", Family::negbin, n4); }, Mechanism::censorUw, eps);
+    add("exact censor-uw beta(0.5,3) " + s4 + e,
+        [n4] { return large("beta", "value", Family::beta, n4); }, Mechanism::censorUw, eps);
+    add("exact censor-uw normal " + s4 + e, normal4, Mechanism::censorUw, eps);
+  }
   return cases;
 }
 

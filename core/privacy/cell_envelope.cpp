@@ -77,6 +77,7 @@ CellEnvelope::Cell CellEnvelope::makeCell(const Box& box) const {
   const BoxBound b = target_.bound(box);
   cell.upper = b.upper;
   cell.lower = b.lower;
+  cell.spread = b.spread;
   return cell;
 }
 
@@ -142,8 +143,16 @@ bool CellEnvelope::split(std::size_t index) {
     Cell children[2];
     double weight;
   };
+  // When the parent's bound is the mean-value form and one axis carries most of its excess,
+  // cut that axis without trying the other (half the bound evaluations); else try both.
+  int only = -1;
+  if (dim == 2 && parent.spread[0] + parent.spread[1] > 0.0) {
+    if (parent.spread[0] > 4.0 * parent.spread[1]) only = 0;
+    if (parent.spread[1] > 4.0 * parent.spread[0]) only = 1;
+  }
   std::vector<Option> options;
   for (int j = 0; j < dim; ++j) {
+    if (only >= 0 && j != only) continue;
     const auto k = static_cast<std::size_t>(j);
     const PriorAxis& axis = target_.axis(j);
     const double lo = parent.box.lo[k], hi = parent.box.hi[k];

@@ -55,6 +55,7 @@ class CellEnvelope {
     double lower = 0.0;
     bool splittable = true;
     unsigned version = 0;
+    std::array<double, 2> spread{};  ///< BoxBound::spread
   };
 
   Cell makeCell(const Box& box) const;

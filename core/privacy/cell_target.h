@@ -53,6 +53,9 @@ struct Box {
 struct BoxBound {
   double upper = 0.0;  ///< >= sup over the box of ℓ (a rounding margin included)
   double lower = 0.0;  ///< <= inf over the box of ℓ
+  /// When the mean-value form gave the upper bound: each axis's share of its excess over the
+  /// centre's value (else zeros). Tells refinement which axis to cut without trying both.
+  std::array<double, 2> spread{};
 };
 
 /// Not thread-safe (work arrays are reused across calls): one sampler per target.

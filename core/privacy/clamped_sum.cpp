@@ -92,15 +92,18 @@ BoxBound ClampedSum::bound(std::span<const PatternRange> ranges, int dim, bool m
     // ℓ(x) − ℓ(c) = ∫ ∇ℓ·(x − c): for each coordinate the largest (smallest) of
     // slope·offset over the slope range and the offset range sits at an end of both.
     double upper1 = centre, lower1 = centre;
+    std::array<double, 2> up{};
     for (int j = 0; j < dim; ++j) {
       const Interval& s = slope[static_cast<std::size_t>(j)];
       const Interval& o = offsets[static_cast<std::size_t>(j)];
-      const double up = std::max(product(s.hi, o.hi), product(s.lo, o.lo));
-      const double down = std::min(product(s.lo, o.hi), product(s.hi, o.lo));
-      upper1 += up;
-      lower1 += down;
+      up[static_cast<std::size_t>(j)] = std::max(product(s.hi, o.hi), product(s.lo, o.lo));
+      upper1 += up[static_cast<std::size_t>(j)];
+      lower1 += std::min(product(s.lo, o.hi), product(s.hi, o.lo));
     }
-    if (!std::isnan(upper1)) out.upper = std::min(out.upper, upper1);
+    if (upper1 < out.upper) {  // false for NaN
+      out.upper = upper1;
+      out.spread = up;
+    }
     if (!std::isnan(lower1)) out.lower = std::max(out.lower, lower1);
   }
   const double margin = kScaleMargin * scale_;

@@ -29,6 +29,8 @@
 #include <limits>
 #include <vector>
 
+#include <boost/math/special_functions/trigamma.hpp>
+
 #include "core/models/negbin_likelihood.h"
 #include "core/models/special_math.h"
 #include "core/privacy/clamped_sum.h"
@@ -78,7 +80,8 @@ class NegbinTarget final : public CellTarget {
     const double tauC = bounded ? 0.5 * (tau1 + tau2) : 1.0;
     const Lik::Params centre = paramsOfPhi(1.0 / tauC);
     const auto centreTerms = Lik::etaTerms<false>(betaC, centre);
-    const double mu1 = std::exp(b1), mu2 = std::exp(b2);
+    const double mu1 = std::exp(b1), mu2 = std::exp(b2), muC = std::exp(betaC);
+    const Offsets offsets{Interval{b1 - betaC, b2 - betaC}, Interval{tau1 - tauC, tau2 - tauC}};
 
     for (std::size_t p = 0; p < data_.size(); ++p) {
       const Lik::Data& d = data_[p];
@@ -130,11 +133,29 @@ class NegbinTarget final : public CellTarget {
             hi = std::max(hi, g);
           }
         r.gradient[0] = {lo, hi};
-        r.gradient[1] = {sumSlope(d, tau2) + curvature(mu1, tau2) + countSlope(y, mu2, tau1),
-                         sumSlope(d, tau1) + curvature(mu2, tau1) + countSlope(y, mu1, tau2)};
+        // ∂f/∂τ = S + μ²w(μτ) − yμ/(1 + μτ): its pieces, each at its worst end...
+        Interval slope{sumSlope(d, tau2) + curvature(mu1, tau2) + countSlope(y, mu2, tau1),
+                       sumSlope(d, tau1) + curvature(mu2, tau1) + countSlope(y, mu1, tau2)};
+        // ...and, where the pieces' swings of order μ³·Δτ cancel to a curvature of order μ²,
+        // the value at the centre plus the ranges of its own derivatives over the box: the
+        // pieces' overestimate then enters at second order. Both hold; the bound is their
+        // intersection.
+        const Interval second = plus(plus(Interval{sumCurvature(d, tau1), sumCurvature(d, tau2)},
+                                          Interval{-2.0 * mu2 * mu2 * mu2 * w2(mu2 * tau1),
+                                                   -2.0 * mu1 * mu1 * mu1 * w2(mu1 * tau2)}),
+                                     Interval{y * square(mu1 / (1.0 + mu1 * tau2)),
+                                              y * square(mu2 / (1.0 + mu2 * tau1))});
+        const Interval cross = times(times(Interval{mu1, mu2}, Interval{mu1 - y, mu2 - y}),
+                                     Interval{1.0 / square(1.0 + mu2 * tau2),
+                                              1.0 / square(1.0 + mu1 * tau1)});
+        const double gc = sumSlope(d, tauC) + curvature(muC, tauC) + countSlope(y, muC, tauC);
+        const Interval taylor = plus(plus(Interval{gc, gc}, times(second, offsets[1])),
+                                     times(cross, offsets[0]));
+        if (taylor.lo > slope.lo) slope.lo = taylor.lo;  // false for NaN: the pieces' range stays
+        if (taylor.hi < slope.hi) slope.hi = taylor.hi;
+        r.gradient[1] = slope;
       }
     }
-    const Offsets offsets{Interval{b1 - betaC, b2 - betaC}, Interval{tau1 - tauC, tau2 - tauC}};
     BoxBound out = sum_.bound(ranges_, 2, bounded, offsets);
     out.upper += prior_.logRatioUpper(b1, b2);
     out.lower += prior_.logRatioLower(b1, b2);
@@ -211,11 +232,12 @@ class NegbinTarget final : public CellTarget {
     const double x = beta + std::log(tau);
     return y * models::detail::logistic(-x) - models::detail::logistic(x) / tau;
   }
-  /// S(τ) = Σ_{k<y} k/(1 + kτ): summed for small y; for large y from power sums while yτ is
-  /// small, else as (y − Σ 1/(1 + kτ))/τ with Σ 1/(1 + kτ) = φ(ψ(y + φ) − ψ(φ)).
+  /// S(τ) = Σ_{k<y} k/(1 + kτ): summed for small y (below NegbinLikelihood::kSmallCount); else
+  /// from power sums while yτ is small, and as (y − Σ 1/(1 + kτ))/τ with
+  /// Σ 1/(1 + kτ) = φ(ψ(y + φ) − ψ(φ)) beyond.
   static double sumSlope(const Lik::Data& d, double tau) {
     const double y = d.y;
-    if (y <= 64.0) {
+    if (d.smallCount >= 0) {
       double sum = 0.0;
       for (double k = 1.0; k < y; k += 1.0) sum += k / (1.0 + k * tau);
       return sum;
@@ -233,6 +255,34 @@ class NegbinTarget final : public CellTarget {
     if (std::isinf(mu)) return kNegbinInf;
     if (x < 1e-4) return mu * mu * (0.5 - x * (2.0 / 3.0 - x * (0.75 - 0.8 * x)));
     return (std::log1p(x) - x / (1.0 + x)) / (tau * tau);
+  }
+  static double square(double x) { return x * x; }
+  /// W2(x) = ∫₀¹ s²/(1 + xs)³ ds = −w′(x)/2, decreasing in x: μ³w′(μτ) = −2μ³W2(μτ) is the
+  /// slope in τ of μ²w(μτ), rising with τ and falling with μ (x³W2(x) grows with x).
+  static double w2(double x) {
+    if (x < 1e-3) return 1.0 / 3.0 - x * (0.75 - x * (1.2 - x * 5.0 / 3.0));
+    const double u = 1.0 + x;
+    return (std::log1p(x) + 2.0 / u - 0.5 / (u * u) - 1.5) / (x * x * x);
+  }
+  /// S′(τ) = −Σ_{k<y} k²/(1 + kτ)², rising with τ: summed for small y; else from power sums
+  /// while yτ is small, and from trigammas beyond.
+  static double sumCurvature(const Lik::Data& d, double tau) {
+    const double y = d.y;
+    if (d.smallCount >= 0) {
+      double sum = 0.0;
+      for (double k = 1.0; k < y; k += 1.0) sum -= square(k / (1.0 + k * tau));
+      return sum;
+    }
+    const double m = y - 1.0;  // power sums over k = 1 .. y − 1
+    const double s1 = m * y / 2.0, s2 = m * y * (2.0 * m + 1.0) / 6.0, s3 = s1 * s1;
+    const double s4 = m * y * (2.0 * m + 1.0) * (3.0 * m * m + 3.0 * m - 1.0) / 30.0;
+    const double s5 = m * m * y * y * (2.0 * m * m + 2.0 * m - 1.0) / 12.0;
+    if (y * tau < 1e-3) return -(s2 - tau * (2.0 * s3 - tau * (3.0 * s4 - tau * 4.0 * s5)));
+    // Σ k²/(1 + kτ)² = (y − 2φ(ψ(y+φ) − ψ(φ)) + φ²(ψ′(φ) − ψ′(y+φ)))/τ² with φ = 1/τ.
+    const double phi = 1.0 / tau;
+    const double trigammas = boost::math::trigamma(phi, models::detail::FastPolicy()) -
+                             boost::math::trigamma(y + phi, models::detail::FastPolicy());
+    return -(y - 2.0 * phi * digammaDifference(d, phi) + phi * phi * trigammas) / (tau * tau);
   }
   /// −yμ/(1 + μτ), the slope in τ of −y log(1 + μτ), written to stay finite for μ = ∞.
   static double countSlope(double y, double mu, double tau) {
