@@ -126,15 +126,10 @@ class BetaTarget final : public CellTarget {
     for (std::size_t p = 0; p < data_.size(); ++p) {
       const Lik::Data& d = data_[p];
       PatternRange& r = ranges_[p];
-      double bottom = kInf;
-      for (int k = 0; k < count; ++k) {
-        const Corner& c = corners[static_cast<std::size_t>(k)];
-        bottom = std::min(bottom, c.theta + (c.a - 1.0) * d.logY + (c.b - 1.0) * d.log1mY);
-      }
-      if (!finiteLambda) bottom = -kInf;
       double top = kInf;
       // The centre's plane first; the others only while they can still matter, i.e. while the
-      // term is not yet known to sit at the clamp's lower end L over the whole box.
+      // term is not yet known to sit at the clamp's lower end L over the whole box (then it is
+      // a constant, and nothing else about it is needed).
       for (const Tangent& t : tangents_) {
         if (top <= settled_[p]) break;
         if (!finiteLambda) {
@@ -151,7 +146,19 @@ class BetaTarget final : public CellTarget {
         top = std::min(top, plane);
       }
       r.fHi = top;
-      r.fLo = bottom;
+      if (top <= settled_[p]) {
+        // At L over the whole box: its lower end, slope and centre value are those of L.
+        r.fLo = -kInf;
+        r.fCentre = top;
+        r.gradient = {};
+        continue;
+      }
+      double bottom = kInf;
+      for (int k = 0; k < count; ++k) {
+        const Corner& c = corners[static_cast<std::size_t>(k)];
+        bottom = std::min(bottom, c.theta + (c.a - 1.0) * d.logY + (c.b - 1.0) * d.log1mY);
+      }
+      r.fLo = finiteLambda ? bottom : -kInf;
       if (bounded) {
         r.fCentre = Lik::record<false>(d, etaC, centreTerms, centre).f;
         const double k = d.logY - d.log1mY;

@@ -42,10 +42,11 @@ ClampedSum::ClampedSum(const Eigen::VectorXd& y, const std::vector<double>& alph
 }
 
 std::vector<double> ClampedSum::settledBelow() const {
-  std::vector<double> largest(outcomes_.size(), 0.0);
-  for (const auto& t : terms_) largest[t.pattern] = std::max(largest[t.pattern], t.alpha);
+  // α f <= L for every α of the outcome iff f <= L / α for the smallest (L < 0).
+  std::vector<double> smallest(outcomes_.size(), 1.0);
+  for (const auto& t : terms_) smallest[t.pattern] = std::min(smallest[t.pattern], t.alpha);
   std::vector<double> out(outcomes_.size());
-  for (std::size_t p = 0; p < out.size(); ++p) out[p] = lower_ / largest[p];
+  for (std::size_t p = 0; p < out.size(); ++p) out[p] = lower_ / smallest[p];
   return out;
 }
 

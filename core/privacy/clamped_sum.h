@@ -50,7 +50,7 @@ class ClampedSum {
   BoxBound bound(std::span<const PatternRange> ranges, int dim, bool meanValue,
                  const Offsets& offsets) const;
   /// Per distinct outcome, the value v such that f <= v puts every term of that outcome at L
-  /// (v = L / α for its largest α): a bound already below it needs no tightening.
+  /// (v = L / α for its smallest α): a term whose bound is below it is the constant L.
   std::vector<double> settledBelow() const;
   /// Distinct outcomes plus distinct terms: the work of one value() or bound().
   std::size_t cost() const { return outcomes_.size() + terms_.size(); }

@@ -55,6 +55,7 @@ class NegbinTarget final : public CellTarget {
     for (double y : sum_.outcomes()) data_.push_back(Lik::data(y));
     f_.resize(data_.size());
     ranges_.resize(data_.size());
+    settled_ = sum_.settledBelow();
   }
 
   int dim() const override { return 2; }
@@ -92,10 +93,9 @@ class NegbinTarget final : public CellTarget {
         r.fLo = t2(b2, phi2);
       } else {
         const double top = std::clamp(std::log(y), b1, b2);
-        const double first = total({t1(d, phi1), t2(top, phi1), t3(y, top, phi2), y * top});
-        const double second =
-            total({gammaRatio(d, phi2), t2(top, phi1), -y * softplus(std::log(phi1) - top)});
-        double third = kNegbinInf;
+        // The second-order bound first (boxes bounded in τ): when it already puts the term at
+        // L for every α of this y, nothing else about the term matters (a constant).
+        double fHi = d.logGammaY1;  // a pmf is <= 1
         if (std::isfinite(tau2)) {
           // In τ, T1 + T2 is concave (log(1 + kτ) and −log(1 + μτ)/τ both are) and T3 convex:
           // replacing the former by its tangent at the middle leaves a convex function, whose
@@ -107,9 +107,22 @@ class NegbinTarget final : public CellTarget {
           double best = -kNegbinInf;
           for (double tau : {tau1, tau2})
             best = std::max(best, at + slope * (tau - mid) + t3(y, top, 1.0 / tau));
-          third = best + y * top;
+          fHi = std::min(fHi, best + y * top);
         }
-        r.fHi = std::min({first, second, third, d.logGammaY1}) - d.logGammaY1;  // a pmf is <= 1
+        if (fHi - d.logGammaY1 > settled_[p]) {
+          const double first = total({t1(d, phi1), t2(top, phi1), t3(y, top, phi2), y * top});
+          const double second =
+              total({gammaRatio(d, phi2), t2(top, phi1), -y * softplus(std::log(phi1) - top)});
+          fHi = std::min({fHi, first, second});
+        }
+        r.fHi = fHi - d.logGammaY1;
+        if (r.fHi <= settled_[p]) {
+          // At L over the whole box: its lower end, slope and centre value are those of L.
+          r.fLo = -kNegbinInf;
+          r.fCentre = r.fHi;
+          r.gradient = {};
+          continue;
+        }
         double bottom = kNegbinInf;
         for (double beta : {b1, b2}) {
           if (!std::isfinite(beta)) {
@@ -300,6 +313,7 @@ class NegbinTarget final : public CellTarget {
   PriorAxis tauAxis_;
   Lik lik_;
   std::vector<Lik::Data> data_;
+  std::vector<double> settled_;  ///< per outcome: f at or below this is clamped to L by every α
   mutable std::vector<double> f_;
   mutable std::vector<PatternRange> ranges_;
 };

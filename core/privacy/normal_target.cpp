@@ -29,6 +29,7 @@ class NormalTarget final : public CellTarget {
         sigmaAxis_(PriorAxis::halfCauchy(Lik::kSigmaScale * p.sdScale)) {
     f_.resize(sum_.outcomes().size());
     ranges_.resize(sum_.outcomes().size());
+    settled_ = sum_.settledBelow();
   }
 
   int dim() const override { return 2; }
@@ -68,6 +69,13 @@ class NormalTarget final : public CellTarget {
         r.fHi = end2.at(nearest);
       } else {
         r.fHi = -models::detail::kHalfLog2Pi - 0.5 * std::log(nearest) - 0.5;
+      }
+      if (r.fHi <= settled_[p]) {
+        // At L over the whole box: its lower end, slope and centre value are those of L.
+        r.fLo = -std::numeric_limits<double>::infinity();
+        r.fCentre = r.fHi;
+        r.gradient = {};
+        continue;
       }
       r.fLo = std::min(end1.at(farthest), end2.at(farthest));
       if (bounded) {
@@ -112,6 +120,7 @@ class NormalTarget final : public CellTarget {
   ClampedSum sum_;
   LocationPrior prior_;
   PriorAxis sigmaAxis_;
+  std::vector<double> settled_;  ///< per outcome: f at or below this is clamped to L by every α
   mutable std::vector<double> f_;
   mutable std::vector<PatternRange> ranges_;
 };
