@@ -38,8 +38,10 @@ bool isSha256Hex(const nlohmann::json& value) {
 std::optional<std::vector<std::pair<std::string, std::string>>> sidecarFiles(
     const std::string& text, const std::string& csvPath, std::string& why) {
   const nlohmann::json j = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
-  if (!j.is_object() || j.value("kind", "") != kSidecarKind ||
-      !j.contains("version") || j["version"] != kSidecarVersion || j.value("tool", "") != "dpsynth") {
+  // Keys are compared as JSON values: a "kind" that is a number is no sidecar, not an error.
+  if (!j.is_object() || !j.contains("kind") || j["kind"] != kSidecarKind ||
+      !j.contains("version") || j["version"] != kSidecarVersion || !j.contains("tool") ||
+      j["tool"] != "dpsynth") {
     why = "is not a synthetic-data sidecar written by dpsynth (no \"kind\": \"" +
           std::string(kSidecarKind) + "\", \"version\": " + std::to_string(kSidecarVersion) + ")";
     return std::nullopt;

@@ -31,8 +31,9 @@ std::optional<std::map<std::string, std::string>> recordedDigests(const fs::path
     return std::nullopt;  // unreadable or too large: not one dpsynth wrote, it vouches for nothing
   }
   const nlohmann::json j = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
-  if (!j.is_object() || j.value("kind", "") != kManifestKind || !j.contains("version") ||
-      j["version"] != kManifestVersion)
+  // Compared as JSON values: a "kind" that is no string is not a manifest (value() would throw).
+  if (!j.is_object() || !j.contains("kind") || j["kind"] != kManifestKind ||
+      !j.contains("version") || j["version"] != kManifestVersion)
     return std::nullopt;
   const auto files = j.find("files");
   const auto digests = j.find("files_sha256");
