@@ -48,11 +48,12 @@ json finiteOrNull(double v) { return std::isfinite(v) ? json(v) : json(nullptr);
 }  // namespace
 
 std::optional<utility::CovariateUtility> covariateUtility(const data::Dataset& dataset,
-                                                          const Eigen::VectorXd& synthetic) {
+                                                          const Eigen::VectorXd& synthetic,
+                                                          const std::stop_token& stop) {
   if (dataset.interceptOnly()) return std::nullopt;
   return utility::measureCovariateUtility(dataset.y, synthetic, dataset.X, dataset.designNames,
                                           regressionFamily(dataset.family),
-                                          referenceLevels(dataset));
+                                          referenceLevels(dataset), stop);
 }
 
 json covariateUtilityJson(const std::optional<utility::CovariateUtility>& u) {

@@ -21,8 +21,10 @@ bool marginalOnly(Mechanism mechanism);
 /// The measures for synthetic outcomes that keep the dataset's covariate rows; nullopt when the
 /// model has no covariates (intercept only). Reference levels of categorical covariates are
 /// named from the file's text when the dataset has it.
+/// Seconds of IRLS on 10^6 records: `stop` ends them with exec::Cancelled.
 std::optional<utility::CovariateUtility> covariateUtility(const data::Dataset& dataset,
-                                                          const Eigen::VectorXd& synthetic);
+                                                          const Eigen::VectorXd& synthetic,
+                                                          const std::stop_token& stop = {});
 
 /// {"ci_overlap", "max_std_diff", "pmse", "max_group_mean_diff", "coefficients": [...],
 ///  "group_means": [...], "propensity_model", "regression"}; null when u is nullopt.

@@ -5,7 +5,9 @@
 
 #include "core/data/csv_writer.h"
 #include "core/data/quote_value.h"
+#include "core/exec/cancellation.h"
 #include "core/infer/ph_release.h"
+#include "core/pipeline/bundle_writer.h"
 #include "core/pipeline/export.h"
 #include "core/pipeline/report.h"
 #include "core/pipeline/synthesis.h"
@@ -88,28 +90,31 @@ std::vector<std::string> exportFileNames(const pipeline::RunResult& result, int 
   return names;
 }
 
-ExportedFiles exportRun(const session::Session& session, const data::Dataset& dataset,
-                        const pipeline::RunResult& result, const pipeline::RunSettings& settings,
-                        const ExportOptions& options) {
-  const int m = options.syntheticDatasets;
-  validate(result, m);
+namespace {
 
-  // Everything is computed before the first byte is written.
+ExportedFiles exportStaged(const session::Session& session, const data::Dataset& dataset,
+                           const pipeline::RunResult& result, const pipeline::RunSettings& settings,
+                           const ExportOptions& options) {
+  const int m = options.syntheticDatasets;
+  const std::stop_token& stop = options.stop;
+
+  // The reports are computed from each mechanism's first dataset before anything is written.
   ReportInputs in{session, dataset, result, settings, options.seed, m, mechanismLabels(result),
-                  {},      {},      {}};
-  std::vector<Eigen::VectorXd> firsts;
+                  {},      {},      {},     {},       stop};
+  std::vector<std::unique_ptr<pipeline::Synthesizer>> synthesizers;
   std::vector<nlohmann::json> reports;
   ExportedFiles out;
   for (std::size_t j = 0; j < result.mechanisms.size(); ++j) {
     const auto& mech = result.mechanisms[j];
-    in.synthetic.push_back(pipeline::synthesize(dataset, mech, settings.model, m, options.seed));
+    synthesizers.push_back(
+        std::make_unique<pipeline::Synthesizer>(dataset, mech, settings.model, options.seed, stop));
+    in.firstSynthetic.push_back(synthesizers.back()->draw(0, stop));
     in.syntheticFiles.push_back(syntheticNames(in.labels[j], m));
-    firsts.push_back(in.synthetic.back().front());
-    reports.push_back(pipeline::buildReport(dataset, mech, settings, firsts.back()));
+    reports.push_back(
+        pipeline::buildReport(dataset, mech, settings, in.firstSynthetic.back(), stop));
     if (!mech.refusals.empty()) out.refusals.push_back(pipeline::refusalMessage(mech));
   }
-  in.rows = resultsTable(dataset, result, firsts);
-  const std::string internal = internalReportHtml(in);
+  in.rows = resultsTable(dataset, result, in.firstSynthetic, stop);
   session::Session saved = session;
   if (!saved.dataFile.empty())
     saved.dataFile = fs::absolute(saved.dataFile).lexically_normal().string();
@@ -128,10 +133,18 @@ ExportedFiles exportRun(const session::Session& session, const data::Dataset& da
   for (std::size_t j = 0; j < result.mechanisms.size(); ++j) {
     const std::string& label = in.labels[j];
     const pipeline::MechanismResult& mech = result.mechanisms[j];
+    std::vector<utility::DistributionSummary> summaries;
     if (release) {
-      pipeline::writeSyntheticBundle(
+      // One dataset in memory at a time: drawn, written, summarised for the release note.
+      pipeline::SyntheticBundleWriter writer(
           folder.stagedPath(inFolder(kReleaseFolder, "synthetic_" + label + ".csv")), dataset,
-          mech, in.synthetic[j], options.seed);
+          mech, m, options.seed, /*staged=*/true);
+      for (int k = 0; k < m; ++k) {
+        const Eigen::VectorXd y = k == 0 ? in.firstSynthetic[j] : synthesizers[j]->draw(k, stop);
+        writer.add(y, stop);
+        summaries.push_back(utility::describe(y, stop));
+      }
+      writer.finish();
       if (mech.ph) {
         const infer::PhReleaseFile ph =
             infer::phReleaseFile(*mech.ph, mech.epsilon, mech.neighbours,
@@ -140,6 +153,7 @@ ExportedFiles exportRun(const session::Session& session, const data::Dataset& da
                               infer::phReleaseToJson(ph));
       }
     }
+    in.syntheticSummaries.push_back(std::move(summaries));
     data::writeTextAtomic(folder.stagedPath(inFolder(kInternalFolder, "report_" + label + ".json")),
                           reports[j].dump(2) + "\n");
   }
@@ -147,7 +161,8 @@ ExportedFiles exportRun(const session::Session& session, const data::Dataset& da
     data::writeTextAtomic(folder.stagedPath(inFolder(kReleaseFolder, kRelease)),
                           releaseNoteHtml(in));
   writeResultsCsv(folder.stagedPath(inFolder(kInternalFolder, kResults)), in.rows);
-  data::writeTextAtomic(folder.stagedPath(inFolder(kInternalFolder, kInternal)), internal);
+  data::writeTextAtomic(folder.stagedPath(inFolder(kInternalFolder, kInternal)),
+                        internalReportHtml(in));
   data::writeTextAtomic(folder.stagedPath(inFolder(kInternalFolder, kSession)),
                         session::toJson(saved));
   std::vector<std::string> subfolders{kInternalFolder};
@@ -163,8 +178,31 @@ ExportedFiles exportRun(const session::Session& session, const data::Dataset& da
                                   data::quoteForMessage(foreign.front(), 40) +
                                   (foreign.size() > 1 ? ", ..." : "") + "); nothing was written");
   }
+  // The last point where a stop is honoured: after it the folders are moved into place whole.
+  exec::throwIfStopped(stop);
   out.files = folder.commitFolders(subfolders, names);
   return out;
+}
+
+}  // namespace
+
+ExportedFiles exportRun(const session::Session& session, const data::Dataset& dataset,
+                        const pipeline::RunResult& result, const pipeline::RunSettings& settings,
+                        const ExportOptions& options) {
+  validate(result, options.syntheticDatasets);
+  std::uint64_t released = 0;
+  for (const auto& mech : result.mechanisms) released += mech.refusals.empty() ? 1 : 0;
+  pipeline::checkSyntheticVolume(static_cast<std::uint64_t>(options.syntheticDatasets),
+                                 dataset.size(), released, "synthetic_datasets");
+  try {
+    return exportStaged(session, dataset, result, settings, options);
+  } catch (const exec::Cancelled&) {
+    // The staging folder (and the output folder, if this export created it) went with the
+    // unwinding: nothing was written.
+    ExportedFiles out;
+    out.cancelled = true;
+    return out;
+  }
 }
 
 }  // namespace dpsynth::core::report
