@@ -329,22 +329,29 @@ int runFit(const FitOptions& o) {
     // together: a failure, or Ctrl-C before the move, leaves the old files as they were. The
     // (internal) report is written even when the release is refused: it holds the reasons.
     core::report::StagedFiles outputs;
-    if (!o.report.empty())
-      core::data::writeTextAtomic(outputs.stage(o.report, core::report::Sensitivity::confidential),
-                                  report.dump(2) + "\n");
-    if (!o.syntheticOut.empty() && !refused) {
-      const auto bundle = core::pipeline::syntheticBundlePaths(o.syntheticOut, o.datasets);
-      for (const auto& f : bundle.csvFiles) outputs.stage(f);
-      outputs.stage(bundle.sidecar);
-      // One dataset in memory at a time: drawn, written, forgotten.
-      core::pipeline::SyntheticBundleWriter writer(outputs.stagingPath(o.syntheticOut), dataset,
-                                                   result, o.datasets, settings.nuts.seed,
-                                                   /*staged=*/true);
-      for (int k = 0; k < o.datasets; ++k)
-        writer.add(k == 0 ? first : synthesizer.draw(k, stop), stop);
-      writer.finish();
-      // Checked again: the files may have changed while the run took its time.
-      for (const auto& old : supersededFiles(o)) outputs.supersede(old);
+    // Writes go into hidden staging folders; a failure (a full disk) names the user's path.
+    try {
+      if (!o.report.empty()) {
+        const std::string staged =
+            outputs.stage(o.report, core::report::Sensitivity::confidential);
+        core::data::writeTextAtomic(staged, report.dump(2) + "\n");
+      }
+      if (!o.syntheticOut.empty() && !refused) {
+        const auto bundle = core::pipeline::syntheticBundlePaths(o.syntheticOut, o.datasets);
+        for (const auto& f : bundle.csvFiles) outputs.stage(f);
+        outputs.stage(bundle.sidecar);
+        // One dataset in memory at a time: drawn, written, forgotten.
+        core::pipeline::SyntheticBundleWriter writer(outputs.stagingPath(o.syntheticOut), dataset,
+                                                     result, o.datasets, settings.nuts.seed,
+                                                     /*staged=*/true);
+        for (int k = 0; k < o.datasets; ++k)
+          writer.add(k == 0 ? first : synthesizer.draw(k, stop), stop);
+        writer.finish();
+        // Checked again: the files may have changed while the run took its time.
+        for (const auto& old : supersededFiles(o)) outputs.supersede(old);
+      }
+    } catch (const core::data::WriteError& e) {
+      throw core::data::WriteError(outputs.userPath(e.path()), e.reason());
     }
     // The last point where a stop is honoured: after it the files are moved into place.
     core::exec::throwIfStopped(stop);

@@ -130,53 +130,60 @@ ExportedFiles exportStaged(const session::Session& session, const data::Dataset&
   inputs.push_back(dataset.file);
   inputs.push_back(session.dataFile);
   refuseInputsInside(folder.target(), inputs);
-  for (std::size_t j = 0; j < result.mechanisms.size(); ++j) {
-    const std::string& label = in.labels[j];
-    const pipeline::MechanismResult& mech = result.mechanisms[j];
-    std::vector<utility::DistributionSummary> summaries;
-    if (release) {
-      // One dataset in memory at a time: drawn, written, summarised for the release note.
-      pipeline::SyntheticBundleWriter writer(
-          folder.stagedPath(inFolder(kReleaseFolder, "synthetic_" + label + ".csv")), dataset,
-          mech, m, options.seed, /*staged=*/true);
-      for (int k = 0; k < m; ++k) {
-        const Eigen::VectorXd y = k == 0 ? in.firstSynthetic[j] : synthesizers[j]->draw(k, stop);
-        writer.add(y, stop);
-        summaries.push_back(utility::describe(y, stop));
-      }
-      writer.finish();
-      if (mech.ph) {
-        const infer::PhReleaseFile ph =
-            infer::phReleaseFile(*mech.ph, mech.epsilon, mech.neighbours,
-                                 static_cast<int>(dataset.size()), dataset.family);
-        data::writeTextAtomic(folder.stagedPath(inFolder(kReleaseFolder, phReleaseName(label))),
-                              infer::phReleaseToJson(ph));
-      }
-    }
-    in.syntheticSummaries.push_back(std::move(summaries));
-    data::writeTextAtomic(folder.stagedPath(inFolder(kInternalFolder, "report_" + label + ".json")),
-                          reports[j].dump(2) + "\n");
-  }
-  if (release)
-    data::writeTextAtomic(folder.stagedPath(inFolder(kReleaseFolder, kRelease)),
-                          releaseNoteHtml(in));
-  writeResultsCsv(folder.stagedPath(inFolder(kInternalFolder, kResults)), in.rows);
-  data::writeTextAtomic(folder.stagedPath(inFolder(kInternalFolder, kInternal)),
-                        internalReportHtml(in));
-  data::writeTextAtomic(folder.stagedPath(inFolder(kInternalFolder, kSession)),
-                        session::toJson(saved));
   std::vector<std::string> subfolders{kInternalFolder};
   if (release) subfolders.insert(subfolders.begin(), kReleaseFolder);
-  for (const auto& sub : subfolders) {
-    writeOwnershipManifest(folder.stagedPath(sub));
-    if (!options.refuseForeignFiles) continue;
-    const fs::path replaced = fs::path(folder.target()) / sub;
-    if (const auto foreign = foreignEntries(replaced.string()); !foreign.empty())
-      throw std::invalid_argument("refusing to replace the folder " + replaced.string() +
-                                  ": it holds " + std::to_string(foreign.size()) +
-                                  " file(s) dpsynth did not write (" +
-                                  data::quoteForMessage(foreign.front(), 40) +
-                                  (foreign.size() > 1 ? ", ..." : "") + "); nothing was written");
+  // Every write goes into the hidden staging folder; a failure (a full disk) names the path
+  // the user asked for.
+  try {
+    for (std::size_t j = 0; j < result.mechanisms.size(); ++j) {
+      const std::string& label = in.labels[j];
+      const pipeline::MechanismResult& mech = result.mechanisms[j];
+      std::vector<utility::DistributionSummary> summaries;
+      if (release) {
+        // One dataset in memory at a time: drawn, written, summarised for the release note.
+        pipeline::SyntheticBundleWriter writer(
+            folder.stagedPath(inFolder(kReleaseFolder, "synthetic_" + label + ".csv")), dataset,
+            mech, m, options.seed, /*staged=*/true);
+        for (int k = 0; k < m; ++k) {
+          const Eigen::VectorXd y = k == 0 ? in.firstSynthetic[j] : synthesizers[j]->draw(k, stop);
+          writer.add(y, stop);
+          summaries.push_back(utility::describe(y, stop));
+        }
+        writer.finish();
+        if (mech.ph) {
+          const infer::PhReleaseFile ph =
+              infer::phReleaseFile(*mech.ph, mech.epsilon, mech.neighbours,
+                                   static_cast<int>(dataset.size()), dataset.family);
+          data::writeTextAtomic(folder.stagedPath(inFolder(kReleaseFolder, phReleaseName(label))),
+                                infer::phReleaseToJson(ph));
+        }
+      }
+      in.syntheticSummaries.push_back(std::move(summaries));
+      data::writeTextAtomic(
+          folder.stagedPath(inFolder(kInternalFolder, "report_" + label + ".json")),
+          reports[j].dump(2) + "\n");
+    }
+    if (release)
+      data::writeTextAtomic(folder.stagedPath(inFolder(kReleaseFolder, kRelease)),
+                            releaseNoteHtml(in));
+    writeResultsCsv(folder.stagedPath(inFolder(kInternalFolder, kResults)), in.rows);
+    data::writeTextAtomic(folder.stagedPath(inFolder(kInternalFolder, kInternal)),
+                          internalReportHtml(in));
+    data::writeTextAtomic(folder.stagedPath(inFolder(kInternalFolder, kSession)),
+                          session::toJson(saved));
+    for (const auto& sub : subfolders) {
+      writeOwnershipManifest(folder.stagedPath(sub));
+      if (!options.refuseForeignFiles) continue;
+      const fs::path replaced = fs::path(folder.target()) / sub;
+      if (const auto foreign = foreignEntries(replaced.string()); !foreign.empty())
+        throw std::invalid_argument("refusing to replace the folder " + replaced.string() +
+                                    ": it holds " + std::to_string(foreign.size()) +
+                                    " file(s) dpsynth did not write (" +
+                                    data::quoteForMessage(foreign.front(), 40) +
+                                    (foreign.size() > 1 ? ", ..." : "") + "); nothing was written");
+    }
+  } catch (const data::WriteError& e) {
+    throw data::WriteError(folder.userPath(e.path()), e.reason());
   }
   // The last point where a stop is honoured: after it the folders are moved into place whole.
   exec::throwIfStopped(stop);
