@@ -5,6 +5,8 @@
 /// and settings (DataError, SessionError, and the config and release errors to come) derive
 /// from it; std::invalid_argument from a validate() is bad input too (see classify()).
 #include <exception>
+#include <filesystem>
+#include <new>
 #include <stdexcept>
 #include <string>
 
@@ -21,11 +23,16 @@ class Error : public std::runtime_error {
 };
 
 /// The kind of any exception: core::Error says its own; std::invalid_argument (a refused
-/// setting or size), std::length_error and std::bad_alloc caused by a user's size are bad
-/// input; anything else is internal.
+/// setting or size) is bad input, and so are std::bad_alloc and std::length_error (sizes are
+/// bounded before work, so what still does not fit is the user's size against this machine's
+/// memory) and std::filesystem::filesystem_error (the user's folders: a loop of symbolic links,
+/// no permission, a full disk); anything else is internal.
 inline Error::Kind classify(const std::exception& e) {
   if (const auto* error = dynamic_cast<const Error*>(&e)) return error->kind();
   if (dynamic_cast<const std::invalid_argument*>(&e)) return Error::Kind::badInput;
+  if (dynamic_cast<const std::bad_alloc*>(&e)) return Error::Kind::badInput;
+  if (dynamic_cast<const std::length_error*>(&e)) return Error::Kind::badInput;
+  if (dynamic_cast<const std::filesystem::filesystem_error*>(&e)) return Error::Kind::badInput;
   return Error::Kind::internal;
 }
 

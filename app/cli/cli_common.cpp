@@ -2,6 +2,7 @@
 
 #include <pthread.h>
 
+#include <atomic>
 #include <charconv>
 #include <csignal>
 #include <iostream>
@@ -15,12 +16,28 @@
 #include "core/data/quote_value.h"
 #include "core/data/value_parsing.h"
 #include "core/error.h"
+#include "core/exec/cancellation.h"
 
 namespace dpsynth::cli {
 
 int guarded(const std::function<int()>& body) {
   try {
-    return body();
+    const int status = body();
+    // Ctrl-C after the last check: the command finished; say so rather than leave the user
+    // wondering whether the files are whole.
+    if (status == kExitOk && interruptRequested())
+      std::cerr << "dpsynth: the interrupt came after the last point where the command could "
+                   "stop; it finished and every file it lists is complete\n";
+    return status;
+  } catch (const core::exec::Cancelled&) {
+    // A stop that unwound past the command's own handling: still nothing half-written (every
+    // output is staged and the staging went with the unwinding).
+    std::cerr << "dpsynth: cancelled; no files were written\n";
+    return kExitCancelled;
+  } catch (const std::bad_alloc&) {
+    std::cerr << "dpsynth: out of memory: the input or the settings ask for more memory than "
+                 "this machine has; use a smaller file, fewer chains, draws or datasets\n";
+    return kExitBadInput;
   } catch (const std::exception& e) {
     // core::classify is the one place that tells the user's errors from the tool's.
     if (core::classify(e) == core::Error::Kind::badInput) {
@@ -77,8 +94,18 @@ std::string describeNumber(std::uint64_t value) { return std::to_string(value); 
 std::string describeNumber(std::int64_t value) { return std::to_string(value); }
 }  // namespace detail
 
-std::stop_token interruptToken() {
+namespace {
+
+std::stop_source& interruptSource() {
   static std::stop_source source;
+  return source;
+}
+
+std::atomic<bool> interruptWatched{false};
+
+}  // namespace
+
+std::stop_token interruptToken() {
   static std::once_flag once;
   std::call_once(once, [] {
     sigset_t set;
@@ -87,14 +114,21 @@ std::stop_token interruptToken() {
     sigaddset(&set, SIGTERM);
     // Blocked here, inherited by every thread started later; only the watcher receives them.
     pthread_sigmask(SIG_BLOCK, &set, nullptr);
+    interruptWatched = true;
     std::thread([set] {
       int sig = 0;
       sigwait(&set, &sig);
-      std::cerr << "\ndpsynth: interrupted, stopping (nothing will be written)\n";
-      source.request_stop();
+      // What was kept is said by the command when it stops (a study keeps its complete
+      // replicates; a command past its last check finishes and says so): never promised here.
+      std::cerr << "\ndpsynth: interrupted, stopping\n";
+      interruptSource().request_stop();
     }).detach();
   });
-  return source.get_token();
+  return interruptSource().get_token();
+}
+
+bool interruptRequested() {
+  return interruptWatched && interruptSource().stop_requested();
 }
 
 std::vector<std::string> splitFlag(const std::string& text, char separator) {

@@ -29,6 +29,8 @@ std::vector<std::string> splitFlag(const std::string& text, char separator);
 /// A stop token that is triggered by SIGINT/SIGTERM (a watcher thread waits on the signals, so
 /// no work is done in a signal handler). Call once, before any other thread starts.
 std::stop_token interruptToken();
+/// True once SIGINT/SIGTERM arrived (false when interruptToken() was never called).
+bool interruptRequested();
 
 // ---- Bounds on numbers from the command line -------------------------------------------------
 // CLI11 converts "-1" into an unsigned option by wrapping to 2^64-1, and "1e13" into an integer

@@ -60,7 +60,9 @@ void addRunCommand(CLI::App& app, RunOptions& options);
 int runRun(const RunOptions& options);
 
 struct StudyOptions {
-  std::string config, out, shard;
+  std::string config, out;
+  /// Set when --shard was given, even as "" (which is refused: it must not mean the whole study).
+  std::optional<std::string> shard;
   int threads = 0;
   bool quiet = false;
   std::string mergeOut;                  ///< study merge --out

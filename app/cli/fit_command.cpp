@@ -12,7 +12,9 @@
 #include "app/cli/run_inputs.h"
 #include "core/data/csv_writer.h"
 #include "core/data/dataset.h"
+#include "core/exec/cancellation.h"
 #include "core/pipeline/bundle_ownership.h"
+#include "core/pipeline/bundle_writer.h"
 #include "core/pipeline/export.h"
 #include "core/pipeline/pipeline.h"
 #include "core/pipeline/report.h"
@@ -314,6 +316,10 @@ int runFit(const FitOptions& o) {
   const std::optional<core::data::Dataset> built = buildInputDataset(*table, spec, stop);
   if (!built) return cancelledWhileReading(o.data);
   const core::data::Dataset& dataset = *built;
+  // m datasets of n records: refused now rather than after the sampling.
+  if (!o.syntheticOut.empty())
+    core::pipeline::checkSyntheticVolume(static_cast<std::uint64_t>(o.datasets), dataset.size(),
+                                         1, "--datasets");
   if (dataset.droppedRows > 0 && !o.quiet)
     std::cerr << "dropped " << dataset.droppedRows << " rows with missing values\n";
   if (const std::string dropped = droppedColumnsLine(dataset);
@@ -337,35 +343,51 @@ int runFit(const FitOptions& o) {
     return kExitCancelled;
   }
   const auto& result = run.mechanisms.front();
-  const auto synthetic =
-      core::pipeline::synthesize(dataset, result, settings.model, o.datasets, settings.nuts.seed);
-  const nlohmann::json report =
-      core::pipeline::buildReport(dataset, result, settings, synthetic.front());
-  if (stop.stop_requested()) {
-    std::cerr << "dpsynth: cancelled; no files were written\n";
-    return kExitCancelled;
-  }
-
-  // Every output is written into a staging folder beside its target and moved into place
-  // together: a failure, or Ctrl-C before the move, leaves the old files as they were. The
-  // (internal) report is written even when the release is refused: it holds the reasons.
+  // From here to the move into place, Ctrl-C unwinds (exec::Cancelled) from whichever step it
+  // lands in: the utility fits, drawing, formatting or writing a dataset.
   const bool refused = !o.syntheticOut.empty() && !result.refusals.empty();
-  core::report::StagedFiles outputs;
-  if (!o.report.empty()) core::data::writeTextAtomic(outputs.stage(o.report), report.dump(2) + "\n");
-  if (!o.syntheticOut.empty() && !refused) {
-    const auto bundle = core::pipeline::syntheticBundlePaths(o.syntheticOut, o.datasets);
-    for (const auto& f : bundle.csvFiles) outputs.stage(f);
-    outputs.stage(bundle.sidecar);
-    core::pipeline::writeSyntheticBundle(outputs.stagingPath(o.syntheticOut), dataset, result,
-                                         synthetic, settings.nuts.seed);
-    // Checked again: the files may have changed while the run took its time.
-    for (const auto& old : supersededFiles(o)) outputs.supersede(old);
-  }
-  if (stop.stop_requested()) {
+  nlohmann::json report;
+  try {
+    const core::pipeline::Synthesizer synthesizer(dataset, result, settings.model,
+                                                  settings.nuts.seed, stop);
+    const Eigen::VectorXd first = synthesizer.draw(0, stop);
+    report = core::pipeline::buildReport(dataset, result, settings, first, stop);
+
+    // Every output is written into a staging folder beside its target and moved into place
+    // together: a failure, or Ctrl-C before the move, leaves the old files as they were. The
+    // (internal) report is written even when the release is refused: it holds the reasons.
+    core::report::StagedFiles outputs;
+    // Writes go into hidden staging folders; a failure (a full disk) names the user's path.
+    try {
+      if (!o.report.empty()) {
+        const std::string staged =
+            outputs.stage(o.report, core::report::Sensitivity::confidential);
+        core::data::writeTextAtomic(staged, report.dump(2) + "\n");
+      }
+      if (!o.syntheticOut.empty() && !refused) {
+        const auto bundle = core::pipeline::syntheticBundlePaths(o.syntheticOut, o.datasets);
+        for (const auto& f : bundle.csvFiles) outputs.stage(f);
+        outputs.stage(bundle.sidecar);
+        // One dataset in memory at a time: drawn, written, forgotten.
+        core::pipeline::SyntheticBundleWriter writer(outputs.stagingPath(o.syntheticOut), dataset,
+                                                     result, o.datasets, settings.nuts.seed,
+                                                     /*staged=*/true);
+        for (int k = 0; k < o.datasets; ++k)
+          writer.add(k == 0 ? first : synthesizer.draw(k, stop), stop);
+        writer.finish();
+        // Checked again: the files may have changed while the run took its time.
+        for (const auto& old : supersededFiles(o)) outputs.supersede(old);
+      }
+    } catch (const core::data::WriteError& e) {
+      throw core::data::WriteError(outputs.userPath(e.path()), e.reason());
+    }
+    // The last point where a stop is honoured: after it the files are moved into place.
+    core::exec::throwIfStopped(stop);
+    outputs.commit();
+  } catch (const core::exec::Cancelled&) {
     std::cerr << "dpsynth: cancelled; no files were written\n";
     return kExitCancelled;
   }
-  outputs.commit();
   if (refused) {
     for (const auto& w : result.warnings) std::cerr << "warning: " << w << "\n";
     std::cerr << "dpsynth: " << core::pipeline::refusalMessage(result)

@@ -47,9 +47,13 @@ int inferFromModel(const InferOptions& o, const std::optional<std::uint64_t>& se
   config.chains = o.chains;
   config.threads = o.threads;
   config.seed = seed ? core::random::Seed(*seed) : core::random::osSeed();
-  const core::infer::DaResult result =
-      core::infer::runDataAugmentation(model, config, interruptToken());
-  if (result.cancelled) {
+  // Memory for n latent records per chain, refused before anything is allocated: a release
+  // with n = 10^8 fits one chain, not four.
+  if (const std::string problem = core::infer::daMemoryProblem(model, config); !problem.empty())
+    throw std::invalid_argument("release file " + o.release + ": " + problem);
+  const std::stop_token stop = interruptToken();
+  const core::infer::DaResult result = core::infer::runDataAugmentation(model, config, stop);
+  if (result.cancelled || stop.stop_requested()) {
     std::cerr << "dpsynth: infer cancelled; nothing was written\n";
     return kExitCancelled;
   }
@@ -67,7 +71,12 @@ int inferFromModel(const InferOptions& o, const std::optional<std::uint64_t>& se
   info.warmup = o.warmup;
   info.chains = o.chains;
   info.seed = seed;
-  core::report::writeInferFolder(o.out, core::infer::inferOutputs(model, result, info));
+  const core::infer::InferOutputs outputs = core::infer::inferOutputs(model, result, info);
+  if (stop.stop_requested()) {
+    std::cerr << "dpsynth: infer cancelled; nothing was written\n";
+    return kExitCancelled;
+  }
+  core::report::writeInferFolder(o.out, outputs);
   std::cout << "wrote draws.csv, summary.json and trace.csv to " << o.out << " ("
             << result.proposals() << " proposals and " << result.gradientEvaluations()
             << " gradient evaluations in " << result.seconds << " s, mean acceptance "
@@ -78,6 +87,8 @@ int inferFromModel(const InferOptions& o, const std::optional<std::uint64_t>& se
 }  // namespace
 
 int runInfer(const InferOptions& o) {
+  // Ctrl-C from the first moment: the reading and the setup end at the next check too.
+  const std::stop_token stop = interruptToken();
   std::optional<std::uint64_t> seed;
   if (!o.seed.empty()) seed = parseSeed(o.seed, "--seed");
   if (o.warmup >= o.iterations) {

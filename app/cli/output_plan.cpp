@@ -3,6 +3,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <optional>
 #include <stdexcept>
@@ -33,7 +36,26 @@ bool sameFile(const fs::path& a, const fs::path& b) {
   return x && y && *x == *y;
 }
 
-bool writable(const fs::path& folder) { return ::access(folder.c_str(), W_OK | X_OK) == 0; }
+/// Why nothing can be written into `folder` (empty when something can). The permission bits
+/// answer for most users, but root passes them: so a file is created there and removed again,
+/// which also finds a read-only file system, /proc and /sys.
+std::string writeProblem(const fs::path& folder) {
+  if (::access(folder.c_str(), W_OK | X_OK) != 0) return std::strerror(errno);
+  std::string probe = (folder / ".dpsynth-probe-XXXXXX").string();
+  const int fd = ::mkstemp(probe.data());
+  if (fd < 0) return std::strerror(errno);
+  ::close(fd);
+  ::unlink(probe.c_str());
+  return {};
+}
+
+/// "is a loop of symbolic links" when resolving `path` meets one (a path through it cannot be
+/// created or read), empty otherwise.
+std::string loopProblem(const fs::path& path) {
+  std::error_code ec;
+  (void)fs::status(path, ec);
+  return ec == std::errc::too_many_symbolic_link_levels ? " is a loop of symbolic links" : "";
+}
 
 /// True when `file` lies somewhere below `folder` (compared by device and inode, so links and
 /// spellings do not hide it).
@@ -88,12 +110,15 @@ void OutputPlan::checkFolder(const Folder& f) const {
   const std::string who = f.option + " " + f.path;
   if (f.path.empty()) throw std::invalid_argument(f.option + ": give a folder");
   std::error_code ec;
+  if (const std::string loop = loopProblem(f.path); !loop.empty())
+    throw std::invalid_argument(who + loop + "; give a folder");
   const auto status = fs::status(f.path, ec);
   if (fs::exists(status)) {
     if (!fs::is_directory(status))
       throw std::invalid_argument(who + " exists and is not a folder; give a folder");
-    if (!writable(f.path))
-      throw std::invalid_argument(who + ": the folder is not writable; choose another place");
+    if (const std::string problem = writeProblem(f.path); !problem.empty())
+      throw std::invalid_argument(who + ": the folder is not writable (" + problem +
+                                  "); choose another place");
     return;
   }
   if (fs::is_symlink(fs::symlink_status(f.path, ec)))
@@ -106,9 +131,9 @@ void OutputPlan::checkFolder(const Folder& f) const {
   if (!fs::is_directory(ancestor, ec))
     throw std::invalid_argument(who + ": cannot create it, " + ancestor.string() +
                                 " is not a folder");
-  if (!writable(ancestor))
+  if (const std::string problem = writeProblem(ancestor); !problem.empty())
     throw std::invalid_argument(who + ": cannot create it, the folder " + ancestor.string() +
-                                " is not writable; choose another place");
+                                " is not writable (" + problem + "); choose another place");
 }
 
 void OutputPlan::checkFile(const Output& out) const {
@@ -116,15 +141,19 @@ void OutputPlan::checkFile(const Output& out) const {
   std::error_code ec;
   if (out.path.back() == '/')
     throw std::invalid_argument(who + ": names a folder; give a file name");
+  if (const std::string loop = loopProblem(out.path); !loop.empty())
+    throw std::invalid_argument(who + loop + "; remove it or give another file");
   if (fs::is_directory(out.path, ec))
     throw std::invalid_argument(who + " is a folder; give a file name inside it");
   const fs::path parent = fs::absolute(out.path, ec).lexically_normal().parent_path();
+  if (const std::string loop = loopProblem(parent); !loop.empty())
+    throw std::invalid_argument(who + ": the folder " + parent.string() + loop);
   if (!fs::is_directory(parent, ec))
     throw std::invalid_argument(who + ": the folder " + parent.string() +
                                 " does not exist; create it first");
-  if (!writable(parent))
-    throw std::invalid_argument(who + ": the folder " + parent.string() +
-                                " is not writable; choose another place");
+  if (const std::string problem = writeProblem(parent); !problem.empty())
+    throw std::invalid_argument(who + ": the folder " + parent.string() + " is not writable (" +
+                                problem + "); choose another place");
 }
 
 void OutputPlan::checkReplaced(const Replaced& r) const {

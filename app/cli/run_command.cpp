@@ -12,6 +12,7 @@
 #include "core/data/csv_writer.h"
 #include "core/data/generators.h"
 #include "core/data/sha256.h"
+#include "core/pipeline/export.h"
 #include "core/pipeline/pipeline.h"
 #include "core/report/export_run.h"
 #include "core/session/session.h"
@@ -73,7 +74,16 @@ std::optional<core::data::CsvTable> loadSessionData(const core::session::Session
                                   "' differs from the one the session was saved with");
     return data::parseCsv(text, s.sample + ".csv");
   }
-  const auto check = core::session::checkDataFile(s);
+  // Read once: the digest is of the very bytes that are parsed, so a file rewritten between a
+  // check and a second read can never give results from other data with "verified" printed.
+  if (s.dataFile.empty() || !std::filesystem::is_regular_file(s.dataFile, ec))
+    throw std::invalid_argument("session " + file + ": the data file '" + s.dataFile +
+                                "' of this session was not found");
+  const std::optional<std::string> text = readInputText(s.dataFile, stop, quiet);
+  if (!text) return std::nullopt;
+  const std::optional<std::string> digest = core::data::sha256Hex(*text, stop);
+  if (!digest) return std::nullopt;
+  const auto check = core::session::compareDataDigest(s, *digest);
   switch (check.status) {
     case core::session::DataFileStatus::missing:
       throw std::invalid_argument("session " + file + ": " + check.message);
@@ -85,10 +95,10 @@ std::optional<core::data::CsvTable> loadSessionData(const core::session::Session
       std::cerr << "warning: " << check.message << "\n";
       break;
     case core::session::DataFileStatus::unchanged:
+      if (!quiet) std::cerr << "data " << s.dataFile << " (SHA-256 verified)\n";
       break;
   }
-  if (!quiet) std::cerr << "data " << s.dataFile << " (SHA-256 verified)\n";
-  return readInputCsv(s.dataFile, stop, quiet);
+  return parseInputCsv(*text, s.dataFile, stop);
 }
 
 }  // namespace
@@ -140,6 +150,10 @@ int runRun(const RunOptions& o) {
     settings.weightReference = loadReference(session.weightsFrom, session.dataset, stop, o.quiet);
     if (!settings.weightReference) return cancelledWhileReading(session.weightsFrom);
   }
+  // m datasets of n records per mechanism: refused now rather than after the sampling.
+  core::pipeline::checkSyntheticVolume(static_cast<std::uint64_t>(session.syntheticDatasets),
+                                       dataset.size(), session.mechanisms.size(),
+                                       "synthetic_datasets (session " + o.session + ")");
   if (!o.quiet) {
     std::cerr << "running " << session.mechanisms.size() << " mechanism(s) on " << dataset.size()
               << " records ("
@@ -166,7 +180,11 @@ int runRun(const RunOptions& o) {
   const auto exported = core::report::exportRun(
       session, dataset, run, settings,
       {o.out, session.syntheticDatasets, settings.nuts.seed, {o.session, session.weightsFrom},
-       /*refuseForeignFiles=*/!o.replace});
+       /*refuseForeignFiles=*/!o.replace, stop});
+  if (exported.cancelled) {
+    std::cerr << "dpsynth: cancelled; no files were written\n";
+    return kExitCancelled;
+  }
   if (!exported.refusals.empty()) {
     for (const auto& m : run.mechanisms)
       for (const auto& w : m.warnings)

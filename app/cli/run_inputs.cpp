@@ -85,8 +85,8 @@ std::string sizeLine(const core::pipeline::RunSettings& settings,
   return line.str();
 }
 
-std::optional<core::data::CsvTable> readInputCsv(const std::string& path,
-                                                 const std::stop_token& stop, bool quiet) {
+std::optional<std::string> readInputText(const std::string& path, const std::stop_token& stop,
+                                         bool quiet) {
   constexpr std::uintmax_t kAnnouncedBytes = 16'000'000;
   std::error_code ec;
   const std::uintmax_t bytes = fs::is_regular_file(path, ec) ? fs::file_size(path, ec) : 0;
@@ -98,7 +98,22 @@ std::optional<core::data::CsvTable> readInputCsv(const std::string& path,
   }
   core::data::ReadControl control;
   control.stop = stop;
-  return core::data::readCsv(path, control);
+  return core::data::readRegularFile(path, control);
+}
+
+std::optional<core::data::CsvTable> parseInputCsv(const std::string& text,
+                                                  const std::string& path,
+                                                  const std::stop_token& stop) {
+  core::data::ReadControl control;
+  control.stop = stop;
+  return core::data::parseCsv(text, path, control);
+}
+
+std::optional<core::data::CsvTable> readInputCsv(const std::string& path,
+                                                 const std::stop_token& stop, bool quiet) {
+  const std::optional<std::string> text = readInputText(path, stop, quiet);
+  if (!text) return std::nullopt;
+  return parseInputCsv(*text, path, stop);
 }
 
 std::optional<core::data::Dataset> buildInputDataset(const core::data::CsvTable& table,

@@ -43,6 +43,15 @@ std::string sizeLine(const core::pipeline::RunSettings& settings,
 std::optional<core::data::CsvTable> readInputCsv(const std::string& path,
                                                  const std::stop_token& stop, bool quiet);
 
+/// The two halves of readInputCsv, for a caller that must check the very bytes it parses (a
+/// session's data against its SHA-256): the file's bytes, announced as above (nullopt on
+/// Ctrl-C), then the table parsed from them (nullopt on Ctrl-C).
+std::optional<std::string> readInputText(const std::string& path, const std::stop_token& stop,
+                                         bool quiet);
+std::optional<core::data::CsvTable> parseInputCsv(const std::string& text,
+                                                  const std::string& path,
+                                                  const std::stop_token& stop);
+
 /// buildDataset that Ctrl-C can stop (nullopt then).
 std::optional<core::data::Dataset> buildInputDataset(const core::data::CsvTable& table,
                                                      const core::data::DatasetSpec& spec,

@@ -151,9 +151,9 @@ int runStudy(const StudyOptions& o, const CLI::App& studyCommand) {
   }
   if (o.config.empty()) throw std::invalid_argument("study: --config is required");
   if (o.out.empty()) throw std::invalid_argument("study: --out is required");
-  const study::Shard shard = o.shard.empty() ? study::Shard{} : [&] {
+  const study::Shard shard = !o.shard ? study::Shard{} : [&] {
     try {
-      return study::Shard::parse(o.shard);
+      return study::Shard::parse(*o.shard);
     } catch (const std::invalid_argument& e) {
       throw std::invalid_argument(std::string("--shard: ") + e.what());
     }

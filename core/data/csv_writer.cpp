@@ -18,7 +18,7 @@ namespace {
 namespace fs = std::filesystem;
 
 [[noreturn]] void fail(const std::string& path, const std::string& reason) {
-  throw std::runtime_error("cannot write '" + path + "': " + reason);
+  throw WriteError(path, reason);
 }
 
 /// The process umask without changing it (umask(2) can only be read by setting it, which is
@@ -66,11 +66,11 @@ class TemporaryFile {
   bool committed_ = false;
 };
 
-void writeAll(const TemporaryFile& file, std::string_view text, const std::string& path) {
+void writeAll(int fd, std::string_view text, const std::string& path) {
   const char* data = text.data();
   std::size_t left = text.size();
   while (left > 0) {
-    const ssize_t written = ::write(file.fd(), data, left);
+    const ssize_t written = ::write(fd, data, left);
     if (written < 0) {
       if (errno == EINTR) continue;
       fail(path, std::strerror(errno));
@@ -187,7 +187,7 @@ void writeTextAtomic(const std::string& path, std::string_view text) {
                           : (0666 & ~currentUmask());
   if (::fchmod(temporary.fd(), mode) != 0) fail(path, std::strerror(errno));
 
-  writeAll(temporary, text, path);
+  writeAll(temporary.fd(), text, path);
   if (::fsync(temporary.fd()) != 0) fail(path, std::strerror(errno));
   if (const int error = temporary.close(); error != 0) fail(path, std::strerror(error));
 
@@ -201,6 +201,32 @@ void writeTextAtomic(const std::string& path, std::string_view text) {
     ::fsync(dir);
     ::close(dir);
   }
+}
+
+void writeStagedText(const std::string& path, std::string_view text) {
+  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+  if (fd < 0) fail(path, std::strerror(errno));
+  try {
+    writeAll(fd, text, path);
+  } catch (...) {
+    ::close(fd);
+    ::unlink(path.c_str());
+    throw;
+  }
+  if (::close(fd) != 0) {
+    const int error = errno;
+    ::unlink(path.c_str());
+    fail(path, std::strerror(error));
+  }
+}
+
+void syncFolder(const std::string& folder) {
+  const int fd = ::open(folder.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0) fail(folder, std::strerror(errno));
+  const int rc = ::syncfs(fd);
+  const int error = errno;
+  ::close(fd);
+  if (rc != 0) fail(folder, std::strerror(error));
 }
 
 }  // namespace dpsynth::core::data

@@ -107,6 +107,16 @@ std::string sha256Hex(std::string_view bytes) {
   return hasher.hexDigest();
 }
 
+std::optional<std::string> sha256Hex(std::string_view bytes, const std::stop_token& stop) {
+  constexpr std::size_t kStep = std::size_t{1} << 20;
+  Sha256 hasher;
+  for (std::size_t at = 0; at < bytes.size(); at += kStep) {
+    if (stop.stop_requested()) return std::nullopt;
+    hasher.update(bytes.substr(at, kStep));
+  }
+  return hasher.hexDigest();
+}
+
 std::string sha256File(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw std::runtime_error("cannot read '" + path + "' to compute its checksum");

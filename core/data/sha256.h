@@ -5,6 +5,8 @@
 /// against accidental change, not against an attacker.
 #include <array>
 #include <cstdint>
+#include <optional>
+#include <stop_token>
 #include <string>
 #include <string_view>
 
@@ -29,8 +31,11 @@ class Sha256 {
 
 /// Digest of a byte string.
 std::string sha256Hex(std::string_view bytes);
+/// The same in 1 MiB steps that honour `stop` (a 2 GiB file takes seconds): nullopt when a stop
+/// was requested.
+std::optional<std::string> sha256Hex(std::string_view bytes, const std::stop_token& stop);
 /// Digest of a file's bytes, read in chunks. Throws std::runtime_error naming the file when it
 /// cannot be read.
 std::string sha256File(const std::string& path);
 
-}  // namespace dpsynth::core::session
+}  // namespace dpsynth::core::data

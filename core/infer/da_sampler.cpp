@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <memory>
 #include <optional>
 #include <stdexcept>
 
@@ -20,6 +21,43 @@ std::vector<std::string> DaConfig::validate() const {
   if (threads < 0) problems.push_back("threads must not be negative");
   if (progressEvery < 1) problems.push_back("progressEvery must be at least 1");
   return problems;
+}
+
+long long daValues(const RecordAdditiveModel& model, const DaConfig& config) {
+  // Each term is below 2^62 for the bounds the readers and flags allow (n ≤ 10^8, width ≤ 10^4,
+  // iterations ≤ 10^8, chains ≤ 256, parameters ≤ 10^7); saturate rather than trust that.
+  const auto mul = [](long long a, long long b) {
+    if (a == 0 || b == 0) return 0LL;
+    return a > (1LL << 62) / b ? (1LL << 62) : a * b;
+  };
+  const long long perChain =
+      mul(model.recordCount(), model.recordWidth() + 1LL) + 2LL * config.iterations +
+      mul(std::max(0, config.iterations - config.warmup), model.parameterDim());
+  return mul(perChain, std::max(1, config.chains));
+}
+
+std::string daMemoryProblem(const RecordAdditiveModel& model, const DaConfig& config) {
+  const long long values = daValues(model, config);
+  if (values <= kMaxDaValues) return {};
+  const auto gib = [](long long v) {
+    return std::to_string(static_cast<long long>(std::ceil(static_cast<double>(v) * 8.0 /
+                                                           static_cast<double>(1LL << 30))));
+  };
+  const std::string head = "the sampler would keep " + std::to_string(values) + " values (about " +
+                           gib(values) + " GiB) in memory; the most is " +
+                           std::to_string(kMaxDaValues) + " (2 GiB): ";
+  DaConfig one = config;
+  one.chains = 1;
+  const long long perChain = daValues(model, one);
+  const long long width = model.recordWidth() + 1LL;
+  if (static_cast<long long>(model.recordCount()) * width > kMaxDaValues)
+    return head + "the release's " + std::to_string(model.recordCount()) +
+           " latent records alone need that much (at most " +
+           std::to_string(kMaxDaValues / width) + " records of this kind fit)";
+  if (perChain <= kMaxDaValues)
+    return head + "use --chains " + std::to_string(kMaxDaValues / perChain) +
+           (kMaxDaValues / perChain > 1 ? " or fewer" : "");
+  return head + "keep fewer draws (--iterations minus --warmup) or use fewer chains";
 }
 
 double DaResult::meanAcceptance() const {
@@ -77,12 +115,15 @@ std::optional<DaChainResult> runChain(const RecordAdditiveModel& model, const Da
   Eigen::VectorXd theta = model.initialTheta(rng);
   // Non-conjugate models: θ | x by one adapted NUTS step per sweep (warm-up sweeps adapt).
   const std::unique_ptr<ThetaStep> thetaStep = model.makeThetaStep(config.warmup);
-  // Records row after row in one buffer; proposal is a scratch record.
-  std::vector<double> records(static_cast<std::size_t>(n) * width);
+  // Records row after row in one buffer; proposal is a scratch record. Left uninitialised: the
+  // first draw below writes every value, and zeroing 10^8 records first took a third of a
+  // second that no stop request could interrupt.
+  const std::unique_ptr<double[]> records(new double[static_cast<std::size_t>(n) * width]);
   std::vector<double> proposal(static_cast<std::size_t>(width));
   Eigen::VectorXd T = Eigen::VectorXd::Zero(model.statisticDim());
   for (int i = 0; i < n; ++i) {
-    double* record = records.data() + static_cast<std::size_t>(i) * width;
+    if ((i & 4095) == 0 && stop.stop_requested()) return std::nullopt;
+    double* record = records.get() + static_cast<std::size_t>(i) * width;
     model.drawRecord(theta, rng, record);
     model.addStatistic(record, T);
     if (thetaStep) thetaStep->addRecord(record);
@@ -92,7 +133,11 @@ std::optional<DaChainResult> runChain(const RecordAdditiveModel& model, const Da
   DaChainResult result;
   result.draws.resize(kept, model.parameterDim());
   result.sweepAcceptance.resize(config.iterations);
-  result.recordAcceptance = Eigen::VectorXd::Zero(n);
+  result.recordAcceptance.resize(n);
+  for (int i = 0; i < n; i += 1 << 16) {
+    if (stop.stop_requested()) return std::nullopt;
+    result.recordAcceptance.segment(i, std::min(1 << 16, n - i)).setZero();
+  }
   double sumAccept = 0.0;
   int reported = 0;  // sweeps already handed to the observer
   // Mean acceptance probability per sweep, kept for the observer only.
@@ -104,7 +149,9 @@ std::optional<DaChainResult> runChain(const RecordAdditiveModel& model, const Da
     if (stop.stop_requested()) return std::nullopt;
     int accepted = 0;
     for (int i = 0; i < n; ++i) {
-      double* record = records.data() + static_cast<std::size_t>(i) * width;
+      // A sweep over 10^8 latent records takes seconds: checked every 4096 records.
+      if ((i & 4095) == 0 && stop.stop_requested()) return std::nullopt;
+      double* record = records.get() + static_cast<std::size_t>(i) * width;
       if (thetaStep) {
         thetaStep->drawRecord(rng, proposal.data());
       } else {
@@ -160,6 +207,8 @@ DaResult runDataAugmentation(const RecordAdditiveModel& model, const DaConfig& c
   if (observer.onBatch && observer.every < 1) {
     throw std::invalid_argument("invalid data-augmentation observer: every must be at least 1");
   }
+  if (const std::string problem = daMemoryProblem(model, config); !problem.empty())
+    throw std::invalid_argument(problem);
   const auto start = std::chrono::steady_clock::now();
   // Chains in parallel on one thread budget (core/exec): chain c draws only from its own
   // stream, so the result does not depend on the threads.

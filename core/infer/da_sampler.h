@@ -15,6 +15,12 @@
 
 namespace dpsynth::core::infer {
 
+/// The most values (doubles) a data-augmentation run keeps in memory, over all chains: latent
+/// records with their running acceptance, the acceptance of every sweep and the kept draws.
+/// 2^28 values are 2 GiB. A release edited to n = 2·10^9 made `infer` grow to 8.5 GB; a run
+/// past this bound is refused before anything is allocated.
+inline constexpr long long kMaxDaValues = 1LL << 28;
+
 struct DaConfig {
   int iterations = 10000;  ///< sweeps per chain, warm-up included
   int warmup = 5000;       ///< sweeps discarded
@@ -25,6 +31,12 @@ struct DaConfig {
   /// Checks the settings; returns one message per problem (empty when valid).
   std::vector<std::string> validate() const;
 };
+
+/// Values the run would keep (see kMaxDaValues), computed without overflow.
+long long daValues(const RecordAdditiveModel& model, const DaConfig& config);
+/// Empty when the run fits in kMaxDaValues; otherwise one sentence saying what is too large
+/// and what to lower (chains, iterations), for a message naming the release file.
+std::string daMemoryProblem(const RecordAdditiveModel& model, const DaConfig& config);
 
 struct DaChainResult {
   Eigen::MatrixXd draws;                 ///< (iterations − warmup) × parameterDim
@@ -73,8 +85,9 @@ struct DaObserver {
   std::function<void(const DaBatch&)> onBatch;
 };
 
-/// Throws std::invalid_argument for an invalid configuration. Cancellation is polled every
-/// sweep; a cancelled run returns cancelled = true.
+/// Throws std::invalid_argument for an invalid configuration or a run beyond kMaxDaValues.
+/// Cancellation is polled every 4096 records (a sweep over 10^8 latent records takes seconds);
+/// a cancelled run returns cancelled = true.
 DaResult runDataAugmentation(const RecordAdditiveModel& model, const DaConfig& config,
                              std::stop_token stop = {}, const DaProgress& progress = {},
                              const DaObserver& observer = {});

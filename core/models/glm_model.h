@@ -22,6 +22,7 @@
 #include <variant>
 #include <vector>
 
+#include "core/exec/cancellation.h"
 #include "core/models/glm_likelihood.h"
 #include "core/models/glm_parameters.h"
 #include "core/models/model.h"
@@ -84,25 +85,33 @@ class GlmModel final : public SynthesisModel {
  public:
   /// X must have K >= 1 columns, the first all ones; weights must already be validated.
   /// sufficientStatistics: use the family's exact shortcut where it applies (ModelSpec).
+  /// Grouping 10^7 records takes seconds, and each later step (QR, the starting point, the
+  /// sufficient statistics) tens of milliseconds at 10^6: `stop` is checked between them and
+  /// ends the construction with exec::Cancelled.
   GlmModel(Family family, const Eigen::VectorXd& y, const Eigen::MatrixXd& X, double sdScale,
-           LikelihoodWeights weights, const GlmForm& form = {}, bool sufficientStatistics = true)
+           LikelihoodWeights weights, const GlmForm& form = {}, bool sufficientStatistics = true,
+           const std::stop_token& stop = {})
       : family_(family),
         shape_{static_cast<int>(X.cols()), X.cols() == 1, sdScale,
                X.cols() > 1 && form.nonCentred, form.dataScales},
         lik_(shape_),
         weights_(std::move(weights)),
-        groups_(groupRecords(y, X, weights_.alpha)),
+        groups_(groupRecords(y, X, weights_.alpha, stop)),
         clamped_(weights_.censored()),
-        qr_(form.qr && X.cols() > 1 ? QrTransform::fromDesign(X) : std::nullopt),
+        qr_((exec::throwIfStopped(stop), form.qr && X.cols() > 1) ? QrTransform::fromDesign(X)
+                                                                 : std::nullopt),
         transformed_(transformsCoefficients(lik_)),
-        initial_(toSampled(startingPoint(y, X, form))) {
+        initial_((exec::throwIfStopped(stop), toSampled(startingPoint(y, X, form)))) {
     if (qr_ && transformed_) {
       throw std::logic_error("GlmModel: QR needs coefficients that are u itself");
     }
     // η is computed from groups_.X: with QR it holds the rows of Q*, so that η = Q*θ.
+    exec::throwIfStopped(stop);
     if (qr_) groups_.X = qr_->designToQ(groups_.X);
+    exec::throwIfStopped(stop);
     data_.reserve(groups_.patterns());
     for (Eigen::Index p = 0; p < groups_.y.size(); ++p) data_.push_back(L::data(groups_.y[p]));
+    exec::throwIfStopped(stop);
     if constexpr (SufficientLikelihood<L>) {
       if (sufficientStatistics && !clamped_ && groups_.active > 0 && lik_.usesSufficient()) {
         sufficient_.emplace(L::sufficient(groups_, data_));

@@ -94,7 +94,7 @@ GlmForm formFor(Family family, Parameterisation parameterisation, const data::Da
 }  // namespace
 
 std::unique_ptr<SynthesisModel> makeModel(const data::Dataset& dataset, const ModelSpec& spec,
-                                          LikelihoodWeights weights) {
+                                          LikelihoodWeights weights, const std::stop_token& stop) {
   validateDesign(dataset);
   validateOutcome(dataset);
   validateWeights(weights, dataset.size());
@@ -109,19 +109,19 @@ std::unique_ptr<SynthesisModel> makeModel(const data::Dataset& dataset, const Mo
     case Family::poisson:
       return std::make_unique<GlmModel<PoissonLikelihood>>(family, y, X, spec.sdScale,
                                                            std::move(weights), form,
-                                                           spec.sufficientStatistics);
+                                                           spec.sufficientStatistics, stop);
     case Family::negbin:
       return std::make_unique<GlmModel<NegbinLikelihood>>(family, y, X, spec.sdScale,
                                                           std::move(weights), form,
-                                                           spec.sufficientStatistics);
+                                                           spec.sufficientStatistics, stop);
     case Family::beta:
       return std::make_unique<GlmModel<BetaLikelihood>>(family, y, X, spec.sdScale,
                                                         std::move(weights), form,
-                                                           spec.sufficientStatistics);
+                                                           spec.sufficientStatistics, stop);
     case Family::normal:
       return std::make_unique<GlmModel<NormalLikelihood>>(family, y, X, spec.sdScale,
                                                           std::move(weights), form,
-                                                           spec.sufficientStatistics);
+                                                           spec.sufficientStatistics, stop);
   }
   reject("unknown family");
 }

@@ -7,6 +7,7 @@
 #include <limits>
 #include <memory>
 #include <span>
+#include <stop_token>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -119,8 +120,10 @@ class SynthesisModel : public Model {
 
 /// Builds the synthesizer for a dataset (its family is dataset.family). Throws
 /// std::invalid_argument if alpha has the wrong size or values outside [0,1], or clamp <= 0.
+/// Building a model of 10^7 records takes seconds: `stop` ends it with exec::Cancelled.
 std::unique_ptr<SynthesisModel> makeModel(const data::Dataset& dataset, const ModelSpec& spec,
-                                          LikelihoodWeights weights = {});
+                                          LikelihoodWeights weights = {},
+                                          const std::stop_token& stop = {});
 
 /// Draws (rows, unconstrained) of model `from` as unconstrained draws of model `to`: constrain
 /// with one, unconstrain with the other. Needed wherever one model's draws are evaluated by a

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <numeric>
 
+#include "core/exec/interruptible_sort.h"
+
 namespace dpsynth::core::models {
 
 namespace {
@@ -22,7 +24,7 @@ int compareRecords(const Eigen::VectorXd& y, const Eigen::MatrixXd& X, std::size
 }  // namespace
 
 RecordGroups groupRecords(const Eigen::VectorXd& y, const Eigen::MatrixXd& X,
-                          const std::vector<double>& alpha) {
+                          const std::vector<double>& alpha, const std::stop_token& stop) {
   const std::size_t n = static_cast<std::size_t>(y.size());
   auto alphaOf = [&](std::size_t i) { return alpha.empty() ? 1.0 : alpha[i]; };
 
@@ -34,9 +36,15 @@ RecordGroups groupRecords(const Eigen::VectorXd& y, const Eigen::MatrixXd& X,
     double y;
     std::size_t index;
   };
+  // The passes over the records below take tens of milliseconds each at 10^7: checked too.
+  exec::StopCheck check(stop);
   std::vector<Key> keys(n);
-  for (std::size_t i = 0; i < n; ++i) keys[i] = {y[static_cast<Eigen::Index>(i)], i};
-  std::stable_sort(keys.begin(), keys.end(), [](const Key& a, const Key& b) { return a.y < b.y; });
+  for (std::size_t i = 0; i < n; ++i) {
+    check.tick();
+    keys[i] = {y[static_cast<Eigen::Index>(i)], i};
+  }
+  exec::stableSort(keys.begin(), keys.end(), [](const Key& a, const Key& b) { return a.y < b.y; },
+                   stop);
   auto byRow = [&](const Key& a, const Key& b) {
     const int c = compareRecords(y, X, a.index, b.index);
     return c != 0 ? c < 0 : a.index < b.index;
@@ -44,9 +52,12 @@ RecordGroups groupRecords(const Eigen::VectorXd& y, const Eigen::MatrixXd& X,
   for (std::size_t begin = 0; begin < n;) {
     std::size_t end = begin + 1;
     while (end < n && keys[end].y == keys[begin].y) ++end;
+    check.tick();
     const auto first = keys.begin() + static_cast<std::ptrdiff_t>(begin);
     const auto last = keys.begin() + static_cast<std::ptrdiff_t>(end);
-    if (!std::is_sorted(first, last, byRow)) std::sort(first, last, byRow);
+    // byRow is a total order (the index breaks ties), so its stable sort is the sort.
+    if (!std::is_sorted(first, last, byRow)) exec::stableSort(first, last, byRow, stop);
+    exec::throwIfStopped(stop);
     begin = end;
   }
   std::vector<std::size_t> order(n);
@@ -58,6 +69,7 @@ RecordGroups groupRecords(const Eigen::VectorXd& y, const Eigen::MatrixXd& X,
   std::vector<std::size_t> representative;
   std::vector<double> weight;
   for (std::size_t k = 0; k < n; ++k) {
+    check.tick();
     const std::size_t i = order[k];
     if (k == 0 || compareRecords(y, X, order[k - 1], i) != 0) {
       representative.push_back(i);
@@ -73,6 +85,7 @@ RecordGroups groupRecords(const Eigen::VectorXd& y, const Eigen::MatrixXd& X,
   std::iota(byActivity.begin(), byActivity.end(), std::size_t{0});
   const auto firstInactive = std::stable_partition(byActivity.begin(), byActivity.end(),
                                                    [&](std::size_t q) { return weight[q] > 0.0; });
+  exec::throwIfStopped(stop);
   std::vector<std::size_t> finalIndex(p);
   for (std::size_t q = 0; q < p; ++q) finalIndex[byActivity[q]] = q;
 
@@ -82,30 +95,42 @@ RecordGroups groupRecords(const Eigen::VectorXd& y, const Eigen::MatrixXd& X,
   groups.X.resize(static_cast<Eigen::Index>(p), X.cols());
   groups.weight.resize(static_cast<Eigen::Index>(p));
   for (std::size_t q = 0; q < p; ++q) {
+    check.tick();
     const auto row = static_cast<Eigen::Index>(representative[byActivity[q]]);
     const auto out = static_cast<Eigen::Index>(q);
     groups.y[out] = y[row];
     groups.X.row(out) = X.row(row);
     groups.weight[out] = weight[byActivity[q]];
   }
+  exec::throwIfStopped(stop);
   groups.recordPattern.resize(n);
-  for (std::size_t i = 0; i < n; ++i) groups.recordPattern[i] = finalIndex[provisional[i]];
+  for (std::size_t i = 0; i < n; ++i) {
+    check.tick();
+    groups.recordPattern[i] = finalIndex[provisional[i]];
+  }
 
   // Distinct (pattern, α) pairs among records with α > 0, sorted by pattern then α: records
   // bucketed by pattern (a counting sort), then the few weights of each pattern sorted.
   std::vector<std::size_t> start(p + 1, 0);
-  for (std::size_t i = 0; i < n; ++i) ++start[groups.recordPattern[i] + 1];
+  for (std::size_t i = 0; i < n; ++i) {
+    check.tick();
+    ++start[groups.recordPattern[i] + 1];
+  }
   for (std::size_t q = 0; q < p; ++q) start[q + 1] += start[q];
   std::vector<double> bucketed(n);
   {
     std::vector<std::size_t> next(start.begin(), start.end() - 1);
-    for (std::size_t i = 0; i < n; ++i) bucketed[next[groups.recordPattern[i]]++] = alphaOf(i);
+    for (std::size_t i = 0; i < n; ++i) {
+      check.tick();
+      bucketed[next[groups.recordPattern[i]]++] = alphaOf(i);
+    }
   }
   for (std::size_t q = 0; q < p; ++q) {
     const auto first = bucketed.begin() + static_cast<std::ptrdiff_t>(start[q]);
     const auto last = bucketed.begin() + static_cast<std::ptrdiff_t>(start[q + 1]);
-    if (!std::is_sorted(first, last)) std::sort(first, last);
+    if (!std::is_sorted(first, last)) exec::stableSort(first, last, std::less<double>(), stop);
     for (auto it = first; it != last; ++it) {
+      check.tick();
       if (!(*it > 0.0)) continue;
       if (!groups.terms.empty() && groups.terms.back().pattern == q &&
           groups.terms.back().alpha == *it) {

@@ -4,6 +4,7 @@
 /// pattern's total weight: an intercept-only count model costs O(#distinct values) per gradient.
 #include <Eigen/Dense>
 #include <cstddef>
+#include <stop_token>
 #include <vector>
 
 namespace dpsynth::core::models {
@@ -29,8 +30,9 @@ struct RecordGroups {
 
 /// Groups records by exact equality of (y_i, X_i). alpha empty means all ones. Patterns are
 /// ordered with the active ones (positive total weight) first, then by outcome and design row,
-/// so that the result does not depend on the input order beyond recordPattern.
+/// so that the result does not depend on the input order beyond recordPattern. Sorting 10^7
+/// records takes seconds: `stop` is checked throughout (exec::Cancelled).
 RecordGroups groupRecords(const Eigen::VectorXd& y, const Eigen::MatrixXd& X,
-                          const std::vector<double>& alpha);
+                          const std::vector<double>& alpha, const std::stop_token& stop = {});
 
 }  // namespace dpsynth::core::models

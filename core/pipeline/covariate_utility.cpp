@@ -50,12 +50,12 @@ json finiteOrNull(double v) { return std::isfinite(v) ? json(v) : json(nullptr);
 
 std::optional<utility::CovariateUtility> covariateUtility(
     const data::Dataset& dataset, const Eigen::VectorXd& synthetic,
-    const std::vector<std::size_t>* sourceRows) {
+    const std::vector<std::size_t>* sourceRows, const std::stop_token& stop) {
   if (dataset.interceptOnly()) return std::nullopt;
   if (!sourceRows)
     return utility::measureCovariateUtility(dataset.y, synthetic, dataset.X, dataset.designNames,
                                             regressionFamily(dataset.family),
-                                            referenceLevels(dataset));
+                                            referenceLevels(dataset), stop);
   if (sourceRows->size() != static_cast<std::size_t>(synthetic.size()))
     throw std::invalid_argument("covariateUtility: one source row per synthetic record is needed");
   Eigen::MatrixXd XSyn(synthetic.size(), dataset.X.cols());
@@ -64,7 +64,7 @@ std::optional<utility::CovariateUtility> covariateUtility(
         dataset.X.row(static_cast<Eigen::Index>((*sourceRows)[r]));
   return utility::measureCovariateUtility(dataset.y, dataset.X, synthetic, XSyn,
                                           dataset.designNames, regressionFamily(dataset.family),
-                                          referenceLevels(dataset));
+                                          referenceLevels(dataset), stop);
 }
 
 json covariateUtilityJson(const std::optional<utility::CovariateUtility>& u) {

@@ -7,6 +7,7 @@
 
 #include "core/data/csv_writer.h"
 #include "core/data/sha256.h"
+#include "core/pipeline/bundle_writer.h"
 #include "core/pipeline/release_claim.h"
 #include "core/random/rng.h"
 #include "core/version.h"
@@ -271,45 +272,30 @@ SyntheticBundle syntheticBundlePaths(const std::string& csvPath, int m) {
   return bundle;
 }
 
+void checkSyntheticVolume(std::uint64_t m, std::uint64_t n, std::uint64_t mechanisms,
+                          const std::string& setting) {
+  // One dataset per mechanism is always allowed (the data themselves are that large); the bound
+  // is on m. Compared by division: m × n × mechanisms may not fit in 64 bits.
+  const std::uint64_t perDataset = std::max<std::uint64_t>(n, 1) * std::max<std::uint64_t>(mechanisms, 1);
+  if (m <= 1 || m <= kMaxSyntheticRecords / perDataset) return;
+  const std::uint64_t most = std::max<std::uint64_t>(1, kMaxSyntheticRecords / perDataset);
+  throw std::invalid_argument(
+      setting + " " + std::to_string(m) + " asks for " + std::to_string(m) +
+      " synthetic datasets of " + std::to_string(n) + " records" +
+      (mechanisms > 1 ? " for each of " + std::to_string(mechanisms) + " mechanisms" : "") +
+      "; one run writes at most " + std::to_string(kMaxSyntheticRecords) +
+      " synthetic records (about a gigabyte of CSV): use " + setting + " " +
+      std::to_string(most) + " or less");
+}
+
 SyntheticBundle writeSyntheticBundle(const std::string& csvPath, const data::Dataset& dataset,
                                      const MechanismResult& result,
                                      const std::vector<Eigen::VectorXd>& synthetic,
                                      random::Seed seed) {
   if (synthetic.empty()) throw std::invalid_argument("no synthetic datasets to write");
-  if (!result.refusals.empty()) throw std::invalid_argument(refusalMessage(result));
-  std::error_code ec;
-  if (!dataset.file.empty() && fs::exists(csvPath) &&
-      fs::equivalent(csvPath, dataset.file, ec)) {
-    throw std::invalid_argument("refusing to overwrite the input data file " + dataset.file +
-                                ": choose another output path");
-  }
-  const SyntheticBundle bundle = syntheticBundlePaths(csvPath, static_cast<int>(synthetic.size()));
-
-  const std::vector<std::string> header = releasedColumns(dataset);
-  std::vector<std::string> created;
-  try {
-    std::vector<std::string> digests;
-    for (std::size_t j = 0; j < synthetic.size(); ++j) {
-      const bool existed = fs::exists(bundle.csvFiles[j]);
-      // The digest is of the very bytes written, so the sidecar vouches for this file only.
-      const std::string text = data::formatCsv(
-          header,
-          syntheticRows(dataset, synthetic[j], seed, static_cast<int>(j), result.sourceRows.get()),
-          dataset.source.delimiter);
-      digests.push_back(data::sha256Hex(text));
-      data::writeTextAtomic(bundle.csvFiles[j], text);
-      if (!existed) created.push_back(bundle.csvFiles[j]);
-    }
-    std::vector<std::string> names;
-    for (const auto& f : bundle.csvFiles) names.push_back(fs::path(f).filename().string());
-    const json side =
-        sidecarJson(dataset, result, static_cast<int>(synthetic.size()), seed, names, digests);
-    data::writeTextAtomic(bundle.sidecar, side.dump(2) + "\n");
-  } catch (...) {
-    for (const auto& f : created) fs::remove(f, ec);
-    throw;
-  }
-  return bundle;
+  SyntheticBundleWriter writer(csvPath, dataset, result, static_cast<int>(synthetic.size()), seed);
+  for (const auto& y : synthetic) writer.add(y);
+  return writer.finish();
 }
 
 }  // namespace dpsynth::core::pipeline

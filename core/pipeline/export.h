@@ -56,6 +56,17 @@ nlohmann::json sidecarJson(const data::Dataset& dataset, const MechanismResult& 
                            int datasets, random::Seed seed, const std::vector<std::string>& files,
                            const std::vector<std::string>& fileDigests);
 
+/// The most synthetic records one run writes, over all its datasets and mechanisms (m × n per
+/// mechanism released): about a gigabyte of CSV. A session asking for 100,000 datasets left
+/// 8,767 files and hours of work behind; past this bound the request is a mistake, not a
+/// release.
+inline constexpr std::uint64_t kMaxSyntheticRecords = 100'000'000;
+
+/// Throws std::invalid_argument naming `setting` (the front end's name for m) when m datasets of
+/// n records for `mechanisms` mechanisms exceed kMaxSyntheticRecords; checked before any work.
+void checkSyntheticVolume(std::uint64_t m, std::uint64_t n, std::uint64_t mechanisms,
+                          const std::string& setting);
+
 /// The paths writeSyntheticBundle writes for m datasets (no I/O): the CSV files, then the
 /// sidecar.
 SyntheticBundle syntheticBundlePaths(const std::string& csvPath, int m);

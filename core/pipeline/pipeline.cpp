@@ -10,6 +10,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "core/exec/cancellation.h"
 #include "core/pipeline/reweight_search.h"
 #include "core/pipeline/screen.h"
 #include "core/pipeline/stage_runner.h"
@@ -187,7 +188,7 @@ class MechanismRun {
     // weight would then depend on the other records, which a strict claim rules out.
     models::ModelSpec direct = runner_.settings().model;
     direct.parameterisation = models::Parameterisation::direct;
-    const auto model = models::makeModel(runner_.dataset(), direct);
+    const auto model = models::makeModel(runner_.dataset(), direct, {}, runner_.stopToken());
     const Eigen::MatrixXd draws =
         models::convertDraws(reference_->spaceModel(), *model, refUnw->sample.pooled());
     const auto pass =
@@ -503,22 +504,28 @@ RunResult runMechanisms(const data::Dataset& dataset, const std::vector<Mechanis
 
   StageCache local;
   StageCache* shared = cache ? cache : &local;
-  detail::StageRunner runner(dataset, settings, shared, stop, observer);
-  std::optional<detail::StageRunner> reference;
-  if (settings.weightReference)
-    reference.emplace(*settings.weightReference, settings, shared, stop, observer, true);
-  const RunSize size = drawRunSize(dataset, settings);
   RunResult out;
-  for (const auto& config : configs) {
-    MechanismRun run(runner, reference ? &*reference : nullptr, config, size);
-    auto result = run.run();
-    if (!result) {
-      out.outcome = RunOutcome::cancelled;
-      return out;
+  // Code below the sampler (grouping 10^7 records, hashing the data) unwinds a stop request
+  // with exec::Cancelled: a cancelled run, like one the sampler stopped.
+  try {
+    detail::StageRunner runner(dataset, settings, shared, stop, observer);
+    std::optional<detail::StageRunner> reference;
+    if (settings.weightReference)
+      reference.emplace(*settings.weightReference, settings, shared, stop, observer, true);
+    const RunSize size = drawRunSize(dataset, settings);
+    for (const auto& config : configs) {
+      MechanismRun run(runner, reference ? &*reference : nullptr, config, size);
+      auto result = run.run();
+      if (!result) {
+        out.outcome = RunOutcome::cancelled;
+        return out;
+      }
+      if (scaleWarning) result->warnings.insert(result->warnings.begin(), *scaleWarning);
+      if (observer) observer->onMechanismFinished(*result);
+      out.mechanisms.push_back(std::move(*result));
     }
-    if (scaleWarning) result->warnings.insert(result->warnings.begin(), *scaleWarning);
-    if (observer) observer->onMechanismFinished(*result);
-    out.mechanisms.push_back(std::move(*result));
+  } catch (const exec::Cancelled&) {
+    out.outcome = RunOutcome::cancelled;
   }
   return out;
 }

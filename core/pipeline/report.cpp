@@ -90,7 +90,8 @@ json stageJson(const StageResult& s) {
 }
 
 json buildReport(const data::Dataset& dataset, const MechanismResult& result,
-                 const RunSettings& settings, const Eigen::VectorXd& synthetic) {
+                 const RunSettings& settings, const Eigen::VectorXd& synthetic,
+                 const std::stop_token& stop) {
   const auto& config = result.config;
   json r;
   r["mechanism"] = mechanismName(config.mechanism);
@@ -203,15 +204,15 @@ json buildReport(const data::Dataset& dataset, const MechanismResult& result,
                {"noisy_counts", ph.noisy}};
   }
 
-  const auto u = utility::measureUtility(dataset.y, synthetic);
+  const auto u = utility::measureUtility(dataset.y, synthetic, stop);
   r["utility"] = {{"mean", u.mean},       {"median", u.median},    {"q15", u.q15},
                   {"q90", u.q90},         {"max_ecdf", u.maxEcdf}, {"avg_ecdf", u.avgEcdf}};
   // The mechanism ignores the covariates (ph): the marginal measures above cannot show it.
   r["utility"]["marginal_only"] = marginalOnly(config.mechanism);
   // Measures that see the covariates; null for a model without covariates.
-  r["utility_covariates"] =
-      covariateUtilityJson(covariateUtility(dataset, synthetic, result.sourceRows.get()));
-  const auto c = utility::describe(dataset.y);
+  r["utility_covariates"] = covariateUtilityJson(
+      covariateUtility(dataset, synthetic, result.sourceRows.get(), stop));
+  const auto c = utility::describe(dataset.y, stop);
   r["confidential"] = {{"mean", c.mean}, {"median", c.median}, {"q15", c.q15}, {"q90", c.q90}};
   r["warnings"] = result.warnings;
   const Verdict verdict = judge(result, dataset.y, synthetic);

@@ -11,8 +11,10 @@
 namespace dpsynth::core::pipeline {
 
 /// synthetic: one synthetic dataset (the first of synthesize(..., seed)) for the utility block.
+/// Its utility measures take seconds on 10^6 records: `stop` ends them with exec::Cancelled.
 nlohmann::json buildReport(const data::Dataset& dataset, const MechanismResult& result,
-                           const RunSettings& settings, const Eigen::VectorXd& synthetic);
+                           const RunSettings& settings, const Eigen::VectorXd& synthetic,
+                           const std::stop_token& stop = {});
 
 /// A stage as it appears in the report's "stages" list.
 nlohmann::json stageJson(const StageResult& stage);

@@ -8,6 +8,7 @@
 #include <stdexcept>
 #include <thread>
 
+#include "core/exec/cancellation.h"
 #include "core/privacy/exact_sampler.h"
 #include "core/random/rng.h"
 
@@ -34,9 +35,15 @@ class Hasher {
   void value(const T& v) {
     bytes(&v, sizeof v);
   }
-  void doubles(const double* d, std::size_t n) {
+  /// In steps of 2^16 values with a stop check between them: the data of 10^7 records are
+  /// hundreds of megabytes (the same bytes in the same order, so the same digest).
+  void doubles(const double* d, std::size_t n, const std::stop_token& stop) {
     value(n);
-    bytes(d, n * sizeof(double));
+    constexpr std::size_t kStep = std::size_t{1} << 16;
+    for (std::size_t at = 0; at < n; at += kStep) {
+      exec::throwIfStopped(stop);
+      bytes(d + at, std::min(kStep, n - at) * sizeof(double));
+    }
   }
   std::string hex() const {
     std::ostringstream out;
@@ -99,15 +106,15 @@ StageRunner::StageRunner(const data::Dataset& dataset, const RunSettings& settin
       observer_(observer), reference_(reference) {
   Hasher h;
   h.value(static_cast<int>(dataset.family));
-  h.doubles(dataset.y.data(), static_cast<std::size_t>(dataset.y.size()));
-  h.doubles(dataset.X.data(), static_cast<std::size_t>(dataset.X.size()));
+  h.doubles(dataset.y.data(), static_cast<std::size_t>(dataset.y.size()), stop_);
+  h.doubles(dataset.X.data(), static_cast<std::size_t>(dataset.X.size()), stop_);
   h.value(settings.model.sdScale);
   h.value(static_cast<int>(settings.model.parameterisation));
   dataFingerprint_ = h.hex();
 }
 
 const models::SynthesisModel& StageRunner::spaceModel() const {
-  if (!spaceModel_) spaceModel_ = models::makeModel(dataset_, settings_.model);
+  if (!spaceModel_) spaceModel_ = models::makeModel(dataset_, settings_.model, {}, stop_);
   return *spaceModel_;
 }
 
@@ -133,7 +140,7 @@ std::string StageRunner::cacheKey(const std::string& kind, const models::Likelih
   h.value(exact);
   h.text(dataFingerprint_);
   h.text(kind);
-  h.doubles(weights.alpha.data(), weights.alpha.size());
+  h.doubles(weights.alpha.data(), weights.alpha.size(), stop_);
   h.value(weights.lower);
   h.value(weights.upper);
   h.value(nuts.chains);
@@ -144,7 +151,8 @@ std::string StageRunner::cacheKey(const std::string& kind, const models::Likelih
   h.value(nuts.targetAccept);
   h.value(nuts.initRadius);
   h.value(nuts.metric);
-  for (const auto& init : inits) h.doubles(init.data(), static_cast<std::size_t>(init.size()));
+  for (const auto& init : inits)
+    h.doubles(init.data(), static_cast<std::size_t>(init.size()), stop_);
   return kind + ":" + h.hex();
 }
 
@@ -199,7 +207,7 @@ StagePtr StageRunner::run(const std::string& mechanism, const std::string& kind,
   const auto start = std::chrono::steady_clock::now();
   // Shared: an observer may keep the model to reduce the draws while they arrive.
   std::shared_ptr<const models::SynthesisModel> model =
-      models::makeModel(dataset_, settings_.model, weights);
+      models::makeModel(dataset_, settings_.model, weights, stop_);
 
   std::optional<StageSamplerObserver> forward;
   if (observer_) {

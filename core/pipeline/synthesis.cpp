@@ -4,6 +4,7 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "core/exec/cancellation.h"
 #include "core/privacy/perturbed_histogram.h"
 #include "core/random/rng.h"
 
@@ -16,7 +17,7 @@ namespace {
 /// so the passes run over the records grouped by occurrence (O(passes·n + rows)).
 Eigen::VectorXd simulateRows(const models::SynthesisModel& model, const Eigen::VectorXd& u,
                              const std::vector<std::size_t>& sources, std::size_t n,
-                             random::Rng& rng) {
+                             random::Rng& rng, const std::stop_token& stop) {
   std::vector<std::size_t> seen(n, 0);
   std::vector<std::size_t> occurrence(sources.size());
   std::size_t passes = 0;
@@ -29,6 +30,7 @@ Eigen::VectorXd simulateRows(const models::SynthesisModel& model, const Eigen::V
   Eigen::VectorXd out(static_cast<Eigen::Index>(sources.size()));
   Eigen::VectorXd draw(static_cast<Eigen::Index>(n));
   for (const auto& records : byPass) {
+    exec::throwIfStopped(stop);
     model.simulate(u, rng, draw);
     for (std::size_t r : records)
       out[static_cast<Eigen::Index>(r)] = draw[static_cast<Eigen::Index>(sources[r])];
@@ -57,53 +59,53 @@ std::vector<std::size_t> syntheticSourceRows(std::size_t n, std::size_t rows, ra
   return all;
 }
 
+Synthesizer::Synthesizer(const data::Dataset& dataset, const MechanismResult& result,
+                         const models::ModelSpec& spec, random::Seed seed,
+                         const std::stop_token& stop)
+    : dataset_(dataset), result_(result), seed_(seed), rows_(result.size.rowsFor(dataset.size())) {
+  const std::vector<std::size_t>* sources = result.sourceRows.get();
+  if (sources ? sources->size() != rows_ : rows_ != dataset.size())
+    throw std::invalid_argument(
+        "synthesize: the published size differs from the data's without one source row per "
+        "synthetic record");
+  if (result.ph) return;
+  if (!result.final) throw std::invalid_argument("the mechanism result has no final fit");
+  for (const auto& c : result.final->sample.chains)
+    totalDraws_ += static_cast<std::uint64_t>(c.draws.rows());
+  if (totalDraws_ == 0) throw std::invalid_argument("the final fit has no draws");
+  // The posterior predictive does not depend on the weights: an unweighted model suffices.
+  model_ = models::makeModel(dataset, spec, {}, stop);
+}
+
+Synthesizer::~Synthesizer() = default;
+
+Eigen::VectorXd Synthesizer::draw(int j, const std::stop_token& stop) const {
+  exec::throwIfStopped(stop);
+  random::Rng rng = random::makeRng(seed_, 1000 + static_cast<std::uint64_t>(j));
+  if (result_.ph) return privacy::samplePerturbedHistogram(*result_.ph, rows_, rng);
+  const auto& chains = result_.final->sample.chains;
+  std::uint64_t s = random::uniformIndex(rng, totalDraws_);
+  std::size_t c = 0;
+  while (s >= static_cast<std::uint64_t>(chains[c].draws.rows())) {
+    s -= static_cast<std::uint64_t>(chains[c].draws.rows());
+    ++c;
+  }
+  const Eigen::VectorXd u = chains[c].draws.row(static_cast<Eigen::Index>(s)).transpose();
+  if (result_.sourceRows) return simulateRows(*model_, u, *result_.sourceRows, dataset_.size(), rng, stop);
+  Eigen::VectorXd y(static_cast<Eigen::Index>(dataset_.size()));
+  model_->simulate(u, rng, y);
+  return y;
+}
+
 std::vector<Eigen::VectorXd> synthesize(const data::Dataset& dataset,
                                         const MechanismResult& result,
                                         const models::ModelSpec& spec, int m,
                                         random::Seed seed) {
   if (m < 1) throw std::invalid_argument("the number of synthetic datasets must be >= 1");
-  const std::size_t rows = result.size.rowsFor(dataset.size());
-  const std::vector<std::size_t>* sources = result.sourceRows.get();
-  if (sources ? sources->size() != rows : rows != dataset.size())
-    throw std::invalid_argument(
-        "synthesize: the published size differs from the data's without one source row per "
-        "synthetic record");
+  const Synthesizer synthesizer(dataset, result, spec, seed);
   std::vector<Eigen::VectorXd> out;
   out.reserve(static_cast<std::size_t>(m));
-  const auto n = static_cast<Eigen::Index>(dataset.size());
-
-  if (result.ph) {
-    for (int j = 0; j < m; ++j) {
-      random::Rng rng = random::makeRng(seed, 1000 + static_cast<std::uint64_t>(j));
-      out.push_back(privacy::samplePerturbedHistogram(*result.ph, rows, rng));
-    }
-    return out;
-  }
-  if (!result.final) throw std::invalid_argument("the mechanism result has no final fit");
-
-  // The posterior predictive does not depend on the weights: an unweighted model suffices.
-  auto model = models::makeModel(dataset, spec);
-  const auto& chains = result.final->sample.chains;
-  std::uint64_t total = 0;
-  for (const auto& c : chains) total += static_cast<std::uint64_t>(c.draws.rows());
-  if (total == 0) throw std::invalid_argument("the final fit has no draws");
-  for (int j = 0; j < m; ++j) {
-    random::Rng rng = random::makeRng(seed, 1000 + static_cast<std::uint64_t>(j));
-    std::uint64_t s = random::uniformIndex(rng, total);
-    std::size_t c = 0;
-    while (s >= static_cast<std::uint64_t>(chains[c].draws.rows())) {
-      s -= static_cast<std::uint64_t>(chains[c].draws.rows());
-      ++c;
-    }
-    const Eigen::VectorXd u = chains[c].draws.row(static_cast<Eigen::Index>(s)).transpose();
-    if (sources) {
-      out.push_back(simulateRows(*model, u, *sources, dataset.size(), rng));
-      continue;
-    }
-    Eigen::VectorXd y(n);
-    model->simulate(u, rng, y);
-    out.push_back(std::move(y));
-  }
+  for (int j = 0; j < m; ++j) out.push_back(synthesizer.draw(j));
   return out;
 }
 

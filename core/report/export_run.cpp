@@ -6,7 +6,9 @@
 
 #include "core/data/csv_writer.h"
 #include "core/data/quote_value.h"
+#include "core/exec/cancellation.h"
 #include "core/infer/ph_release.h"
+#include "core/pipeline/bundle_writer.h"
 #include "core/pipeline/export.h"
 #include "core/pipeline/release_claim.h"
 #include "core/pipeline/report.h"
@@ -106,28 +108,31 @@ std::vector<std::string> exportFileNames(const pipeline::RunResult& result, int 
   return names;
 }
 
-ExportedFiles exportRun(const session::Session& session, const data::Dataset& dataset,
-                        const pipeline::RunResult& result, const pipeline::RunSettings& settings,
-                        const ExportOptions& options) {
-  const int m = options.syntheticDatasets;
-  validate(result, m);
+namespace {
 
-  // Everything is computed before the first byte is written.
+ExportedFiles exportStaged(const session::Session& session, const data::Dataset& dataset,
+                           const pipeline::RunResult& result, const pipeline::RunSettings& settings,
+                           const ExportOptions& options) {
+  const int m = options.syntheticDatasets;
+  const std::stop_token& stop = options.stop;
+
+  // The reports are computed from each mechanism's first dataset before anything is written.
   ReportInputs in{session, dataset, result, settings, options.seed, m, mechanismLabels(result),
-                  {},      {},      {}};
-  std::vector<Eigen::VectorXd> firsts;
+                  {},      {},      {},     {},       stop};
+  std::vector<std::unique_ptr<pipeline::Synthesizer>> synthesizers;
   std::vector<nlohmann::json> reports;
   ExportedFiles out;
   for (std::size_t j = 0; j < result.mechanisms.size(); ++j) {
     const auto& mech = result.mechanisms[j];
-    in.synthetic.push_back(pipeline::synthesize(dataset, mech, settings.model, m, options.seed));
+    synthesizers.push_back(
+        std::make_unique<pipeline::Synthesizer>(dataset, mech, settings.model, options.seed, stop));
+    in.firstSynthetic.push_back(synthesizers.back()->draw(0, stop));
     in.syntheticFiles.push_back(syntheticNames(in.labels[j], m));
-    firsts.push_back(in.synthetic.back().front());
-    reports.push_back(pipeline::buildReport(dataset, mech, settings, firsts.back()));
+    reports.push_back(
+        pipeline::buildReport(dataset, mech, settings, in.firstSynthetic.back(), stop));
     if (!mech.refusals.empty()) out.refusals.push_back(pipeline::refusalMessage(mech));
   }
-  in.rows = resultsTable(dataset, result, firsts);
-  const std::string internal = internalReportHtml(in);
+  in.rows = resultsTable(dataset, result, in.firstSynthetic, stop);
   session::Session saved = session;
   if (!saved.dataFile.empty())
     saved.dataFile = fs::absolute(saved.dataFile).lexically_normal().string();
@@ -150,51 +155,91 @@ ExportedFiles exportRun(const session::Session& session, const data::Dataset& da
   inputs.push_back(dataset.file);
   inputs.push_back(session.dataFile);
   refuseInputsInside(folder.target(), inputs);
-  for (std::size_t j = 0; j < result.mechanisms.size(); ++j) {
-    const std::string& label = in.labels[j];
-    const pipeline::MechanismResult& mech = result.mechanisms[j];
-    if (written) {
-      const char* sub = mechanismFolder(mech);
-      pipeline::writeSyntheticBundle(
-          folder.stagedPath(inFolder(sub, "synthetic_" + label + ".csv")), dataset, mech,
-          in.synthetic[j], options.seed);
-      if (mech.ph) {
-        const infer::PhReleaseFile ph =
-            infer::phReleaseFile(*mech.ph, mech.epsilon, mech.neighbours,
-                                 static_cast<int>(mech.size.rowsFor(dataset.size())),
-                                 dataset.family, mech.size.source, mech.size.epsilon);
-        data::writeTextAtomic(folder.stagedPath(inFolder(sub, phReleaseName(label))),
-                              infer::phReleaseToJson(ph));
-      }
-    }
-    data::writeTextAtomic(folder.stagedPath(inFolder(kInternalFolder, "report_" + label + ".json")),
-                          reports[j].dump(2) + "\n");
-  }
-  // The note in release/ describes the releasable mechanisms only; a run without any (seeded,
-  // or unweighted alone) keeps its note, NOT FOR RELEASE, in internal/.
-  if (written)
-    data::writeTextAtomic(
-        folder.stagedPath(inFolder(release ? kReleaseFolder : kInternalFolder, kRelease)),
-        releaseNoteHtml(in, release));
-  writeResultsCsv(folder.stagedPath(inFolder(kInternalFolder, kResults)), in.rows);
-  data::writeTextAtomic(folder.stagedPath(inFolder(kInternalFolder, kInternal)), internal);
-  data::writeTextAtomic(folder.stagedPath(inFolder(kInternalFolder, kSession)),
-                        session::toJson(saved));
   std::vector<std::string> subfolders{kInternalFolder};
   if (release) subfolders.insert(subfolders.begin(), kReleaseFolder);
-  for (const auto& sub : subfolders) {
-    writeOwnershipManifest(folder.stagedPath(sub));
-    if (!options.refuseForeignFiles) continue;
-    const fs::path replaced = fs::path(folder.target()) / sub;
-    if (const auto foreign = foreignEntries(replaced.string()); !foreign.empty())
-      throw std::invalid_argument("refusing to replace the folder " + replaced.string() +
-                                  ": it holds " + std::to_string(foreign.size()) +
-                                  " file(s) dpsynth did not write (" +
-                                  data::quoteForMessage(foreign.front(), 40) +
-                                  (foreign.size() > 1 ? ", ..." : "") + "); nothing was written");
+  // Every write goes into the hidden staging folder; a failure (a full disk) names the path
+  // the user asked for.
+  try {
+    for (std::size_t j = 0; j < result.mechanisms.size(); ++j) {
+      const std::string& label = in.labels[j];
+      const pipeline::MechanismResult& mech = result.mechanisms[j];
+      std::vector<utility::DistributionSummary> summaries;
+      if (written) {
+        const char* sub = mechanismFolder(mech);
+        // One dataset in memory at a time: drawn, written, summarised for the release note.
+        pipeline::SyntheticBundleWriter writer(
+            folder.stagedPath(inFolder(sub, "synthetic_" + label + ".csv")), dataset, mech, m,
+            options.seed, /*staged=*/true);
+        for (int k = 0; k < m; ++k) {
+          const Eigen::VectorXd y = k == 0 ? in.firstSynthetic[j] : synthesizers[j]->draw(k, stop);
+          writer.add(y, stop);
+          summaries.push_back(utility::describe(y, stop));
+        }
+        writer.finish();
+        if (mech.ph) {
+          const infer::PhReleaseFile ph =
+              infer::phReleaseFile(*mech.ph, mech.epsilon, mech.neighbours,
+                                   static_cast<int>(mech.size.rowsFor(dataset.size())),
+                                   dataset.family, mech.size.source, mech.size.epsilon);
+          data::writeTextAtomic(folder.stagedPath(inFolder(sub, phReleaseName(label))),
+                                infer::phReleaseToJson(ph));
+        }
+      }
+      in.syntheticSummaries.push_back(std::move(summaries));
+      data::writeTextAtomic(
+          folder.stagedPath(inFolder(kInternalFolder, "report_" + label + ".json")),
+          reports[j].dump(2) + "\n");
+    }
+    // The note in release/ describes the releasable mechanisms only; a run without any (seeded,
+    // or unweighted alone) keeps its note, NOT FOR RELEASE, in internal/.
+    if (written)
+      data::writeTextAtomic(
+          folder.stagedPath(inFolder(release ? kReleaseFolder : kInternalFolder, kRelease)),
+          releaseNoteHtml(in, release));
+    writeResultsCsv(folder.stagedPath(inFolder(kInternalFolder, kResults)), in.rows);
+    data::writeTextAtomic(folder.stagedPath(inFolder(kInternalFolder, kInternal)),
+                          internalReportHtml(in));
+    data::writeTextAtomic(folder.stagedPath(inFolder(kInternalFolder, kSession)),
+                          session::toJson(saved));
+    for (const auto& sub : subfolders) {
+      writeOwnershipManifest(folder.stagedPath(sub));
+      if (!options.refuseForeignFiles) continue;
+      const fs::path replaced = fs::path(folder.target()) / sub;
+      if (const auto foreign = foreignEntries(replaced.string()); !foreign.empty())
+        throw std::invalid_argument("refusing to replace the folder " + replaced.string() +
+                                    ": it holds " + std::to_string(foreign.size()) +
+                                    " file(s) dpsynth did not write (" +
+                                    data::quoteForMessage(foreign.front(), 40) +
+                                    (foreign.size() > 1 ? ", ..." : "") + "); nothing was written");
+    }
+  } catch (const data::WriteError& e) {
+    throw data::WriteError(folder.userPath(e.path()), e.reason());
   }
+  // The last point where a stop is honoured: after it the folders are moved into place whole.
+  exec::throwIfStopped(stop);
   out.files = folder.commitFolders(subfolders, names);
   return out;
+}
+
+}  // namespace
+
+ExportedFiles exportRun(const session::Session& session, const data::Dataset& dataset,
+                        const pipeline::RunResult& result, const pipeline::RunSettings& settings,
+                        const ExportOptions& options) {
+  validate(result, options.syntheticDatasets);
+  std::uint64_t released = 0;
+  for (const auto& mech : result.mechanisms) released += mech.refusals.empty() ? 1 : 0;
+  pipeline::checkSyntheticVolume(static_cast<std::uint64_t>(options.syntheticDatasets),
+                                 dataset.size(), released, "synthetic_datasets");
+  try {
+    return exportStaged(session, dataset, result, settings, options);
+  } catch (const exec::Cancelled&) {
+    // The staging folder (and the output folder, if this export created it) went with the
+    // unwinding: nothing was written.
+    ExportedFiles out;
+    out.cancelled = true;
+    return out;
+  }
 }
 
 }  // namespace dpsynth::core::report

@@ -2,6 +2,7 @@
 /// "Export all": the one function behind both the studio's export and `dpsynth run`, so that
 /// their folders are identical by construction.
 #include <cstdint>
+#include <stop_token>
 #include <string>
 #include <vector>
 
@@ -25,6 +26,10 @@ struct ExportOptions {
   /// `dpsynth run` without --replace. It checks before the run as well; this catches what was
   /// added while it ran.
   bool refuseForeignFiles = false;
+  /// Ctrl-C / Cancel: checked between every step and inside the long ones (drawing, formatting
+  /// and writing each synthetic dataset, the utility fits) until the folders are moved into
+  /// place. A stopped export writes nothing and returns cancelled.
+  std::stop_token stop;
 };
 
 struct ExportedFiles {
@@ -32,6 +37,9 @@ struct ExportedFiles {
   /// Non-empty when the release was refused (SPEC §0: a DP stage failed its diagnostics): then
   /// only internal/ was written and release/ was left as it was. One message per mechanism.
   std::vector<std::string> refusals;
+  /// options.stop was requested before the folders were moved into place: nothing was written
+  /// (the staging folder is gone) and files is empty.
+  bool cancelled = false;
 };
 
 inline constexpr const char* kReleaseFolder = "release";
@@ -50,12 +58,14 @@ inline constexpr const char* kInternalFolder = "internal";
 /// unweighted fit and any run without a DP or aDP label never write into it).
 /// Each folder also gets its ownership manifest (.dpsynth-manifest.json: names and SHA-256 of
 /// its files, ownership_manifest.h), which is not among the paths returned or listed here.
-/// Synthetic data come from pipeline::synthesize(dataset, result, settings.model, m, seed).
+/// Synthetic data come from pipeline::Synthesizer(dataset, result, settings.model, seed), drawn
+/// and written one dataset at a time (as pipeline::synthesize would give them).
 /// Nothing is written when anything fails: both folders are built in a hidden folder inside
 /// outDir and moved into place together. When a mechanism's release is refused, only internal/
 /// is written (refusals says why). Throws std::invalid_argument for a cancelled or empty run,
-/// m < 1, when an input file lies inside a folder that would be replaced, or (with
-/// refuseForeignFiles) when such a folder holds files dpsynth did not write.
+/// m < 1, m beyond pipeline::kMaxSyntheticRecords, when an input file lies inside a folder that
+/// would be replaced, or (with refuseForeignFiles) when such a folder holds files dpsynth did
+/// not write.
 ExportedFiles exportRun(const session::Session& session, const data::Dataset& dataset,
                         const pipeline::RunResult& result, const pipeline::RunSettings& settings,
                         const ExportOptions& options);

@@ -1,29 +1,27 @@
 #include "core/report/infer_folder.h"
 
-#include <fstream>
 #include <stdexcept>
 
+#include "core/data/csv_writer.h"
 #include "core/report/staged_folder.h"
 
 namespace dpsynth::core::report {
-namespace {
-
-void writeInferText(const std::string& path, const std::string& text) {
-  std::ofstream file(path, std::ios::binary);
-  file << text;
-  if (!file.flush()) throw std::runtime_error("could not write " + path);
-}
-
-}  // namespace
 
 std::vector<std::string> inferFileNames() { return {"draws.csv", "summary.json", "trace.csv"}; }
 
 void writeInferFolder(const std::string& folder, const infer::InferOutputs& outputs) {
   StagedFolder staged(folder);
   const std::vector<std::string> names = inferFileNames();
-  writeInferText(staged.stagedPath(names[0]), outputs.drawsCsv);
-  writeInferText(staged.stagedPath(names[1]), outputs.summaryJson);
-  writeInferText(staged.stagedPath(names[2]), outputs.traceCsv);
+  const std::string* texts[] = {&outputs.drawsCsv, &outputs.summaryJson, &outputs.traceCsv};
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    const std::string path = staged.stagedPath(names[i]);
+    try {
+      data::writeStagedText(path, *texts[i]);
+    } catch (const data::WriteError& e) {
+      // A full disk is reported against the folder the user named, not the staging folder.
+      throw data::WriteError(staged.userPath(e.path()), e.reason());
+    }
+  }
   staged.commit(names);
 }
 

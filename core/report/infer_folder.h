@@ -11,8 +11,9 @@ namespace dpsynth::core::report {
 /// The files writeInferFolder writes into its folder: draws.csv, summary.json, trace.csv.
 std::vector<std::string> inferFileNames();
 
-/// Creates `folder` if needed. Throws std::runtime_error (or std::invalid_argument when
-/// `folder` is a file) and leaves no partial output when a file cannot be written.
+/// Creates `folder` if needed. Throws data::WriteError naming the folder or file (or
+/// std::invalid_argument when `folder` is a file) and leaves no partial output when a file
+/// cannot be written.
 void writeInferFolder(const std::string& folder, const infer::InferOutputs& outputs);
 
 }  // namespace dpsynth::core::report

@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "core/exec/cancellation.h"
 #include "core/pipeline/release_claim.h"
 #include "core/report/html_writer.h"
 #include "core/report/svg_chart.h"
@@ -53,7 +54,7 @@ std::string dataSection(const ReportInputs& in) {
   facts.push_back({"Covariate columns", joined(s.dataset.covariates, "none (intercept only)")});
   facts.push_back({"Design columns", joined(design, "none")});
 
-  const auto c = utility::describe(d.y);
+  const auto c = utility::describe(d.y, in.stop);
   const double sd =
       d.size() > 1
           ? std::sqrt((d.y.array() - c.mean).square().sum() / static_cast<double>(d.size() - 1))
@@ -266,20 +267,23 @@ std::string mechanismSection(const ReportInputs& in, std::size_t j) {
                         : std::nullopt;
     std::vector<double> alpha = fin->alpha;
     if (alpha.empty()) alpha.assign(in.dataset.size(), 1.0);
+    exec::throwIfStopped(in.stop);
     html +=
         "<figure>\n" +
         scatterChart(alpha, toVector(fin->lipschitz.perRecordRaw), clamp, "clamp",
                      {"Lipschitz bound against weight", "weight αᵢ", "Δᵢ (uncensored)", 640, 280}) +
         "<figcaption>Each point is a record: its weight and the largest |αᵢ f(xᵢ; θ)| over "
         "the draws of the final fit.</figcaption>\n</figure>\n";
+    exec::throwIfStopped(in.stop);
     html += "<figure>\n" +
             violinChart({{"α", alpha, std::nullopt, ""}},
                         {"Weights of the final fit", "", "weight αᵢ", 320, 260}) +
             "</figure>\n";
   }
+  exec::throwIfStopped(in.stop);
   html += "<figure>\n" +
           ecdfChart({{"confidential", toVector(in.dataset.y)},
-                     {"synthetic", toVector(in.synthetic[j].front())}},
+                     {"synthetic", toVector(in.firstSynthetic[j])}},
                     {"Empirical CDF: synthetic against confidential", in.dataset.outcomeName,
                      "F(v)", 640, 280}) +
           "</figure>\n</section>\n";
@@ -294,7 +298,10 @@ std::string internalReportHtml(const ReportInputs& in) {
           " · " + std::to_string(in.run.mechanisms.size()) + " mechanism(s) · outcome <b>" +
           escapeHtml(in.dataset.outcomeName) + "</b></p>\n";
   body += dataSection(in) + samplerSection(in) + resultsSection(in);
-  for (std::size_t j = 0; j < in.run.mechanisms.size(); ++j) body += mechanismSection(in, j);
+  for (std::size_t j = 0; j < in.run.mechanisms.size(); ++j) {
+    exec::throwIfStopped(in.stop);
+    body += mechanismSection(in, j);
+  }
   body += banner();
   return htmlPage("CONFIDENTIAL — dpsynth internal report", body);
 }

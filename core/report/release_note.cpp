@@ -120,7 +120,7 @@ Facts tuning(const ReportInputs& in, const pipeline::MechanismResult& m) {
 
 std::string releaseMechanismSection(const ReportInputs& in, std::size_t j) {
   const auto& m = in.run.mechanisms[j];
-  const int datasets = static_cast<int>(in.synthetic[j].size());
+  const int datasets = static_cast<int>(in.syntheticSummaries[j].size());
   std::string html = "<section class=\"release\">\n<h2>" + escapeHtml(in.labels[j]) + "</h2>\n";
   const Guarantee stated = pipeline::statedGuarantee(m);
   if (m.notForRelease)
@@ -183,8 +183,8 @@ std::string releaseMechanismSection(const ReportInputs& in, std::size_t j) {
 
   html += "<h3>Synthetic " + escapeHtml(in.dataset.outcomeName) + "</h3>\n";
   std::vector<std::vector<std::string>> rows;
-  for (std::size_t k = 0; k < in.synthetic[j].size(); ++k) {
-    const auto s = utility::describe(in.synthetic[j][k]);
+  for (std::size_t k = 0; k < in.syntheticSummaries[j].size(); ++k) {
+    const auto& s = in.syntheticSummaries[j][k];
     rows.push_back({in.syntheticFiles[j][k], displayNumber(s.mean), displayNumber(s.median),
                     displayNumber(s.q15), displayNumber(s.q90)});
   }

@@ -3,6 +3,7 @@
 /// report, the release note and the files on disk describe the same synthetic datasets.
 #include <Eigen/Dense>
 #include <cstdint>
+#include <stop_token>
 #include <string>
 #include <vector>
 
@@ -10,6 +11,7 @@
 #include "core/pipeline/pipeline.h"
 #include "core/report/results_table.h"
 #include "core/session/session.h"
+#include "core/utility/utility.h"
 
 namespace dpsynth::core::report {
 
@@ -22,8 +24,14 @@ struct ReportInputs {
   int datasets = 1;                                      ///< m synthetic datasets per mechanism
   std::vector<std::string> labels;                       ///< mechanismLabels(run)
   std::vector<ResultsRow> rows;                          ///< resultsTable(...)
-  std::vector<std::vector<Eigen::VectorXd>> synthetic;   ///< per mechanism, m datasets each
+  /// Per mechanism: its first synthetic dataset (the one the utility measures describe). The
+  /// others are written one at a time and only summarised: m datasets of 10^6 records would
+  /// not fit in memory.
+  std::vector<Eigen::VectorXd> firstSynthetic;
+  /// Per mechanism, per dataset (m each): the synthetic outcome's mean, median, q15 and q90.
+  std::vector<std::vector<utility::DistributionSummary>> syntheticSummaries;
   std::vector<std::vector<std::string>> syntheticFiles;  ///< file names, per mechanism
+  std::stop_token stop;  ///< the reports' charts sort 10^6 values: checked (exec::Cancelled)
 };
 
 }  // namespace dpsynth::core::report

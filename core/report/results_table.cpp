@@ -28,11 +28,12 @@ std::vector<std::string> mechanismLabels(const pipeline::RunResult& run) {
 }
 
 std::vector<ResultsRow> resultsTable(const data::Dataset& dataset, const pipeline::RunResult& run,
-                                     const std::vector<Eigen::VectorXd>& firstSynthetic) {
+                                     const std::vector<Eigen::VectorXd>& firstSynthetic,
+                                     const std::stop_token& stop) {
   if (firstSynthetic.size() != run.mechanisms.size())
     throw std::invalid_argument("results table: one synthetic dataset per mechanism is needed");
   std::vector<ResultsRow> rows;
-  const auto conf = utility::describe(dataset.y);
+  const auto conf = utility::describe(dataset.y, stop);
   ResultsRow top;
   top.mechanism = "confidential";
   top.mean = conf.mean;
@@ -51,7 +52,7 @@ std::vector<ResultsRow> resultsTable(const data::Dataset& dataset, const pipelin
     row.epsilon = m.epsilon + pipeline::sizeEpsilon(m);  // the published ε (SPEC §0)
     row.censored = m.censoredRecords;
     row.truncated = m.truncatedRecords;
-    const auto u = utility::measureUtility(dataset.y, firstSynthetic[j]);
+    const auto u = utility::measureUtility(dataset.y, firstSynthetic[j], stop);
     row.maxEcdf = u.maxEcdf;
     row.avgEcdf = u.avgEcdf;
     row.mean = u.mean;
@@ -64,8 +65,8 @@ std::vector<ResultsRow> resultsTable(const data::Dataset& dataset, const pipelin
     row.usable = verdict.usable;
     row.verdictReasons = verdict.reasons;
     row.marginalOnly = pipeline::marginalOnly(m.config.mechanism);
-    if (const auto cu =
-            pipeline::covariateUtility(dataset, firstSynthetic[j], m.sourceRows.get())) {
+    if (const auto cu = pipeline::covariateUtility(dataset, firstSynthetic[j],
+                                                   m.sourceRows.get(), stop)) {
       const auto finite = [](double v) {
         return std::isfinite(v) ? std::optional<double>(v) : std::nullopt;
       };
@@ -80,11 +81,12 @@ std::vector<ResultsRow> resultsTable(const data::Dataset& dataset, const pipelin
 }
 
 std::vector<ResultsRow> resultsTable(const data::Dataset& dataset, const pipeline::RunResult& run,
-                                     const models::ModelSpec& model, std::uint64_t seed) {
+                                     const models::ModelSpec& model, std::uint64_t seed,
+                                     const std::stop_token& stop) {
   std::vector<Eigen::VectorXd> first;
   for (const auto& m : run.mechanisms)
-    first.push_back(pipeline::synthesize(dataset, m, model, 1, seed).front());
-  return resultsTable(dataset, run, first);
+    first.push_back(pipeline::Synthesizer(dataset, m, model, seed, stop).draw(0, stop));
+  return resultsTable(dataset, run, first, stop);
 }
 
 std::vector<std::string> resultsHeader() {

@@ -45,14 +45,17 @@ struct ResultsRow {
 std::vector<std::string> mechanismLabels(const pipeline::RunResult& run);
 
 /// Rows for the given first synthetic dataset of each mechanism (synthetic[j] belongs to
-/// run.mechanisms[j]). Throws std::invalid_argument when the sizes do not match.
+/// run.mechanisms[j]). Throws std::invalid_argument when the sizes do not match. The utility
+/// measures take seconds on 10^6 records: `stop` ends them with exec::Cancelled.
 std::vector<ResultsRow> resultsTable(const data::Dataset& dataset, const pipeline::RunResult& run,
-                                     const std::vector<Eigen::VectorXd>& firstSynthetic);
+                                     const std::vector<Eigen::VectorXd>& firstSynthetic,
+                                     const std::stop_token& stop = {});
 
 /// Rows with each mechanism's first synthetic dataset drawn as exportRun and the report JSON
 /// draw it: pipeline::synthesize(dataset, result, model, 1, seed).front().
 std::vector<ResultsRow> resultsTable(const data::Dataset& dataset, const pipeline::RunResult& run,
-                                     const models::ModelSpec& model, std::uint64_t seed);
+                                     const models::ModelSpec& model, std::uint64_t seed,
+                                     const std::stop_token& stop = {});
 
 /// "mechanism", "guarantee", "lipschitz", "epsilon", "censored", "truncated", "max_ecdf",
 /// "avg_ecdf", "mean", "median", "q15", "q90", then (added later, at the end) "marginal_only",

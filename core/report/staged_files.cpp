@@ -1,76 +1,100 @@
 #include "core/report/staged_files.h"
 
-
 #include <algorithm>
 #include <stdexcept>
 #include <system_error>
 
+#include "core/data/csv_writer.h"
 #include "core/report/hidden_folder.h"
 
 namespace dpsynth::core::report {
 
 namespace fs = std::filesystem;
 
-StagedFiles::~StagedFiles() {
+StagedFiles::StagedFiles() = default;
+StagedFiles::~StagedFiles() = default;  // each HiddenFolder removes itself, then unlocks
+
+fs::path StagedFiles::stagingFor(const Key& key) {
+  if (auto it = staging_.find(key); it != staging_.end()) return it->second->path();
+  auto hidden = std::make_unique<detail::HiddenFolder>(
+      key.first, key.second == Sensitivity::confidential ? ".dpsynth-confidential-"
+                                                         : ".dpsynth-stage-");
   std::error_code ec;
-  for (const auto& [folder, staging] : staging_) fs::remove_all(staging, ec);
+  fs::create_directory(hidden->path() / ".replaced", ec);
+  const fs::path path = hidden->path();
+  staging_.emplace(key, std::move(hidden));
+  return path;
 }
 
-fs::path StagedFiles::stagingFor(const fs::path& folder) {
-  if (auto it = staging_.find(folder); it != staging_.end()) return it->second;
-  const fs::path staging = detail::createHiddenFolder(folder, ".dpsynth-stage-");
-  std::error_code ec;
-  fs::create_directory(staging / ".replaced", ec);
-  staging_.emplace(folder, staging);
-  return staging;
-}
-
-std::string StagedFiles::stage(const std::string& target) {
+std::string StagedFiles::stage(const std::string& target, Sensitivity sensitivity) {
   const fs::path full = fs::absolute(target).lexically_normal();
-  targets_.push_back(full);
-  return (stagingFor(full.parent_path()) / full.filename()).string();
+  targets_.push_back({full, sensitivity});
+  return (stagingFor({full.parent_path(), sensitivity}) / full.filename()).string();
 }
 
-std::string StagedFiles::stagingPath(const std::string& target) {
+std::string StagedFiles::stagingPath(const std::string& target, Sensitivity sensitivity) {
   const fs::path full = fs::absolute(target).lexically_normal();
-  return (stagingFor(full.parent_path()) / full.filename()).string();
+  return (stagingFor({full.parent_path(), sensitivity}) / full.filename()).string();
 }
 
-void StagedFiles::supersede(const std::string& target) {
+void StagedFiles::supersede(const std::string& target, Sensitivity sensitivity) {
   const fs::path full = fs::absolute(target).lexically_normal();
-  if (std::find(targets_.begin(), targets_.end(), full) == targets_.end())
-    superseded_.push_back(full);
+  if (std::none_of(targets_.begin(), targets_.end(),
+                   [&](const Key& t) { return t.first == full; }))
+    superseded_.push_back({full, sensitivity});
+}
+
+std::string StagedFiles::userPath(const std::string& path) const {
+  for (const auto& [key, hidden] : staging_) {
+    const fs::path rel = fs::path(path).lexically_relative(hidden->path());
+    if (rel.empty() || *rel.begin() == "..") continue;
+    return rel == "." ? key.first.string() : (key.first / rel).string();
+  }
+  return path;
 }
 
 std::vector<std::string> StagedFiles::commit() {
   std::error_code ec;
+  // One flush for every staged file before any of them is moved into place.
+  for (const auto& [key, hidden] : staging_) {
+    try {
+      data::syncFolder(hidden->path().string());
+    } catch (const data::WriteError& e) {
+      throw data::WriteError(key.first.string(), e.reason());
+    }
+  }
   struct Move {
     fs::path target;
     fs::path backup;  ///< where the replaced file waits; empty when nothing was replaced
     bool placed = false;
   };
   std::vector<Move> done;
-  auto backupOf = [&](const fs::path& target) {
-    return staging_.at(target.parent_path()) / ".replaced" / target.filename();
+  fs::path current;  // the file being moved, for the message
+  // A replaced file waits in the staging folder of its own sensitivity.
+  auto backupOf = [&](const Key& key) {
+    return stagingFor({key.first.parent_path(), key.second}) / ".replaced" /
+           key.first.filename();
   };
   try {
-    for (const auto& target : targets_) {
+    for (const auto& key : targets_) {
+      const fs::path& target = key.first;
+      current = target;
       Move move{target, {}, false};
       if (fs::exists(fs::symlink_status(target))) {
         if (fs::is_directory(fs::symlink_status(target)))
           throw std::runtime_error("'" + target.string() + "' is a folder");
-        move.backup = backupOf(target);
+        move.backup = backupOf(key);
         fs::rename(target, move.backup);
       }
       done.push_back(move);
-      fs::rename(staging_.at(target.parent_path()) / target.filename(), target);
+      fs::rename(stagingFor({target.parent_path(), key.second}) / target.filename(), target);
       done.back().placed = true;
     }
-    for (const auto& old : superseded_) {
-      if (!fs::is_regular_file(fs::symlink_status(old))) continue;
-      stagingFor(old.parent_path());
-      Move move{old, backupOf(old), false};
-      fs::rename(old, move.backup);
+    for (const auto& key : superseded_) {
+      if (!fs::is_regular_file(fs::symlink_status(key.first))) continue;
+      current = key.first;
+      Move move{key.first, backupOf(key), false};
+      fs::rename(key.first, move.backup);
       done.push_back(move);
     }
   } catch (const std::exception& e) {
@@ -78,11 +102,15 @@ std::vector<std::string> StagedFiles::commit() {
       if (it->placed) fs::remove(it->target, ec);
       if (!it->backup.empty()) fs::rename(it->backup, it->target, ec);
     }
-    throw std::runtime_error(std::string("cannot move the output files into place: ") + e.what());
+    // The user's file is named with what the system said; a filesystem error's own text would
+    // name the hidden staging folder.
+    const auto* fe = dynamic_cast<const fs::filesystem_error*>(&e);
+    throw data::WriteError(current.string(), "cannot move the output file into place: " +
+                                                (fe ? fe->code().message() : std::string(e.what())));
   }
   committed_ = true;
   std::vector<std::string> out;
-  for (const auto& t : targets_) out.push_back(t.string());
+  for (const auto& t : targets_) out.push_back(t.first.string());
   return out;
 }
 

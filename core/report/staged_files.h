@@ -6,40 +6,62 @@
 /// replaced or removed is back as it was.
 #include <filesystem>
 #include <map>
+#include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace dpsynth::core::report {
 
+namespace detail {
+class HiddenFolder;
+}
+
+/// What a staged file holds. Confidential files (a report with the data's statistics) are
+/// staged, and the files they replace set aside, in a folder of their own: a run killed while
+/// staging never leaves an earlier report inside a folder beside the released files.
+enum class Sensitivity { publishable, confidential };
+
 class StagedFiles {
  public:
-  StagedFiles() = default;
+  StagedFiles();
   ~StagedFiles();
   StagedFiles(const StagedFiles&) = delete;
   StagedFiles& operator=(const StagedFiles&) = delete;
 
   /// Registers `target` as part of the set and returns where to write it before commit(): a
-  /// path with the same file name in a hidden folder beside the target. Throws
-  /// std::runtime_error when that folder cannot be created.
-  std::string stage(const std::string& target);
+  /// path with the same file name in a hidden folder beside the target (".dpsynth-stage-…", or
+  /// ".dpsynth-confidential-…" for confidential files), locked while this object lives; stale
+  /// staging folders of killed runs are removed (hidden_folder.h). Throws std::runtime_error
+  /// when that folder cannot be created.
+  std::string stage(const std::string& target,
+                    Sensitivity sensitivity = Sensitivity::publishable);
   /// Where `target` would be staged, without adding it to the set (for writers that derive
   /// several file names from one path).
-  std::string stagingPath(const std::string& target);
+  std::string stagingPath(const std::string& target,
+                          Sensitivity sensitivity = Sensitivity::publishable);
   /// Files of an earlier set that the new set supersedes (e.g. dataset 4 of an earlier release
   /// of 4 when this one has 3): removed by commit(), restored if it fails.
-  void supersede(const std::string& target);
+  void supersede(const std::string& target,
+                 Sensitivity sensitivity = Sensitivity::publishable);
 
-  /// Moves every staged file into place and removes the superseded ones. All or nothing: on
-  /// failure the folders are left as they were and std::runtime_error is thrown. Returns the
-  /// final paths in the order they were staged.
+  /// Flushes the staging folders (data::syncFolder), then moves every staged file into place
+  /// and removes the superseded ones. All or nothing: on failure the folders are left as they
+  /// were and data::WriteError names the target. Returns the final paths in the order they
+  /// were staged.
   std::vector<std::string> commit();
 
- private:
-  std::filesystem::path stagingFor(const std::filesystem::path& folder);
+  /// The path the user asked for, for a path inside one of the staging folders (the target of
+  /// that name); other paths unchanged. Messages name it, never a hidden staging folder.
+  std::string userPath(const std::string& path) const;
 
-  std::map<std::filesystem::path, std::filesystem::path> staging_;  ///< folder -> staging folder
-  std::vector<std::filesystem::path> targets_;
-  std::vector<std::filesystem::path> superseded_;
+ private:
+  using Key = std::pair<std::filesystem::path, Sensitivity>;  ///< target folder, sensitivity
+  std::filesystem::path stagingFor(const Key& key);
+
+  std::map<Key, std::unique_ptr<detail::HiddenFolder>> staging_;
+  std::vector<Key> targets_;     ///< (full target path, sensitivity)
+  std::vector<Key> superseded_;
   bool committed_ = false;
 };
 

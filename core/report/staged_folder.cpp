@@ -4,6 +4,7 @@
 #include <stdexcept>
 #include <system_error>
 
+#include "core/data/csv_writer.h"
 #include "core/report/hidden_folder.h"
 
 namespace dpsynth::core::report {
@@ -20,13 +21,12 @@ StagedFolder::StagedFolder(const std::string& target) {
                                 "' exists and is not a folder");
   if (!fs::exists(target_, ec)) {
     fs::create_directories(target_, ec);
-    if (ec)
-      throw std::runtime_error("cannot create the output folder '" + target_.string() +
-                               "': " + ec.message());
+    if (ec) throw data::WriteError(target_.string(), "cannot create the folder: " + ec.message());
     createdTarget_ = true;
   }
   try {
-    staging_ = detail::createHiddenFolder(target_, ".dpsynth-export-");
+    hidden_ = std::make_unique<detail::HiddenFolder>(target_, ".dpsynth-export-");
+    staging_ = hidden_->path();
   } catch (...) {
     if (createdTarget_) fs::remove(target_, ec);
     throw;
@@ -34,8 +34,8 @@ StagedFolder::StagedFolder(const std::string& target) {
 }
 
 StagedFolder::~StagedFolder() {
+  hidden_.reset();  // removes the staging folder, then unlocks it
   std::error_code ec;
-  fs::remove_all(staging_, ec);
   if (createdTarget_ && !committed_) fs::remove(target_, ec);  // only removes an empty folder
 }
 
@@ -43,15 +43,41 @@ std::string StagedFolder::stagedPath(const std::string& name) const {
   const fs::path path = staging_ / name;
   std::error_code ec;
   fs::create_directories(path.parent_path(), ec);
-  if (ec)
-    throw std::runtime_error("cannot create '" + path.parent_path().string() + "': " +
-                             ec.message());
+  if (ec) throw data::WriteError(userPath(path.parent_path().string()), ec.message());
   return path.string();
 }
+
+std::string StagedFolder::userPath(const std::string& path) const {
+  const fs::path rel = fs::path(path).lexically_relative(staging_);
+  if (rel.empty() || *rel.begin() == "..") return path;
+  return rel == "." ? target_.string() : (target_ / rel).string();
+}
+
+namespace {
+
+/// The one line for a failed move: the user's target folder and what the system said (the
+/// filesystem error's own text would name the hidden staging folder).
+[[noreturn]] void failMove(const fs::path& target, const std::exception& e) {
+  if (const auto* fe = dynamic_cast<const fs::filesystem_error*>(&e))
+    throw data::WriteError(target.string(), "cannot move the results into place: " +
+                                                fe->code().message());
+  if (const auto* we = dynamic_cast<const data::WriteError*>(&e))
+    throw data::WriteError(target.string(), we->reason());
+  throw data::WriteError(target.string(), std::string("cannot move the results into place: ") +
+                                              e.what());
+}
+
+}  // namespace
 
 std::vector<std::string> StagedFolder::commitFolders(const std::vector<std::string>& subfolders,
                                                      const std::vector<std::string>& names) {
   std::error_code ec;
+  // One flush for every staged file before any of them is moved into place.
+  try {
+    data::syncFolder(staging_.string());
+  } catch (const data::WriteError& e) {
+    throw data::WriteError(target_.string(), e.reason());
+  }
   for (const auto& sub : subfolders) {
     const fs::path target = target_ / sub;
     const auto status = fs::symlink_status(target, ec);
@@ -62,7 +88,7 @@ std::vector<std::string> StagedFolder::commitFolders(const std::vector<std::stri
   }
   const fs::path backups = staging_ / ".replaced";
   fs::create_directory(backups, ec);
-  if (ec) throw std::runtime_error("cannot prepare '" + backups.string() + "': " + ec.message());
+  if (ec) throw data::WriteError(target_.string(), ec.message());
 
   struct Move {
     std::string sub;
@@ -91,8 +117,7 @@ std::vector<std::string> StagedFolder::commitFolders(const std::vector<std::stri
       fs::rename(target, staging_ / it->sub, ec);
       if (it->replaced) fs::rename(backups / it->sub, target, ec);
     }
-    throw std::runtime_error(std::string("cannot move the results into '") + target_.string() +
-                             "': " + e.what());
+    failMove(target_, e);
   }
   committed_ = true;
   std::vector<std::string> paths;
@@ -102,6 +127,11 @@ std::vector<std::string> StagedFolder::commitFolders(const std::vector<std::stri
 
 std::vector<std::string> StagedFolder::commit(const std::vector<std::string>& names) {
   std::error_code ec;
+  try {
+    data::syncFolder(staging_.string());
+  } catch (const data::WriteError& e) {
+    throw data::WriteError(target_.string(), e.reason());
+  }
   for (const auto& name : names) {
     const fs::path target = target_ / name;
     if (fs::is_directory(fs::symlink_status(target, ec)))
@@ -109,7 +139,7 @@ std::vector<std::string> StagedFolder::commit(const std::vector<std::string>& na
   }
   const fs::path backups = staging_ / ".replaced";
   fs::create_directory(backups, ec);
-  if (ec) throw std::runtime_error("cannot prepare '" + backups.string() + "': " + ec.message());
+  if (ec) throw data::WriteError(target_.string(), ec.message());
 
   struct Move {
     fs::path target;
@@ -137,8 +167,7 @@ std::vector<std::string> StagedFolder::commit(const std::vector<std::string>& na
       fs::remove(it->target, ec);
       if (it->replaced) fs::rename(backups / it->target.filename(), it->target, ec);
     }
-    throw std::runtime_error(std::string("cannot move the results into '") + target_.string() +
-                             "': " + e.what());
+    failMove(target_, e);
   }
   committed_ = true;
   std::vector<std::string> paths;

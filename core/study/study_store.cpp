@@ -134,7 +134,19 @@ StudyStore::StudyStore(std::string folder, StoreIdentity identity)
     if (fs::exists(replicatesPath(folder_)))
       throw ConfigError("study folder '" + folder_ +
                         "': holds replicates.csv but no study.sha256; use a new output folder");
-    writeIdentity(folder_, identity_);
+    try {
+      writeIdentity(folder_, identity_);
+    } catch (...) {
+      // A study that cannot even store its identity (a full disk) leaves no study.json, lock
+      // file or folder of its own behind: nothing to make the next try "another study".
+      std::error_code ec;
+      fs::remove(configPath(folder_), ec);
+      fs::remove(hashPath(folder_), ec);
+      if (createdFolder_ && lock) lock->removeFile();
+      lock.reset();
+      if (createdFolder_) fs::remove(folder_, ec);  // removes only an empty folder
+      throw;
+    }
     createdIdentity_ = true;
     generation_ = lock ? lock->generation() : 0;
     return;

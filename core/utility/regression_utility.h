@@ -9,6 +9,7 @@
 #include <Eigen/Dense>
 #include <cstddef>
 #include <optional>
+#include <stop_token>
 #include <string>
 #include <vector>
 
@@ -33,8 +34,10 @@ struct GlmFit {
 /// fit of β at fixed φ with a method-of-moments update φ = Σμ² / Σ((y−μ)² − μ) (a very large φ,
 /// i.e. poisson, when the data show no overdispersion); beta is fitted by quasi-likelihood with
 /// the logit link (consistent for the same mean coefficients, not the beta ML). Throws
-/// std::invalid_argument for mismatched sizes, n <= K or a singular XᵀWX.
-GlmFit fitGlm(const Eigen::VectorXd& y, const Eigen::MatrixXd& X, RegressionFamily family);
+/// std::invalid_argument for mismatched sizes, n <= K or a singular XᵀWX. The fits of this file
+/// take seconds on 10^6 records: `stop` is checked between blocks of rows (exec::Cancelled).
+GlmFit fitGlm(const Eigen::VectorXd& y, const Eigen::MatrixXd& X, RegressionFamily family,
+              const std::stop_token& stop = {});
 
 /// Confidence-interval overlap of Karr, Kohnen, Oganian, Reiter & Sanil (2006): with the
 /// intersection [L, U] = [max(loA, loB), min(hiA, hiB)],
@@ -61,14 +64,14 @@ struct RegressionUtility {
 RegressionUtility compareRegressions(const Eigen::VectorXd& yConf, const Eigen::VectorXd& ySyn,
                                      const Eigen::MatrixXd& X,
                                      const std::vector<std::string>& names,
-                                     RegressionFamily family);
+                                     RegressionFamily family, const std::stop_token& stop = {});
 
 /// The same when the synthetic records have covariate rows of their own (XSyn: a published size
 /// other than n takes a sample of the input's rows, SPEC §0); XSyn has X's columns.
 RegressionUtility compareRegressions(const Eigen::VectorXd& yConf, const Eigen::MatrixXd& XConf,
                                      const Eigen::VectorXd& ySyn, const Eigen::MatrixXd& XSyn,
                                      const std::vector<std::string>& names,
-                                     RegressionFamily family);
+                                     RegressionFamily family, const std::stop_token& stop = {});
 
 /// Propensity-score mean squared error (Woo et al. 2009; Snoke et al. 2018): stacks the
 /// confidential rows (indicator 0) and the synthetic rows (indicator 1), fits a logistic
@@ -78,7 +81,8 @@ RegressionUtility compareRegressions(const Eigen::VectorXd& yConf, const Eigen::
 /// mean over all N rows of (p̂_i − c)² with c = nSyn / N. 0 when the two files are identical.
 /// X includes the intercept column.
 double pmse(const Eigen::VectorXd& yConf, const Eigen::MatrixXd& XConf,
-            const Eigen::VectorXd& ySyn, const Eigen::MatrixXd& XSyn);
+            const Eigen::VectorXd& ySyn, const Eigen::MatrixXd& XSyn,
+            const std::stop_token& stop = {});
 
 struct GroupMean {
   std::string covariate;  ///< the declared covariate, e.g. "gender"
@@ -117,12 +121,14 @@ struct CovariateUtility {
 CovariateUtility measureCovariateUtility(
     const Eigen::VectorXd& yConf, const Eigen::VectorXd& ySyn, const Eigen::MatrixXd& X,
     const std::vector<std::string>& names, RegressionFamily family,
-    const std::vector<std::pair<std::string, std::string>>& referenceLevels = {});
+    const std::vector<std::pair<std::string, std::string>>& referenceLevels = {},
+    const std::stop_token& stop = {});
 
 /// The same when the synthetic records have covariate rows of their own (XSyn).
 CovariateUtility measureCovariateUtility(
     const Eigen::VectorXd& yConf, const Eigen::MatrixXd& XConf, const Eigen::VectorXd& ySyn,
     const Eigen::MatrixXd& XSyn, const std::vector<std::string>& names, RegressionFamily family,
-    const std::vector<std::pair<std::string, std::string>>& referenceLevels = {});
+    const std::vector<std::pair<std::string, std::string>>& referenceLevels = {},
+    const std::stop_token& stop = {});
 
 }  // namespace dpsynth::core::utility

@@ -6,17 +6,20 @@
 #include <stdexcept>
 #include <string>
 
+#include "core/exec/interruptible_sort.h"
+
 namespace dpsynth::core::utility {
 
 namespace {
 
-std::vector<double> sortedCopy(const Eigen::VectorXd& values, const char* what) {
+std::vector<double> sortedCopy(const Eigen::VectorXd& values, const char* what,
+                               const std::stop_token& stop = {}) {
   std::vector<double> sorted(values.data(), values.data() + values.size());
   for (double v : sorted) {
     // A NaN has no place in an order: sorting would silently give garbage quantiles.
     if (std::isnan(v)) throw std::invalid_argument(std::string(what) + ": values contain NaN");
   }
-  std::sort(sorted.begin(), sorted.end());
+  exec::stableSort(sorted.begin(), sorted.end(), std::less<double>(), stop);
   return sorted;
 }
 
@@ -37,8 +40,8 @@ double quantile(const Eigen::VectorXd& values, double p) {
   return quantileSorted(sortedCopy(values, "quantile"), p);
 }
 
-DistributionSummary describe(const Eigen::VectorXd& values) {
-  const std::vector<double> sorted = sortedCopy(values, "describe");
+DistributionSummary describe(const Eigen::VectorXd& values, const std::stop_token& stop) {
+  const std::vector<double> sorted = sortedCopy(values, "describe", stop);
   if (sorted.empty()) throw std::invalid_argument("describe: the sample is empty");
   DistributionSummary s;
   s.mean = values.mean();
@@ -49,14 +52,14 @@ DistributionSummary describe(const Eigen::VectorXd& values) {
 }
 
 UtilityMeasures measureUtility(const Eigen::VectorXd& confidential,
-                               const Eigen::VectorXd& synthetic) {
-  const std::vector<double> conf = sortedCopy(confidential, "measureUtility");
-  const std::vector<double> syn = sortedCopy(synthetic, "measureUtility");
+                               const Eigen::VectorXd& synthetic, const std::stop_token& stop) {
+  const std::vector<double> conf = sortedCopy(confidential, "measureUtility", stop);
+  const std::vector<double> syn = sortedCopy(synthetic, "measureUtility", stop);
   if (conf.empty() || syn.empty()) {
     throw std::invalid_argument("measureUtility: both samples must be non-empty");
   }
   UtilityMeasures u;
-  const DistributionSummary d = describe(synthetic);
+  const DistributionSummary d = describe(synthetic, stop);
   u.mean = d.mean;
   u.median = d.median;
   u.q15 = d.q15;

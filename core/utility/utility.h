@@ -1,6 +1,7 @@
 #pragma once
 /// Utility of synthetic data against the confidential data (SPEC §5).
 #include <Eigen/Dense>
+#include <stop_token>
 #include <vector>
 
 namespace dpsynth::core::utility {
@@ -13,7 +14,8 @@ double quantileSorted(const std::vector<double>& sorted, double p);
 struct DistributionSummary {
   double mean = 0, median = 0, q15 = 0, q90 = 0;
 };
-DistributionSummary describe(const Eigen::VectorXd& values);
+/// Sorting 10^7 values takes a second: `stop` is checked throughout (exec::Cancelled).
+DistributionSummary describe(const Eigen::VectorXd& values, const std::stop_token& stop = {});
 
 struct UtilityMeasures {
   double mean = 0, median = 0, q15 = 0, q90 = 0;  ///< of the synthetic data
@@ -22,6 +24,6 @@ struct UtilityMeasures {
 };
 /// O((n + m) log(n + m)).
 UtilityMeasures measureUtility(const Eigen::VectorXd& confidential,
-                               const Eigen::VectorXd& synthetic);
+                               const Eigen::VectorXd& synthetic, const std::stop_token& stop = {});
 
 }  // namespace dpsynth::core::utility

@@ -2,6 +2,8 @@
 /// careful user might type. Every row must end with its exit status (2 for bad input), one line
 /// on stderr saying what is wrong (naming the file, line and column where there is one), and a
 /// folder exactly as it was: no file created, changed or removed (hashes before and after).
+#include <signal.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 
 #include <QCryptographicHash>
@@ -21,6 +23,52 @@ namespace {
 using Run = dpsynth::test::CliRun;
 Run runCli(const QStringList& args, const QString& cwd) {
   return dpsynth::test::runDpsynth(args, cwd, 60000);
+}
+
+/// dpsynth with every file it writes limited to `bytes` (RLIMIT_FSIZE; the signal that would
+/// end it is ignored, so the write fails with EFBIG): a full disk without root or a tmpfs.
+Run runCliWithFileLimit(const QStringList& args, const QString& cwd, rlim_t bytes) {
+  QProcess p;
+  p.setWorkingDirectory(cwd);
+  p.setChildProcessModifier([bytes] {
+    const rlimit limit{bytes, bytes};
+    ::setrlimit(RLIMIT_FSIZE, &limit);
+    ::signal(SIGXFSZ, SIG_IGN);
+  });
+  p.start(DPSYNTH_CLI_PATH, args);
+  p.closeWriteChannel();
+  if (!p.waitForFinished(60000)) {
+    p.kill();
+    p.waitForFinished();
+    return {-2, {}, "dpsynth did not finish within 60 s"};
+  }
+  return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1,
+          QString::fromUtf8(p.readAllStandardOutput()),
+          QString::fromUtf8(p.readAllStandardError())};
+}
+
+QByteArray sha256Hex(const QByteArray& bytes) {
+  return QCryptographicHash::hash(bytes, QCryptographicHash::Sha256).toHex();
+}
+
+/// A session of the `unweighted` mechanism on `data` (outcome y, family poisson).
+QByteArray sessionOn(const QString& data, const QByteArray& bytes, int datasets) {
+  return R"J({"version": 1, "data": {"file": ")J" + data.toUtf8() + R"J(", "sample": "",
+    "sha256": ")J" + sha256Hex(bytes) + R"J(", "outcome": "y", "covariates": [],
+    "family": "poisson", "drop_missing": false, "weights_from": ""},
+    "mechanisms": [{"mechanism": "unweighted", "c": 1, "g": 0, "radius": 0,
+    "radius_relative": false, "k": 0.95, "epsilon": null, "downscale": 1, "lower": null,
+    "upper": null, "bins": 0, "reproducible_noise": false}],
+    "run": {"seed": 5, "neighbours": "replace-one", "chains": 1, "warmup": 50, "draws": 50,
+    "threads": 1, "metric": "auto", "sd_scale": 1}, "synthetic_datasets": )J" +
+         QByteArray::number(datasets) + "}";
+}
+
+/// `records` count records "y" of small integers.
+QByteArray countRecords(int records) {
+  QByteArray b = "y\n";
+  for (int i = 0; i < records; ++i) b += QByteArray::number(i % 7) + "\n";
+  return b;
 }
 using dpsynth::test::folderSnapshot;
 
@@ -42,6 +90,32 @@ const QByteArray kNaiveBayesRelease =
     "noise_rate": {"numerator": 1000000, "denominator": 2000000}, "noisy_counts": [3.0, 1.0, 0.0,
     2.0], "model": "naive-bayes log-linear (004 section 4)", "prior": {"dirichlet": 2.0},
     "not_for_release": true})J";
+
+/// A perturbed-histogram release of n = 10^8 records, the readers' maximum.
+const QByteArray kPhRelease1e8 =
+    R"J({"version": 1, "kind": "ph", "mechanism": "perturbed histogram, discrete Laplace noise",
+    "epsilon": 1.0, "neighbours": "replace-one", "n": 100000000, "bounds": {"lower": 0,
+    "upper": 100}, "bins": 2, "edges": [0, 50, 100], "binning": "x", "integer": false,
+    "sensitivity": 2, "noise_rate": {"numerator": 500000, "denominator": 1000000}, "noise": "x",
+    "noisy_counts": [50000000, 50000000], "noisy_counts_clamped_at_zero": false,
+    "synthesizer_family": "normal", "model": "x", "not_for_release": true})J";
+
+/// A linear-regression release as `dpsynth release --kind linreg` writes it, with n = 10^8.
+const QByteArray kLinregRelease1e8 =
+    R"J({"version": 1, "kind": "linreg", "mechanism": "discrete-laplace", "epsilon": 1.0,
+    "neighbours": "replace-one", "n": 100000000, "layout": {"predictors": [{"name": "a",
+    "lower": -10.0, "upper": 10.0}, {"name": "b", "lower": -10.0, "upper": 10.0}], "outcome":
+    {"name": "y", "lower": -20.0, "upper": 20.0},
+    "normalisation": "clamp to [lower, upper], then 2 (v - lower) / (upper - lower) - 1",
+    "statistics": ["y", "a*y", "b*y", "y*y", "a",
+    "b", "a*a", "a*b", "b*b"], "grid": 0.0009765625}, "sensitivity": 13, "grid_sensitivity":
+    13321, "noise_rate": {"numerator": 1000000, "denominator": 13321000000},
+    "noisy_statistics": [32.697265625, 2.3095703125, -2.609375, 4.3095703125, 25.4384765625,
+    -25.60546875, 6.63671875, -15.185546875, 21.69921875],
+    "model": {"name": "normal linear regression with intercept (004 section 5)",
+    "sigma": 1.41, "predictors": [{"name": "a",
+    "mean": 0.9, "sd": 1.0}, {"name": "b", "mean": -1.17, "sd": 1.0}]}, "prior": {"beta_sd":
+    2.0}, "not_for_release": true})J";
 
 /// A study small enough to finish in a second (so that a row fails fast on code that runs it).
 const QByteArray kQuickStudy =
@@ -107,12 +181,38 @@ class BadInputMatrixTest : public QObject {
       QVERIFY(f.open(QIODevice::WriteOnly));
       f.write(it.value());
     }
+    // Issue 21: sizes at the bounds, a symbolic-link loop, sessions that pass their checks.
+    const QMap<QString, QByteArray> more{
+        {"ph1e8.json", kPhRelease1e8},
+        {"lin1e8.json", kLinregRelease1e8},
+        {"nb1e8.json",
+         QByteArray(kNaiveBayesRelease).replace("\"n\": 5,", "\"n\": 100000000,")},
+        {"records.csv", countRecords(100'001)},
+        {"small.csv", countRecords(2'000)},
+    };
+    for (auto it = more.begin(); it != more.end(); ++it) {
+      QFile f(d + "/" + it.key());
+      QVERIFY(f.open(QIODevice::WriteOnly));
+      f.write(it.value());
+    }
+    {
+      QFile f(d + "/many.dpsynth");
+      QVERIFY(f.open(QIODevice::WriteOnly));
+      f.write(sessionOn("small.csv", countRecords(2'000), 100'000));
+    }
+    {
+      QFile f(d + "/ok.dpsynth");
+      QVERIFY(f.open(QIODevice::WriteOnly));
+      f.write(sessionOn("small.csv", countRecords(2'000), 2));
+    }
+    QVERIFY(QFile::link("loop", d + "/loop"));  // a link to itself
   }
 
   void matrix_data() {
     QTest::addColumn<QStringList>("args");
     QTest::addColumn<int>("exit");
     QTest::addColumn<QString>("expected");
+    QTest::addColumn<int>("fileLimit");  ///< bytes any file may grow to (a full disk); 0: none
 
     auto fit = [](const QString& data, const QString& outcome, const QString& family,
                   const QStringList& more = {}) {
@@ -120,7 +220,10 @@ class BadInputMatrixTest : public QObject {
     };
     auto betaFit = [&](const QStringList& more) { return fit("beta.csv", "value", "beta", more); };
     auto add = [](const char* name, const QStringList& args, const QString& expected,
-                  int exit = 2) { QTest::newRow(name) << args << exit << expected; };
+                  int exit = 2) { QTest::newRow(name) << args << exit << expected << 0; };
+    // A full disk: every file dpsynth writes may hold at most `bytes` bytes.
+    auto full = [](const char* name, const QStringList& args, const QString& expected,
+                   int bytes = 512) { QTest::newRow(name) << args << 2 << expected << bytes; };
 
     // Data the tool cannot use: file, line and column named.
     add("text outcome", fit("text_outcome.csv", "y", "normal"), "text_outcome.csv:4");
@@ -284,19 +387,103 @@ class BadInputMatrixTest : public QObject {
                     "--class-levels", "a|b", "--features", "u,u", "--levels", "u=0|1",
                     "--epsilon", "1", "--out", "r.json"},
         "'u'");
+
+    // Issue 21, 5: m synthetic datasets of n records are bounded (m x n x mechanisms <= 10^8),
+    // refused before the sampling with the largest m that fits.
+    add("run synthetic_datasets beyond the bound",
+        {"run", "--session", "many.dpsynth", "--out", "o", "--quiet"}, "use synthetic_datasets");
+    add("fit datasets beyond the bound",
+        fit("records.csv", "y", "poisson",
+            QStringList{"--datasets", "1000", "--synthetic-out", "s.csv"} + kFast),
+        "use --datasets 999");
+
+    // Issue 21, 6: what a release the readers accept asks of memory is checked before anything
+    // is allocated (no bad_alloc, no 8.5 GB).
+    add("infer ph n 1e8 on four chains",
+        QStringList{"infer", "--release", "ph1e8.json", "--family", "normal", "--out", "pi",
+                    "--chains", "4", "--iterations", "20", "--warmup", "10", "--seed", "1"},
+        "use --chains 1");
+    add("infer linreg n 1e8", QStringList{"infer", "--release", "lin1e8.json", "--out", "pi"} +
+                                  kFastInfer,
+        "latent records alone");
+    add("infer naive-Bayes n 1e8", QStringList{"infer", "--release", "nb1e8.json", "--out", "pi"} +
+                                       kFastInfer,
+        "latent records alone");
+    add("infer draws beyond memory",
+        {"infer", "--release", "post/summary.json", "--out", "pi", "--chains", "256",
+         "--iterations", "10000000", "--warmup", "1", "--seed", "1"},
+        "--chains");
+
+    // Issue 21, 15: the user's environment is bad input (exit 2), one line naming their path.
+    const QStringList quickInfer =
+        QStringList{"infer", "--release", "post/summary.json"} + kFastInfer;
+    add("run out under /proc", {"run", "--session", "ok.dpsynth", "--out", "/proc/dpsynth-x"},
+        "/proc");
+    add("study out under /proc",
+        {"study", "--config", "so/summary.json", "--out", "/proc/dpsynth-x", "--quiet"}, "/proc");
+    add("infer out under /proc", quickInfer + QStringList{"--out", "/proc/dpsynth-x"}, "/proc");
+    add("run out inside a file", {"run", "--session", "ok.dpsynth", "--out", "beta.csv/sub"},
+        "not a folder");
+    add("study out inside a file",
+        {"study", "--config", "so/summary.json", "--out", "beta.csv/sub", "--quiet"},
+        "not a folder");
+    add("infer out inside a file", quickInfer + QStringList{"--out", "beta.csv/sub"},
+        "not a folder");
+    add("run out is a symlink loop", {"run", "--session", "ok.dpsynth", "--out", "loop"},
+        "loop of symbolic links");
+    add("study out is a symlink loop",
+        {"study", "--config", "so/summary.json", "--out", "loop", "--quiet"},
+        "loop of symbolic links");
+    add("infer out is a symlink loop", quickInfer + QStringList{"--out", "loop"},
+        "loop of symbolic links");
+    add("fit synthetic-out through a symlink loop",
+        betaFit({"--synthetic-out", "loop/s.csv"}), "loop of symbolic links");
+    add("fit report is a symlink loop", betaFit({"--report", "loop"}), "loop of symbolic links");
+    add("generate out is a symlink loop", {"generate", "--kind", "beta", "--out", "loop"},
+        "loop of symbolic links");
+    add("bench out is a symlink loop",
+        {"bench", "--quick", "--only", "csv import", "--out", "loop"}, "loop of symbolic links");
+    add("data is a symlink loop", fit("loop", "y", "normal"), "loop");
+    add("shard empty", {"study", "--config", "so/summary.json", "--out", "st", "--shard", ""},
+        "--shard");
+    full("run on a full disk", {"run", "--session", "ok.dpsynth", "--out", "o", "--quiet"},
+         "cannot write '");
+    full("fit on a full disk", betaFit(QStringList{"--report", "r.json", "--quiet"} + kFast),
+         "r.json': File too large");
+    full("fit synthetic data on a full disk",
+         betaFit(QStringList{"--synthetic-out", "s.csv", "--datasets", "3", "--quiet"} + kFast),
+         "s_");
+    full("infer on a full disk", quickInfer + QStringList{"--out", "pi"}, "pi/");
+    // 128 bytes: study.json itself does not fit, so the study has stored nothing (one that has
+    // stored complete replicates keeps them, as after Ctrl-C, and resumes).
+    full("study on a full disk", {"study", "--config", "so/summary.json", "--out", "st", "--quiet"},
+         "study.json': File too large", 128);
+    full("generate on a full disk", {"generate", "--kind", "beta", "--out", "g.csv"},
+         "g.csv': File too large");
+    full("release on a full disk",
+         {"release", "--kind", "naive-bayes", "--data", "nb.csv", "--class", "y",
+          "--class-levels", "a|b", "--features", "u", "--levels", "u=0|1", "--epsilon", "1",
+          "--out", "r.json", "--seed", "1"},
+         "r.json': File too large");
+    full("bench on a full disk", {"bench", "--quick", "--only", "csv import", "--out", "b.json"},
+         "File too large");
   }
 
   void matrix() {
     QFETCH(QStringList, args);
     QFETCH(int, exit);
     QFETCH(QString, expected);
+    QFETCH(int, fileLimit);
     const auto before = folderSnapshot(dir_->path());
-    const Run r = runCli(args, dir_->path());
+    const Run r = fileLimit > 0 ? runCliWithFileLimit(args, dir_->path(), rlim_t(fileLimit))
+                                : runCli(args, dir_->path());
     QVERIFY2(r.exitCode == exit, qPrintable(QString("exit %1: %2").arg(r.exitCode).arg(r.err)));
     QVERIFY2(r.err.contains(expected), qPrintable(r.err.left(400)));
     QVERIFY2(r.err.trimmed().count('\n') == 0, qPrintable(r.err.left(400)));  // one line
     QVERIFY2(r.err.size() < 600, qPrintable(r.err.left(400)));  // values quoted short
     QVERIFY2(!r.err.contains(QChar(0x1b)), "an escape sequence reached the terminal");
+    // Messages name the user's paths, never a hidden staging folder.
+    QVERIFY2(!r.err.contains(".dpsynth-"), qPrintable(r.err.left(400)));
     QCOMPARE(folderSnapshot(dir_->path()), before);
   }
 

@@ -2,14 +2,23 @@
 /// of every file before and after: dpsynth replaces or deletes only what it can show it wrote,
 /// two study processes sharing a folder keep every row, and a study that fails leaves nothing
 /// that would make its corrected config "another study".
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
+
 #include <QDir>
 #include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QProcess>
 #include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QtTest>
+#include <atomic>
+#include <cstdio>
 #include <memory>
 #include <set>
+#include <thread>
 
 #include "core/data/sha256.h"
 #include "core/pipeline/mechanism.h"
@@ -201,6 +210,112 @@ class NothingLostTest : public QObject {
     r = lostRun({"study", "--config", "good.json", "--out", "o", "--threads", "1", "--quiet"},
                 dir_->path());
     QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+  }
+
+  /// Issue 21, 10: run --session parses the very bytes it hashed. The data file is swapped
+  /// between the session's data (2,000 records) and other data (1,000 records) as fast as a
+  /// thread can while runs go on: each run either refuses the changed file or has results
+  /// from the session's data; never "SHA-256 verified" and the other data's results (the
+  /// previous binary, which hashed one read and parsed another, failed about one try in three).
+  void runParsesTheBytesItVerified() {
+    namespace session = dpsynth::core::session;
+    namespace pipeline = dpsynth::core::pipeline;
+    const auto counts = [](int records) {
+      QByteArray b = "y\n";
+      for (int i = 0; i < records; ++i) b += QByteArray::number(i % 9) + "\n";
+      return b;
+    };
+    const QByteArray saved = counts(2000), other = counts(1000);
+    const QString data = dir_->filePath("data.csv");
+    lostWrite(data, saved);
+    session::Session s;
+    s.dataFile = data.toStdString();
+    s.dataSha256 = dpsynth::core::data::sha256File(s.dataFile);
+    s.dataset.outcome = "y";
+    s.dataset.family = dpsynth::core::models::Family::poisson;
+    pipeline::MechanismConfig unweighted;
+    s.mechanisms = {unweighted};
+    s.run.model.family = s.dataset.family;
+    s.run.nuts.chains = 1;
+    s.run.nuts.warmup = 30;
+    s.run.nuts.draws = 30;
+    s.run.nuts.seed = 5;
+    s.reproducible = true;
+    session::saveSession(dir_->filePath("a.dpsynth").toStdString(), s);
+
+    std::atomic<bool> done{false};
+    std::thread swapper([&] {
+      const std::string target = data.toStdString(), staged = target + ".next";
+      for (int k = 0; !done; ++k) {
+        QFile f(QString::fromStdString(staged));
+        if (!f.open(QIODevice::WriteOnly)) return;
+        f.write(k % 2 ? other : saved);
+        f.close();
+        std::rename(staged.c_str(), target.c_str());  // the file is whole at every moment
+      }
+    });
+    int verified = 0;
+    for (int i = 0; i < 10; ++i) {
+      const QString out = QString("out%1").arg(i);
+      const Run r = lostRun({"run", "--session", "a.dpsynth", "--out", out}, dir_->path());
+      if (r.exitCode == 2) {
+        QVERIFY2(r.err.contains("has changed since the session was saved"), qPrintable(r.err));
+        continue;
+      }
+      QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+      QVERIFY2(r.err.contains("SHA-256 verified"), qPrintable(r.err));
+      QFile report(dir_->filePath(out + "/internal/report_unweighted.json"));
+      QVERIFY(report.open(QIODevice::ReadOnly));
+      QCOMPARE(QJsonDocument::fromJson(report.readAll()).object()["n"].toInt(), 2000);
+      ++verified;
+    }
+    done = true;
+    swapper.join();
+    qInfo("%d of 10 runs read the session's data, the others were refused", verified);
+  }
+
+  /// Issue 21, 14: staging folders a killed run left are removed by the next run that stages
+  /// in the same folder, after what they had set aside is put back where nothing replaced it;
+  /// a staging folder whose owner still runs (it holds the lock) is never touched.
+  void staleStagingFoldersAreCleanedLiveOnesKept() {
+    const QString d = dir_->path();
+    // A run killed while moving its files: old.csv set aside, its place still empty; a report
+    // set aside whose place the run had already filled; a new file never moved.
+    QVERIFY(QDir(d).mkpath(".dpsynth-stage-0badc0de/.replaced"));
+    lostWrite(d + "/.dpsynth-stage-0badc0de/.replaced/old.csv", "keep me\n");
+    lostWrite(d + "/.dpsynth-stage-0badc0de/s.csv", "half-moved\n");
+    QVERIFY(QDir(d).mkpath(".dpsynth-confidential-0000beef/.replaced"));
+    lostWrite(d + "/.dpsynth-confidential-0000beef/.replaced/old-report.json", "{}");
+    lostWrite(d + "/old-report.json", "{\"newer\": true}");
+    // A live run's staging folder: locked, as its owner holds it.
+    QVERIFY(QDir(d).mkpath(".dpsynth-stage-11112222"));
+    lostWrite(d + "/.dpsynth-stage-11112222/work.csv", "in progress\n");
+    const int live = ::open(QFile::encodeName(d + "/.dpsynth-stage-11112222").constData(),
+                            O_RDONLY | O_DIRECTORY);
+    QVERIFY(live >= 0);
+    QCOMPARE(::flock(live, LOCK_EX | LOCK_NB), 0);
+    // Not a staging name: never touched.
+    QVERIFY(QDir(d).mkpath(".dpsynth-stage-notmine"));
+
+    const Run r = lostRun({"fit", "--data", "beta.csv", "--outcome", "value", "--family", "beta",
+                           "--chains", "1", "--warmup", "50", "--draws", "50", "--seed", "3",
+                           "--quiet", "--synthetic-out", "s.csv", "--report", "report.json"},
+                          d);
+    ::close(live);
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    QVERIFY(!QFile::exists(d + "/.dpsynth-stage-0badc0de"));
+    QVERIFY(!QFile::exists(d + "/.dpsynth-confidential-0000beef"));
+    QFile restored(d + "/old.csv");
+    QVERIFY(restored.open(QIODevice::ReadOnly));
+    QCOMPARE(restored.readAll(), QByteArray("keep me\n"));
+    QFile kept(d + "/old-report.json");
+    QVERIFY(kept.open(QIODevice::ReadOnly));
+    QCOMPARE(kept.readAll(), QByteArray("{\"newer\": true}"));
+    QVERIFY(QFile::exists(d + "/.dpsynth-stage-11112222/work.csv"));
+    QVERIFY(QFile::exists(d + "/.dpsynth-stage-notmine"));
+    // The run's own staging folders went with it.
+    const QStringList hidden = QDir(d).entryList({".dpsynth-*"}, QDir::AllEntries | QDir::Hidden);
+    QCOMPARE(hidden, (QStringList{".dpsynth-stage-11112222", ".dpsynth-stage-notmine"}));
   }
 
  private:

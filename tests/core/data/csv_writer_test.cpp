@@ -207,6 +207,29 @@ class CsvWriterTest : public QObject {
     QVERIFY(data::readCsv(path).rows == (Rows{{"1"}, {""}, {"3"}}));
   }
 
+  /// A write that fails is the user's environment (exit 2), with the path in the message.
+  void aFailedWriteIsBadInputNamingThePath() {
+    QTemporaryDir tmp;
+    const std::string inFile = tmp.filePath("file").toStdString() + "/x.csv";
+    std::ofstream(tmp.filePath("file").toStdString()) << "x";
+    for (const auto& write : {&dpsynth::core::data::writeTextAtomic,
+                              &dpsynth::core::data::writeStagedText}) {
+      try {
+        write(inFile, "y\n1\n");
+        QFAIL("a file inside a file");
+      } catch (const dpsynth::core::data::WriteError& e) {
+        QCOMPARE(e.path(), inFile);
+        QVERIFY2(QString(e.what()).contains(QString::fromStdString(inFile)), e.what());
+        QCOMPARE(dpsynth::core::classify(e), dpsynth::core::Error::Kind::badInput);
+      }
+    }
+    // A staged file holds exactly its text, and a flush of its file system succeeds.
+    const std::string staged = tmp.filePath("s.csv").toStdString();
+    dpsynth::core::data::writeStagedText(staged, "y\n1\n");
+    QCOMPARE(dpsynth::test::readFile(staged), std::string("y\n1\n"));
+    dpsynth::core::data::syncFolder(tmp.path().toStdString());
+  }
+
   void writesTextExactly() {
     QTemporaryDir dir;
     const std::string path = dir.filePath("report.json").toStdString();

@@ -14,6 +14,19 @@ class Sha256Test : public QObject {
   Q_OBJECT
 
  private slots:
+  /// The stoppable form hashes in 1 MiB steps: the same digest across step boundaries, and
+  /// nothing when a stop was requested.
+  void stoppableDigestIsTheSame() {
+    std::string bytes((3 << 20) + 17, 'a');
+    for (std::size_t i = 0; i < bytes.size(); i += 4099) bytes[i] = static_cast<char>(i % 251);
+    const std::optional<std::string> stepped = sha256Hex(bytes, std::stop_token{});
+    QVERIFY(stepped.has_value());
+    QCOMPARE(*stepped, sha256Hex(bytes));
+    std::stop_source stop;
+    stop.request_stop();
+    QVERIFY(!sha256Hex(bytes, stop.get_token()).has_value());
+  }
+
   void knownVectors_data() {
     QTest::addColumn<QByteArray>("input");
     QTest::addColumn<QString>("digest");

@@ -194,6 +194,31 @@ class DaSamplerTest : public QObject {
              qPrintable(QString::number(daMean(r, 4)) + " vs " + QString::number(sumF0c1 / total)));
   }
 
+  /// Issue 21, 6: what a run keeps is counted before anything is allocated: latent records
+  /// with their running acceptance (recordWidth() + 1 values each), every sweep's acceptance
+  /// (two values) and the kept draws, per chain; at most kMaxDaValues.
+  void memoryIsCountedBeforeAnythingIsAllocated() {
+    namespace infer = dpsynth::core::infer;
+    const NaiveBayesLayout l = daLayout(2, 1, 2);  // width 1 + 1, parameters 2 + 4
+    const NaiveBayesModel small(l, 10, Eigen::VectorXd::Zero(4), 1.0);
+    QCOMPARE(infer::daValues(small, daConfig(1, 100, 50, 1)), 4LL * (10 * 3 + 2 * 100 + 50 * 6));
+    // One chain of 89,478,482 records with 2 sweeps fills the bound exactly: 3n + 4 + 6 = 2^28.
+    const NaiveBayesModel atBound(l, 89'478'482, Eigen::VectorXd::Zero(4), 1.0);
+    DaConfig one = daConfig(1, 2, 1, 1);
+    one.chains = 1;
+    QCOMPARE(infer::daValues(atBound, one), infer::kMaxDaValues);
+    QVERIFY(infer::daMemoryProblem(atBound, one).empty());
+    DaConfig two = one;
+    two.chains = 2;
+    QVERIFY2(QString::fromStdString(infer::daMemoryProblem(atBound, two)).contains("--chains 1"),
+             infer::daMemoryProblem(atBound, two).c_str());
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, runDataAugmentation(atBound, two));
+    const NaiveBayesModel past(l, 89'478'483 + 4, Eigen::VectorXd::Zero(4), 1.0);
+    QVERIFY2(QString::fromStdString(infer::daMemoryProblem(past, one))
+                 .contains("latent records alone"),
+             infer::daMemoryProblem(past, one).c_str());
+  }
+
   void cancelStopsTheRun() {
     const NaiveBayesLayout l = daLayout(2, 1, 2);
     const NaiveBayesModel model(l, 5, Eigen::VectorXd::Zero(4), 1.0);

@@ -1,6 +1,8 @@
 /// exportRun: the exact file set, the results table on disk, the release note's confidentiality,
 /// escaping of column names, determinism and nothing partial on refusal.
 #include "core/report/export_run.h"
+
+#include "core/pipeline/bundle_writer.h"
 #include "core/pipeline/export.h"
 
 #include <QDir>
@@ -202,6 +204,29 @@ class ExportRunTest : public QObject {
     const QString only = tmp_.filePath("unweighted-only");
     report::exportRun(s, dataset_, alone, settings, {only.toStdString(), 1, settings.nuts.seed});
     QCOMPARE(dpsynth::test::folderEntries(only), QStringList{"internal"});
+  }
+
+  /// Issue 21, 5: an export that is stopped writes nothing and says so; the datasets it writes
+  /// one at a time are the ones synthesize() draws.
+  void aStoppedExportWritesNothing() {
+    const QString dir = tmp_.filePath("stopped");
+    report::ExportOptions options{dir.toStdString(), 3, 11};
+    std::stop_source stop;
+    stop.request_stop();
+    options.stop = stop.get_token();
+    const auto out = report::exportRun(session_, dataset_, run_, session_.run, options);
+    QVERIFY(out.cancelled);
+    QVERIFY(out.files.empty());
+    QVERIFY(!QFileInfo::exists(dir));  // not even the folder it would have created
+    // Not stopped: each of the m files holds synthesize()'s dataset j in its row order.
+    report::ExportOptions whole{dir.toStdString(), 3, 11};
+    const auto written = report::exportRun(session_, dataset_, run_, session_.run, whole);
+    QVERIFY(!written.cancelled);
+    const auto expected = pipeline::synthesize(dataset_, run_.mechanisms[0], session_.run.model,
+                                               3, 11);
+    for (int j = 0; j < 3; ++j)
+      QCOMPARE(dpsynth::test::readFile(dir + QString("/release/synthetic_lw_%1.csv").arg(j + 1)),
+               pipeline::syntheticCsvText(dataset_, expected[static_cast<std::size_t>(j)], 11, j));
   }
 
   void aRefusedReleaseWritesOnlyTheInternalFolder() {

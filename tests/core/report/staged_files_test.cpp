@@ -2,6 +2,7 @@
 #include "core/report/staged_files.h"
 
 #include <QDir>
+#include <QFileInfo>
 #include <QTemporaryDir>
 #include <QtTest>
 #include <fstream>
@@ -65,6 +66,35 @@ class StagedFilesTest : public QObject {
     QCOMPARE(dpsynth::test::readFile(a), std::string("old a"));
     QCOMPARE(dpsynth::test::readFile(old), std::string("old dataset 2"));
     QCOMPARE(everything(tmp.path()), (QStringList{"report.json", "x.csv", "x_2.csv"}));
+  }
+
+  /// Issue 21, 14: a report is staged, and the report it replaces set aside, in a folder of its
+  /// own, never in the staging folder of the files being released beside it.
+  void confidentialFilesAreStagedApart() {
+    QTemporaryDir tmp;
+    const QString report = tmp.filePath("report.json"), data = tmp.filePath("s.csv");
+    write(report, "old report");
+    {
+      report::StagedFiles files;
+      const QString stagedReport = QString::fromStdString(
+          files.stage(report.toStdString(), report::Sensitivity::confidential));
+      const QString stagedData = QString::fromStdString(files.stage(data.toStdString()));
+      const QString reportFolder = QFileInfo(stagedReport).dir().dirName();
+      const QString dataFolder = QFileInfo(stagedData).dir().dirName();
+      QVERIFY2(reportFolder.startsWith(".dpsynth-confidential-"), qPrintable(reportFolder));
+      QVERIFY2(dataFolder.startsWith(".dpsynth-stage-"), qPrintable(dataFolder));
+      write(stagedReport, "new report");
+      write(stagedData, "y\n1\n");
+      // Messages name the user's file, not the staging folder.
+      QCOMPARE(QString::fromStdString(files.userPath(stagedReport.toStdString())),
+               QFileInfo(report).absoluteFilePath());
+      QCOMPARE(files.commit().size(), std::size_t(2));
+      // The report it replaced waits among the confidential files only, until the end.
+      QVERIFY(QFile::exists(tmp.filePath(reportFolder + "/.replaced/report.json")));
+      QVERIFY(!QFile::exists(tmp.filePath(dataFolder + "/.replaced/report.json")));
+    }
+    QCOMPARE(dpsynth::test::readFile(report), std::string("new report"));
+    QCOMPARE(everything(tmp.path()), (QStringList{"report.json", "s.csv"}));
   }
 
   void droppedWithoutCommitLeavesNothing() {

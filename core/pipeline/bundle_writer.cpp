@@ -1,0 +1,138 @@
+#include "core/pipeline/bundle_writer.h"
+
+#include <cmath>
+#include <filesystem>
+#include <stdexcept>
+
+#include "core/data/csv_writer.h"
+#include "core/data/sha256.h"
+#include "core/exec/cancellation.h"
+
+namespace dpsynth::core::pipeline {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+/// formatCsv's line rules: fields quoted where needed, a lone empty field written as "".
+void appendLine(std::string& text, const std::vector<std::string_view>& fields, char delimiter) {
+  if (fields.size() == 1 && fields[0].empty()) {
+    text += "\"\"";
+  } else {
+    for (std::size_t k = 0; k < fields.size(); ++k) {
+      if (k > 0) text += delimiter;
+      text += data::quoteCsvField(fields[k], delimiter);
+    }
+  }
+  text += '\n';
+}
+
+}  // namespace
+
+std::string syntheticCsvText(const data::Dataset& dataset, const Eigen::VectorXd& synthetic,
+                             random::Seed seed, int j, const std::vector<std::size_t>* sourceRows,
+                             const std::stop_token& stop) {
+  constexpr std::size_t kBlock = std::size_t{1} << 14;
+  const std::size_t n = static_cast<std::size_t>(synthetic.size());
+  if (sourceRows ? sourceRows->size() != n : n != dataset.source.rows.size())
+    throw std::invalid_argument(
+        "synthetic data has a different number of records than the input and no source rows");
+  if (sourceRows)
+    for (std::size_t i : *sourceRows)
+      if (i >= dataset.source.rows.size())
+        throw std::invalid_argument("syntheticCsvText: a source row is outside the input");
+  const char delimiter = dataset.source.delimiter;
+  if (delimiter == '"' || delimiter == '\r' || delimiter == '\n')
+    throw std::invalid_argument("formatCsv: the delimiter cannot be a quote or a line break");
+  const std::vector<std::string> header = releasedColumns(dataset);
+  std::vector<std::size_t> columns;
+  for (const auto& name : header) columns.push_back(dataset.source.columnIndex(name));
+  const std::size_t outcome = dataset.source.columnIndex(dataset.outcomeName);
+  const bool integer = models::isCountFamily(dataset.family);
+
+  std::string text;
+  appendLine(text, std::vector<std::string_view>(header.begin(), header.end()), delimiter);
+  const std::vector<std::size_t> order = syntheticRowOrder(n, seed, j);
+  std::vector<std::string_view> fields(columns.size());
+  std::string value;
+  for (std::size_t k = 0; k < n; ++k) {
+    if (k % kBlock == 0) exec::throwIfStopped(stop);
+    const std::size_t i = order[k];
+    const std::size_t input = sourceRows ? (*sourceRows)[i] : i;
+    for (std::size_t c = 0; c < columns.size(); ++c) {
+      if (columns[c] == outcome) {
+        const double v = synthetic[static_cast<Eigen::Index>(i)];
+        value = data::formatNumber(integer ? std::round(v) : v);
+        fields[c] = value;
+      } else {
+        fields[c] = dataset.source.rows[input][columns[c]];
+      }
+    }
+    appendLine(text, fields, delimiter);
+  }
+  return text;
+}
+
+SyntheticBundleWriter::SyntheticBundleWriter(const std::string& csvPath,
+                                             const data::Dataset& dataset,
+                                             const MechanismResult& result, int m,
+                                             random::Seed seed, bool staged)
+    : dataset_(dataset), result_(result), seed_(seed), staged_(staged) {
+  if (m < 1) throw std::invalid_argument("no synthetic datasets to write");
+  if (!result.refusals.empty()) throw std::invalid_argument(refusalMessage(result));
+  std::error_code ec;
+  if (!dataset.file.empty() && fs::exists(csvPath, ec) &&
+      fs::equivalent(csvPath, dataset.file, ec)) {
+    throw std::invalid_argument("refusing to overwrite the input data file " + dataset.file +
+                                ": choose another output path");
+  }
+  bundle_ = syntheticBundlePaths(csvPath, m);
+}
+
+SyntheticBundleWriter::~SyntheticBundleWriter() {
+  if (finished_) return;
+  std::error_code ec;
+  for (const auto& f : created_) fs::remove(f, ec);
+}
+
+void SyntheticBundleWriter::add(const Eigen::VectorXd& synthetic, const std::stop_token& stop) {
+  const std::size_t j = digests_.size();
+  if (j >= bundle_.csvFiles.size())
+    throw std::logic_error("SyntheticBundleWriter: more datasets than announced");
+  const std::string text = syntheticCsvText(dataset_, synthetic, seed_, static_cast<int>(j),
+                                             result_.sourceRows.get(), stop);
+  // The digest is of the very bytes written, so the sidecar vouches for this file only.
+  const std::optional<std::string> digest = data::sha256Hex(text, stop);
+  if (!digest) throw exec::Cancelled();
+  exec::throwIfStopped(stop);
+  std::error_code ec;
+  const bool existed = fs::exists(bundle_.csvFiles[j], ec);
+  if (staged_) {
+    data::writeStagedText(bundle_.csvFiles[j], text);
+  } else {
+    data::writeTextAtomic(bundle_.csvFiles[j], text);
+  }
+  if (!existed) created_.push_back(bundle_.csvFiles[j]);
+  digests_.push_back(*digest);
+}
+
+SyntheticBundle SyntheticBundleWriter::finish() {
+  if (digests_.size() != bundle_.csvFiles.size())
+    throw std::logic_error("SyntheticBundleWriter: finish() before every dataset was added");
+  std::vector<std::string> names;
+  for (const auto& f : bundle_.csvFiles) names.push_back(fs::path(f).filename().string());
+  const nlohmann::json side = sidecarJson(dataset_, result_, static_cast<int>(digests_.size()),
+                                          seed_, names, digests_);
+  std::error_code ec;
+  const bool existed = fs::exists(bundle_.sidecar, ec);
+  if (staged_) {
+    data::writeStagedText(bundle_.sidecar, side.dump(2) + "\n");
+  } else {
+    data::writeTextAtomic(bundle_.sidecar, side.dump(2) + "\n");
+  }
+  if (!existed) created_.push_back(bundle_.sidecar);
+  finished_ = true;
+  return bundle_;
+}
+
+}  // namespace dpsynth::core::pipeline

@@ -1,0 +1,61 @@
+#pragma once
+/// Writing a synthetic-data bundle (export.h) one dataset at a time: an export of m datasets of
+/// 10^6 records used to hold all m in memory and format each as a table of strings, with no
+/// way to stop it. Here each dataset is formatted in blocks of rows with a stop check between
+/// blocks, written, and forgotten; only its digest and summary are kept.
+#include <Eigen/Dense>
+#include <optional>
+#include <stop_token>
+#include <string>
+#include <vector>
+
+#include "core/data/dataset.h"
+#include "core/pipeline/export.h"
+#include "core/pipeline/stage.h"
+#include "core/random/seed.h"
+
+namespace dpsynth::core::pipeline {
+
+/// The text of synthetic dataset j (0-based) as a CSV file: exactly
+/// data::formatCsv(releasedColumns(dataset), syntheticRows(dataset, synthetic, seed, j,
+/// sourceRows), delimiter), built in blocks of rows. Throws exec::Cancelled when `stop` is
+/// requested.
+std::string syntheticCsvText(const data::Dataset& dataset, const Eigen::VectorXd& synthetic,
+                             random::Seed seed, int j,
+                             const std::vector<std::size_t>* sourceRows = nullptr,
+                             const std::stop_token& stop = {});
+
+class SyntheticBundleWriter {
+ public:
+  /// m datasets for csvPath (names as syntheticBundlePaths). Refuses (std::invalid_argument)
+  /// to write over the input data file, and a mechanism whose release was refused. staged: the
+  /// files go into a private staging folder that is flushed and moved into place as a whole
+  /// (data::writeStagedText); otherwise each file is written atomically where it belongs.
+  SyntheticBundleWriter(const std::string& csvPath, const data::Dataset& dataset,
+                        const MechanismResult& result, int m, random::Seed seed,
+                        bool staged = false);
+  /// Removes the files this writer created unless finish() succeeded.
+  ~SyntheticBundleWriter();
+  SyntheticBundleWriter(const SyntheticBundleWriter&) = delete;
+  SyntheticBundleWriter& operator=(const SyntheticBundleWriter&) = delete;
+
+  /// Writes the next dataset (atomically). Throws exec::Cancelled when `stop` is requested
+  /// (nothing of that dataset is written).
+  void add(const Eigen::VectorXd& synthetic, const std::stop_token& stop = {});
+  /// The sidecar, with the digest of every dataset written; all m must have been added.
+  SyntheticBundle finish();
+
+  const SyntheticBundle& paths() const { return bundle_; }
+
+ private:
+  const data::Dataset& dataset_;
+  const MechanismResult& result_;
+  random::Seed seed_;
+  bool staged_;
+  SyntheticBundle bundle_;
+  std::vector<std::string> digests_;
+  std::vector<std::string> created_;
+  bool finished_ = false;
+};
+
+}  // namespace dpsynth::core::pipeline
