@@ -102,7 +102,7 @@ json buildReport(const data::Dataset& dataset, const MechanismResult& result,
   r["guarantee_if_released"] = guaranteeName(guaranteeIfReleased(result));
   r["guarantee_claimed"] = guaranteeName(result.claimed);
   r["release_refused"] = result.refusals;
-  // What the label rests on (SPEC §0): "exact-envelope", "mcmc-screened", "mcmc"; null for ph.
+  // What the label rests on (SPEC §0): "exact-grid", "mcmc-screened", "mcmc"; null for ph.
   r["sampling"] =
       result.sampling == Sampling::none ? json(nullptr) : json(samplingName(result.sampling));
   // The published ε: the mechanism's plus ε_n of a noisy size (SPEC §0), with the split.

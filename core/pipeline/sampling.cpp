@@ -6,7 +6,7 @@ namespace dpsynth::core::pipeline {
 
 std::string samplingName(Sampling sampling) {
   switch (sampling) {
-    case Sampling::exactEnvelope: return "exact-envelope";
+    case Sampling::exactEnvelope: return "exact-grid";
     case Sampling::mcmcScreened: return "mcmc-screened";
     case Sampling::mcmc: return "mcmc";
     case Sampling::none: return "none";

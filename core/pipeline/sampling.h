@@ -18,7 +18,8 @@ enum class Sampling {
   none,
 };
 
-/// "exact-envelope" | "mcmc-screened" | "mcmc" | "none".
+/// "exact-grid" (SPEC §0's name for exact draws of the pseudo posterior, by its grid or its
+/// envelope route; dpsynth uses the envelope) | "mcmc-screened" | "mcmc" | "none".
 std::string samplingName(Sampling sampling);
 
 /// One sentence for release notes: what a DP label with this sampling rests on.

@@ -30,6 +30,7 @@ namespace data = dpsynth::core::data;
 using dpsynth::core::models::Family;
 using dpsynth::test::auditLossLowerBound;
 using dpsynth::test::auditLossLowerBoundDiscrete;
+using dpsynth::test::printAuditRow;
 
 namespace {
 
@@ -85,15 +86,6 @@ std::vector<std::size_t> auditRows(const std::vector<AuditOutput>& v) {
   return out;
 }
 
-/// One line of the audit table: what was audited, its label, runs per database, the bound.
-void auditRow(const char* what, const char* relation, double label, const char* statistic,
-              int runs, double bound, bool broken) {
-  std::printf("audit | %s | %s | %.2f | %s | %d | %.2f | %s |\n", what, relation, label, statistic,
-              runs, bound,
-              broken ? (bound > label ? "broken variant, caught" : "broken variant, MISSED")
-                     : (bound < label ? "holds" : "VIOLATED"));
-}
-
 /// y ∈ (0,1) for n = 20, and the same with record 3 moved to an extreme.
 std::vector<double> auditBetaData(std::size_t n) {
   std::vector<double> y;
@@ -125,8 +117,8 @@ class AuditTest : public QObject {
     const double broken =
         auditLossLowerBound(auditMeans(auditCensorUw(x, eps, 200, r, 0, true)),
                             auditMeans(auditCensorUw(neighbour, eps, 200, r, 0, true)));
-    auditRow("censor-uw, beta n=8", "replace-one", eps, "synthetic mean", runs, honest, false);
-    auditRow("censor-uw, seed fixed", "replace-one", eps, "synthetic mean", 200, broken, true);
+    printAuditRow("censor-uw, beta n=8", "replace-one", eps, "synthetic mean", runs, honest, false);
+    printAuditRow("censor-uw, seed fixed", "replace-one", eps, "synthetic mean", 200, broken, true);
     QVERIFY2(honest < eps, qPrintable(QString::number(honest)));
     QVERIFY2(broken > eps, qPrintable(QString::number(broken)));
   }
@@ -147,10 +139,10 @@ class AuditTest : public QObject {
     const double means = auditLossLowerBound(auditMeans(a), auditMeans(b));
     std::vector<std::size_t> exactA(runs, x.size()), exactB(runs, smaller.size());
     const double exact = auditLossLowerBoundDiscrete(exactA, exactB);
-    auditRow("censor-uw, beta n=20 vs 19", "add-remove", label, "row count", runs, rows, false);
-    auditRow("censor-uw, beta n=20 vs 19", "add-remove", label, "synthetic mean", runs, means,
+    printAuditRow("censor-uw, beta n=20 vs 19", "add-remove", label, "row count", runs, rows, false);
+    printAuditRow("censor-uw, beta n=20 vs 19", "add-remove", label, "synthetic mean", runs, means,
              false);
-    auditRow("n published exactly", "add-remove", label, "row count", runs, exact, true);
+    printAuditRow("n published exactly", "add-remove", label, "row count", runs, exact, true);
     QVERIFY2(rows < label, qPrintable(QString::number(rows)));
     QVERIFY2(means < label, qPrintable(QString::number(means)));
     QVERIFY2(exact > label, qPrintable(QString::number(exact)));
@@ -178,8 +170,8 @@ class AuditTest : public QObject {
     }
     const double honest = auditLossLowerBoundDiscrete(declaredA, declaredB);
     const double broken = auditLossLowerBoundDiscrete(suggestedA, suggestedB);
-    auditRow("family declared (release)", "replace-one", eps, "family", runs, honest, false);
-    auditRow("family suggested from the data", "replace-one", eps, "family", runs, broken, true);
+    printAuditRow("family declared (release)", "replace-one", eps, "family", runs, honest, false);
+    printAuditRow("family suggested from the data", "replace-one", eps, "family", runs, broken, true);
     QVERIFY2(honest < eps, qPrintable(QString::number(honest)));
     QVERIFY2(broken > eps, qPrintable(QString::number(broken)));
   }

@@ -163,7 +163,7 @@ class ExactRouteTest : public QObject {
       if (report["sampling"] != side["sampling"]) throw std::logic_error("report and sidecar differ");
       return side["sampling"];
     };
-    QCOMPARE(sampling(flat, censorUw(2.0)), nlohmann::json("exact-envelope"));
+    QCOMPARE(sampling(flat, censorUw(2.0)), nlohmann::json("exact-grid"));
     QCOMPARE(sampling(regression, censorUw(2.0)), nlohmann::json("mcmc-screened"));
     QCOMPARE(sampling(flat, lw), nlohmann::json("mcmc"));
     QVERIFY(sampling(flat, ph).is_null());

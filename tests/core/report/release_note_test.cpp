@@ -53,8 +53,17 @@ struct SmallRelease {
   }
 
   std::string note() const {
-    report::ReportInputs in{session, dataset, run, settings, settings.nuts.seed, 1,
-                            report::mechanismLabels(run), {}, synthetic, files};
+    report::ReportInputs in{session,
+                            dataset,
+                            run,
+                            settings,
+                            settings.nuts.seed,
+                            1,
+                            report::mechanismLabels(run),
+                            {},
+                            {synthetic[0][0]},
+                            {{utility::describe(synthetic[0][0])}},
+                            files};
     return report::releaseNoteHtml(in);
   }
 
