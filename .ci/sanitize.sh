@@ -31,7 +31,7 @@ else
 fi
 built=$(date +%s)
 
-logs="$PWD/$build/sanitizer-logs"
+logs="$(realpath -m "$build")/sanitizer-logs"
 rm -rf "$logs" && mkdir -p "$logs"
 export ASAN_OPTIONS="halt_on_error=1:abort_on_error=1:detect_leaks=1:detect_stack_use_after_return=1:log_path=$logs/asan"
 export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1:log_path=$logs/ubsan"
