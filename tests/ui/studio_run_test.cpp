@@ -21,6 +21,7 @@
 #include "core/pipeline/synthesis.h"
 #include "core/utility/utility.h"
 #include "studio_test_helpers.h"
+#include "support/test_files.h"
 #include "ui/controllers/export_actions.h"
 #include "ui/controllers/run_controller.h"
 #include "ui/controllers/settings_controller.h"
@@ -236,6 +237,46 @@ class StudioRunTest : public QObject {
     QFile results(QDir(studioOut).filePath("internal/results.csv"));
     QVERIFY(results.open(QIODevice::ReadOnly));
     QCOMPARE(results.readAll().toStdString(), window->resultsPanel()->model()->toCsv());
+
+    // A file the user put into internal/ is never replaced or deleted: Export all into that
+    // folder again is refused, naming it, and changes nothing.
+    const QString notes = QDir(studioOut).filePath("internal/notes.txt");
+    {
+      QFile f(notes);
+      QVERIFY(f.open(QIODevice::WriteOnly));
+      f.write("mine");
+    }
+    const QByteArray resultsBefore = dpsynth::test::readFile(studioOut + "/internal/results.csv").c_str();
+    QVERIFY(!window->exportActions()->exportAll(*window->lastOutput(), studioOut));
+    QCOMPARE(errors.count(), std::size_t(1));
+    QVERIFY(QFile::exists(notes));
+    QCOMPARE(QByteArray(dpsynth::test::readFile(studioOut + "/internal/results.csv").c_str()),
+             resultsBefore);
+
+    // Export synthetic data: a file at a dataset's path that no sidecar of dpsynth vouches for
+    // is refused, kept, and nothing is written.
+    const QString csv = dir.filePath("one.csv");
+    const QString second = dir.filePath("one_2.csv");
+    {
+      QFile f(second);
+      QVERIFY(f.open(QIODevice::WriteOnly));
+      f.write("not dpsynth's");
+    }
+    QVERIFY(!window->exportActions()->exportSynthetic(*window->lastOutput(),
+                                                      pipeline::Mechanism::lw, 2, csv));
+    QCOMPARE(errors.count(), std::size_t(2));
+    QCOMPARE(QByteArray(dpsynth::test::readFile(second).c_str()), QByteArray("not dpsynth's"));
+    QVERIFY(!QFile::exists(dir.filePath("one_1.csv")));
+    QVERIFY(!QFile::exists(csv + ".json"));
+    // Elsewhere the bundle is written whole, and written again over itself.
+    const QString fresh = dir.filePath("fresh.csv");
+    QVERIFY(window->exportActions()->exportSynthetic(*window->lastOutput(),
+                                                     pipeline::Mechanism::lw, 2, fresh));
+    QVERIFY(window->exportActions()->exportSynthetic(*window->lastOutput(),
+                                                     pipeline::Mechanism::lw, 1, fresh));
+    QVERIFY(QFile::exists(fresh));
+    QVERIFY(!QFile::exists(dir.filePath("fresh_1.csv")));  // the earlier release superseded
+    QCOMPARE(errors.count(), std::size_t(2));
   }
 
   void releaseRunsShowNoSeed() {

@@ -11,7 +11,9 @@
 #include "core/pipeline/export.h"
 #include "core/pipeline/release_claim.h"
 #include "core/pipeline/synthesis.h"
+#include "core/report/bundle_export.h"
 #include "core/report/export_run.h"
+#include "core/report/ownership_manifest.h"
 #include "ui/plots/plots_view.h"
 
 namespace dpsynth::ui {
@@ -36,6 +38,16 @@ QString joinColumns(const std::vector<std::string>& names) {
 }
 
 }  // namespace
+
+std::vector<std::string> ExportActions::inputsOf(const RunOutput& output) const {
+  // Files the run read: an export never moves, replaces or deletes them.
+  std::vector<std::string> inputs;
+  for (const QString& input :
+       {output.source.file, sessionPath_, QString::fromStdString(output.studio.weightsFrom)}) {
+    if (!input.isEmpty()) inputs.push_back(input.toStdString());
+  }
+  return inputs;
+}
 
 ExportActions::ExportActions(QWidget* dialogParent)
     : QObject(dialogParent),
@@ -115,11 +127,9 @@ bool ExportActions::exportSynthetic(const RunOutput& output,
     return false;
   }
   try {
-    const auto seed = output.settings.nuts.seed;
-    const auto synthetic =
-        pipeline::synthesize(*output.dataset, *chosen, output.settings.model, m, seed);
-    const auto bundle = pipeline::writeSyntheticBundle(csvPath.toStdString(), *output.dataset,
-                                                       *chosen, synthetic, seed);
+    const auto bundle = core::report::exportSyntheticBundle(
+        csvPath.toStdString(), *output.dataset, *chosen, output.settings.model, m,
+        output.settings.nuts.seed, inputsOf(output));
     emit message(tr("Wrote %1 synthetic dataset(s) and %2; releasing them spends %3·ε")
                      .arg(bundle.csvFiles.size())
                      .arg(QString::fromStdString(bundle.sidecar))
@@ -141,11 +151,10 @@ bool ExportActions::exportAll(const RunOutput& output, const QString& folder) {
     options.outDir = folder.toStdString();
     options.syntheticDatasets = output.studio.syntheticDatasets;
     options.seed = output.settings.nuts.seed;
-    // Files the run read: the export never moves, replaces or deletes them.
-    for (const QString& input :
-         {output.source.file, sessionPath_, QString::fromStdString(output.studio.weightsFrom)}) {
-      if (!input.isEmpty()) options.inputs.push_back(input.toStdString());
-    }
+    options.inputs = inputsOf(output);
+    // Files the user put in release/ or internal/ are never replaced or deleted: the export
+    // is refused, naming them, and writes nothing.
+    options.refuseForeignFiles = true;
     const auto files =
         core::report::exportRun(toSession(output.studio, output.source), *output.dataset,
                                 *output.result, output.settings, options);
@@ -185,6 +194,25 @@ void ExportActions::exportAllWithDialog(const RunOutput* output) {
       QFileDialog::getExistingDirectory(dialogParent_, tr("Export all results to folder"),
                                         defaultFolder(sessionPath_, output->source));
   if (folder.isEmpty()) return;
+  // Files the user keeps in release/ or internal/ are never replaced: say so before any work.
+  for (const char* sub : {core::report::kReleaseFolder, core::report::kInternalFolder}) {
+    const QString path = QDir(folder).filePath(QString::fromLatin1(sub));
+    const auto foreign = core::report::foreignEntries(path.toStdString());
+    if (foreign.empty()) continue;
+    QStringList names;
+    for (std::size_t i = 0; i < foreign.size() && i < 4; ++i)
+      names << QString::fromStdString(foreign[i]);
+    emit errorOccurred({tr("Cannot export"), path, 0, {},
+                        tr("%1 holds %2 file(s) dpsynth did not write (%3%4); Export all "
+                           "replaces that folder, so it never writes there. Move them away or "
+                           "choose another folder. Nothing was written.")
+                            .arg(path)
+                            .arg(foreign.size())
+                            .arg(names.join(QStringLiteral(", ")))
+                            .arg(foreign.size() > 4 ? QStringLiteral(", ...") : QString()),
+                        {}});
+    return;
+  }
   if (confirm_ && !confirm_(tr("Export all: what the release holds"), releaseSummary(*output))) {
     return;
   }

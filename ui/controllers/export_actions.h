@@ -7,6 +7,8 @@
 /// shown by the RefusalPresenter.
 #include <QObject>
 #include <functional>
+#include <string>
+#include <vector>
 
 #include "ui/dialogs/error_report.h"
 #include "ui/dialogs/release_refused_dialog.h"
@@ -64,6 +66,9 @@ class ExportActions : public QObject {
   void errorOccurred(const ErrorReport& report);
 
  private:
+  /// The files the run read (data, session, weights reference): never replaced or removed.
+  std::vector<std::string> inputsOf(const RunOutput& output) const;
+
   QWidget* dialogParent_;
   QString sessionPath_;
   RefusalPresenter refused_;
