@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "core/infer/release_reader.h"
+#include "core/privacy/perturbed_histogram.h"
 
 namespace dpsynth::core::infer {
 
@@ -14,16 +15,14 @@ NaiveBayesModel NaiveBayesRelease::model() const {
 
 namespace {
 
-/// t = ε/Δ1 as num/den with den = Δ1·10^6 and num = ⌊ε·10^6⌋ (the exact product rounded down, as
-/// privacy::phNoiseRate does), so t never exceeds ε/Δ1.
+/// t = ε/Δ1 as num/den with den = Δ1·10^6 and num = ⌊ε·10^6⌋, rounded down from the decimal ε
+/// exactly (privacy::decimalMicrosDown, as privacy::phNoiseRate does), so t never exceeds ε/Δ1.
 void naiveBayesNoiseRate(double epsilon, int sensitivity, std::uint64_t& num, std::uint64_t& den) {
-  constexpr double kScale = 1e6;
-  const double product = epsilon * kScale;
-  double whole = std::floor(product);
-  if (whole == product && std::fma(epsilon, kScale, -product) < 0.0) whole -= 1.0;
-  if (whole < 1.0) throw std::invalid_argument("epsilon must be at least 1e-6");
-  num = static_cast<std::uint64_t>(whole);
-  den = static_cast<std::uint64_t>(sensitivity) * static_cast<std::uint64_t>(kScale);
+  constexpr std::uint64_t kScale = 1'000'000;
+  const std::uint64_t whole = privacy::decimalMicrosDown(epsilon);
+  if (whole < 1) throw std::invalid_argument("epsilon must be at least 1e-6");
+  num = whole;
+  den = static_cast<std::uint64_t>(sensitivity) * kScale;
 }
 
 }  // namespace

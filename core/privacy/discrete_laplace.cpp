@@ -6,6 +6,7 @@
 
 #include <array>
 #include <cerrno>
+#include <charconv>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -132,30 +133,67 @@ std::int64_t discreteLaplace(BitSource& bits, std::uint64_t num, std::uint64_t d
   }
 }
 
+std::uint64_t decimalMicrosDown(double epsilon, std::uint64_t divisor) {
+  if (!std::isfinite(epsilon) || !(epsilon > 0.0))
+    throw std::invalid_argument("decimalMicrosDown: epsilon must be finite and > 0");
+  if (divisor < 1) throw std::invalid_argument("decimalMicrosDown: the divisor must be >= 1");
+  // Shortest round-trip form, "d.ddde±x": the digits D and the exponent of the last digit.
+  char buf[64];
+  const auto [end, ec] = std::to_chars(buf, buf + sizeof buf, epsilon, std::chars_format::scientific);
+  if (ec != std::errc()) throw std::invalid_argument("decimalMicrosDown: cannot format epsilon");
+  const std::string text(buf, end);
+  const std::size_t e = text.find('e');
+  unsigned __int128 digits = 0;
+  int fraction = 0;
+  bool afterPoint = false;
+  for (std::size_t i = 0; i < e; ++i) {
+    if (text[i] == '.') {
+      afterPoint = true;
+      continue;
+    }
+    digits = digits * 10 + static_cast<unsigned>(text[i] - '0');
+    if (afterPoint) ++fraction;
+  }
+  // value = digits · 10^power; times 10^6.
+  const int power = std::stoi(text.substr(e + 1)) - fraction + 6;
+  constexpr unsigned __int128 kLimit = static_cast<unsigned __int128>(1) << 62;
+  unsigned __int128 micros = digits;
+  if (power >= 0) {
+    for (int k = 0; k < power; ++k) {
+      micros *= 10;
+      if (micros >= kLimit * divisor) throw std::invalid_argument("decimalMicrosDown: epsilon is too large");
+    }
+  } else {
+    for (int k = 0; k < -power && micros > 0; ++k) micros /= 10;
+  }
+  micros /= divisor;
+  if (micros >= kLimit) throw std::invalid_argument("decimalMicrosDown: epsilon is too large");
+  return static_cast<std::uint64_t>(micros);
+}
+
 void discreteLaplaceRate(double epsilon, int sensitivity, const std::string& what,
                          std::uint64_t& num, std::uint64_t& den) {
-  constexpr double kDen = 1e6;
+  constexpr std::uint64_t kDen = 1'000'000;
   if (!std::isfinite(epsilon) || !(epsilon > 0.0)) {
     throw std::invalid_argument(what + " needs a finite epsilon > 0");
   }
   if (sensitivity != 1 && sensitivity != 2)
     throw std::invalid_argument("discreteLaplaceRate: the L1 sensitivity must be 1 or 2");
-  // t = epsilon/Δ1 = epsilon * (10^6/Δ1) / 10^6 (10^6/Δ1 is exact for Δ1 = 1, 2). Round the EXACT
-  // product down: when the floating-point product rounds up onto an integer, step back one (fma
-  // gives the exact error).
-  const double scale = kDen / sensitivity;
-  const double product = epsilon * scale;
-  if (product >= 0x1.0p62) throw std::invalid_argument(what + ": epsilon is too large");
-  double whole = std::floor(product);
-  if (whole == product && std::fma(epsilon, scale, -product) < 0.0) whole -= 1.0;
-  if (whole < 1.0) {
+  // t = ε/Δ1 = ⌊ε·10^6/Δ1⌋ / 10^6, rounded down from the decimal ε exactly.
+  std::uint64_t whole = 0;
+  try {
+    whole = decimalMicrosDown(epsilon, static_cast<std::uint64_t>(sensitivity));
+  } catch (const std::invalid_argument&) {
+    throw std::invalid_argument(what + ": epsilon is too large");
+  }
+  if (whole < 1) {
     throw std::invalid_argument(
         what + ": epsilon is too small (the noise rate epsilon/sensitivity is rounded down to a "
                "multiple of 1e-6, so epsilon must be at least " +
         std::string(sensitivity == 2 ? "2e-6" : "1e-6") + ")");
   }
-  num = static_cast<std::uint64_t>(whole);
-  den = static_cast<std::uint64_t>(kDen);
+  num = whole;
+  den = kDen;
 }
 
 void phNoiseRate(double epsilon, int sensitivity, std::uint64_t& num, std::uint64_t& den) {

@@ -28,9 +28,16 @@ std::unique_ptr<BitSource> makeSeededSource(random::Seed seed);
 /// sampler is exact in integer arithmetic; Canonne, Kamath & Steinke 2020).
 std::int64_t discreteLaplace(BitSource& bits, std::uint64_t num, std::uint64_t den);
 
+/// ⌊ε·10^6/divisor⌋ computed exactly for the decimal number ε stands for: its shortest
+/// round-trip form, which is what the user typed ("0.000001") and what every file prints. The
+/// double nearest to 1e-6 lies a hair below it, so rounding the double's product down gave 0 and
+/// refused an ε the option check had accepted. Throws std::invalid_argument for ε not finite and
+/// > 0, divisor < 1, or a result of 2^62 or more.
+std::uint64_t decimalMicrosDown(double epsilon, std::uint64_t divisor = 1);
+
 /// The rational rate t = num/den of discreteLaplace for ε-DP with L1 sensitivity Δ1 ∈ {1, 2}:
-/// ε/Δ1 rounded DOWN to a multiple of 1/den (den = 10^6), so the guarantee never exceeds the ε
-/// asked for. `what` names the mechanism in the std::invalid_argument messages (ε not finite
+/// ε/Δ1 rounded DOWN to a multiple of 1/den (den = 10^6; decimalMicrosDown), so the guarantee
+/// never exceeds the ε asked for. `what` names the mechanism in the std::invalid_argument messages (ε not finite
 /// and > 0, too large, or too small to give a rate of at least 1e-6).
 void discreteLaplaceRate(double epsilon, int sensitivity, const std::string& what,
                          std::uint64_t& num, std::uint64_t& den);

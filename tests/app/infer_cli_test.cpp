@@ -131,6 +131,26 @@ class InferCliTest : public QObject {
     QCOMPARE(inferCliRead(again + "/draws.csv"), draws);
   }
 
+  /// The smallest ε the option accepts makes a release (its rate was once rounded down from
+  /// the double below 1e-6 to 0 and refused after the option check had passed it).
+  void smallestEpsilonMakesARelease() {
+    QTemporaryDir dir;
+    const QString data = inferCliWriteData(dir);
+    const QString release = dir.filePath("tiny.json");
+    QStringList args = inferCliReleaseArgs(data, release);
+    args[args.indexOf("--epsilon") + 1] = "0.000001";
+    const InferCliRun r = inferCli(args << "--seed" << "4");
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    const QJsonObject rel = QJsonDocument::fromJson(inferCliRead(release)).object();
+    QCOMPARE(rel["epsilon"].toDouble(), 1e-6);
+    QCOMPARE(rel["noise_rate"].toObject()["numerator"].toInteger(), 1);
+    // infer reads it back (its rate is checked against ε).
+    const InferCliRun back = inferCli({"infer", "--release", release, "--out", dir.filePath("p"),
+                                       "--seed", "1", "--iterations", "60", "--warmup", "20",
+                                       "--chains", "1"});
+    QVERIFY2(back.exitCode == 0, qPrintable(back.err));
+  }
+
   /// SPEC §0: a seeded release file is not for release and never goes into a release/ folder.
   void seededReleaseFilesStayOutOfRelease() {
     QTemporaryDir dir;

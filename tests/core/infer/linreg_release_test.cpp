@@ -229,7 +229,11 @@ class LinregReleaseTest : public QObject {
     QVERIFY_THROWS_EXCEPTION(std::invalid_argument, dpsynth::core::infer::makeLinregRelease(
                                                         l, spec, records, 0.0, *more, true));
     QVERIFY_THROWS_EXCEPTION(std::invalid_argument, dpsynth::core::infer::makeLinregRelease(
-                                                        l, spec, records, 1e-6, *more, true));
+                                                        l, spec, records, 9e-7, *more, true));
+    // The smallest ε the options accept gives the rate 10^-6 / Δ_γ (the decimal 1e-6, not the
+    // double a hair below it rounded down to nothing).
+    QCOMPARE(dpsynth::core::infer::makeLinregRelease(l, spec, records, 1e-6, *more, true).rateNum,
+             std::uint64_t{1});
     QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
                              dpsynth::core::infer::makeLinregRelease(
                                  l, spec, {{1.0, std::nan(""), 2.0}}, 1.0, *more, true));

@@ -105,24 +105,47 @@ class PerturbedHistogramTest : public QObject {
     QCOMPARE(num, std::uint64_t{125000});
     phNoiseRate(2.0000019, num, den);  // t = 1.00000095 -> 1.000000
     QCOMPARE(num, std::uint64_t{1000000});
-    // The double nearest 0.3 is 0.29999999999999998889..., so t is just below 0.15.
+    // ε is the decimal the user typed and every file prints: 0.3 gives t = 0.15 exactly (the
+    // double nearest 0.3 lies below it, and rounding its product down gave 0.149999).
     phNoiseRate(0.3, num, den);
-    QCOMPARE(num, std::uint64_t{149999});
-    phNoiseRate(0.1, num, den);  // the double nearest 0.1 is above 0.1
+    QCOMPARE(num, std::uint64_t{150000});
+    phNoiseRate(0.1, num, den);
     QCOMPARE(num, std::uint64_t{50000});
-    // In general num/den <= epsilon/2 < (num + 1)/den, checked in exact arithmetic with fma.
+    // In general num/den <= epsilon/2 < (num + 1)/den, up to the double's own rounding.
     random::Rng rng = random::makeRng(17);
     for (int i = 0; i < 10000; ++i) {
       const double epsilon = 1e-5 + 20.0 * random::uniform01(rng);
       phNoiseRate(epsilon, num, den);
       QCOMPARE(den, std::uint64_t{1000000});
-      QVERIFY(std::fma(epsilon, 500000.0, -static_cast<double>(num)) >= 0.0);
-      QVERIFY(std::fma(epsilon, 500000.0, -static_cast<double>(num + 1)) < 0.0);
+      const long double half = static_cast<long double>(epsilon) * 500000.0L;
+      QVERIFY(static_cast<long double>(num) <= half * (1.0L + 1e-15L));
+      QVERIFY(static_cast<long double>(num + 1) > half * (1.0L - 1e-15L));
     }
+    // The smallest ε the options accept works where Δ1 = 1, and is refused (too small a
+    // rate) where Δ1 = 2.
+    discreteLaplaceRate(1e-6, 1, "test", num, den);
+    QCOMPARE(num, std::uint64_t{1});
     QVERIFY_THROWS_EXCEPTION(std::invalid_argument, phNoiseRate(1e-6, num, den));
     QVERIFY_THROWS_EXCEPTION(std::invalid_argument, phNoiseRate(0.0, num, den));
     QVERIFY_THROWS_EXCEPTION(std::invalid_argument, phNoiseRate(-1.0, num, den));
     QVERIFY_THROWS_EXCEPTION(std::invalid_argument, phNoiseRate(kInfinity, num, den));
+  }
+
+  /// ⌊ε·10^6/d⌋ of the decimal ε stands for, by hand.
+  void decimalMicros() {
+    QCOMPARE(decimalMicrosDown(1e-6), std::uint64_t{1});
+    QCOMPARE(decimalMicrosDown(0.000001), std::uint64_t{1});
+    QCOMPARE(decimalMicrosDown(2.5e-7), std::uint64_t{0});
+    QCOMPARE(decimalMicrosDown(0.3), std::uint64_t{300000});
+    QCOMPARE(decimalMicrosDown(0.3, 2), std::uint64_t{150000});
+    QCOMPARE(decimalMicrosDown(1.0000019), std::uint64_t{1000001});
+    QCOMPARE(decimalMicrosDown(1.0000019, 2), std::uint64_t{500000});
+    QCOMPARE(decimalMicrosDown(123.456789), std::uint64_t{123456789});
+    QCOMPARE(decimalMicrosDown(1e6), std::uint64_t{1000000000000});
+    QCOMPARE(decimalMicrosDown(1e6, 3), std::uint64_t{333333333333});
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, decimalMicrosDown(1e300));
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, decimalMicrosDown(0.0));
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, decimalMicrosDown(kInfinity));
   }
 
   void sources() {
