@@ -234,66 +234,6 @@ RegressionUtility compareRegressions(const Eigen::VectorXd& yConf, const Eigen::
   return out;
 }
 
-double pmse(const Eigen::VectorXd& yConf, const Eigen::MatrixXd& XConf,
-            const Eigen::VectorXd& ySyn, const Eigen::MatrixXd& XSyn,
-            const std::stop_token& stop) {
-  if (yConf.size() != XConf.rows() || ySyn.size() != XSyn.rows() || XConf.cols() != XSyn.cols())
-    throw std::invalid_argument("pMSE: inconsistent sizes");
-  const Eigen::Index n0 = XConf.rows(), n1 = XSyn.rows(), k = XConf.cols();
-  const Eigen::Index n = n0 + n1;
-  const Eigen::Index covariates = k - 1;
-  // Columns: intercept, y, the design's covariate columns (X without its intercept), and y times
-  // each covariate column. y is centred and scaled on the pooled rows first, which leaves p̂
-  // unchanged (the intercept and covariates absorb the shift) and keeps the fit well scaled.
-  // The interactions matter: both files share their covariate rows, so a mechanism that keeps
-  // y's marginal but loses its relation to a covariate (ph) differs only in them.
-  Eigen::VectorXd y(n);
-  y.head(n0) = yConf;
-  y.tail(n1) = ySyn;
-  const double mean = y.mean();
-  const double sd = std::sqrt((y.array() - mean).square().sum() / static_cast<double>(n));
-  if (sd > 0) y = (y.array() - mean) / sd;
-  Eigen::MatrixXd covs(n, covariates);
-  if (covariates > 0) {
-    covs.topRows(n0) = XConf.rightCols(covariates);
-    covs.bottomRows(n1) = XSyn.rightCols(covariates);
-  }
-  Eigen::VectorXd indicator(n);
-  indicator.head(n0).setZero();
-  indicator.tail(n1).setOnes();
-  const double c = static_cast<double>(n1) / static_cast<double>(n);
-  auto design = [&](bool withY, bool withInteractions) {
-    const Eigen::Index cols =
-        1 + (withY ? 1 : 0) + covariates + (withY && withInteractions ? covariates : 0);
-    Eigen::MatrixXd Z(n, cols);
-    Eigen::Index j = 0;
-    Z.col(j++).setOnes();
-    if (withY) Z.col(j++) = y;
-    if (covariates > 0) Z.middleCols(j, covariates) = covs;
-    j += covariates;
-    if (withY && withInteractions && covariates > 0)
-      Z.rightCols(covariates) = covs.array().colwise() * y.array();
-    return Z;
-  };
-  // Identical files (and any file whose columns carry no signal) give p̂ = c exactly; the IRLS
-  // reaches it up to rounding. A singular design (y constant, or an interaction that repeats a
-  // column) falls back to main effects, then to the covariates alone.
-  Eigen::VectorXd p;
-  const std::pair<bool, bool> attempts[] = {{true, true}, {true, false}, {false, false}};
-  for (std::size_t a = 0; a < std::size(attempts); ++a) {
-    exec::throwIfStopped(stop);
-    const Eigen::MatrixXd Z = design(attempts[a].first, attempts[a].second);
-    try {
-      const GlmFit fit = fitGlm(indicator, Z, RegressionFamily::binomial, stop);
-      p = (Z * fit.beta).unaryExpr([](double e) { return 1.0 / (1.0 + std::exp(-e)); });
-      break;
-    } catch (const std::invalid_argument&) {
-      if (a + 1 == std::size(attempts)) throw;
-    }
-  }
-  return (p.array() - c).square().mean();
-}
-
 std::vector<GroupMean> groupMeans(const Eigen::VectorXd& yConf, const Eigen::VectorXd& ySyn,
                                   const Eigen::MatrixXd& X, const std::vector<std::string>& names,
                                   const std::vector<std::pair<std::string, std::string>>&

@@ -79,7 +79,10 @@ RegressionUtility compareRegressions(const Eigen::VectorXd& yConf, const Eigen::
 /// each covariate column (main effects and y-by-covariate interactions: the files share their
 /// covariate rows, so a lost y-covariate relation shows only in the interactions), and returns
 /// mean over all N rows of (p̂_i − c)² with c = nSyn / N. 0 when the two files are identical.
-/// X includes the intercept column.
+/// X includes the intercept column. The logistic fit carries a ridge penalty 10^-6·|β|²/2 on its
+/// standardised non-intercept coefficients (propensity.cpp), so it exists when the files are
+/// separable and pMSE is then large, never the "indistinguishable" of a failed fit. Throws
+/// std::invalid_argument for inconsistent sizes, an empty file or a value that is not finite.
 double pmse(const Eigen::VectorXd& yConf, const Eigen::MatrixXd& XConf,
             const Eigen::VectorXd& ySyn, const Eigen::MatrixXd& XSyn,
             const std::stop_token& stop = {});

@@ -109,7 +109,30 @@ class RegressionUtilityTest : public QObject {
     const Eigen::VectorXd yc = regUtilVec({0, 0, 1, 1});
     const Eigen::VectorXd ys = regUtilVec({1, 1, 1, 0});
     const Eigen::MatrixXd X = Eigen::MatrixXd::Ones(4, 1);
-    QVERIFY(std::abs(pmse(yc, X, ys, X) - 1.0 / 60.0) < 1e-9);
+    // The fit's ridge penalty (10^-6) moves it by far less than the tolerance.
+    QVERIFY(std::abs(pmse(yc, X, ys, X) - 1.0 / 60.0) < 1e-7);
+  }
+
+  /// A separable pair (every synthetic y above every confidential one): the unpenalised fit
+  /// has no maximum and once fell back to p̂ = c, pMSE ≈ 1e-32. The penalised fit puts p̂
+  /// near 0 and 1: pMSE near its maximum c(1 − c) = 1/4.
+  void pmseOfSeparableFilesIsLarge() {
+    Eigen::VectorXd yc(200), ys(200);
+    Eigen::VectorXd g(200);
+    for (int i = 0; i < 200; ++i) {
+      yc[i] = std::sin(0.3 * i);
+      ys[i] = 1000.0 + std::cos(0.7 * i);
+      g[i] = i % 3 == 0 ? 1.0 : 0.0;
+    }
+    const Eigen::MatrixXd X = regUtilDesign(g);
+    const double separated = pmse(yc, X, ys, X);
+    QVERIFY2(separated > 0.2 && separated <= 0.25, qPrintable(QString::number(separated)));
+    const Eigen::MatrixXd one = Eigen::MatrixXd::Ones(200, 1);
+    QVERIFY(pmse(yc, one, ys, one) > 0.2);
+    // The same files interleaved are near 0.
+    QVERIFY(pmse(yc, X, Eigen::VectorXd(yc.reverse()), X) < 0.01);
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
+                             pmse(yc, X, Eigen::VectorXd::Constant(200, std::nan("")), X));
   }
 
   void groupMeansPerLevel() {
