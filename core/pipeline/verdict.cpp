@@ -4,6 +4,8 @@
 #include <cmath>
 #include <sstream>
 
+#include "core/pipeline/screen.h"
+
 namespace dpsynth::core::pipeline {
 
 namespace {
@@ -63,6 +65,17 @@ Verdict judge(const MechanismResult& result, const Eigen::VectorXd& confidential
     if (!std::isfinite(synthMean) || std::abs(synthMean - mean) > kMeanTolerance * scale) {
       v.reasons.push_back("synthetic mean " + number(synthMean) + " against " + number(mean) +
                           " in the data");
+    }
+  }
+  // A posterior fit whose chains fail the screen's diagnostics (aDP and unweighted fits, which
+  // are not screened before their release) is not an answer whatever its other numbers say.
+  if (result.final && result.final->sampling == Sampling::mcmc) {
+    const auto failures =
+        screenFailures(result.final->name, result.final->posterior, result.final->sample);
+    if (!failures.empty()) {
+      std::string line = "the fit did not converge (";
+      for (std::size_t i = 0; i < failures.size(); ++i) line += (i ? "; " : "") + failures[i];
+      v.reasons.push_back(line + ")");
     }
   }
   v.usable = v.reasons.empty();

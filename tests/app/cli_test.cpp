@@ -125,7 +125,9 @@ class CliTest : public QObject {
 
   void summarySaysWhenTheTargetIsIgnoredAndWhenAResultIsUnusable() {
     QStringList all{"fit", "--data", cliSample("nbmix"), "--outcome", "count", "--family", "negbin"};
-    Run lw = runCli(all + QStringList{"--mechanism", "lw", "--epsilon", "1"} + kSmall);
+    // Long enough chains to converge: a fit that has not is unusable whatever else holds.
+    Run lw = runCli(all + QStringList{"--mechanism", "lw", "--epsilon", "1", "--chains", "2",
+                                      "--warmup", "400", "--draws", "400", "--seed", "3"});
     QCOMPARE(lw.exitCode, 0);
     QVERIFY2(lw.out.contains("(target 1 ignored)"), qPrintable(lw.out));
     QVERIFY2(!lw.out.contains("UNUSABLE"), qPrintable(lw.out));
@@ -134,6 +136,12 @@ class CliTest : public QObject {
     QCOMPARE(we.exitCode, 0);
     QVERIFY2(we.out.contains("verdict UNUSABLE:"), qPrintable(we.out));
     QVERIFY2(!we.out.contains("ignored"), qPrintable(we.out));
+    // Chains too short to converge: the verdict says so (it once cited only other reasons).
+    Run shortChains = runCli(all + QStringList{"--mechanism", "lw", "--epsilon", "1", "--chains",
+                                               "2", "--warmup", "20", "--draws", "20", "--seed",
+                                               "3"});
+    QCOMPARE(shortChains.exitCode, 0);
+    QVERIFY2(shortChains.out.contains("did not converge"), qPrintable(shortChains.out));
   }
 
   void dropMissingKeepsTheRest() {

@@ -35,6 +35,35 @@ class VerdictTest : public QObject {
     QVERIFY(v.reasons.front().find("Δ = 0") != std::string::npos);
   }
 
+  /// An aDP fit whose chains disagree (R-hat 1.53, ESS 5) is unusable and says why, beside
+  /// any other reason; an exact draw has no chains to judge.
+  void aFitThatDidNotConvergeIsUnusable() {
+    MechanismResult r;
+    r.config.mechanism = Mechanism::censorW;
+    r.censoredRecords = 9;
+    auto fit = std::make_shared<StageResult>();
+    fit->name = "censor-w";
+    fit->lipschitz.max = 1;
+    fit->posterior = {{"beta[0]", 0, 1, -1, 0, 1, 1.53, 5, 5}};
+    fit->sample.chains.resize(2);
+    r.final = fit;
+    const Eigen::VectorXd y = Eigen::VectorXd::LinSpaced(10, 1, 10);
+    const Verdict v = judge(r, y, y);
+    QVERIFY(!v.usable);
+    QCOMPARE(v.reasons.size(), std::size_t(2));
+    QVERIFY(v.reasons[0].find("censored") != std::string::npos);
+    QVERIFY2(v.reasons[1].find("did not converge") != std::string::npos &&
+                 v.reasons[1].find("R-hat 1.5300 for beta[0]") != std::string::npos &&
+                 v.reasons[1].find("bulk-ESS 5 for beta[0]") != std::string::npos,
+             v.reasons[1].c_str());
+    fit->posterior = {{"beta[0]", 0, 1, -1, 0, 1, 1.001, 900, 900}};
+    r.censoredRecords = 1;
+    QVERIFY(judge(r, y, y).usable);
+    fit->posterior = {{"beta[0]", 0, 1, -1, 0, 1, 1.53, 5, 5}};
+    fit->sampling = Sampling::exactEnvelope;
+    QVERIFY(judge(r, y, y).usable);
+  }
+
   void halfCensoredIsTheLimit() {
     MechanismResult r;
     r.config.mechanism = Mechanism::censorW;
