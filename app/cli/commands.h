@@ -94,6 +94,9 @@ struct InferOptions {
   std::string seed;  ///< empty: OS seed; digits: reproducible, not_for_release
   std::string family;    ///< ph releases: the synthesizer family of the latent records
   double sdScale = 1.0;  ///< ph releases, normal family: public prior scale (SPEC §2)
+  /// --iterations or --warmup given: the run keeps them (a run left at the defaults is extended
+  /// until its chains converge, core/infer/da_convergence.h).
+  bool budgetGiven = false;
 };
 void addInferCommand(CLI::App& app, InferOptions& options);
 int runInfer(const InferOptions& options);

@@ -12,6 +12,7 @@
 #include "app/cli/run_inputs.h"
 #include "core/data/regular_file.h"
 #include "core/infer/any_release.h"
+#include "core/infer/da_convergence.h"
 #include "core/infer/da_sampler.h"
 #include "core/infer/infer_outputs.h"
 #include "core/random/seed.h"
@@ -23,9 +24,15 @@ void addInferCommand(CLI::App& app, InferOptions& o) {
   auto* cmd = app.add_subcommand("infer", "Posterior from a release file by data augmentation");
   cmd->add_option("--release", o.release, "Release file (JSON)")->required();
   cmd->add_option("--out", o.out, "Output folder: draws.csv, summary.json, trace.csv")->required();
-  cmd->add_option("--iterations", o.iterations, "Sweeps per chain, warm-up included")
-      ->check(unsignedDecimal(2, 10'000'000));
-  cmd->add_option("--warmup", o.warmup, "Sweeps discarded")->check(unsignedDecimal(0, 10'000'000));
+  cmd->add_option("--iterations", o.iterations,
+                  "Sweeps per chain, warm-up included (default 10000; left at the defaults, a "
+                  "run whose chains have not converged is run again with 2x, then 4x the sweeps "
+                  "and warm-up)")
+      ->check(unsignedDecimal(2, 10'000'000))
+      ->each([&o](const std::string&) { o.budgetGiven = true; });
+  cmd->add_option("--warmup", o.warmup, "Sweeps discarded (default 5000)")
+      ->check(unsignedDecimal(0, 10'000'000))
+      ->each([&o](const std::string&) { o.budgetGiven = true; });
   cmd->add_option("--chains", o.chains, "Chains")->check(unsignedDecimal(1, 256));
   cmd->add_option("--threads", o.threads, "Threads (0: all cores)")->check(unsignedDecimal(0, 1024));
   cmd->add_option("--seed", o.seed, "Reproducible run, labelled not_for_release");
@@ -52,7 +59,14 @@ int inferFromModel(const InferOptions& o, const std::optional<std::uint64_t>& se
   if (const std::string problem = core::infer::daMemoryProblem(model, config); !problem.empty())
     throw std::invalid_argument("release file " + o.release + ": " + problem);
   const std::stop_token stop = interruptToken();
-  const core::infer::DaResult result = core::infer::runDataAugmentation(model, config, stop);
+  const core::infer::DaCheckedRun run = core::infer::runDataAugmentationChecked(
+      model, config, /*extend=*/!o.budgetGiven, stop, {}, {},
+      [](int factor, const std::vector<std::string>& problems) {
+        std::cerr << "dpsynth: the chains have not converged (" << problems.front()
+                  << "); running them again with " << factor
+                  << "x the sweeps and warm-up, from fresh randomness\n";
+      });
+  const core::infer::DaResult& result = run.result;
   if (result.cancelled || stop.stop_requested()) {
     std::cerr << "dpsynth: infer cancelled; nothing was written\n";
     return kExitCancelled;
@@ -67,10 +81,12 @@ int inferFromModel(const InferOptions& o, const std::optional<std::uint64_t>& se
     info.family = o.family;
     if (o.family == "normal") info.sdScale = o.sdScale;
   }
-  info.iterations = o.iterations;
-  info.warmup = o.warmup;
+  info.iterations = run.config.iterations;
+  info.warmup = run.config.warmup;
   info.chains = o.chains;
   info.seed = seed;
+  info.budgetFactor = run.budgetFactor;
+  info.convergenceProblems = run.problems;
   const core::infer::InferOutputs outputs = core::infer::inferOutputs(model, result, info);
   if (stop.stop_requested()) {
     std::cerr << "dpsynth: infer cancelled; nothing was written\n";
@@ -81,6 +97,15 @@ int inferFromModel(const InferOptions& o, const std::optional<std::uint64_t>& se
             << result.proposals() << " proposals and " << result.gradientEvaluations()
             << " gradient evaluations in " << result.seconds << " s, mean acceptance "
             << result.meanAcceptance() << ", min " << result.minAcceptance() << ")\n";
+  if (!run.problems.empty()) {
+    std::cerr << "warning: the chains have not converged";
+    if (run.budgetFactor > 1)
+      std::cerr << " even with " << run.budgetFactor << "x the sweeps and warm-up";
+    std::cerr << ":";
+    for (const auto& p : run.problems) std::cerr << " " << p << ";";
+    std::cerr << " the posterior summaries are not reliable (summary.json says \"converged\": "
+                 "false). Run again with more --warmup and --iterations.\n";
+  }
   return kExitOk;
 }
 

@@ -48,6 +48,9 @@ struct DaChainResult {
   double minAcceptance = 1.0;
   long long proposals = 0;
   long long gradientEvaluations = 0;     ///< of the NUTS θ step (0 for conjugate draws)
+  /// Joint prior-predictive steps (da_sampler.cpp) tried and accepted: not part of the record
+  /// acceptances above, whose bound e^{−ε} is per record.
+  long long jointProposals = 0, jointAccepted = 0;
 };
 
 struct DaResult {

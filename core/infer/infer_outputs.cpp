@@ -54,6 +54,9 @@ std::string inferSummaryJson(const RecordAdditiveModel& model, const DaResult& r
   summary["iterations"] = info.iterations;
   summary["warmup"] = info.warmup;
   summary["chains"] = info.chains;
+  summary["budget_factor"] = info.budgetFactor;
+  summary["converged"] = info.convergenceProblems.empty();
+  summary["warnings"] = info.convergenceProblems;
   summary["mean_acceptance"] = result.meanAcceptance();
   summary["min_acceptance"] = result.minAcceptance();
   summary["acceptance_bound"] = info.acceptanceBound;

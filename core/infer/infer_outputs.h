@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "core/infer/da_sampler.h"
 #include "core/infer/record_additive.h"
@@ -24,6 +25,10 @@ struct InferRunInfo {
   std::optional<double> sdScale; ///< ph releases, normal family
   int iterations = 0, warmup = 0, chains = 0;
   std::optional<std::uint64_t> seed;  ///< set: reproducible, labelled not_for_release
+  /// The run's sweeps and warm-up as a multiple of the ones asked for (da_convergence.h).
+  int budgetFactor = 1;
+  /// daConvergenceProblems of the run: summary.json says "converged": false and lists them.
+  std::vector<std::string> convergenceProblems;
 };
 
 struct InferOutputs {

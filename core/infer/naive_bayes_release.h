@@ -50,6 +50,10 @@ class NaiveBayesModel final : public RecordAdditiveModel {
   std::vector<std::string> parameterNames() const override;
 
   Eigen::VectorXd initialTheta(random::Rng& rng) const override;
+  /// The prior draw initialTheta makes.
+  std::optional<Eigen::VectorXd> drawPriorTheta(random::Rng& rng) const override {
+    return initialTheta(rng);
+  }
   void drawRecord(const Eigen::VectorXd& theta, random::Rng& rng, double* out) const override;
   void addStatistic(const double* record, Eigen::VectorXd& T) const override;
   double moveStatistic(Eigen::VectorXd& T, const double* from, const double* to) const override;

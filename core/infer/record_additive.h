@@ -5,6 +5,7 @@
 /// continuous values); θ is a vector. Implementations are immutable and shared by all chains.
 #include <Eigen/Dense>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -37,6 +38,12 @@ class RecordAdditiveModel {
   /// touching only the entries the two records reach (O(1) in n). Calling it again with the
   /// arguments swapped restores T.
   virtual double moveStatistic(Eigen::VectorXd& T, const double* from, const double* to) const = 0;
+  /// A draw of θ from its prior, for models that have one to offer (the sampler's joint
+  /// prior-predictive step, da_sampler.h); nullopt otherwise.
+  virtual std::optional<Eigen::VectorXd> drawPriorTheta(random::Rng& rng) const {
+    (void)rng;
+    return std::nullopt;
+  }
   /// Draws θ ~ p(θ | x) given the records' statistic T (conjugate models).
   virtual Eigen::VectorXd drawTheta(const Eigen::VectorXd& T, random::Rng& rng) const = 0;
   /// Models without a conjugate θ | x return a fresh per-chain θ step (theta_step.h) whose

@@ -19,6 +19,7 @@
 #include <qcustomplot.h>
 
 #include "core/data/csv_writer.h"
+#include "core/infer/da_convergence.h"
 #include "core/infer/infer_outputs.h"
 #include "core/report/infer_folder.h"
 #include "ui/plots/trace_plot.h"
@@ -413,12 +414,22 @@ void AnalyzeWorkspace::onFinished(const InferenceOutput& out) {
   records_->setRecords(std::vector<double>(perRecord.begin(), perRecord.end()), bound);
   summary_->setSummary(out.summary, result.meanAcceptance(), result.minAcceptance(), bound);
   progress_->setValue(progress_->maximum());
-  endRun(true, tr("Done: %1 proposals in %2 s; mean acceptance %3, minimum %4 (e^−ε = %5).")
-                   .arg(result.proposals())
-                   .arg(result.seconds, 0, 'f', 2)
-                   .arg(result.meanAcceptance(), 0, 'f', 3)
-                   .arg(result.minAcceptance(), 0, 'f', 3)
-                   .arg(bound, 0, 'f', 3));
+  convergenceProblems_ =
+      core::infer::daConvergenceProblems(out.summary, static_cast<int>(result.chains.size()));
+  QString status = tr("Done: %1 proposals in %2 s; mean acceptance %3, minimum %4 (e^−ε = %5).")
+                       .arg(result.proposals())
+                       .arg(result.seconds, 0, 'f', 2)
+                       .arg(result.meanAcceptance(), 0, 'f', 3)
+                       .arg(result.minAcceptance(), 0, 'f', 3)
+                       .arg(bound, 0, 'f', 3);
+  if (!convergenceProblems_.empty()) {
+    QStringList problems;
+    for (const auto& p : convergenceProblems_) problems << QString::fromStdString(p);
+    status += tr("\nThe chains have NOT converged (%1): these summaries are not reliable. Run "
+                 "again with more warm-up and sweeps.")
+                  .arg(problems.join(QStringLiteral("; ")));
+  }
+  endRun(true, status);
 }
 
 void AnalyzeWorkspace::endRun(bool ok, const QString& status) {
@@ -444,6 +455,7 @@ bool AnalyzeWorkspace::exportRun(const QString& folder) {
   info.warmup = outputConfig_.warmup;
   info.chains = outputConfig_.chains;
   info.seed = outputSeed_;
+  info.convergenceProblems = convergenceProblems_;
   try {
     core::report::writeInferFolder(folder.toStdString(),
                                    core::infer::inferOutputs(*release_->model, *output_->result, info));

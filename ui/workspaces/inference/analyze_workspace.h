@@ -110,6 +110,8 @@ class AnalyzeWorkspace : public QWidget {
   std::optional<InferenceOutput> output_;
   std::optional<std::uint64_t> outputSeed_;
   core::infer::DaConfig outputConfig_;
+  /// The finished run's failed diagnostics (core/infer/da_convergence.h): shown, and exported.
+  std::vector<std::string> convergenceProblems_;
   QThread* thread_ = nullptr;
   InferenceWorker* worker_ = nullptr;
   quint64 runId_ = 0;

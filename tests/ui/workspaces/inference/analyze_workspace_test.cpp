@@ -122,6 +122,9 @@ class AnalyzeWorkspaceTest : public QObject {
     QVERIFY(waitForAnalysis(ended));
     QVERIFY2(errors.messages->isEmpty(), qPrintable(errors.messages->join('\n')));
     QVERIFY(w.mergedBatches() > 0);
+    const auto* status = w.findChild<QLabel*>(QStringLiteral("inferenceStatus"));
+    QVERIFY(status != nullptr);
+    QVERIFY2(status->text().contains("NOT converged"), qPrintable(status->text()));
 
     // The same settings straight through core give the same run (seeded).
     const infer::NaiveBayesModel model = release.model();
@@ -189,6 +192,10 @@ class AnalyzeWorkspaceTest : public QObject {
         dpsynth::core::data::readRegularFile(dir.filePath("out/summary.json").toStdString());
     QVERIFY(summary.find("\"min_acceptance\"") != std::string::npos);
     QVERIFY(summary.find("\"not_for_release\": true") != std::string::npos);
+    // 40 draws per chain cannot give 100 effective draws per chain: the exported summary says
+    // the chains have not converged, as `dpsynth infer` does (and the status did, above).
+    QVERIFY(summary.find("\"converged\": false") != std::string::npos);
+    QVERIFY(summary.find("bulk-ESS") != std::string::npos);
   }
 
   void theConfidentialPosteriorShowsWhenItsDataIsLoaded() {
