@@ -192,7 +192,7 @@ def run_case(dpsynth, inputs, args, moment):
         before = snapshot(folder)
         start = time.monotonic()
         p = subprocess.Popen([dpsynth] + args, cwd=folder, stdin=subprocess.DEVNULL,
-                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
         err = b""
         kind = moment[0]
         if kind == "after":

@@ -6,6 +6,7 @@
 #include "app/cli/cli_common.h"
 #include "app/cli/commands.h"
 #include "app/cli/output_plan.h"
+#include "app/cli/run_inputs.h"
 #include "core/data/csv_writer.h"
 #include "core/data/generators.h"
 
@@ -38,6 +39,7 @@ int runGenerate(const GenerateOptions& o) {
   OutputPlan plan;
   plan.file("--out", o.out);
   plan.check();
+  (void)interruptToken();  // Ctrl-C from here on is honoured, never a half-written file
   std::string text;
   std::size_t records = 0;
   try {
@@ -51,6 +53,8 @@ int runGenerate(const GenerateOptions& o) {
   } catch (const std::length_error&) {
     throw std::invalid_argument("--n " + std::to_string(n) + " is too large; choose a smaller --n");
   }
+  // Ctrl-C while the records were drawn and formatted: nothing is written (exit 130).
+  if (interruptToken().stop_requested()) return cancelledNothingWritten();
   data::writeTextAtomic(o.out, text);
   std::cout << "wrote " << records << " records of " << o.kind << " (seed " << seed << ") to "
             << o.out << "\n";

@@ -120,13 +120,18 @@ int runLinregRelease(const ReleaseOptions& o) {
   plan.file("--out", o.out);
   plan.check();
   refuseSeededIntoRelease(o.out, seed.has_value());
-  const core::data::CsvTable table = core::data::readCsv(o.data);
+  // Ctrl-C while reading, counting or drawing the noise: nothing is written (exit 130).
+  const std::stop_token stop = interruptToken();
+  const std::optional<core::data::CsvTable> read = readInputCsv(o.data, stop, false);
+  if (!read) return cancelledWhileReading(o.data);
+  const core::data::CsvTable& table = *read;
   std::vector<std::size_t> columns;
   for (const auto& name : layout.predictors) columns.push_back(table.columnIndex(name));
   columns.push_back(table.columnIndex(layout.outcome));
   std::vector<std::vector<double>> records;
   records.reserve(table.rows.size());
   for (std::size_t r = 0; r < table.rows.size(); ++r) {
+    if ((r & 65535) == 0 && stop.stop_requested()) return cancelledNothingWritten();
     const auto row = table.rows[r];
     std::vector<double> values;
     for (std::size_t k = 0; k < columns.size(); ++k) {
@@ -144,6 +149,7 @@ int runLinregRelease(const ReleaseOptions& o) {
                          : core::privacy::makeOsRandomSource();
   const core::infer::LinregRelease release = core::infer::makeLinregRelease(
       layout, spec, records, o.epsilon, *bits, seed.has_value());
+  if (stop.stop_requested()) return cancelledNothingWritten();
   core::data::writeTextAtomic(o.out, core::infer::linregReleaseToJson(release));
   if (seed) std::cerr << "reproducible noise (--seed): the release file says not_for_release\n";
   std::cout << "wrote a linreg release of " << release.n << " records (epsilon " << o.epsilon

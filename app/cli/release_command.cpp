@@ -114,13 +114,18 @@ int runRelease(const ReleaseOptions& o) {
   plan.file("--out", o.out);
   plan.check();
   refuseSeededIntoRelease(o.out, seed.has_value());
-  const core::data::CsvTable table = core::data::readCsv(o.data);
+  // Ctrl-C while reading, counting or drawing the noise: nothing is written (exit 130).
+  const std::stop_token stop = interruptToken();
+  const std::optional<core::data::CsvTable> read = readInputCsv(o.data, stop, false);
+  if (!read) return cancelledWhileReading(o.data);
+  const core::data::CsvTable& table = *read;
   const std::size_t classColumn = table.columnIndex(o.classColumn);
   std::vector<std::size_t> columns;
   for (const auto& f : layout.features) columns.push_back(table.columnIndex(f));
   std::vector<std::vector<int>> records;
   records.reserve(table.rows.size());
   for (std::size_t r = 0; r < table.rows.size(); ++r) {
+    if ((r & 65535) == 0 && stop.stop_requested()) return cancelledNothingWritten();
     const auto row = table.rows[r];
     std::vector<int> codes{levelIndex(layout.classes, std::string(row[classColumn]), table, r,
                                       o.classColumn)};
@@ -135,6 +140,7 @@ int runRelease(const ReleaseOptions& o) {
   const core::infer::NaiveBayesRelease release =
       core::infer::makeNaiveBayesRelease(layout, records, o.epsilon, *bits, seed.has_value(),
                                          o.prior);
+  if (stop.stop_requested()) return cancelledNothingWritten();
   core::data::writeTextAtomic(o.out, core::infer::releaseToJson(release));
   if (seed) std::cerr << "reproducible noise (--seed): the release file says not_for_release\n";
   std::cout << "wrote a naive-bayes release of " << release.n << " records (epsilon "

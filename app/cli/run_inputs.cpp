@@ -137,6 +137,11 @@ int cancelledWhileReading(const std::string& file) {
   return kExitCancelled;
 }
 
+int cancelledNothingWritten() {
+  std::cerr << "dpsynth: cancelled; nothing was written\n";
+  return kExitCancelled;
+}
+
 void refuseSeededIntoRelease(const std::string& path, bool seeded) {
   if (seeded && core::pipeline::inReleaseFolder(path))
     throw std::invalid_argument("--out " + path +
