@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "core/pipeline/covariate_utility.h"
+#include "core/pipeline/disclosure.h"
 #include "core/pipeline/release_claim.h"
 #include "core/pipeline/verdict.h"
 #include "core/utility/utility.h"
@@ -212,6 +213,11 @@ json buildReport(const data::Dataset& dataset, const MechanismResult& result,
   // Measures that see the covariates; null for a model without covariates.
   r["utility_covariates"] = covariateUtilityJson(
       covariateUtility(dataset, synthetic, result.sourceRows.get(), stop));
+  // Empirical disclosure risk of this synthetic dataset, from the confidential data: the report
+  // is internal, and these numbers never enter release/.
+  r["disclosure_risk"] = disclosureRiskJson(
+      dataset, disclosureRisk(dataset, synthetic, result.sourceRows.get(),
+                              utility::kDefaultRiskTolerance, stop));
   const auto c = utility::describe(dataset.y, stop);
   r["confidential"] = {{"mean", c.mean}, {"median", c.median}, {"q15", c.q15}, {"q90", c.q90}};
   r["warnings"] = result.warnings;

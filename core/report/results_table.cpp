@@ -6,6 +6,7 @@
 
 #include "core/data/csv_writer.h"
 #include "core/pipeline/covariate_utility.h"
+#include "core/pipeline/disclosure.h"
 #include "core/pipeline/release_claim.h"
 #include "core/pipeline/synthesis.h"
 #include "core/pipeline/verdict.h"
@@ -75,6 +76,12 @@ std::vector<ResultsRow> resultsTable(const data::Dataset& dataset, const pipelin
       row.pmse = finite(cu->pmse);
       row.maxGroupMeanDiff = cu->maxGroupMeanDiff;
     }
+    const auto risk = pipeline::disclosureRisk(dataset, firstSynthetic[j], m.sourceRows.get(),
+                                               utility::kDefaultRiskTolerance, stop);
+    row.replicatedUniques = risk.replicatedUniques;
+    row.attributeCap = risk.attributeCap;
+    row.attributeCapBaseline = risk.attributeCapBaseline;
+    row.dcrShare = risk.dcrShare;
     rows.push_back(row);
   }
   return rows;
@@ -93,7 +100,9 @@ std::vector<std::string> resultsHeader() {
   return {"mechanism", "guarantee", "lipschitz", "epsilon", "censored", "truncated",
           "max_ecdf",  "avg_ecdf",  "mean",      "median",  "q15",      "q90",
           // Added after the first release: new columns go at the end, none is renamed.
-          "marginal_only", "ci_overlap", "max_std_diff", "pmse", "max_group_mean_diff"};
+          "marginal_only", "ci_overlap", "max_std_diff", "pmse", "max_group_mean_diff",
+          // Empirical disclosure risk (internal: computed from the confidential data).
+          "replicated_uniques", "attribute_cap", "attribute_cap_baseline", "dcr_share"};
 }
 
 std::vector<std::vector<std::string>> resultsCsvRows(const std::vector<ResultsRow>& rows) {
@@ -112,7 +121,8 @@ std::vector<std::vector<std::string>> resultsCsvRows(const std::vector<ResultsRo
                    r.mechanism == "confidential" ? std::string()
                                                  : std::string(r.marginalOnly ? "true" : "false"),
                    number(r.ciOverlap), number(r.maxStdDiff), number(r.pmse),
-                   number(r.maxGroupMeanDiff)});
+                   number(r.maxGroupMeanDiff), number(r.replicatedUniques),
+                   number(r.attributeCap), number(r.attributeCapBaseline), number(r.dcrShare)});
   }
   return out;
 }

@@ -37,6 +37,9 @@ struct ResultsRow {
   /// categorical covariates. None for "confidential", for models without covariates, and for
   /// a fit that could not be made.
   std::optional<double> ciOverlap, maxStdDiff, pmse, maxGroupMeanDiff;
+  /// Empirical disclosure risk (pipeline/disclosure.h): computed from the confidential data,
+  /// internal only. None for "confidential" and where a measure is undefined.
+  std::optional<double> replicatedUniques, attributeCap, attributeCapBaseline, dcrShare;
 };
 
 /// One label per mechanism of the run, used in file names and table rows: the mechanism's name

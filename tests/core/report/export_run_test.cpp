@@ -250,7 +250,8 @@ class ExportRunTest : public QObject {
     std::string expected =
         "mechanism,guarantee,lipschitz,epsilon,censored,truncated,max_ecdf,"
         "avg_ecdf,mean,median,q15,q90,marginal_only,ci_overlap,max_std_diff,pmse,"
-        "max_group_mean_diff\n";
+        "max_group_mean_diff,replicated_uniques,attribute_cap,attribute_cap_baseline,"
+        "dcr_share\n";
     for (const auto& r : report::resultsCsvRows(rows)) {
       std::string line;
       for (const auto& f : r) line += (line.empty() ? "" : ",") + f;

@@ -99,9 +99,16 @@ class ResultsTableTest : public QObject {
     QCOMPARE(QString::fromStdString(text.str()),
              QString("mechanism,guarantee,lipschitz,epsilon,censored,truncated,max_ecdf,"
                      "avg_ecdf,mean,median,q15,q90,marginal_only,ci_overlap,max_std_diff,pmse,"
-                     "max_group_mean_diff\n"
-                     "confidential,,,,,,,,2.5,2.5,1.45,3.7,,,,,\n"
-                     "weighted-e,aDP,0.25,0.5,,7,0.25,0.0546875,3.5,3.5,2.45,4.7,false,,,,\n"));
+                     "max_group_mean_diff,replicated_uniques,attribute_cap,"
+                     "attribute_cap_baseline,dcr_share\n"
+                     "confidential,,,,,,,,2.5,2.5,1.45,3.7,,,,,,,,,\n"
+                     // Disclosure risk by hand (no keys: one group; τ = 0.05): all four
+                     // values are unique, and 2, 3, 4 have one synthetic match each: 3/4. No
+                     // record matches the synthetic median 3.5 or the confidential 2.5: 0, 0.
+                     // Nearest-neighbour distances are all 1, and every synthetic value lies
+                     // within 1 of a confidential one: 1.
+                     "weighted-e,aDP,0.25,0.5,,7,0.25,0.0546875,3.5,3.5,2.45,4.7,false,,,,,0.75,"
+                     "0,0,1\n"));
   }
 
   void mismatchedSyntheticIsRefused() {

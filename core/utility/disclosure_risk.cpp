@@ -1,0 +1,123 @@
+#include "core/utility/disclosure_risk.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+#include <unordered_map>
+
+#include "core/exec/cancellation.h"
+
+namespace dpsynth::core::utility {
+
+namespace {
+
+bool matches(double a, double b, double tolerance) {
+  return std::abs(a - b) <= tolerance * std::max(std::abs(a), std::abs(b));
+}
+
+/// Outcomes of one key group, sorted.
+using Groups = std::unordered_map<std::string, std::vector<double>>;
+
+Groups groupOutcomes(const std::vector<std::string>& keys, const Eigen::VectorXd& y,
+                     const std::stop_token& stop) {
+  Groups groups;
+  for (std::size_t i = 0; i < keys.size(); ++i) {
+    if ((i & 65535) == 0) exec::throwIfStopped(stop);
+    groups[keys[i]].push_back(y[static_cast<Eigen::Index>(i)]);
+  }
+  for (auto& [key, values] : groups) std::sort(values.begin(), values.end());
+  return groups;
+}
+
+/// How many values of a sorted group match v (the matching ones form one run of the sorted
+/// values: |a − v| ≤ τ·max(|a|, |v|) holds on an interval of a).
+std::size_t matchCount(const std::vector<double>& sorted, double v, double tolerance) {
+  // Every match lies within τ·max(|v|, |a|) ≤ τ·(|v| + |a − v|) of v, i.e. |a − v| ≤ τ|v|/(1 − τ).
+  const double reach = tolerance * std::abs(v) / (1.0 - tolerance);
+  auto lo = std::lower_bound(sorted.begin(), sorted.end(), v - reach);
+  auto hi = std::upper_bound(sorted.begin(), sorted.end(), v + reach);
+  std::size_t count = 0;
+  for (auto it = lo; it != hi; ++it) count += matches(*it, v, tolerance) ? 1 : 0;
+  return count;
+}
+
+double median(const std::vector<double>& sorted) {
+  const std::size_t n = sorted.size();
+  return n % 2 == 1 ? sorted[n / 2] : 0.5 * (sorted[n / 2 - 1] + sorted[n / 2]);
+}
+
+/// Distance from v to the nearest value of a sorted group (infinity for an empty group).
+double nearest(const std::vector<double>& sorted, double v) {
+  auto it = std::lower_bound(sorted.begin(), sorted.end(), v);
+  double best = std::numeric_limits<double>::infinity();
+  if (it != sorted.end()) best = *it - v;
+  if (it != sorted.begin()) best = std::min(best, v - *std::prev(it));
+  return best;
+}
+
+}  // namespace
+
+DisclosureRisk measureDisclosureRisk(const std::vector<std::string>& keysConf,
+                                     const Eigen::VectorXd& yConf,
+                                     const std::vector<std::string>& keysSyn,
+                                     const Eigen::VectorXd& ySyn, double tolerance,
+                                     const std::stop_token& stop) {
+  if (keysConf.size() != static_cast<std::size_t>(yConf.size()) ||
+      keysSyn.size() != static_cast<std::size_t>(ySyn.size()))
+    throw std::invalid_argument("disclosure risk: one key per record is needed");
+  if (!(tolerance >= 0.0 && tolerance < 1.0))
+    throw std::invalid_argument("disclosure risk: the tolerance must be in [0, 1)");
+  DisclosureRisk out;
+  const Groups conf = groupOutcomes(keysConf, yConf, stop);
+  const Groups syn = groupOutcomes(keysSyn, ySyn, stop);
+  std::vector<double> all(yConf.data(), yConf.data() + yConf.size());
+  std::sort(all.begin(), all.end());
+  const double overallMedian = all.empty() ? 0.0 : median(all);
+
+  std::size_t replicated = 0, capHits = 0, baselineHits = 0;
+  std::vector<double> neighbour;  // each confidential record's distance to its nearest other
+  for (std::size_t i = 0; i < keysConf.size(); ++i) {
+    if ((i & 65535) == 0) exec::throwIfStopped(stop);
+    const double y = yConf[static_cast<Eigen::Index>(i)];
+    const std::vector<double>& own = conf.at(keysConf[i]);
+    if (matchCount(own, y, tolerance) == 1) {  // itself only
+      ++out.uniques;
+      const auto s = syn.find(keysConf[i]);
+      if (s != syn.end() && matchCount(s->second, y, tolerance) == 1) ++replicated;
+    }
+    if (const auto s = syn.find(keysConf[i]); s != syn.end()) {
+      ++out.matched;
+      capHits += matches(median(s->second), y, tolerance) ? 1 : 0;
+      baselineHits += matches(overallMedian, y, tolerance) ? 1 : 0;
+    }
+    if (own.size() >= 2) {
+      // The nearest other value: the sorted neighbours of y's position (one copy of y is this
+      // record itself).
+      auto it = std::lower_bound(own.begin(), own.end(), y);
+      double best = std::numeric_limits<double>::infinity();
+      if (it + 1 != own.end()) best = *(it + 1) - y;
+      if (it != own.begin()) best = std::min(best, y - *std::prev(it));
+      neighbour.push_back(best);
+    }
+  }
+  if (out.uniques > 0)
+    out.replicatedUniques = static_cast<double>(replicated) / static_cast<double>(out.uniques);
+  if (out.matched > 0) {
+    out.attributeCap = static_cast<double>(capHits) / static_cast<double>(out.matched);
+    out.attributeCapBaseline = static_cast<double>(baselineHits) / static_cast<double>(out.matched);
+  }
+  if (!neighbour.empty() && ySyn.size() > 0) {
+    std::sort(neighbour.begin(), neighbour.end());
+    const double q05 = neighbour[static_cast<std::size_t>(0.05 * static_cast<double>(neighbour.size() - 1))];
+    std::size_t close = 0;
+    for (std::size_t r = 0; r < keysSyn.size(); ++r) {
+      const auto c = conf.find(keysSyn[r]);
+      if (c != conf.end() && nearest(c->second, ySyn[static_cast<Eigen::Index>(r)]) <= q05) ++close;
+    }
+    out.dcrShare = static_cast<double>(close) / static_cast<double>(ySyn.size());
+  }
+  return out;
+}
+
+}  // namespace dpsynth::core::utility
