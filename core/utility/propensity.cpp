@@ -5,6 +5,7 @@
 /// A penalty λ/2·|β|² on the standardised non-intercept coefficients always has a unique,
 /// finite maximum: separation gives p̂ near 0 and 1, a large pMSE, while on ordinary data
 /// λ = 10^-6 moves p̂ by far less than the measure's own sampling noise.
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 
@@ -34,30 +35,50 @@ Eigen::VectorXd ridgeLogisticFit(const Eigen::VectorXd& t, Eigen::MatrixXd Z,
   // The intercept is all but unpenalised; the tiny term keeps the Hessian definite even where
   // every fitted probability is 0 or 1.
   penalty[0] = 1e-12;
+  // Every pass over the rows goes in blocks with a stop check between them: one pass over
+  // 2·10^6 rows and a dozen columns takes a few hundred milliseconds.
+  constexpr Eigen::Index kBlock = 1 << 15;
   auto objective = [&](const Eigen::VectorXd& beta) {
-    const Eigen::VectorXd eta = Z * beta;
     double ll = 0;
-    for (Eigen::Index i = 0; i < n; ++i) {
-      // log(1 + e^η) computed without overflow.
-      const double softplus = eta[i] > 0 ? eta[i] + std::log1p(std::exp(-eta[i]))
-                                         : std::log1p(std::exp(eta[i]));
-      ll += t[i] * eta[i] - softplus;
+    for (Eigen::Index start = 0; start < n; start += kBlock) {
+      exec::throwIfStopped(stop);
+      const Eigen::Index rows = std::min(kBlock, n - start);
+      const Eigen::VectorXd eta = Z.middleRows(start, rows) * beta;
+      for (Eigen::Index i = 0; i < rows; ++i) {
+        // log(1 + e^η) computed without overflow.
+        const double softplus = eta[i] > 0 ? eta[i] + std::log1p(std::exp(-eta[i]))
+                                           : std::log1p(std::exp(eta[i]));
+        ll += t[start + i] * eta[i] - softplus;
+      }
     }
     return ll - 0.5 * (penalty.array() * beta.array().square()).sum();
   };
   auto probabilities = [&](const Eigen::VectorXd& beta) {
-    return Eigen::VectorXd((Z * beta).unaryExpr([](double e) { return 1.0 / (1.0 + std::exp(-e)); }));
+    Eigen::VectorXd p(n);
+    for (Eigen::Index start = 0; start < n; start += kBlock) {
+      exec::throwIfStopped(stop);
+      const Eigen::Index rows = std::min(kBlock, n - start);
+      p.segment(start, rows) = (Z.middleRows(start, rows) * beta)
+                                   .unaryExpr([](double e) { return 1.0 / (1.0 + std::exp(-e)); });
+    }
+    return p;
   };
   Eigen::VectorXd beta = Eigen::VectorXd::Zero(k);
   double current = objective(beta);
   for (int step = 0; step < kMaxNewtonSteps; ++step) {
     exec::throwIfStopped(stop);
     const Eigen::VectorXd p = probabilities(beta);
-    const Eigen::VectorXd w = (p.array() * (1.0 - p.array())).matrix();
-    const Eigen::VectorXd gradient =
-        Z.transpose() * (t - p) - (penalty.array() * beta.array()).matrix();
-    Eigen::MatrixXd hessian = Z.transpose() * w.asDiagonal() * Z;
-    hessian.diagonal() += penalty;
+    Eigen::VectorXd gradient = -(penalty.array() * beta.array()).matrix();
+    Eigen::MatrixXd hessian = penalty.asDiagonal();
+    for (Eigen::Index start = 0; start < n; start += kBlock) {
+      exec::throwIfStopped(stop);
+      const Eigen::Index rows = std::min(kBlock, n - start);
+      const auto Zb = Z.middleRows(start, rows);
+      const Eigen::VectorXd pb = p.segment(start, rows);
+      const Eigen::VectorXd w = (pb.array() * (1.0 - pb.array())).matrix();
+      gradient.noalias() += Zb.transpose() * (t.segment(start, rows) - pb);
+      hessian.noalias() += Zb.transpose() * w.asDiagonal() * Zb;
+    }
     const Eigen::VectorXd direction = hessian.ldlt().solve(gradient);
     if (!direction.allFinite()) break;
     // Halve the step until the penalised log-likelihood does not fall.
