@@ -9,6 +9,7 @@
 #include "app/cli/run_inputs.h"
 #include "core/data/csv_writer.h"
 #include "core/data/generators.h"
+#include "core/exec/cancellation.h"
 
 namespace dpsynth::cli {
 namespace {
@@ -39,22 +40,24 @@ int runGenerate(const GenerateOptions& o) {
   OutputPlan plan;
   plan.file("--out", o.out);
   plan.check();
-  (void)interruptToken();  // Ctrl-C from here on is honoured, never a half-written file
+  const std::stop_token stop = interruptToken();  // Ctrl-C: exit 130, never a half-written file
   std::string text;
   std::size_t records = 0;
   try {
-    const auto table = data::generateSample(o.kind, n, seed);
-    text = data::formatCsv(table.header, table.rows, table.delimiter);
+    const auto table = data::generateSample(o.kind, n, seed, stop);
+    text = data::formatCsv(table.header, table.rows, table.delimiter, stop);
     records = table.rows.size();
   } catch (const std::bad_alloc&) {
     // The size came from the user: not enough memory for it is bad input, not a bug.
     throw std::invalid_argument("not enough memory for --n " + std::to_string(n) +
                                 " records; choose a smaller --n");
+  } catch (const dpsynth::core::exec::Cancelled&) {
+    return cancelledNothingWritten();
   } catch (const std::length_error&) {
     throw std::invalid_argument("--n " + std::to_string(n) + " is too large; choose a smaller --n");
   }
   // Ctrl-C while the records were drawn and formatted: nothing is written (exit 130).
-  if (interruptToken().stop_requested()) return cancelledNothingWritten();
+  if (stop.stop_requested()) return cancelledNothingWritten();
   data::writeTextAtomic(o.out, text);
   std::cout << "wrote " << records << " records of " << o.kind << " (seed " << seed << ") to "
             << o.out << "\n";

@@ -12,6 +12,8 @@
 #include <fstream>
 #include <stdexcept>
 
+#include "core/exec/cancellation.h"
+
 namespace dpsynth::core::data {
 namespace {
 
@@ -114,7 +116,8 @@ std::string quoteCsvField(std::string_view field, char delimiter) {
 namespace {
 
 template <typename Rows>
-std::string formatRows(const std::vector<std::string>& header, const Rows& rows, char delimiter) {
+std::string formatRows(const std::vector<std::string>& header, const Rows& rows, char delimiter,
+                       const std::stop_token& stop = {}) {
   if (delimiter == '"' || delimiter == '\r' || delimiter == '\n') {
     throw std::invalid_argument("formatCsv: the delimiter cannot be a quote or a line break");
   }
@@ -132,6 +135,7 @@ std::string formatRows(const std::vector<std::string>& header, const Rows& rows,
   };
   appendLine(header);
   for (std::size_t r = 0; r < rows.size(); ++r) {
+    if ((r & 16383) == 0) exec::throwIfStopped(stop);
     const auto& row = rows[r];
     if (row.size() != header.size()) {
       throw std::invalid_argument("formatCsv: row " + std::to_string(r + 1) + " has " +
@@ -150,8 +154,9 @@ std::string formatCsv(const std::vector<std::string>& header,
   return formatRows(header, rows, delimiter);
 }
 
-std::string formatCsv(const std::vector<std::string>& header, const CsvRows& rows, char delimiter) {
-  return formatRows(header, rows, delimiter);
+std::string formatCsv(const std::vector<std::string>& header, const CsvRows& rows, char delimiter,
+                      const std::stop_token& stop) {
+  return formatRows(header, rows, delimiter, stop);
 }
 
 void writeCsvAtomic(const std::string& path, const std::vector<std::string>& header,

@@ -3,6 +3,7 @@
 /// a half-written file behind: everything goes to a temporary file in the target's folder, which
 /// is renamed over the target only once it is complete (a rename within one file system is
 /// atomic on POSIX systems).
+#include <stop_token>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -50,8 +51,9 @@ std::string formatCsv(const std::vector<std::string>& header,
 void writeCsvAtomic(const std::string& path, const std::vector<std::string>& header,
                     const CsvRows& rows, char delimiter = ',');
 /// The same for a table's rows (CsvTable::rows).
+/// `stop` is checked every 2^14 rows (exec::Cancelled).
 std::string formatCsv(const std::vector<std::string>& header, const CsvRows& rows,
-                      char delimiter = ',');
+                      char delimiter = ',', const std::stop_token& stop = {});
 
 /// formatCsv written atomically to `path` (see writeTextAtomic).
 void writeCsvAtomic(const std::string& path, const std::vector<std::string>& header,

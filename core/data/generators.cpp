@@ -1,5 +1,7 @@
 #include "core/data/generators.h"
 
+#include "core/exec/cancellation.h"
+
 #include <algorithm>
 #include <array>
 #include <charconv>
@@ -86,7 +88,8 @@ std::vector<std::string> salaryRecord(rnd::Rng& rng) {
 
 std::vector<std::string> sampleKinds() { return {"nbmix", "beta", "poisson", "salary"}; }
 
-CsvTable generateSample(const std::string& kind, std::size_t n, std::uint64_t seed) {
+CsvTable generateSample(const std::string& kind, std::size_t n, std::uint64_t seed,
+                        const std::stop_token& stop) {
   const std::size_t index = kindIndex(kind);
   if (n == 0) throw std::invalid_argument("generateSample: n must be positive");
   using Generator = std::vector<std::string> (*)(rnd::Rng&);
@@ -106,6 +109,7 @@ CsvTable generateSample(const std::string& kind, std::size_t n, std::uint64_t se
   table.lineOfRow.reserve(n);
   rnd::Rng rng = rnd::makeRng(seed, 0);
   for (std::size_t i = 0; i < n; ++i) {
+    if ((i & 16383) == 0) exec::throwIfStopped(stop);
     table.rows.push_back(kGenerators[index](rng));
     table.lineOfRow.push_back(i + 2);  // line 1 is the header
   }

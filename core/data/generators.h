@@ -7,6 +7,7 @@
 #include <Eigen/Dense>
 #include <cstddef>
 #include <cstdint>
+#include <stop_token>
 #include <string>
 #include <vector>
 
@@ -25,7 +26,10 @@ std::vector<std::string> sampleKinds();
 
 /// Draws n records of a kind from makeRng(seed). Throws std::invalid_argument for an unknown
 /// kind (the message lists the known ones) or n == 0.
-CsvTable generateSample(const std::string& kind, std::size_t n, std::uint64_t seed);
+/// Checks `stop` every 2^14 records (10^6 salary records take about a second): throws
+/// exec::Cancelled.
+CsvTable generateSample(const std::string& kind, std::size_t n, std::uint64_t seed,
+                        const std::stop_token& stop = {});
 
 /// The values of a one-column kind (nbmix, beta, poisson) as numbers, without text: the same
 /// draws as generateSample(kind, n, seed), equal to its values once parsed. For large generated
