@@ -40,8 +40,10 @@ utility::DisclosureRisk disclosureRisk(const data::Dataset& dataset,
   if (sourceRows ? sourceRows->size() != rows : rows != n)
     throw std::invalid_argument("disclosure risk: one source row per synthetic record is needed");
   const std::vector<std::size_t> columns = keyColumns(dataset);
-  std::vector<std::string> keysConf(n), keysSyn(rows);
+  std::vector<std::string> keysConf, keysSyn;  // empty: no covariates, one group
   if (!columns.empty()) {
+    keysConf.resize(n);
+    keysSyn.resize(rows);
     for (std::size_t i = 0; i < n; ++i) {
       if ((i & 65535) == 0) exec::throwIfStopped(stop);
       keysConf[i] = keyOf(dataset, columns, i);

@@ -4,6 +4,7 @@
 #include <limits>
 #include <memory>
 #include <optional>
+#include <stop_token>
 #include <string>
 #include <vector>
 
@@ -22,7 +23,9 @@ namespace dpsynth::core::pipeline {
 struct WeightSummary {
   double min = 0, q25 = 0, median = 0, mean = 0, q75 = 0, max = 0;
 };
-WeightSummary summarizeWeights(const std::vector<double>& alpha, std::size_t n);
+/// The weights' summary; alpha empty means n weights of 1. `stop`: exec::Cancelled.
+WeightSummary summarizeWeights(const std::vector<double>& alpha, std::size_t n,
+                               const std::stop_token& stop = {});
 
 /// The result of one weighted (and possibly censored) fit. Immutable once made: shared between
 /// mechanisms and threads through std::shared_ptr<const StageResult>.

@@ -250,7 +250,7 @@ StagePtr StageRunner::run(const std::string& mechanism, const std::string& kind,
   for (const auto& c : sample.chains) chainLengths.push_back(c.draws.rows());
   stage->lipschitz.maxMcSd =
       privacy::lipschitzMonteCarloSd(stage->lipschitz.perDrawMax, chainLengths);
-  stage->weights = summarizeWeights(alpha, dataset_.size());
+  stage->weights = summarizeWeights(alpha, dataset_.size(), stop_);
   stage->sampling = sampling.exact ? Sampling::exactEnvelope : Sampling::mcmc;
   stage->exact = exactStats;
   stage->budgetFactor = sampling.budgetFactor;

@@ -1,5 +1,7 @@
 #include "core/study/replicate_source.h"
 
+#include "core/exec/cancellation.h"
+
 #include "core/data/csv_table.h"
 #include "core/random/rng.h"
 
@@ -55,12 +57,15 @@ ReplicateSource::ReplicateSource(const StudyConfig& config, data::Dataset origin
   if (n_ == 0) n_ = original_->size();
 }
 
-data::Dataset ReplicateSource::draw(std::uint64_t seed) const {
+data::Dataset ReplicateSource::draw(std::uint64_t seed, const std::stop_token& stop) const {
   rnd::Rng rng = rnd::makeRng(rnd::Seed(seed));
   const auto n = static_cast<Eigen::Index>(n_);
   if (generator_) {
     Eigen::VectorXd y(n);
-    for (Eigen::Index i = 0; i < n; ++i) y[i] = generatedValue(*generator_, rng);
+    for (Eigen::Index i = 0; i < n; ++i) {
+      if ((i & 65535) == 0) exec::throwIfStopped(stop);
+      y[i] = generatedValue(*generator_, rng);
+    }
     return data::numericDataset("y", generator_->family(), std::move(y),
                                 Eigen::MatrixXd::Ones(n, 1), {"(Intercept)"});
   }
@@ -68,6 +73,7 @@ data::Dataset ReplicateSource::draw(std::uint64_t seed) const {
   Eigen::VectorXd y(n);
   Eigen::MatrixXd X(n, d.X.cols());
   for (Eigen::Index i = 0; i < n; ++i) {
+    if ((i & 65535) == 0) exec::throwIfStopped(stop);
     const auto j = static_cast<Eigen::Index>(rnd::uniformIndex(rng, d.size()));
     y[i] = d.y[j];
     X.row(i) = d.X.row(j);

@@ -4,6 +4,7 @@
 /// release).
 #include <cstdint>
 #include <optional>
+#include <stop_token>
 
 #include "core/data/dataset.h"
 #include "core/study/study_config.h"
@@ -23,8 +24,9 @@ class ReplicateSource {
   /// The dataset of a replicate from makeRng(seed): n generated values (beta draws that round
   /// to 0 or 1 are redrawn, the family needs the open interval), or n records drawn uniformly
   /// with replacement from the file (outcome and design rows together). Covariate text is not
-  /// carried (no synthetic file is written from a study).
-  data::Dataset draw(std::uint64_t seed) const;
+  /// carried (no synthetic file is written from a study). 10^7 draws take most of a second:
+  /// `stop` is checked every 2^16 records (exec::Cancelled).
+  data::Dataset draw(std::uint64_t seed, const std::stop_token& stop = {}) const;
   std::size_t size() const { return n_; }
 
  private:

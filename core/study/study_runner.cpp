@@ -1,5 +1,7 @@
 #include "core/study/study_runner.h"
 
+#include "core/exec/cancellation.h"
+
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -56,8 +58,13 @@ std::vector<std::string> studyHeader() {
 std::optional<ReplicateRows> runReplicate(const StudyConfig& config, const ReplicateSource& source,
                                           int replicate, std::stop_token stop) {
   const std::uint64_t seed = replicateSeed(config.seed, replicate);
-  const data::Dataset dataset =
-      source.draw(random::deriveSeed(random::Seed(seed), kDataTag).lo);
+  std::optional<data::Dataset> drawn;
+  try {
+    drawn = source.draw(random::deriveSeed(random::Seed(seed), kDataTag).lo, stop);
+  } catch (const exec::Cancelled&) {
+    return std::nullopt;
+  }
+  const data::Dataset& dataset = *drawn;
   const auto cells = studyCells(config);
   std::vector<pipeline::MechanismConfig> configs;
   for (const auto& cell : cells) configs.push_back(cell.mechanismConfig(config));
@@ -79,8 +86,13 @@ std::optional<ReplicateRows> runReplicate(const StudyConfig& config, const Repli
   if (run.mechanisms.size() != cells.size())
     throw std::logic_error("study replicate: the pipeline returned fewer mechanisms than cells");
 
-  const auto table = report::resultsTable(
-      dataset, run, settings.model, random::deriveSeed(random::Seed(seed), kSynthTag).lo);
+  std::vector<report::ResultsRow> table;
+  try {
+    table = report::resultsTable(dataset, run, settings.model,
+                                 random::deriveSeed(random::Seed(seed), kSynthTag).lo, stop);
+  } catch (const exec::Cancelled&) {
+    return std::nullopt;
+  }
   const auto fields = report::resultsCsvRows(table);
   if (fields.size() != cells.size() + 1)
     throw std::logic_error("study replicate: results rows do not match the cells");

@@ -19,12 +19,18 @@ bool matches(double a, double b, double tolerance) {
 /// Outcomes of one key group, sorted.
 using Groups = std::unordered_map<std::string, std::vector<double>>;
 
+/// Record i's key; every record shares the empty key when `keys` is empty (no covariates).
+const std::string& keyAt(const std::vector<std::string>& keys, std::size_t i) {
+  static const std::string kNone;
+  return keys.empty() ? kNone : keys[i];
+}
+
 Groups groupOutcomes(const std::vector<std::string>& keys, const Eigen::VectorXd& y,
                      const std::stop_token& stop) {
   Groups groups;
-  for (std::size_t i = 0; i < keys.size(); ++i) {
+  for (std::size_t i = 0; i < static_cast<std::size_t>(y.size()); ++i) {
     if ((i & 65535) == 0) exec::throwIfStopped(stop);
-    groups[keys[i]].push_back(y[static_cast<Eigen::Index>(i)]);
+    groups[keyAt(keys, i)].push_back(y[static_cast<Eigen::Index>(i)]);
   }
   for (auto& [key, values] : groups) std::sort(values.begin(), values.end());
   return groups;
@@ -63,9 +69,10 @@ DisclosureRisk measureDisclosureRisk(const std::vector<std::string>& keysConf,
                                      const std::vector<std::string>& keysSyn,
                                      const Eigen::VectorXd& ySyn, double tolerance,
                                      const std::stop_token& stop) {
-  if (keysConf.size() != static_cast<std::size_t>(yConf.size()) ||
-      keysSyn.size() != static_cast<std::size_t>(ySyn.size()))
-    throw std::invalid_argument("disclosure risk: one key per record is needed");
+  if (keysConf.empty() != keysSyn.empty() ||
+      (!keysConf.empty() && (keysConf.size() != static_cast<std::size_t>(yConf.size()) ||
+                             keysSyn.size() != static_cast<std::size_t>(ySyn.size()))))
+    throw std::invalid_argument("disclosure risk: one key per record is needed (or none at all)");
   if (!(tolerance >= 0.0 && tolerance < 1.0))
     throw std::invalid_argument("disclosure risk: the tolerance must be in [0, 1)");
   DisclosureRisk out;
@@ -77,16 +84,17 @@ DisclosureRisk measureDisclosureRisk(const std::vector<std::string>& keysConf,
 
   std::size_t replicated = 0, capHits = 0, baselineHits = 0;
   std::vector<double> neighbour;  // each confidential record's distance to its nearest other
-  for (std::size_t i = 0; i < keysConf.size(); ++i) {
+  for (std::size_t i = 0; i < static_cast<std::size_t>(yConf.size()); ++i) {
     if ((i & 65535) == 0) exec::throwIfStopped(stop);
     const double y = yConf[static_cast<Eigen::Index>(i)];
-    const std::vector<double>& own = conf.at(keysConf[i]);
+    const std::string& key = keyAt(keysConf, i);
+    const std::vector<double>& own = conf.at(key);
     if (matchCount(own, y, tolerance) == 1) {  // itself only
       ++out.uniques;
-      const auto s = syn.find(keysConf[i]);
+      const auto s = syn.find(key);
       if (s != syn.end() && matchCount(s->second, y, tolerance) == 1) ++replicated;
     }
-    if (const auto s = syn.find(keysConf[i]); s != syn.end()) {
+    if (const auto s = syn.find(key); s != syn.end()) {
       ++out.matched;
       capHits += matches(median(s->second), y, tolerance) ? 1 : 0;
       baselineHits += matches(overallMedian, y, tolerance) ? 1 : 0;
@@ -111,8 +119,9 @@ DisclosureRisk measureDisclosureRisk(const std::vector<std::string>& keysConf,
     std::sort(neighbour.begin(), neighbour.end());
     const double q05 = neighbour[static_cast<std::size_t>(0.05 * static_cast<double>(neighbour.size() - 1))];
     std::size_t close = 0;
-    for (std::size_t r = 0; r < keysSyn.size(); ++r) {
-      const auto c = conf.find(keysSyn[r]);
+    for (std::size_t r = 0; r < static_cast<std::size_t>(ySyn.size()); ++r) {
+      if ((r & 65535) == 0) exec::throwIfStopped(stop);
+      const auto c = conf.find(keyAt(keysSyn, r));
       if (c != conf.end() && nearest(c->second, ySyn[static_cast<Eigen::Index>(r)]) <= q05) ++close;
     }
     out.dcrShare = static_cast<double>(close) / static_cast<double>(ySyn.size());

@@ -36,8 +36,9 @@ struct DisclosureRisk {
 };
 
 /// keysConf[i] / keysSyn[r]: the keys of each record as one string (any encoding that is equal
-/// exactly when the keys are); empty strings when there are no keys. Throws
-/// std::invalid_argument for mismatched sizes or τ outside [0, 1); exec::Cancelled on `stop`.
+/// exactly when the keys are); both empty when there are no keys (one group: no string per
+/// record is made for 10^7 records). Throws std::invalid_argument for mismatched sizes or τ
+/// outside [0, 1); exec::Cancelled on `stop`.
 DisclosureRisk measureDisclosureRisk(const std::vector<std::string>& keysConf,
                                      const Eigen::VectorXd& yConf,
                                      const std::vector<std::string>& keysSyn,

@@ -63,6 +63,13 @@ class DisclosureRiskTest : public QObject {
     const auto twins = utility::measureDisclosureRisk({"", ""}, riskVec({3, 3}), {""},
                                                       riskVec({3}));
     QVERIFY(!twins.replicatedUniques);
+    // No keys at all: one group, the same as one shared key.
+    const auto none = utility::measureDisclosureRisk({}, riskVec({3, 3}), {}, riskVec({3}));
+    QVERIFY(!none.replicatedUniques);
+    QCOMPARE(none.matched, std::size_t(2));
+    QCOMPARE(*none.dcrShare, *twins.dcrShare);
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
+                             utility::measureDisclosureRisk({"a"}, riskVec({1}), {}, riskVec({1})));
     QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
                              utility::measureDisclosureRisk({"a"}, riskVec({1, 2}), {}, {}));
     QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
