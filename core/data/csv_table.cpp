@@ -23,7 +23,8 @@ namespace {
 
 constexpr std::string_view kByteOrderMark = "\xEF\xBB\xBF";
 constexpr std::string_view kBinaryProblem =
-    "this looks like a binary file (e.g. a spreadsheet); save it as CSV";
+    "this looks like a binary file (e.g. a spreadsheet); save it as CSV, or name an SPSS, Stata "
+    "or SAS file by its own extension (.sav, .zsav, .por, .dta, .sas7bdat, .xpt)";
 /// libcsv's parser state for "between rows" (ROW_NOT_BEGUN in libcsv.c). The state lives in the
 /// public struct; reading it is how we learn where a row starts, which libcsv does not report.
 constexpr int kRowNotBegun = 0;
