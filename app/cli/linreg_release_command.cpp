@@ -9,6 +9,7 @@
 #include "app/cli/output_plan.h"
 #include "app/cli/run_inputs.h"
 #include "core/data/csv_table.h"
+#include "core/data/data_file.h"
 #include "core/data/csv_writer.h"
 #include "core/data/value_parsing.h"
 #include "core/infer/linreg_release.h"
@@ -120,7 +121,7 @@ int runLinregRelease(const ReleaseOptions& o) {
   plan.file("--out", o.out);
   plan.check();
   refuseSeededIntoRelease(o.out, seed.has_value());
-  const core::data::CsvTable table = core::data::readCsv(o.data);
+  const core::data::CsvTable table = core::data::readDataFile(o.data);
   std::vector<std::size_t> columns;
   for (const auto& name : layout.predictors) columns.push_back(table.columnIndex(name));
   columns.push_back(table.columnIndex(layout.outcome));

@@ -9,6 +9,7 @@
 #include "app/cli/output_plan.h"
 #include "app/cli/run_inputs.h"
 #include "core/data/csv_table.h"
+#include "core/data/data_file.h"
 #include "core/data/csv_writer.h"
 #include "core/infer/release_file.h"
 
@@ -114,7 +115,7 @@ int runRelease(const ReleaseOptions& o) {
   plan.file("--out", o.out);
   plan.check();
   refuseSeededIntoRelease(o.out, seed.has_value());
-  const core::data::CsvTable table = core::data::readCsv(o.data);
+  const core::data::CsvTable table = core::data::readDataFile(o.data);
   const std::size_t classColumn = table.columnIndex(o.classColumn);
   std::vector<std::size_t> columns;
   for (const auto& f : layout.features) columns.push_back(table.columnIndex(f));

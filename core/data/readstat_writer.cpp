@@ -116,6 +116,11 @@ WriterPtr declare(StatFormat format, const std::string& path,
     if (!plan.variable) throw std::bad_alloc();
     if (info && !info->description.empty())
       readstat_variable_set_label(plan.variable, info->description.c_str());
+    // SPSS shows a column's measurement level: categories as nominal, numbers as scale.
+    if (format == StatFormat::sav)
+      readstat_variable_set_measure(plan.variable, plan.cellsAreLabels || plan.isString
+                                                       ? READSTAT_MEASURE_NOMINAL
+                                                       : READSTAT_MEASURE_SCALE);
     if (format == StatFormat::dta)
       readstat_variable_set_format(
           plan.variable, plan.isString ? ("%" + std::to_string(plan.width) + "s").c_str() : "%9.0g");

@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "core/data/data_error.h"
+#include "core/data/data_file.h"
 #include "core/data/regular_file.h"
 #include "core/data/sha256.h"
 #include "core/data/value_parsing.h"
@@ -95,7 +96,7 @@ LoadJob dataFileJob(const QString& path) {
     auto sha256 = checksum(*text, context.stop);
     if (!sha256) return std::nullopt;
     source.sha256 = std::move(*sha256);
-    auto table = data::parseCsv(*text, file, readControl(context, 0.0, 0.85));
+    auto table = data::parseDataFile(*text, file, readControl(context, 0.0, 0.85));
     if (!table) return std::nullopt;
     return typeAutomatically(std::make_shared<const data::CsvTable>(std::move(*table)),
                              std::move(source), context, 0.85);
@@ -110,7 +111,7 @@ LoadJob tableJob(std::shared_ptr<const data::CsvTable> table, DataSource source)
 
 LoadJob referenceFileJob(const QString& path, data::DatasetSpec spec) {
   return [path, spec = std::move(spec)](const LoadContext& context) -> std::optional<LoadedData> {
-    auto table = data::readCsv(path.toStdString(), readControl(context, 0.0, 0.85));
+    auto table = data::readDataFile(path.toStdString(), readControl(context, 0.0, 0.85));
     if (!table) return std::nullopt;
     auto dataset = data::buildDataset(*table, spec, context.stop);
     if (!dataset) return std::nullopt;
