@@ -65,9 +65,13 @@ class StatFormatsCliTest : public QObject {
     QVERIFY(written.open(QIODevice::ReadOnly) && sidecar.open(QIODevice::ReadOnly));
     const QJsonObject side = QJsonDocument::fromJson(sidecar.readAll()).object();
     QCOMPARE(side["files"].toArray().first().toString(), QString("synthetic." + output));
+    const QByteArray bytes = written.readAll();
     QCOMPARE(side["files_sha256"].toArray().first().toString(),
-             QString(QCryptographicHash::hash(written.readAll(), QCryptographicHash::Sha256)
-                         .toHex()));
+             QString(QCryptographicHash::hash(bytes, QCryptographicHash::Sha256).toHex()));
+    // Nothing of the dropped columns leaves: neither their names nor their labels.
+    for (const char* dropped : {"income", "Yearly income", "no income", "region",
+                                "Region of residence", "Date of the last visit"})
+      QVERIFY2(!bytes.contains(dropped), dropped);
 
     // Read back: the released columns only, with the input's labels and levels.
     const CsvTable in = readDataFile(formatsSurvey(input).toStdString());
