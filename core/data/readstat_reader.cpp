@@ -116,14 +116,12 @@ struct StatReader {
 
 int onMetadata(readstat_metadata_t* metadata, void* context) {
   auto* r = static_cast<StatReader*>(context);
-  const long long rows = readstat_get_row_count(metadata);
   const int variables = readstat_get_var_count(metadata);
   try {
-    // Sizes in a header are claims of the file, not facts: reserve no more than its bytes
-    // can hold (every case takes at least a byte, except in a compressed file).
-    if (variables > 0 && static_cast<std::size_t>(variables) <= r->fileBytes)
+    // Sizes in a header are claims of the file, not facts: reserve no more variables than its
+    // bytes could describe (the row count is not used for reserving at all).
+    if (variables > 0 && static_cast<std::size_t>(variables) <= r->fileBytes / 8)
       r->columns.reserve(static_cast<std::size_t>(variables));
-    (void)rows;
   } catch (...) {
     r->error = std::current_exception();
     return READSTAT_HANDLER_ABORT;

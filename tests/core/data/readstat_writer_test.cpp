@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/data/csv_writer.h"
+#include "core/data/dataset.h"
 #include "core/data/data_file.h"
 #include "core/data/stat_format.h"
 
@@ -123,6 +124,30 @@ class ReadstatWriterTest : public QObject {
     QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
                              formatStatFile(StatFormat::sas7bdat, "o.sas7bdat", in.header,
                                             in.columns, in.rows));
+  }
+
+  /// An outcome whose labels cover its values (a Likert item, say) is read as its codes; as a
+  /// covariate the same column is categorical in label order.
+  void labelledOutcomeReadAsCodes() {
+    CsvTable t = parseDataFile("y,x\nhigh,1\nlow,2\nhigh,3\nmid,4\n", "d.csv");
+    ColumnInfo likert;
+    likert.valueLabels = {{"1", "low"}, {"2", "mid"}, {"3", "high"}};
+    likert.labelsAreLevels = true;
+    t.columns = {likert, ColumnInfo{}};
+    const auto bytes = formatStatFile(StatFormat::sav, "l.sav", t.header, t.columns, t.rows);
+    QVERIFY(bytes);
+    const CsvTable back = parseDataFile(*bytes, "l.sav");
+    QVERIFY(back.columns[0].labelsAreLevels);
+    QCOMPARE(std::string(back.rows[0][0]), std::string("high"));
+    dpsynth::core::data::DatasetSpec spec;
+    spec.outcome = "y";
+    spec.family = dpsynth::core::models::Family::poisson;
+    const auto d = dpsynth::core::data::buildDataset(back, spec);
+    QCOMPARE(d.y, (Eigen::VectorXd(4) << 3, 1, 3, 2).finished());
+    spec.outcome = "x";
+    spec.covariates = {"y"};
+    const auto asCovariate = dpsynth::core::data::buildDataset(back, spec);
+    QCOMPARE(asCovariate.designNames, (std::vector<std::string>{"(Intercept)", "y=mid", "y=high"}));
   }
 
   void stopRequested() {
