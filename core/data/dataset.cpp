@@ -222,8 +222,9 @@ void orderByLabels(const ColumnInfo& info, std::vector<std::string_view>& levels
   };
   std::vector<std::uint32_t> order(levels.size());
   for (std::uint32_t k = 0; k < order.size(); ++k) order[k] = k;
-  std::stable_sort(order.begin(), order.end(),
-                   [&](std::uint32_t a, std::uint32_t b) { return rank(levels[a]) < rank(levels[b]); });
+  std::stable_sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
+    return rank(levels[a]) < rank(levels[b]);
+  });
   std::vector<std::uint32_t> newIndex(levels.size());
   std::vector<std::string_view> sorted(levels.size());
   for (std::uint32_t k = 0; k < order.size(); ++k) {

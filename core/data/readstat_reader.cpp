@@ -14,6 +14,7 @@
 
 #include "core/data/csv_writer.h"
 #include "core/data/data_error.h"
+#include "core/data/utf8.h"
 #include "core/data/value_parsing.h"
 
 namespace dpsynth::core::data {
@@ -57,8 +58,7 @@ readstat_error_t memoryUpdate(long fileSize, readstat_progress_handler progress,
   if (!progress || fileSize <= 0) return READSTAT_OK;
   const auto* f = static_cast<MemoryFile*>(io);
   const double fraction = static_cast<double>(f->position) / static_cast<double>(fileSize);
-  return progress(fraction, user) == READSTAT_HANDLER_OK ? READSTAT_OK
-                                                          : READSTAT_ERROR_USER_ABORT;
+  return progress(fraction, user) == READSTAT_HANDLER_OK ? READSTAT_OK : READSTAT_ERROR_USER_ABORT;
 }
 
 /// One variable as it is read: its values by case, then typed into cells at the end (Stata
@@ -114,6 +114,30 @@ struct StatReader {
                   "that wrote it and save it again, or export it as CSV.");
 }
 
+/// Text the file's declared encoding does not explain (see utf8Text); parseStatFile tries once
+/// more as Windows-1252 before reporting it.
+class InvalidTextError : public DataError {
+ public:
+  using DataError::DataError;
+};
+
+/// Text from the file as UTF-8: ReadStat converts from the file's declared encoding, but passes
+/// through bytes that a damaged or mislabelled file does not explain. Kept, they would make a
+/// synthetic file that no reader (dpsynth included) takes back, so they are refused here, as a
+/// CSV that is not UTF-8 is. `row` is the case number (0: a name or label).
+std::string utf8Text(const char* text, const StatReader& r, std::size_t row,
+                     const std::string& column, const char* what) {
+  if (!text) return {};
+  std::string out(text);
+  if (firstInvalidUtf8(out) != std::string_view::npos)
+    throw InvalidTextError(
+        r.file, row, column,
+        std::string(what) + " is not valid text in the file's encoding, nor in Windows-1252",
+        "Save it again from the program that wrote it (Stata 14 or later writes UTF-8), or "
+        "export it as CSV in UTF-8.");
+  return out;
+}
+
 int onMetadata(readstat_metadata_t* metadata, void* context) {
   auto* r = static_cast<StatReader*>(context);
   const int variables = readstat_get_var_count(metadata);
@@ -137,22 +161,22 @@ int onVariable(int index, readstat_variable_t* variable, const char* labelSet, v
       return READSTAT_HANDLER_ABORT;
     }
     StatColumn column;
-    const char* name = readstat_variable_get_name(variable);
-    column.name = name ? name : "";
-    column.isString =
-        readstat_variable_get_type_class(variable) == READSTAT_TYPE_CLASS_STRING;
+    column.name = utf8Text(readstat_variable_get_name(variable), *r, 0, "",
+                           ("the name of variable " + std::to_string(index + 1)).c_str());
+    column.isString = readstat_variable_get_type_class(variable) == READSTAT_TYPE_CLASS_STRING;
     if (labelSet) column.labelSet = labelSet;
-    if (const char* label = readstat_variable_get_label(variable)) column.info.description = label;
-    if (const char* format = readstat_variable_get_format(variable)) column.info.format = format;
-    column.info.kind =
-        column.isString ? ValueKind::text : kindOfDisplayFormat(column.info.format);
+    column.info.description =
+        utf8Text(readstat_variable_get_label(variable), *r, 0, column.name, "its label");
+    column.info.format =
+        utf8Text(readstat_variable_get_format(variable), *r, 0, column.name, "its format");
+    column.info.kind = column.isString ? ValueKind::text : kindOfDisplayFormat(column.info.format);
     const int ranges = readstat_variable_get_missing_ranges_count(variable);
     for (int k = 0; k < ranges; ++k) {
       const readstat_value_t lo = readstat_variable_get_missing_range_lo(variable, k);
       const readstat_value_t hi = readstat_variable_get_missing_range_hi(variable, k);
       if (column.isString) {
-        const char* text = readstat_string_value(lo);
-        if (text) column.missingStrings.emplace_back(text);
+        if (const char* text = readstat_string_value(lo))
+          column.missingStrings.push_back(utf8Text(text, *r, 0, column.name, "a missing code"));
       } else {
         column.missingRanges.emplace_back(readstat_double_value(lo), readstat_double_value(hi));
       }
@@ -187,7 +211,10 @@ int onValue(int row, readstat_variable_t* variable, readstat_value_t value, void
       const char* text = readstat_value_type_class(value) == READSTAT_TYPE_CLASS_STRING
                              ? readstat_string_value(value)
                              : nullptr;
-      column.strings.emplace_back(missing || !text ? "" : text);
+      column.strings.push_back(
+          missing || !text
+              ? std::string()
+              : utf8Text(text, *r, static_cast<std::size_t>(row) + 1, column.name, "the value"));
     } else {
       const double v = readstat_value_type_class(value) == READSTAT_TYPE_CLASS_NUMERIC
                            ? readstat_double_value(value)
@@ -211,12 +238,11 @@ int onValueLabel(const char* set, readstat_value_t value, const char* label, voi
     StatLabel entry;
     entry.isString = readstat_value_type_class(value) == READSTAT_TYPE_CLASS_STRING;
     if (entry.isString) {
-      const char* text = readstat_string_value(value);
-      entry.text = text ? text : "";
+      entry.text = utf8Text(readstat_string_value(value), *r, 0, "", "a value label's code");
     } else {
       entry.number = readstat_double_value(value);
     }
-    entry.label = std::string(trimBlanks(label));
+    entry.label = std::string(trimBlanks(utf8Text(label, *r, 0, "", "a value label")));
     r->labelSets[set].push_back(std::move(entry));
   } catch (...) {
     r->error = std::current_exception();
@@ -280,8 +306,7 @@ void applyLabels(StatColumn& column, const std::vector<StatLabel>& labels) {
   for (const ValueLabel& v : column.info.valueLabels) labelOf.emplace(v.code, v.label);
   const std::size_t n = column.size();
   for (std::size_t i = 0; i < n; ++i) {
-    const std::string code =
-        column.isString ? column.strings[i] : formatNumber(column.numbers[i]);
+    const std::string code = column.isString ? column.strings[i] : formatNumber(column.numbers[i]);
     if (code.empty()) continue;  // missing
     if (!labelOf.contains(code)) return;
   }
@@ -340,19 +365,17 @@ CsvTable assemble(StatReader& r, StatFormat format) {
 
 }  // namespace
 
-std::optional<CsvTable> parseStatFile(std::string_view bytes, const std::string& file,
-                                      StatFormat format, const ReadControl& control) {
-  // Two cuts ReadStat does not notice: a SAS transport file is a sequence of 80-byte records
-  // (one cut inside the last loses that record's values without a word), and a Stata file of
-  // format 117 or later ends with its closing tag (a cut after the data loses the value labels).
-  if (format == StatFormat::xpt && bytes.size() % 80 != 0)
-    throwDamaged(file, format, 0, "", "its size is not a multiple of 80 bytes, so its end is cut off");
-  if (format == StatFormat::dta && bytes.starts_with("<stata_dta>") &&
-      !trimBlanks(bytes).ends_with("</stata_dta>"))
-    throwDamaged(file, format, 0, "", "it does not end with </stata_dta>, so its end is cut off");
-  std::unique_ptr<readstat_parser_t, decltype(&readstat_parser_free)> parser(
-      readstat_parser_init(), readstat_parser_free);
+namespace {
+
+/// One pass of ReadStat over the bytes; `encoding` (nullptr: the file's own) overrides the
+/// character encoding of files that name none.
+std::optional<CsvTable> parseOnce(std::string_view bytes, const std::string& file,
+                                  StatFormat format, const ReadControl& control,
+                                  const char* encoding) {
+  std::unique_ptr<readstat_parser_t, decltype(&readstat_parser_free)> parser(readstat_parser_init(),
+                                                                             readstat_parser_free);
   if (!parser) throw std::bad_alloc();
+  if (encoding) readstat_set_file_character_encoding(parser.get(), encoding);
   MemoryFile memory{bytes, 0};
   StatReader reader(file, control);
   reader.fileBytes = bytes.size();
@@ -406,6 +429,32 @@ std::optional<CsvTable> parseStatFile(std::string_view bytes, const std::string&
     control.progress(p);
   }
   return table;
+}
+
+}  // namespace
+
+std::optional<CsvTable> parseStatFile(std::string_view bytes, const std::string& file,
+                                      StatFormat format, const ReadControl& control) {
+  // Two cuts ReadStat does not notice: a SAS transport file is a sequence of 80-byte records
+  // (one cut inside the last loses that record's values without a word), and a Stata file of
+  // format 117 or later ends with its closing tag (a cut after the data loses the value labels).
+  if (format == StatFormat::xpt && bytes.size() % 80 != 0)
+    throwDamaged(file, format, 0, "",
+                 "its size is not a multiple of 80 bytes, so its end is cut off");
+  if (format == StatFormat::dta && bytes.starts_with("<stata_dta>") &&
+      !trimBlanks(bytes).ends_with("</stata_dta>"))
+    throwDamaged(file, format, 0, "", "it does not end with </stata_dta>, so its end is cut off");
+  try {
+    return parseOnce(bytes, file, format, control, nullptr);
+  } catch (const InvalidTextError& first) {
+    // Stata before version 14, SPSS portable and SAS transport files name no encoding, and
+    // ReadStat passes their bytes through: Latin text from Windows is the usual case.
+    try {
+      return parseOnce(bytes, file, format, control, "WINDOWS-1252");
+    } catch (const DataError&) {
+      throw first;
+    }
+  }
 }
 
 }  // namespace dpsynth::core::data

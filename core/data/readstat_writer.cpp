@@ -110,9 +110,10 @@ WriterPtr declare(StatFormat format, const std::string& path,
   for (std::size_t j = 0; j < header.size(); ++j) {
     ColumnPlan& plan = plans[j];
     const ColumnInfo* info = j < infos.size() ? &infos[j] : nullptr;
-    plan.variable = readstat_add_variable(
-        writer.get(), header[j].c_str(),
-        plan.isString ? READSTAT_TYPE_STRING : READSTAT_TYPE_DOUBLE, plan.isString ? plan.width : 0);
+    plan.variable =
+        readstat_add_variable(writer.get(), header[j].c_str(),
+                              plan.isString ? READSTAT_TYPE_STRING : READSTAT_TYPE_DOUBLE,
+                              plan.isString ? plan.width : 0);
     if (!plan.variable) throw std::bad_alloc();
     if (info && !info->description.empty())
       readstat_variable_set_label(plan.variable, info->description.c_str());
@@ -123,7 +124,8 @@ WriterPtr declare(StatFormat format, const std::string& path,
                                                        : READSTAT_MEASURE_SCALE);
     if (format == StatFormat::dta)
       readstat_variable_set_format(
-          plan.variable, plan.isString ? ("%" + std::to_string(plan.width) + "s").c_str() : "%9.0g");
+          plan.variable,
+          plan.isString ? ("%" + std::to_string(plan.width) + "s").c_str() : "%9.0g");
     if (plan.attachLabels) {
       const readstat_type_t type =
           format == StatFormat::dta ? READSTAT_TYPE_INT32 : READSTAT_TYPE_DOUBLE;
@@ -178,8 +180,8 @@ void checkStatColumns(StatFormat format, const std::string& path,
 
 std::optional<std::string> formatStatFile(StatFormat format, const std::string& path,
                                           const std::vector<std::string>& header,
-                                          const std::vector<ColumnInfo>& infos,
-                                          const CsvRows& rows, const std::stop_token& stop) {
+                                          const std::vector<ColumnInfo>& infos, const CsvRows& rows,
+                                          const std::stop_token& stop) {
   if (!isWritableStatFormat(format))
     throw std::invalid_argument("dpsynth does not write " + statFormatName(format) + " files");
   if (rows.size() > 0 && rows.columns() != header.size())

@@ -26,13 +26,12 @@ namespace dpsynth::core::data {
 /// when `stop` was requested (checked every 16384 rows).
 std::optional<std::string> formatStatFile(StatFormat format, const std::string& path,
                                           const std::vector<std::string>& header,
-                                          const std::vector<ColumnInfo>& infos,
-                                          const CsvRows& rows, const std::stop_token& stop = {});
+                                          const std::vector<ColumnInfo>& infos, const CsvRows& rows,
+                                          const std::stop_token& stop = {});
 
 /// Checks, without data, that the columns can be written in `format` (names and labels the
 /// format accepts): the same WriteError formatStatFile would throw, before any work is done.
 void checkStatColumns(StatFormat format, const std::string& path,
-                      const std::vector<std::string>& header,
-                      const std::vector<ColumnInfo>& infos);
+                      const std::vector<std::string>& header, const std::vector<ColumnInfo>& infos);
 
 }  // namespace dpsynth::core::data

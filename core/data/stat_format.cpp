@@ -71,16 +71,16 @@ ValueKind kindOfDisplayFormat(std::string_view format) {
   if (format.front() == '%') return stataKind(format);
   // SPSS and SAS spell their formats in capitals followed by a width ("DATE11", "MMDDYY10.").
   const std::string f = upperCase(format);
-  if (startsWithAny(f, {"DATETIME", "DATEAMPM", "YMDHMS", "DTDATE", "E8601DT", "B8601DT",
-                        "E8601DZ", "B8601DZ", "NLDATM", "MDYAMPM"}))
+  if (startsWithAny(f, {"DATETIME", "DATEAMPM", "YMDHMS", "DTDATE", "E8601DT", "B8601DT", "E8601DZ",
+                        "B8601DZ", "NLDATM", "MDYAMPM"}))
     return ValueKind::datetime;
   if (startsWithAny(f, {"TIME", "DTIME", "MTIME", "HHMM", "TOD", "HOUR", "MMSS", "E8601TM",
                         "B8601TM", "NLTIME"}))
     return ValueKind::time;
-  if (startsWithAny(f, {"DATE", "ADATE", "EDATE", "SDATE", "JDATE", "QYR", "MOYR", "WKYR",
-                        "DDMMYY", "MMDDYY", "YYMMDD", "YYMMN", "YYMON", "MONYY", "YYQ",
-                        "WEEKDATE", "WORDDATE", "JULIAN", "E8601DA", "B8601DA", "NLDATE",
-                        "EURDF", "MINGUO", "NENGO"}))
+  if (startsWithAny(
+          f, {"DATE",     "ADATE",  "EDATE",   "SDATE",   "JDATE",  "QYR",   "MOYR",   "WKYR",
+              "DDMMYY",   "MMDDYY", "YYMMDD",  "YYMMN",   "YYMON",  "MONYY", "YYQ",    "WEEKDATE",
+              "WORDDATE", "JULIAN", "E8601DA", "B8601DA", "NLDATE", "EURDF", "MINGUO", "NENGO"}))
     return ValueKind::date;
   return ValueKind::number;
 }

@@ -22,8 +22,8 @@ QString formatsSurvey(const QString& extension) {
   return QString(DPSYNTH_SOURCE_DIR) + "/tests/data/formats/survey." + extension;
 }
 
-const QStringList kStatSampler = {"--chains", "1", "--warmup", "150", "--draws", "150",
-                                  "--seed", "1"};
+const QStringList kStatSampler = {"--chains", "1",   "--warmup", "150",
+                                  "--draws",  "150", "--seed",   "1"};
 
 std::vector<std::string> statLabels(const CsvTable& t, std::size_t column) {
   std::vector<std::string> out;
@@ -39,12 +39,18 @@ class StatFormatsCliTest : public QObject {
   void fitAndWriteBack_data() {
     QTest::addColumn<QString>("input");
     QTest::addColumn<QString>("output");
-    QTest::newRow("sav to sav") << "sav" << "sav";
-    QTest::newRow("dta to dta") << "dta" << "dta";
-    QTest::newRow("sav to xpt") << "sav" << "xpt";
-    QTest::newRow("zsav to dta") << "zsav" << "dta";
-    QTest::newRow("xpt to xpt") << "xpt" << "xpt";
-    QTest::newRow("sas7bdat to csv") << "sas7bdat" << "csv";
+    QTest::newRow("sav to sav") << "sav"
+                                << "sav";
+    QTest::newRow("dta to dta") << "dta"
+                                << "dta";
+    QTest::newRow("sav to xpt") << "sav"
+                                << "xpt";
+    QTest::newRow("zsav to dta") << "zsav"
+                                 << "dta";
+    QTest::newRow("xpt to xpt") << "xpt"
+                                << "xpt";
+    QTest::newRow("sas7bdat to csv") << "sas7bdat"
+                                     << "csv";
   }
   void fitAndWriteBack() {
     QFETCH(QString, input);
@@ -54,9 +60,9 @@ class StatFormatsCliTest : public QObject {
     const QString out = dir.filePath("synthetic." + output);
     const QString report = dir.filePath("report.json");
     const auto run = dpsynth::test::runDpsynth(
-        QStringList{"fit", "--data", formatsSurvey(input), "--outcome", "visits",
-                    "--covariates", "health,sex", "--family", "poisson", "--drop-missing",
-                    "--synthetic-out", out, "--report", report, "--quiet"} +
+        QStringList{"fit", "--data", formatsSurvey(input), "--outcome", "visits", "--covariates",
+                    "health,sex", "--family", "poisson", "--drop-missing", "--synthetic-out", out,
+                    "--report", report, "--quiet"} +
         kStatSampler);
     QVERIFY2(run.exitCode == 0, qPrintable(run.err));
 
@@ -108,8 +114,7 @@ class StatFormatsCliTest : public QObject {
     const auto before = dpsynth::test::folderSnapshot(dir.path());
     const auto run = dpsynth::test::runDpsynth(
         QStringList{"fit", "--data", formatsSurvey("sav"), "--outcome", "visits", "--family",
-                    "poisson", "--drop-missing", "--synthetic-out",
-                    dir.filePath("s.sas7bdat")} +
+                    "poisson", "--drop-missing", "--synthetic-out", dir.filePath("s.sas7bdat")} +
         kStatSampler);
     QCOMPARE(run.exitCode, 2);
     QVERIFY2(run.err.contains("s.sas7bdat") && run.err.contains(".sav"), qPrintable(run.err));

@@ -46,6 +46,10 @@ std::optional<std::string> checksum(std::string_view text, const std::stop_token
 
 std::string guessOutcome(const data::CsvTable& table) {
   for (std::size_t c = table.header.size(); c-- > 0;) {
+    // An SPSS, Stata or SAS file says which columns are dates or categories: never outcomes.
+    if (const data::ColumnInfo* info = table.info(c);
+        info && (info->isDateOrTime() || info->labelsAreLevels))
+      continue;
     std::size_t numbers = 0, present = 0;
     for (const data::CsvRow row : table.rows) {
       if (data::isMissingValue(row[c])) continue;

@@ -12,6 +12,7 @@
 
 #include "core/data/data_file.h"
 #include "core/data/dataset.h"
+#include "core/data/readstat_writer.h"
 #include "core/data/value_parsing.h"
 #include "expect_data_error.h"
 
@@ -21,8 +22,8 @@ using dpsynth::core::data::CsvTable;
 using dpsynth::core::data::DatasetSpec;
 using dpsynth::core::data::isMissingValue;
 using dpsynth::core::data::parseDataFile;
-using dpsynth::core::data::readDataFile;
 using dpsynth::core::data::ReadControl;
+using dpsynth::core::data::readDataFile;
 using dpsynth::core::data::ValueKind;
 using dpsynth::core::models::Family;
 
@@ -42,8 +43,8 @@ std::string surveyBytes(const std::string& extension) {
 /// The column's index, case ignored (SPSS portable files spell names in capitals).
 std::size_t columnOf(const CsvTable& t, const std::string& name) {
   for (std::size_t j = 0; j < t.header.size(); ++j) {
-    if (QString::fromStdString(t.header[j]).compare(QString::fromStdString(name),
-                                                    Qt::CaseInsensitive) == 0)
+    if (QString::fromStdString(t.header[j])
+            .compare(QString::fromStdString(name), Qt::CaseInsensitive) == 0)
       return j;
   }
   return t.header.size();
@@ -140,7 +141,7 @@ class ReadstatReaderTest : public QObject {
       const auto d = buildDataset(t, spec);
       const std::string h = t.header[columnOf(t, "health")], s = t.header[columnOf(t, "sex")];
       QCOMPARE(d.designNames, (std::vector<std::string>{"(Intercept)", h + "=average",
-                                                         h + "=excellent", s + "=female"}));
+                                                        h + "=excellent", s + "=female"}));
       QCOMPARE(d.size(), std::size_t{37});  // 40 less visits missing twice, health once
       QCOMPARE(d.droppedRows, std::size_t{3});
     }
@@ -216,6 +217,31 @@ class ReadstatReaderTest : public QObject {
       } catch (const dpsynth::core::data::DataError&) {
       }
     }
+  }
+
+  /// A Stata 13 file names no encoding and holds Windows-1252 text: read as such, into UTF-8
+  /// (kept as raw bytes, it would make synthetic files no reader takes back; the fuzzer found
+  /// one).
+  void latinTextOfOldFilesBecomesUtf8() {
+    const CsvTable t =
+        readDataFile(std::string(DPSYNTH_SOURCE_DIR) + "/tests/data/formats/latin1_stata13.dta");
+    QCOMPARE(std::string(t.rows[0][1]), std::string("Jos\xC3\xA9"));
+    QCOMPARE(std::string(t.rows[2][1]), std::string("Ren\xC3\xA9" "e"));
+    QVERIFY(t.columns[2].labelsAreLevels);
+    QCOMPARE(std::string(t.rows[0][2]), std::string("Caf\xC3\xA9"));
+  }
+
+  /// Text no encoding explains is one DataError naming the file.
+  void invalidTextRefused() {
+    dpsynth::core::data::CsvRows rows(2);
+    rows.push_back({"1", "ok"});
+    rows.push_back({"2", "ca\x81\xFF\xFEt"});
+    const auto bytes = dpsynth::core::data::formatStatFile(dpsynth::core::data::StatFormat::sav,
+                                                           "w.sav", {"y", "name"}, {}, rows);
+    QVERIFY(bytes);
+    const auto caught = dpsynth::test::catchDataError([&] { parseDataFile(*bytes, "w.sav"); });
+    QVERIFY(caught);
+    QVERIFY2(std::string(caught->what()).starts_with("w.sav"), caught->what());
   }
 
   void stopRequestedReturnsNothing() {

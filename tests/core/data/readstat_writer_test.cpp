@@ -8,8 +8,8 @@
 #include <vector>
 
 #include "core/data/csv_writer.h"
-#include "core/data/dataset.h"
 #include "core/data/data_file.h"
+#include "core/data/dataset.h"
 #include "core/data/stat_format.h"
 
 using dpsynth::core::data::ColumnInfo;
@@ -52,11 +52,16 @@ class ReadstatWriterTest : public QObject {
   void roundTripKeepsLabels_data() {
     QTest::addColumn<QString>("from");
     QTest::addColumn<QString>("to");
-    QTest::newRow("sav to sav") << "sav" << "sav";
-    QTest::newRow("dta to dta") << "dta" << "dta";
-    QTest::newRow("sav to dta") << "sav" << "dta";
-    QTest::newRow("dta to sav") << "dta" << "sav";
-    QTest::newRow("por to sav") << "por" << "sav";
+    QTest::newRow("sav to sav") << "sav"
+                                << "sav";
+    QTest::newRow("dta to dta") << "dta"
+                                << "dta";
+    QTest::newRow("sav to dta") << "sav"
+                                << "dta";
+    QTest::newRow("dta to sav") << "dta"
+                                << "sav";
+    QTest::newRow("por to sav") << "por"
+                                << "sav";
   }
   void roundTripKeepsLabels() {
     QFETCH(QString, from);
@@ -89,8 +94,8 @@ class ReadstatWriterTest : public QObject {
   /// A table from a CSV (no information): numbers stay numeric, text becomes strings.
   void csvTableTypedByContent() {
     const CsvTable in = parseDataFile("y,group,x\n1,a,0.5\n2,bb,\n3,a,-2\n", "d.csv");
-    for (auto [format, ext] : {std::pair{StatFormat::sav, "sav"}, {StatFormat::dta, "dta"},
-                               {StatFormat::xpt, "xpt"}}) {
+    for (auto [format, ext] :
+         {std::pair{StatFormat::sav, "sav"}, {StatFormat::dta, "dta"}, {StatFormat::xpt, "xpt"}}) {
       const CsvTable back = roundTrip(format, ext, in);
       QCOMPARE(back.header, in.header);
       QVERIFY(back.rows == in.rows);
@@ -121,9 +126,9 @@ class ReadstatWriterTest : public QObject {
     }
     QVERIFY_THROWS_EXCEPTION(
         WriteError, dpsynth::core::data::checkStatColumns(StatFormat::sav, "o.sav", in.header, {}));
-    QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
-                             formatStatFile(StatFormat::sas7bdat, "o.sas7bdat", in.header,
-                                            in.columns, in.rows));
+    QVERIFY_THROWS_EXCEPTION(
+        std::invalid_argument,
+        formatStatFile(StatFormat::sas7bdat, "o.sas7bdat", in.header, in.columns, in.rows));
   }
 
   /// An outcome whose labels cover its values (a Likert item, say) is read as its codes; as a

@@ -195,6 +195,38 @@ void write(Kind kind, const char* path) {
   fclose(f);
 }
 
+/// A Stata 13 file (format 117, which names no encoding) with Latin text from Windows: "José"
+/// and the label "Café" in Windows-1252 bytes.
+void writeLatin1Stata(const char* path) {
+  readstat_writer_t* w = readstat_writer_init();
+  readstat_set_data_writer(w, writeBytes);
+  readstat_writer_set_file_timestamp(w, 946684800);
+  readstat_writer_set_file_format_version(w, 117);
+  readstat_label_set_t* place = readstat_add_label_set(w, READSTAT_TYPE_INT32, "placel");
+  readstat_label_int32_value(place, 1, "Caf\xE9");
+  readstat_label_int32_value(place, 2, "Bar");
+  readstat_variable_t* y = readstat_add_variable(w, "y", READSTAT_TYPE_DOUBLE, 0);
+  readstat_variable_set_format(y, "%9.0g");
+  readstat_variable_t* name = readstat_add_variable(w, "name", READSTAT_TYPE_STRING, 8);
+  readstat_variable_set_format(name, "%8s");
+  readstat_variable_t* where = readstat_add_variable(w, "place", READSTAT_TYPE_DOUBLE, 0);
+  readstat_variable_set_format(where, "%9.0g");
+  readstat_variable_set_label_set(where, place);
+  FILE* f = fopen(path, "wb");
+  check(readstat_begin_writing_dta(w, f, 3), path);
+  const char* names[] = {"Jos\xE9", "Ana", "Ren\xE9" "e"};
+  for (int i = 0; i < 3; ++i) {
+    check(readstat_begin_row(w), "row");
+    check(readstat_insert_double_value(w, y, i + 1), "y");
+    check(readstat_insert_string_value(w, name, names[i]), "name");
+    check(readstat_insert_double_value(w, where, 1 + i % 2), "place");
+    check(readstat_end_row(w), "end row");
+  }
+  check(readstat_end_writing(w), "end");
+  readstat_writer_free(w);
+  fclose(f);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -205,5 +237,6 @@ int main(int argc, char** argv) {
   write(Kind::dta, (dir + "/survey.dta").c_str());
   write(Kind::sas7bdat, (dir + "/survey.sas7bdat").c_str());
   write(Kind::xpt, (dir + "/survey.xpt").c_str());
+  writeLatin1Stata((dir + "/latin1_stata13.dta").c_str());
   return 0;
 }

@@ -8,4 +8,4 @@ tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
 c++ -std=c++20 -O1 -Wall -o "$tmp/make_fixtures" "$here/make_fixtures.cpp" -lreadstat
 "$tmp/make_fixtures" "$here"
-ls -l "$here"/survey.*
+ls -l "$here"/survey.* "$here"/latin1_stata13.dta
