@@ -191,6 +191,17 @@ std::optional<std::string> formatStatFile(StatFormat format, const std::string& 
   std::vector<ColumnPlan> plans;
   for (std::size_t j = 0; j < header.size(); ++j)
     plans.push_back(planColumn(format, j < infos.size() ? &infos[j] : nullptr, &rows, j));
+  // A SAS transport file pads its last 80-byte record with blanks: a last record of blank
+  // text only cannot be told from padding and would be lost (a synthetic file always ends in a
+  // number, its outcome).
+  if (format == StatFormat::xpt && rows.size() > 0) {
+    bool blank = true;
+    for (std::size_t j = 0; j < header.size() && blank; ++j)
+      blank = plans[j].isString && trimBlanks(rows[rows.size() - 1][j]).empty();
+    if (blank)
+      throw WriteError(path, "SAS .xpt cannot hold a last record of blank text only (it would "
+                             "read as padding); write it as .sav, .dta or CSV");
+  }
   std::string out;
   WriterPtr writer =
       declare(format, path, header, infos, plans, out, static_cast<long>(rows.size()));

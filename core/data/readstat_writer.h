@@ -21,7 +21,8 @@ namespace dpsynth::core::data {
 /// (SAS transport files have no value labels; Stata labels integers only) the label text itself
 /// is written, as a string column. The file's timestamp is fixed (2000-01-01 UTC), so the same
 /// table gives the same bytes. Throws WriteError naming `path` when the format refuses a name,
-/// a label or a value (e.g. a column name that is not a valid Stata name) and
+/// a label or a value (e.g. a column name that is not a valid Stata name; a .xpt whose last
+/// record is blank text only, which the format cannot tell from its padding) and
 /// std::invalid_argument for a format dpsynth does not write (isWritableStatFormat). nullopt
 /// when `stop` was requested (checked every 16384 rows).
 std::optional<std::string> formatStatFile(StatFormat format, const std::string& path,
