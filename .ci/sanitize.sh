@@ -35,6 +35,8 @@ logs="$(realpath -m "$build")/sanitizer-logs"
 rm -rf "$logs" && mkdir -p "$logs"
 export ASAN_OPTIONS="halt_on_error=1:abort_on_error=1:detect_leaks=1:detect_stack_use_after_return=1:log_path=$logs/asan"
 export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1:log_path=$logs/ubsan"
+# A leak inside the system's ReadStat on damaged SAS transport files (see the file).
+export LSAN_OPTIONS="suppressions=$(pwd)/.ci/lsan-suppressions.txt"
 status=0
 nice ctest --test-dir "$build" -j"$jobs" --output-on-failure ${TESTS:+-R "$TESTS"} ${EXCLUDE:+-E "$EXCLUDE"} || status=$?
 done=$(date +%s)

@@ -15,7 +15,9 @@ seconds="${1:-60}"
 root="$(cd "$(dirname "$0")/.." && pwd)"
 build="${SANITIZE_BUILD_DIR:-$root/build-asan}"
 jobs="${JOBS:-2}"
-read -r -a harnesses <<<"${HARNESSES:-csv_fuzzer session_fuzzer study_config_fuzzer release_fuzzer}"
+read -r -a harnesses <<<"${HARNESSES:-csv_fuzzer session_fuzzer study_config_fuzzer release_fuzzer readstat_fuzzer}"
+# Inputs up to 8 KiB, except SPSS/Stata/SAS files: the smallest SAS7BDAT is two 8 KiB pages.
+max_len() { if [ "$1" = readstat_fuzzer ]; then echo 32768; else echo 8192; fi; }
 
 # The same build as .ci/sanitize.sh (which CI runs first, so nothing is compiled twice).
 source "$root/.ci/sanitizer-build.sh"
@@ -25,6 +27,8 @@ nice cmake --build "$build" -j"$jobs" --target "${harnesses[@]}"
 mkdir -p "$build/artifacts"
 export ASAN_OPTIONS="${ASAN_OPTIONS:-abort_on_error=1:detect_leaks=1}"
 export UBSAN_OPTIONS="${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1}"
+# A leak inside the system's ReadStat on damaged SAS transport files (see the file).
+export LSAN_OPTIONS="${LSAN_OPTIONS:-suppressions=$root/.ci/lsan-suppressions.txt}"
 # The harnesses run side by side (one core each): CI spends SECONDS on fuzzing, not SECONDS per
 # harness. Each writes its own log; the summary is read from the logs afterwards.
 pids=()
@@ -32,7 +36,7 @@ for h in "${harnesses[@]}"; do
   corpus="$build/corpus/${h%_fuzzer}"   # working corpus: grows, never written into the repository
   mkdir -p "$corpus"
   nice "$build/fuzz/$h" "$corpus" "$root/fuzz/corpus/${h%_fuzzer}" \
-    -max_total_time="$seconds" -max_len=8192 -timeout=10 -rss_limit_mb=2048 \
+    -max_total_time="$seconds" -max_len="$(max_len "$h")" -timeout=10 -rss_limit_mb=2048 \
     -print_final_stats=1 -artifact_prefix="$build/artifacts/$h-" >"$build/$h.log" 2>&1 &
   pids+=("$!")
 done
@@ -59,7 +63,7 @@ if [ "$status" -eq 0 ] && [ "${MERGE:-0}" = 1 ]; then
   for h in "${harnesses[@]}"; do
     kept="$root/fuzz/corpus/${h%_fuzzer}"
     before=$(ls "$kept" | wc -l)
-    "$build/fuzz/$h" -merge=1 -max_len=8192 -timeout=10 -rss_limit_mb=2048 "$kept" \
+    "$build/fuzz/$h" -merge=1 -max_len="$(max_len "$h")" -timeout=10 -rss_limit_mb=2048 "$kept" \
       "$build/corpus/${h%_fuzzer}" >"$build/$h.merge.log" 2>&1
     echo "$h: fuzz/corpus/${h%_fuzzer} $before -> $(ls "$kept" | wc -l) files"
   done

@@ -6,6 +6,7 @@ set -euo pipefail
 packages=(
   build-essential cmake ninja-build pkg-config
   libeigen3-dev libboost-dev nlohmann-json3-dev libcli11-dev libcsv-dev
+  libreadstat-dev            # core/data/readstat_*: SPSS, Stata and SAS files in and out
   libbenchmark-dev
   qt6-base-dev qt6-svg-dev libqcustomplot-dev libgl-dev
   xvfb xauth

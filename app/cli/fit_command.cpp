@@ -28,7 +28,8 @@ namespace core = dpsynth::core;
 
 void addFitCommand(CLI::App& app, FitOptions& o) {
   auto* fit = app.add_subcommand("fit", "Fit a synthesizer under a privacy mechanism");
-  fit->add_option("--data", o.data, "Confidential data (CSV with a header row)")->required();
+  fit->add_option("--data", o.data, "Confidential data: CSV with a header row, or SPSS (.sav, .zsav, .por), Stata (.dta) or "
+                  "SAS (.sas7bdat, .xpt), told by the extension")->required();
   fit->add_option("--outcome", o.outcome, "Outcome column to synthesize")->required();
   fit->add_option("--covariates", o.covariates, "Public covariate columns (A,B,...)")
       ->delimiter(',');
@@ -92,7 +93,8 @@ void addFitCommand(CLI::App& app, FitOptions& o) {
   fit->add_flag("--quiet", o.quiet, "Print only warnings and errors");
   fit->add_option("--synthetic-out", o.syntheticOut,
                   "Write synthetic data (CSV + .json): the outcome and --covariates only, rows "
-                  "in random order");
+                  "in random order; a name ending in .sav, .dta or .xpt writes SPSS, Stata or SAS "
+                  "transport with the input's variable and value labels");
   fit->add_option("--report", o.report, "Write the report JSON");
 }
 
@@ -317,9 +319,11 @@ int runFit(const FitOptions& o) {
   if (!built) return cancelledWhileReading(o.data);
   const core::data::Dataset& dataset = *built;
   // m datasets of n records: refused now rather than after the sampling.
-  if (!o.syntheticOut.empty())
+  if (!o.syntheticOut.empty()) {
     core::pipeline::checkSyntheticVolume(static_cast<std::uint64_t>(o.datasets), dataset.size(),
                                          1, "--datasets");
+    core::pipeline::checkSyntheticOutput(o.syntheticOut, dataset);  // names a format accepts
+  }
   if (dataset.droppedRows > 0 && !o.quiet)
     std::cerr << "dropped " << dataset.droppedRows << " rows with missing values\n";
   if (const std::string dropped = droppedColumnsLine(dataset);

@@ -9,6 +9,7 @@
 #include "app/cli/output_plan.h"
 #include "app/cli/run_inputs.h"
 #include "core/data/csv_table.h"
+#include "core/data/data_file.h"
 #include "core/data/csv_writer.h"
 #include "core/data/value_parsing.h"
 #include "core/infer/linreg_release.h"

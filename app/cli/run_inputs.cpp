@@ -9,6 +9,7 @@
 
 #include "app/cli/cli_common.h"
 #include "core/data/csv_table.h"
+#include "core/data/data_file.h"
 #include "core/pipeline/export.h"
 #include "core/pipeline/release_claim.h"
 
@@ -106,7 +107,7 @@ std::optional<core::data::CsvTable> parseInputCsv(const std::string& text,
                                                   const std::stop_token& stop) {
   core::data::ReadControl control;
   control.stop = stop;
-  return core::data::parseCsv(text, path, control);
+  return core::data::parseDataFile(text, path, control);
 }
 
 std::optional<core::data::CsvTable> readInputCsv(const std::string& path,

@@ -37,7 +37,8 @@ void applySize(core::pipeline::RunSettings& settings, std::optional<std::size_t>
 std::string sizeLine(const core::pipeline::RunSettings& settings,
                      const core::data::Dataset& dataset);
 
-/// An input CSV read so that Ctrl-C (`stop`) ends the read at its next check: nullopt then. A
+/// An input data file (CSV, or SPSS, Stata or SAS by its extension: core/data/data_file.h)
+/// read so that Ctrl-C (`stop`) ends the read at its next check: nullopt then. A
 /// file of 16 MB or more is announced on stderr first ("reading FILE (N MB)") unless quiet,
 /// because reading it takes a noticeable moment.
 std::optional<core::data::CsvTable> readInputCsv(const std::string& path,

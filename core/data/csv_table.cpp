@@ -16,6 +16,7 @@
 #include "core/data/populate_pages.h"
 #include "core/data/quote_value.h"
 #include "core/data/regular_file.h"
+#include "core/data/utf8.h"
 #include "core/data/value_parsing.h"
 
 namespace dpsynth::core::data {
@@ -23,7 +24,8 @@ namespace {
 
 constexpr std::string_view kByteOrderMark = "\xEF\xBB\xBF";
 constexpr std::string_view kBinaryProblem =
-    "this looks like a binary file (e.g. a spreadsheet); save it as CSV";
+    "this looks like a binary file (e.g. a spreadsheet); save it as CSV, or name an SPSS, Stata "
+    "or SAS file by its own extension (.sav, .zsav, .por, .dta, .sas7bdat, .xpt)";
 /// libcsv's parser state for "between rows" (ROW_NOT_BEGUN in libcsv.c). The state lives in the
 /// public struct; reading it is how we learn where a row starts, which libcsv does not report.
 constexpr int kRowNotBegun = 0;
@@ -38,53 +40,6 @@ std::size_t lineAtOffset(std::string_view text, std::size_t offset) {
     if (text[i] == '\n') ++line;
   }
   return line;
-}
-
-/// Offset of the first byte that breaks UTF-8 (overlong forms, surrogates and code points above
-/// U+10FFFF included), or npos when the whole text is valid. Eight ASCII bytes at a time where
-/// it can (most CSV text is ASCII).
-std::size_t firstInvalidUtf8(std::string_view text) {
-  std::size_t i = 0;
-  const std::size_t n = text.size();
-  while (i < n) {
-    if (i + 8 <= n) {
-      std::uint64_t word;
-      std::memcpy(&word, text.data() + i, 8);
-      if ((word & 0x8080808080808080ull) == 0) {
-        i += 8;
-        continue;
-      }
-    }
-    const auto c = static_cast<unsigned char>(text[i]);
-    if (c < 0x80) {
-      ++i;
-      continue;
-    }
-    std::size_t length = 0;
-    unsigned char low = 0x80, high = 0xBF;  // allowed range of the second byte
-    if (c >= 0xC2 && c <= 0xDF) {
-      length = 2;
-    } else if (c >= 0xE0 && c <= 0xEF) {
-      length = 3;
-      if (c == 0xE0) low = 0xA0;   // overlong
-      if (c == 0xED) high = 0x9F;  // UTF-16 surrogates
-    } else if (c >= 0xF0 && c <= 0xF4) {
-      length = 4;
-      if (c == 0xF0) low = 0x90;   // overlong
-      if (c == 0xF4) high = 0x8F;  // above U+10FFFF
-    } else {
-      return i;
-    }
-    if (i + length > n) return i;
-    const auto second = static_cast<unsigned char>(text[i + 1]);
-    if (second < low || second > high) return i;
-    for (std::size_t k = 2; k < length; ++k) {
-      const auto next = static_cast<unsigned char>(text[i + k]);
-      if (next < 0x80 || next > 0xBF) return i;
-    }
-    i += length;
-  }
-  return std::string_view::npos;
 }
 
 /// Throws DataError unless the text is text; false when a stop was requested first (the check

@@ -8,6 +8,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/data/column_info.h"
 #include "core/data/csv_rows.h"
 #include "core/data/read_control.h"
 #include "core/data/regular_file.h"
@@ -19,7 +20,17 @@ struct CsvTable {
   char delimiter = ',';                        ///< detected: ',' ';' or '\t'
   std::vector<std::string> header;             ///< column names, BOM and surrounding blanks removed
   CsvRows rows;                                ///< every data row has header.size() fields
-  std::vector<std::size_t> lineOfRow;          ///< 1-based file line where each row starts
+  /// 1-based file line where each row starts; for a statistical file (SPSS, Stata, SAS), where
+  /// there are no lines, the 1-based case number as those programs show it.
+  std::vector<std::size_t> lineOfRow;
+  /// Empty for a CSV; for a statistical file one entry per column (data_file.h): variable
+  /// label, value labels, format.
+  std::vector<ColumnInfo> columns;
+
+  /// The column's information, or nullptr when the file has none (a CSV).
+  const ColumnInfo* info(std::size_t column) const {
+    return column < columns.size() ? &columns[column] : nullptr;
+  }
 
   std::size_t columnIndex(const std::string& name) const;  ///< throws DataError if absent
 };

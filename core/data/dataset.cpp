@@ -103,6 +103,28 @@ std::vector<std::size_t> completeRows(const CsvTable& table, const DatasetSpec& 
   return kept;
 }
 
+/// A cell as a number's text: a labelled column (labels as levels) holds the label, whose code
+/// is the number; every other column holds the number itself.
+std::string_view codeText(const CsvTable& table, std::size_t row, std::size_t column) {
+  const std::string_view cell = table.rows[row][column];
+  const ColumnInfo* info = table.info(column);
+  if (!info || !info->labelsAreLevels) return cell;
+  const std::string* code = info->codeOf(trimBlanks(cell));
+  return code ? std::string_view(*code) : cell;
+}
+
+/// SPEC §2's families model numbers; a date or a time is refused with one line.
+void refuseDateOutcome(const CsvTable& table, std::size_t column) {
+  const ColumnInfo* info = table.info(column);
+  if (!info || !info->isDateOrTime()) return;
+  throw DataError(table.file, 0, table.header[column],
+                  std::string("holds ") + valueKindWords(info->kind) + " (display format " +
+                      quoteForMessage(info->format, 20) +
+                      "), which cannot be synthesised as an outcome",
+                  "Choose a numeric outcome, or derive one (an age, a duration) from the dates "
+                  "first.");
+}
+
 Eigen::VectorXd parseOutcome(const CsvTable& table, std::size_t column,
                              const std::vector<std::size_t>& kept, const std::stop_token& stop) {
   Eigen::VectorXd y(static_cast<Eigen::Index>(kept.size()));
@@ -110,7 +132,7 @@ Eigen::VectorXd parseOutcome(const CsvTable& table, std::size_t column,
   std::size_t bad = 0, firstBad = 0;
   for (std::size_t i = 0; i < kept.size(); ++i) {
     checkStop(stop, i);
-    const auto value = parseNumber(table.rows[kept[i]][column]);
+    const auto value = parseNumber(codeText(table, kept[i], column));
     if (value) {
       y[static_cast<Eigen::Index>(i)] = *value;
     } else if (bad++ == 0) {
@@ -189,11 +211,38 @@ struct CovariateDesign {
   std::size_t width() const { return levels.empty() ? 1 : levels.size() - 1; }
 };
 
+/// Puts the levels of a labelled column in label order (the file's), so that the reference is
+/// the first label present rather than the label of the first record; codes follow.
+void orderByLabels(const ColumnInfo& info, std::vector<std::string_view>& levels,
+                   std::vector<std::uint32_t>& codes) {
+  const auto rank = [&](std::string_view level) {
+    for (std::size_t k = 0; k < info.valueLabels.size(); ++k)
+      if (info.valueLabels[k].label == level) return k;
+    return info.valueLabels.size();  // cannot happen when labelsAreLevels; kept last
+  };
+  std::vector<std::uint32_t> order(levels.size());
+  for (std::uint32_t k = 0; k < order.size(); ++k) order[k] = k;
+  std::stable_sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
+    return rank(levels[a]) < rank(levels[b]);
+  });
+  std::vector<std::uint32_t> newIndex(levels.size());
+  std::vector<std::string_view> sorted(levels.size());
+  for (std::uint32_t k = 0; k < order.size(); ++k) {
+    newIndex[order[k]] = k;
+    sorted[k] = levels[order[k]];
+  }
+  levels = std::move(sorted);
+  for (std::uint32_t& code : codes) code = newIndex[code];
+}
+
 /// Types one covariate: numeric if every value is a number, else text with one dummy per
-/// non-reference level.
+/// non-reference level. A column whose value labels are its levels (a statistical file) is
+/// always categorical, its levels in label order.
 CovariateDesign typeCovariate(const CsvTable& table, std::size_t column,
                               const std::vector<std::size_t>& kept, const std::stop_token& stop) {
   const auto n = static_cast<Eigen::Index>(kept.size());
+  const ColumnInfo* info = table.info(column);
+  const bool labelled = info && info->labelsAreLevels;
   CovariateDesign design;
   design.name = table.header[column];
   const std::string& name = design.name;
@@ -217,6 +266,7 @@ CovariateDesign typeCovariate(const CsvTable& table, std::size_t column,
   }
   // An infinite value in an otherwise numeric column is refused as NaN is: typed as text, one
   // "Inf" would turn the column into a factor with one level per distinct number.
+  if (labelled) textValues = std::max<std::size_t>(textValues, 1);
   if (infinite > 0 && textValues == 0) {
     throw DataError(
         table.file, table.lineOfRow[firstInfinite], name,
@@ -261,6 +311,7 @@ CovariateDesign typeCovariate(const CsvTable& table, std::size_t column,
     if (inserted) levels.push_back(level);
     design.codes[i] = it->second;
   }
+  if (labelled) orderByLabels(*info, levels, design.codes);
   if (levels.size() > maxLevels(kept.size())) {
     throw DataError(
         table.file, 0, name,
@@ -294,6 +345,7 @@ Dataset build(const CsvTable& table, const DatasetSpec& spec, const std::stop_to
   dataset.family = spec.family;
   dataset.droppedRows = dropped;
   dataset.completeCasesOnly = spec.dropMissing;
+  refuseDateOutcome(table, outcome);
   dataset.y = parseOutcome(table, outcome, kept, stop);
 
   if (kept.size() < 2) {
@@ -352,6 +404,7 @@ Dataset build(const CsvTable& table, const DatasetSpec& spec, const std::stop_to
   dataset.source.file = table.file;
   dataset.source.delimiter = table.delimiter;
   dataset.source.header = table.header;
+  dataset.source.columns = table.columns;
   dataset.source.rows = table.rows.select(kept);
   dataset.source.lineOfRow.reserve(kept.size());
   populatePages(dataset.source.lineOfRow.data(), kept.size() * sizeof(std::size_t));
@@ -405,8 +458,8 @@ std::optional<Dataset> buildDataset(const CsvTable& table, const DatasetSpec& sp
 models::Family suggestFamily(const CsvTable& table, const std::string& outcome) {
   const std::size_t column = table.columnIndex(outcome);
   bool any = false, allCounts = true, allUnit = true;
-  for (const auto& row : table.rows) {
-    const auto value = parseNumber(row[column]);
+  for (std::size_t r = 0; r < table.rows.size(); ++r) {
+    const auto value = parseNumber(codeText(table, r, column));
     if (!value) continue;
     any = true;
     allCounts = allCounts && *value >= 0.0 && *value == std::floor(*value);

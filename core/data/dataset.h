@@ -1,6 +1,7 @@
 #pragma once
 /// A typed, validated dataset ready for a model: outcome vector y and design matrix X (with an
-/// intercept column first). Built from a CsvTable by choosing columns by name.
+/// intercept column first). Built from a CsvTable (a CSV's, or an SPSS, Stata or SAS file's:
+/// data_file.h) by choosing columns by name.
 #include <Eigen/Dense>
 #include <cstddef>
 #include <optional>
@@ -48,7 +49,10 @@ struct Dataset {
 /// non-integer counts for poisson/negbin; values outside (0,1) for beta (with the count of
 /// offending values and a suggested transform); fewer than 2 records; constant outcome.
 /// Text covariates become dummy columns with the first level (in order of appearance) as the
-/// reference; numeric covariates are used as they are. Also refused: a covariate whose only
+/// reference; a column whose value labels are its levels (ColumnInfo::labelsAreLevels, from an
+/// SPSS or Stata file) is categorical with its levels in label order, the first present being
+/// the reference; numeric covariates are used as they are. A labelled outcome is read as its
+/// codes; a date or time outcome (ColumnInfo::kind) is refused. Also refused: a covariate whose only
 /// non-numbers are numbers out of a double's range ("1e400"), and a text covariate with more
 /// than max(50, n/2) levels (an identifier would give one dummy per record). Values and names
 /// in messages are shortened and escaped (quoteForMessage).

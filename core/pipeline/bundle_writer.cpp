@@ -5,6 +5,8 @@
 #include <stdexcept>
 
 #include "core/data/csv_writer.h"
+#include "core/data/readstat_writer.h"
+#include "core/data/stat_format.h"
 #include "core/data/sha256.h"
 #include "core/exec/cancellation.h"
 
@@ -29,9 +31,14 @@ void appendLine(std::string& text, const std::vector<std::string_view>& fields, 
 
 }  // namespace
 
-std::string syntheticCsvText(const data::Dataset& dataset, const Eigen::VectorXd& synthetic,
-                             random::Seed seed, int j, const std::vector<std::size_t>* sourceRows,
-                             const std::stop_token& stop) {
+namespace {
+
+/// Calls `row(fields)` for every record of synthetic dataset j, in its released order (the
+/// rows of syntheticRows): what the CSV text and a statistical file are both made of.
+template <typename RowFunction>
+void forEachSyntheticRow(const data::Dataset& dataset, const Eigen::VectorXd& synthetic,
+                         random::Seed seed, int j, const std::vector<std::size_t>* sourceRows,
+                         const std::stop_token& stop, RowFunction&& row) {
   constexpr std::size_t kBlock = std::size_t{1} << 14;
   const std::size_t n = static_cast<std::size_t>(synthetic.size());
   if (sourceRows ? sourceRows->size() != n : n != dataset.source.rows.size())
@@ -41,17 +48,11 @@ std::string syntheticCsvText(const data::Dataset& dataset, const Eigen::VectorXd
     for (std::size_t i : *sourceRows)
       if (i >= dataset.source.rows.size())
         throw std::invalid_argument("syntheticCsvText: a source row is outside the input");
-  const char delimiter = dataset.source.delimiter;
-  if (delimiter == '"' || delimiter == '\r' || delimiter == '\n')
-    throw std::invalid_argument("formatCsv: the delimiter cannot be a quote or a line break");
   const std::vector<std::string> header = releasedColumns(dataset);
   std::vector<std::size_t> columns;
   for (const auto& name : header) columns.push_back(dataset.source.columnIndex(name));
   const std::size_t outcome = dataset.source.columnIndex(dataset.outcomeName);
   const bool integer = models::isCountFamily(dataset.family);
-
-  std::string text;
-  appendLine(text, std::vector<std::string_view>(header.begin(), header.end()), delimiter);
   const std::vector<std::size_t> order = syntheticRowOrder(n, seed, j);
   std::vector<std::string_view> fields(columns.size());
   std::string value;
@@ -68,9 +69,73 @@ std::string syntheticCsvText(const data::Dataset& dataset, const Eigen::VectorXd
         fields[c] = dataset.source.rows[input][columns[c]];
       }
     }
-    appendLine(text, fields, delimiter);
+    row(fields);
   }
+}
+
+/// What the input file says about the released columns (empty for a CSV). The outcome keeps
+/// its variable label and value labels, but its cells are synthesized codes, not label text.
+std::vector<data::ColumnInfo> releasedColumnInfo(const data::Dataset& dataset) {
+  std::vector<data::ColumnInfo> infos;
+  if (dataset.source.columns.empty()) return infos;
+  for (const auto& name : releasedColumns(dataset)) {
+    const std::size_t c = dataset.source.columnIndex(name);
+    data::ColumnInfo info = *dataset.source.info(c);
+    if (name == dataset.outcomeName) {
+      info.labelsAreLevels = false;
+      info.kind = data::ValueKind::number;
+    }
+    infos.push_back(std::move(info));
+  }
+  return infos;
+}
+
+}  // namespace
+
+std::string syntheticCsvText(const data::Dataset& dataset, const Eigen::VectorXd& synthetic,
+                             random::Seed seed, int j, const std::vector<std::size_t>* sourceRows,
+                             const std::stop_token& stop) {
+  const char delimiter = dataset.source.delimiter;
+  if (delimiter == '"' || delimiter == '\r' || delimiter == '\n')
+    throw std::invalid_argument("formatCsv: the delimiter cannot be a quote or a line break");
+  const std::vector<std::string> header = releasedColumns(dataset);
+  std::string text;
+  appendLine(text, std::vector<std::string_view>(header.begin(), header.end()), delimiter);
+  forEachSyntheticRow(dataset, synthetic, seed, j, sourceRows, stop,
+                      [&](const std::vector<std::string_view>& fields) {
+                        appendLine(text, fields, delimiter);
+                      });
   return text;
+}
+
+std::string syntheticFileBytes(const std::string& path, const data::Dataset& dataset,
+                               const Eigen::VectorXd& synthetic, random::Seed seed, int j,
+                               const std::vector<std::size_t>* sourceRows,
+                               const std::stop_token& stop) {
+  const auto format = data::statFormatOf(path);
+  if (!format) return syntheticCsvText(dataset, synthetic, seed, j, sourceRows, stop);
+  const std::vector<std::string> header = releasedColumns(dataset);
+  data::CsvRows rows(header.size());
+  rows.reserve(static_cast<std::size_t>(synthetic.size()));
+  forEachSyntheticRow(dataset, synthetic, seed, j, sourceRows, stop,
+                      [&](const std::vector<std::string_view>& fields) {
+                        for (const auto f : fields) rows.appendCell(f);
+                        rows.endRecord();
+                      });
+  auto bytes =
+      data::formatStatFile(*format, path, header, releasedColumnInfo(dataset), rows, stop);
+  if (!bytes) throw exec::Cancelled();
+  return std::move(*bytes);
+}
+
+void checkSyntheticOutput(const std::string& path, const data::Dataset& dataset) {
+  const auto format = data::statFormatOf(path);
+  if (!format) return;
+  if (!data::isWritableStatFormat(*format))
+    throw std::invalid_argument(path + ": dpsynth writes synthetic data as CSV, SPSS .sav, "
+                                "Stata .dta or SAS .xpt, not as " +
+                                data::statFormatName(*format) + "; choose one of those");
+  data::checkStatColumns(*format, path, releasedColumns(dataset), releasedColumnInfo(dataset));
 }
 
 SyntheticBundleWriter::SyntheticBundleWriter(const std::string& csvPath,
@@ -80,6 +145,7 @@ SyntheticBundleWriter::SyntheticBundleWriter(const std::string& csvPath,
     : dataset_(dataset), result_(result), seed_(seed), staged_(staged) {
   if (m < 1) throw std::invalid_argument("no synthetic datasets to write");
   if (!result.refusals.empty()) throw std::invalid_argument(refusalMessage(result));
+  checkSyntheticOutput(csvPath, dataset);
   std::error_code ec;
   if (!dataset.file.empty() && fs::exists(csvPath, ec) &&
       fs::equivalent(csvPath, dataset.file, ec)) {
@@ -99,8 +165,8 @@ void SyntheticBundleWriter::add(const Eigen::VectorXd& synthetic, const std::sto
   const std::size_t j = digests_.size();
   if (j >= bundle_.csvFiles.size())
     throw std::logic_error("SyntheticBundleWriter: more datasets than announced");
-  const std::string text = syntheticCsvText(dataset_, synthetic, seed_, static_cast<int>(j),
-                                             result_.sourceRows.get(), stop);
+  const std::string text = syntheticFileBytes(bundle_.csvFiles[j], dataset_, synthetic, seed_,
+                                              static_cast<int>(j), result_.sourceRows.get(), stop);
   // The digest is of the very bytes written, so the sidecar vouches for this file only.
   const std::optional<std::string> digest = data::sha256Hex(text, stop);
   if (!digest) throw exec::Cancelled();

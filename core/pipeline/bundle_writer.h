@@ -25,9 +25,26 @@ std::string syntheticCsvText(const data::Dataset& dataset, const Eigen::VectorXd
                              const std::vector<std::size_t>* sourceRows = nullptr,
                              const std::stop_token& stop = {});
 
+/// The bytes of synthetic dataset j for a file at `path`: syntheticCsvText, or, when the path
+/// ends in .sav, .dta or .xpt, the same records as an SPSS, Stata or SAS transport file
+/// (data::formatStatFile) carrying the variable labels and value labels the input file gave the
+/// released columns (the outcome and the declared covariates; never a dropped column's).
+/// Throws exec::Cancelled when `stop` is requested.
+std::string syntheticFileBytes(const std::string& path, const data::Dataset& dataset,
+                               const Eigen::VectorXd& synthetic, random::Seed seed, int j,
+                               const std::vector<std::size_t>* sourceRows = nullptr,
+                               const std::stop_token& stop = {});
+
+/// Checks before any work that synthetic data can be written at `path`: a statistical
+/// extension dpsynth does not write (.zsav, .por, .sas7bdat) is refused with
+/// std::invalid_argument, and the released columns' names and labels must suit a .sav, .dta or
+/// .xpt file (data::WriteError naming the path otherwise). Nothing to check for CSV.
+void checkSyntheticOutput(const std::string& path, const data::Dataset& dataset);
+
 class SyntheticBundleWriter {
  public:
-  /// m datasets for csvPath (names as syntheticBundlePaths). Refuses (std::invalid_argument)
+  /// m datasets for csvPath (names as syntheticBundlePaths), as CSV or in the statistical
+  /// format its extension names (syntheticFileBytes; checkSyntheticOutput first). Refuses (std::invalid_argument)
   /// to write over the input data file, and a mechanism whose release was refused. staged: the
   /// files go into a private staging folder that is flushed and moved into place as a whole
   /// (data::writeStagedText); otherwise each file is written atomically where it belongs.

@@ -3,6 +3,7 @@
 #include "core/exec/cancellation.h"
 
 #include "core/data/csv_table.h"
+#include "core/data/data_file.h"
 #include "core/random/rng.h"
 
 namespace dpsynth::core::study {
@@ -48,7 +49,7 @@ ReplicateSource::ReplicateSource(const StudyConfig& config) : n_(config.source.n
   spec.outcome = b.outcome;
   spec.covariates = b.covariates;
   spec.family = b.family;
-  original_ = data::buildDataset(data::readCsv(b.file), spec);
+  original_ = data::buildDataset(data::readDataFile(b.file), spec);
   if (n_ == 0) n_ = original_->size();
 }
 

@@ -79,6 +79,7 @@ QString sample(const QString& kind) {
 }
 
 const QStringList kFast = {"--chains", "1", "--warmup", "50", "--draws", "50"};
+const char* const kStatExtensions[] = {"sav", "zsav", "por", "dta", "sas7bdat", "xpt"};
 const QStringList kFastInfer = {"--iterations", "200", "--warmup", "100", "--chains", "1",
                                 "--seed", "1"};
 
@@ -175,6 +176,7 @@ class BadInputMatrixTest : public QObject {
         {"post2/draws.csv", kNaiveBayesRelease},
         {"so/summary.json", kQuickStudy},
         {"nb.csv", "y,u\na,0\nb,1\na,1\nb,0\na,0\n"},
+        {"spaced.csv", "y,my group\n1,a\n2,b\n3,a\n4,b\n"},
     };
     for (auto it = files.begin(); it != files.end(); ++it) {
       QFile f(d + "/" + it.key());
@@ -206,6 +208,20 @@ class BadInputMatrixTest : public QObject {
       f.write(sessionOn("small.csv", countRecords(2'000), 2));
     }
     QVERIFY(QFile::link("loop", d + "/loop"));  // a link to itself
+    // Issue 25: statistical files cut short or damaged, and a CSV under such a name.
+    for (const char* ext : kStatExtensions) {
+      QFile original(QString(DPSYNTH_SOURCE_DIR) + "/tests/data/formats/survey." + ext);
+      QVERIFY(original.open(QIODevice::ReadOnly));
+      const QByteArray bytes = original.readAll();
+      QFile cut(d + "/cut." + ext), damaged(d + "/damaged." + ext), text(d + "/text." + ext);
+      QVERIFY(cut.open(QIODevice::WriteOnly) && damaged.open(QIODevice::WriteOnly) &&
+              text.open(QIODevice::WriteOnly));
+      cut.write(bytes.left(bytes.size() / 2 + 13));  // inside a record, past the header
+      QByteArray broken = bytes;
+      for (int i = 0; i < 64 && i < broken.size(); ++i) broken[i] = char(broken[i] ^ 0x5A);
+      damaged.write(broken);
+      text.write("visits,health\n1,2\n3,4\n");
+    }
   }
 
   void matrix_data() {
@@ -251,6 +267,21 @@ class BadInputMatrixTest : public QObject {
     add("data is a folder", fit("folder", "y", "normal"), "folder");
     add("data missing", fit("absent.csv", "y", "normal"), "absent.csv");
     add("unknown family", fit("beta.csv", "value", "gamma"), "gamma");
+    // Issue 25: SPSS, Stata and SAS files cut short, damaged, or holding CSV text; a format
+    // dpsynth does not write, and a column name the output format refuses.
+    for (const char* ext : kStatExtensions) {
+      for (const char* kind : {"cut", "damaged", "text"}) {
+        const QString file = QString("%1.%2").arg(kind, ext);
+        QTest::newRow(qPrintable(QString("%1 %2 file").arg(kind, ext)))
+            << fit(file, "visits", "poisson") << 2 << file << 0;
+      }
+    }
+    add("synthetic-out in a read-only format",
+        betaFit(QStringList{"--synthetic-out", "s.sas7bdat"} + kFast), "s.sas7bdat");
+    add("synthetic-out name a Stata file refuses",
+        fit("spaced.csv", "y", "poisson",
+            QStringList{"--covariates", "my group", "--synthetic-out", "s.dta"} + kFast),
+        "'my group'");
 
     // Flags out of bounds or of the wrong kind.
     add("draws 2e9", betaFit({"--draws", "2e9"}), "--draws");

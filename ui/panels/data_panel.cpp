@@ -177,7 +177,9 @@ void DataPanel::openWithDialog() {
   if (!mayLoad()) return;
   const QString path = QFileDialog::getOpenFileName(
       this, tr("Open confidential data"), QFileInfo(source_.file).absolutePath(),
-      tr("CSV files (*.csv *.tsv *.txt);;All files (*)"));
+      tr("Data files (*.csv *.tsv *.txt *.sav *.zsav *.por *.dta *.sas7bdat *.xpt);;"
+         "CSV files (*.csv *.tsv *.txt);;"
+         "SPSS, Stata and SAS files (*.sav *.zsav *.por *.dta *.sas7bdat *.xpt);;All files (*)"));
   if (!path.isEmpty()) openFile(path);
 }
 

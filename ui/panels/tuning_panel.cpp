@@ -111,7 +111,9 @@ void TuningPanel::addReferenceRow(QFormLayout* form) {
   connect(referenceChoose_, &QPushButton::clicked, this, [this] {
     const QString path =
         QFileDialog::getOpenFileName(this, tr("Reference dataset (public) for weight functions"),
-                                     {}, tr("CSV files (*.csv *.tsv *.txt);;All files (*)"));
+                                     {}, tr("Data files (*.csv *.tsv *.txt *.sav *.zsav *.por *.dta *.sas7bdat *.xpt);;"
+         "CSV files (*.csv *.tsv *.txt);;"
+         "SPSS, Stata and SAS files (*.sav *.zsav *.por *.dta *.sas7bdat *.xpt);;All files (*)"));
     if (!path.isEmpty()) emit referenceChosen(path);
   });
   connect(referenceClear_, &QPushButton::clicked, this, [this] { emit referenceCleared(); });

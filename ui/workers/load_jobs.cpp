@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "core/data/data_error.h"
+#include "core/data/data_file.h"
 #include "core/data/regular_file.h"
 #include "core/data/sha256.h"
 #include "core/data/value_parsing.h"
@@ -45,6 +46,10 @@ std::optional<std::string> checksum(std::string_view text, const std::stop_token
 
 std::string guessOutcome(const data::CsvTable& table) {
   for (std::size_t c = table.header.size(); c-- > 0;) {
+    // An SPSS, Stata or SAS file says which columns are dates or categories: never outcomes.
+    if (const data::ColumnInfo* info = table.info(c);
+        info && (info->isDateOrTime() || info->labelsAreLevels))
+      continue;
     std::size_t numbers = 0, present = 0;
     for (const data::CsvRow row : table.rows) {
       if (data::isMissingValue(row[c])) continue;
@@ -95,7 +100,7 @@ LoadJob dataFileJob(const QString& path) {
     auto sha256 = checksum(*text, context.stop);
     if (!sha256) return std::nullopt;
     source.sha256 = std::move(*sha256);
-    auto table = data::parseCsv(*text, file, readControl(context, 0.0, 0.85));
+    auto table = data::parseDataFile(*text, file, readControl(context, 0.0, 0.85));
     if (!table) return std::nullopt;
     return typeAutomatically(std::make_shared<const data::CsvTable>(std::move(*table)),
                              std::move(source), context, 0.85);
@@ -110,7 +115,7 @@ LoadJob tableJob(std::shared_ptr<const data::CsvTable> table, DataSource source)
 
 LoadJob referenceFileJob(const QString& path, data::DatasetSpec spec) {
   return [path, spec = std::move(spec)](const LoadContext& context) -> std::optional<LoadedData> {
-    auto table = data::readCsv(path.toStdString(), readControl(context, 0.0, 0.85));
+    auto table = data::readDataFile(path.toStdString(), readControl(context, 0.0, 0.85));
     if (!table) return std::nullopt;
     auto dataset = data::buildDataset(*table, spec, context.stop);
     if (!dataset) return std::nullopt;

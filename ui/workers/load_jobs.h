@@ -33,7 +33,8 @@ std::optional<LoadedData> typeAutomatically(std::shared_ptr<const core::data::Cs
                                             double progressFrom = 0.0);
 
 /// The last column whose non-missing cells are mostly numbers (the usual place of an outcome
-/// in survey extracts); the last column when none is.
+/// in survey extracts), skipping the dates and labelled categories of an SPSS, Stata or SAS
+/// file; the last column when none is.
 std::string guessOutcome(const core::data::CsvTable& table);
 
 }  // namespace dpsynth::ui

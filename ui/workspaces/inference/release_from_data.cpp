@@ -5,7 +5,9 @@
 #include <stdexcept>
 #include <variant>
 
+#include "core/data/data_file.h"
 #include "core/data/regular_file.h"
+#include "core/data/stat_format.h"
 #include "core/infer/any_release.h"
 
 namespace dpsynth::ui {
@@ -81,6 +83,26 @@ std::string formatDeclaredLevels(const DeclaredLevels& levels) {
 
 DeclaredLevels declaredLevelsFromFile(const std::string& path, const std::string& classColumn) {
   const std::string text = core::data::readRegularFile(path, std::uint64_t{64} << 20);
+  if (core::data::statFormatOf(path)) {
+    // SPSS, Stata, SAS: a labelled column's levels are its value labels in label order, a
+    // declaration of the file (labels without records included), not what the records hold.
+    const core::data::CsvTable table = core::data::parseDataFile(text, path);
+    DeclaredLevels out;
+    for (auto& column : categoricalColumns(table)) out[column.name] = std::move(column.levels);
+    for (std::size_t c = 0; c < table.columns.size(); ++c) {
+      const auto& info = table.columns[c];
+      if (!info.labelsAreLevels || info.valueLabels.size() < 2 ||
+          info.valueLabels.size() > static_cast<std::size_t>(kMaxLevels))
+        continue;
+      std::vector<std::string> labels;
+      for (const auto& v : info.valueLabels) labels.push_back(v.label);
+      out[table.header[c]] = std::move(labels);
+    }
+    if (out.empty())
+      throw std::invalid_argument(path + ": no column with 2 to " + std::to_string(kMaxLevels) +
+                                  " distinct values");
+    return out;
+  }
   const std::size_t first = text.find_first_not_of(" \t\r\n");
   if (first != std::string::npos && text[first] == '{') {
     const core::infer::AnyRelease release = core::infer::readAnyRelease(text, path);
