@@ -36,16 +36,19 @@ Groups groupOutcomes(const std::vector<std::string>& keys, const Eigen::VectorXd
   return groups;
 }
 
-/// How many values of a sorted group match v (the matching ones form one run of the sorted
-/// values: |a − v| ≤ τ·max(|a|, |v|) holds on an interval of a).
+/// How many values of a sorted group match v. The matches form one run of the sorted values
+/// (for v > 0 they are [v(1 − τ), v/(1 − τ)], mirrored for v < 0, {0} for v = 0), so the count
+/// is the length of that run: binary searches on a slightly wider window, whose ends are then
+/// trimmed with the exact test (O(log n); counting value by value was O(n) per record, hours
+/// on 10^6 records).
 std::size_t matchCount(const std::vector<double>& sorted, double v, double tolerance) {
-  // Every match lies within τ·max(|v|, |a|) ≤ τ·(|v| + |a − v|) of v, i.e. |a − v| ≤ τ|v|/(1 − τ).
   const double reach = tolerance * std::abs(v) / (1.0 - tolerance);
-  auto lo = std::lower_bound(sorted.begin(), sorted.end(), v - reach);
-  auto hi = std::upper_bound(sorted.begin(), sorted.end(), v + reach);
-  std::size_t count = 0;
-  for (auto it = lo; it != hi; ++it) count += matches(*it, v, tolerance) ? 1 : 0;
-  return count;
+  const double slack = 1e-12 * std::abs(v);
+  auto lo = std::lower_bound(sorted.begin(), sorted.end(), v - reach - slack);
+  auto hi = std::upper_bound(sorted.begin(), sorted.end(), v + reach + slack);
+  while (lo != hi && !matches(*lo, v, tolerance)) ++lo;
+  while (hi != lo && !matches(*std::prev(hi), v, tolerance)) --hi;
+  return static_cast<std::size_t>(hi - lo);
 }
 
 double median(const std::vector<double>& sorted) {

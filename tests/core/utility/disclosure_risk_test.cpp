@@ -3,6 +3,8 @@
 #include "core/utility/disclosure_risk.h"
 
 #include <QtTest>
+#include <algorithm>
+#include <cmath>
 
 namespace utility = dpsynth::core::utility;
 
@@ -74,6 +76,48 @@ class DisclosureRiskTest : public QObject {
                              utility::measureDisclosureRisk({"a"}, riskVec({1, 2}), {}, {}));
     QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
                              utility::measureDisclosureRisk({"a"}, riskVec({1}), {}, {}, 1.0));
+  }
+
+  /// Against a brute-force count on random tables with ties, negative values and zeros (the
+  /// measure finds matches by binary search).
+  void agreesWithBruteForce() {
+    std::uint64_t state = 12345;
+    auto next = [&] {
+      state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+      return static_cast<double>(state >> 33) / static_cast<double>(1ULL << 31);
+    };
+    const double tau = 0.05;
+    auto match = [&](double a, double b) {
+      return std::abs(a - b) <= tau * std::max(std::abs(a), std::abs(b));
+    };
+    for (int trial = 0; trial < 20; ++trial) {
+      const int n = 150, m = 120;
+      std::vector<std::string> kc, ks;
+      Eigen::VectorXd yc(n), ys(m);
+      for (int i = 0; i < n; ++i) {
+        kc.push_back(std::string(1, static_cast<char>('a' + static_cast<int>(next() * 3))));
+        yc[i] = std::round((next() - 0.3) * 40.0) / 2.0;
+      }
+      for (int r = 0; r < m; ++r) {
+        ks.push_back(std::string(1, static_cast<char>('a' + static_cast<int>(next() * 3))));
+        ys[r] = std::round((next() - 0.3) * 40.0) / 2.0;
+      }
+      std::size_t uniques = 0, replicated = 0;
+      for (int i = 0; i < n; ++i) {
+        int own = 0, syn = 0;
+        for (int j = 0; j < n; ++j) own += kc[j] == kc[i] && match(yc[j], yc[i]);
+        for (int r = 0; r < m; ++r) syn += ks[r] == kc[i] && match(ys[r], yc[i]);
+        if (own == 1) {
+          ++uniques;
+          replicated += syn == 1;
+        }
+      }
+      const auto risk = utility::measureDisclosureRisk(kc, yc, ks, ys, tau);
+      QCOMPARE(risk.uniques, uniques);
+      if (uniques > 0)
+        QCOMPARE(*risk.replicatedUniques,
+                 static_cast<double>(replicated) / static_cast<double>(uniques));
+    }
   }
 };
 
