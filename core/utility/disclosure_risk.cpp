@@ -2,11 +2,13 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <limits>
 #include <stdexcept>
 #include <unordered_map>
 
 #include "core/exec/cancellation.h"
+#include "core/exec/interruptible_sort.h"
 
 namespace dpsynth::core::utility {
 
@@ -32,7 +34,8 @@ Groups groupOutcomes(const std::vector<std::string>& keys, const Eigen::VectorXd
     if ((i & 65535) == 0) exec::throwIfStopped(stop);
     groups[keyAt(keys, i)].push_back(y[static_cast<Eigen::Index>(i)]);
   }
-  for (auto& [key, values] : groups) std::sort(values.begin(), values.end());
+  for (auto& [key, values] : groups)
+    exec::stableSort(values.begin(), values.end(), std::less<double>(), stop);
   return groups;
 }
 
@@ -82,7 +85,7 @@ DisclosureRisk measureDisclosureRisk(const std::vector<std::string>& keysConf,
   const Groups conf = groupOutcomes(keysConf, yConf, stop);
   const Groups syn = groupOutcomes(keysSyn, ySyn, stop);
   std::vector<double> all(yConf.data(), yConf.data() + yConf.size());
-  std::sort(all.begin(), all.end());
+  exec::stableSort(all.begin(), all.end(), std::less<double>(), stop);
   const double overallMedian = all.empty() ? 0.0 : median(all);
 
   std::size_t replicated = 0, capHits = 0, baselineHits = 0;
@@ -119,7 +122,7 @@ DisclosureRisk measureDisclosureRisk(const std::vector<std::string>& keysConf,
     out.attributeCapBaseline = static_cast<double>(baselineHits) / static_cast<double>(out.matched);
   }
   if (!neighbour.empty() && ySyn.size() > 0) {
-    std::sort(neighbour.begin(), neighbour.end());
+    exec::stableSort(neighbour.begin(), neighbour.end(), std::less<double>(), stop);
     const double q05 = neighbour[static_cast<std::size_t>(0.05 * static_cast<double>(neighbour.size() - 1))];
     std::size_t close = 0;
     for (std::size_t r = 0; r < static_cast<std::size_t>(ySyn.size()); ++r) {
