@@ -41,13 +41,7 @@ void forEachSyntheticRow(const data::Dataset& dataset, const Eigen::VectorXd& sy
                          const std::stop_token& stop, RowFunction&& row) {
   constexpr std::size_t kBlock = std::size_t{1} << 14;
   const std::size_t n = static_cast<std::size_t>(synthetic.size());
-  if (sourceRows ? sourceRows->size() != n : n != dataset.source.rows.size())
-    throw std::invalid_argument(
-        "synthetic data has a different number of records than the input and no source rows");
-  if (sourceRows)
-    for (std::size_t i : *sourceRows)
-      if (i >= dataset.source.rows.size())
-        throw std::invalid_argument("syntheticCsvText: a source row is outside the input");
+  checkSourceRows(dataset, n, sourceRows);
   const std::vector<std::string> header = releasedColumns(dataset);
   std::vector<std::size_t> columns;
   for (const auto& name : header) columns.push_back(dataset.source.columnIndex(name));

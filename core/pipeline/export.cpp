@@ -100,18 +100,23 @@ double roundUpEpsilon(double epsilonX) {
   return std::ceil(epsilonX * 100.0 - 1e-9) / 100.0;
 }
 
-std::vector<std::vector<std::string>> syntheticRows(const data::Dataset& dataset,
-                                                    const Eigen::VectorXd& synthetic,
-                                                    random::Seed seed, int j,
-                                                    const std::vector<std::size_t>* sourceRows) {
-  const std::size_t n = static_cast<std::size_t>(synthetic.size());
-  if (sourceRows ? sourceRows->size() != n : n != dataset.source.rows.size())
+void checkSourceRows(const data::Dataset& dataset, std::size_t records,
+                     const std::vector<std::size_t>* sourceRows) {
+  if (sourceRows ? sourceRows->size() != records : records != dataset.source.rows.size())
     throw std::invalid_argument(
         "synthetic data has a different number of records than the input and no source rows");
   if (sourceRows)
     for (std::size_t i : *sourceRows)
       if (i >= dataset.source.rows.size())
-        throw std::invalid_argument("syntheticRows: a source row is outside the input");
+        throw std::invalid_argument("synthetic data: a source row is outside the input");
+}
+
+std::vector<std::vector<std::string>> syntheticRows(const data::Dataset& dataset,
+                                                    const Eigen::VectorXd& synthetic,
+                                                    random::Seed seed, int j,
+                                                    const std::vector<std::size_t>* sourceRows) {
+  const std::size_t n = static_cast<std::size_t>(synthetic.size());
+  checkSourceRows(dataset, n, sourceRows);
   std::vector<std::size_t> columns;
   for (std::size_t c = 0; c < dataset.source.header.size(); ++c)
     if (isReleased(dataset, dataset.source.header[c])) columns.push_back(c);

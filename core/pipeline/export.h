@@ -85,6 +85,12 @@ SyntheticBundle writeSyntheticBundle(const std::string& csvPath, const data::Dat
 /// outcome and the record's declared covariates, rows permuted by syntheticRowOrder(rows, seed,
 /// j). Record r takes the covariates of input row (*sourceRows)[r], or of row r without source
 /// rows (then synthetic must have one value per input row).
+/// Throws std::invalid_argument unless `records` synthetic records can take their covariates
+/// from the input: one source row each, all inside the input, or (without source rows) one
+/// record per input row.
+void checkSourceRows(const data::Dataset& dataset, std::size_t records,
+                     const std::vector<std::size_t>* sourceRows);
+
 std::vector<std::vector<std::string>> syntheticRows(
     const data::Dataset& dataset, const Eigen::VectorXd& synthetic, random::Seed seed, int j,
     const std::vector<std::size_t>* sourceRows = nullptr);
