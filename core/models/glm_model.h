@@ -149,8 +149,8 @@ class GlmModel final : public SynthesisModel {
 
   double logDensity(const Eigen::VectorXd& u, Eigen::VectorXd& grad) const override;
   void recordLogLik(const Eigen::VectorXd& u, Eigen::Ref<Eigen::VectorXd> out) const override;
-  void simulate(const Eigen::VectorXd& u, random::Rng& rng,
-                Eigen::Ref<Eigen::VectorXd> out) const override;
+  void simulate(const Eigen::VectorXd& u, random::Rng& rng, Eigen::Ref<Eigen::VectorXd> out,
+                const std::stop_token& stop = {}) const override;
 
  private:
   static bool transformsCoefficients(const L& lik) {
@@ -432,7 +432,7 @@ void GlmModel<L>::patternLogLik(const Eigen::VectorXd& u, std::size_t begin, std
 
 template <GlmLikelihood L>
 void GlmModel<L>::simulate(const Eigen::VectorXd& u, random::Rng& rng,
-                           Eigen::Ref<Eigen::VectorXd> out) const {
+                           Eigen::Ref<Eigen::VectorXd> out, const std::stop_token& stop) const {
   detail::requireSize(u, dim());
   if (static_cast<std::size_t>(out.size()) != records()) {
     throw std::invalid_argument("simulate: output has " + std::to_string(out.size()) +
@@ -443,7 +443,9 @@ void GlmModel<L>::simulate(const Eigen::VectorXd& u, random::Rng& rng,
   const detail::EvalScratch s = detail::evalScratch(count);
   linearPredictor(u, count, s);
   const auto params = lik_.params(u);
+  exec::StopCheck check(stop, 1u << 12);
   for (std::size_t i = 0; i < groups_.recordPattern.size(); ++i) {
+    check.tick();
     out[static_cast<Eigen::Index>(i)] = lik_.draw(rng, s.eta[groups_.recordPattern[i]], params);
   }
 }

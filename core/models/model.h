@@ -90,8 +90,9 @@ class SynthesisModel : public Model {
   /// records, at unconstrained u. out must have size records().
   virtual void recordLogLik(const Eigen::VectorXd& u, Eigen::Ref<Eigen::VectorXd> out) const = 0;
   /// One synthetic outcome per record: y*_i ~ p(y | theta(u), X_i). out has size records().
+  /// Throws exec::Cancelled when `stop` is requested (10^7 draws take over half a second).
   virtual void simulate(const Eigen::VectorXd& u, random::Rng& rng,
-                        Eigen::Ref<Eigen::VectorXd> out) const = 0;
+                        Eigen::Ref<Eigen::VectorXd> out, const std::stop_token& stop = {}) const = 0;
   virtual const LikelihoodWeights& weights() const = 0;
 
   /// Records that share a log-likelihood value: record i's f_theta(x_i) is the value of pattern

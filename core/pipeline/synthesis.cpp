@@ -31,7 +31,7 @@ Eigen::VectorXd simulateRows(const models::SynthesisModel& model, const Eigen::V
   Eigen::VectorXd draw(static_cast<Eigen::Index>(n));
   for (const auto& records : byPass) {
     exec::throwIfStopped(stop);
-    model.simulate(u, rng, draw);
+    model.simulate(u, rng, draw, stop);
     for (std::size_t r : records)
       out[static_cast<Eigen::Index>(r)] = draw[static_cast<Eigen::Index>(sources[r])];
   }
@@ -91,9 +91,10 @@ Eigen::VectorXd Synthesizer::draw(int j, const std::stop_token& stop) const {
     ++c;
   }
   const Eigen::VectorXd u = chains[c].draws.row(static_cast<Eigen::Index>(s)).transpose();
-  if (result_.sourceRows) return simulateRows(*model_, u, *result_.sourceRows, dataset_.size(), rng, stop);
+  if (result_.sourceRows)
+    return simulateRows(*model_, u, *result_.sourceRows, dataset_.size(), rng, stop);
   Eigen::VectorXd y(static_cast<Eigen::Index>(dataset_.size()));
-  model_->simulate(u, rng, y);
+  model_->simulate(u, rng, y, stop);
   return y;
 }
 

@@ -4,11 +4,14 @@
 #include <stdexcept>
 #include <string>
 
+#include "core/exec/cancellation.h"
+
 namespace dpsynth::core::privacy {
 
 ContributionGroups groupContributions(std::span<const std::size_t> recordPattern,
                                       std::size_t patterns, std::size_t records,
-                                      const std::vector<double>& alpha) {
+                                      const std::vector<double>& alpha,
+                                      const std::stop_token& stop) {
   const bool identity = recordPattern.empty();
   if (identity && patterns != records) {
     throw std::invalid_argument(
@@ -26,9 +29,11 @@ ContributionGroups groupContributions(std::span<const std::size_t> recordPattern
   auto patternOf = [&](std::size_t i) { return identity ? i : recordPattern[i]; };
   auto alphaOf = [&](std::size_t i) { return alpha.empty() ? 1.0 : alpha[i]; };
 
+  exec::StopCheck check(stop);
   // Records ordered by pattern (a stable counting sort).
   std::vector<std::size_t> offset(patterns + 1, 0);
   for (std::size_t i = 0; i < records; ++i) {
+    check.tick();
     const std::size_t p = patternOf(i);
     if (p >= patterns) throw std::invalid_argument("groupContributions: pattern out of range");
     ++offset[p + 1];
@@ -37,7 +42,10 @@ ContributionGroups groupContributions(std::span<const std::size_t> recordPattern
   std::vector<std::size_t> order(records);
   {
     std::vector<std::size_t> next(offset.begin(), offset.end() - 1);
-    for (std::size_t i = 0; i < records; ++i) order[next[patternOf(i)]++] = i;
+    for (std::size_t i = 0; i < records; ++i) {
+      check.tick();
+      order[next[patternOf(i)]++] = i;
+    }
   }
 
   ContributionGroups g;
@@ -48,6 +56,7 @@ ContributionGroups groupContributions(std::span<const std::size_t> recordPattern
   g.alpha.reserve(patterns);
   std::vector<double> distinct;
   for (std::size_t p = 0; p < patterns; ++p) {
+    check.tick();
     g.firstGroup[p] = g.pattern.size();
     const std::size_t begin = offset[p], end = offset[p + 1];
     if (begin == end) continue;  // a pattern without records (cannot happen for GlmModel)
@@ -60,7 +69,10 @@ ContributionGroups groupContributions(std::span<const std::size_t> recordPattern
       const std::size_t group = g.pattern.size();
       g.pattern.push_back(p);
       g.alpha.push_back(first);
-      for (std::size_t k = begin; k < end; ++k) g.recordGroup[order[k]] = group;
+      for (std::size_t k = begin; k < end; ++k) {
+        check.tick();
+        g.recordGroup[order[k]] = group;
+      }
       continue;
     }
     distinct.clear();

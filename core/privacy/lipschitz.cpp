@@ -8,6 +8,7 @@
 #include <string>
 #include <thread>
 
+#include "core/exec/cancellation.h"
 #include "core/utility/utility.h"
 
 namespace dpsynth::core::privacy {
@@ -171,7 +172,13 @@ std::optional<LipschitzResult> computeLipschitz(const models::SynthesisModel& mo
   validate(model, draws, weights, threads);
   const std::size_t n = model.records();
   std::optional<ContributionGroups> built;
-  if (!prebuilt) built.emplace(groupContributions(model, weights.alpha));
+  if (!prebuilt) {
+    try {
+      built.emplace(groupContributions(model, weights.alpha, stop));
+    } catch (const exec::Cancelled&) {
+      return std::nullopt;
+    }
+  }
   const ContributionGroups& groups = prebuilt ? *prebuilt : *built;
   if (groups.records() != n || groups.patterns != model.patternCount()) {
     throw std::invalid_argument("computeLipschitz: the groups were built for another model");

@@ -80,8 +80,8 @@ class FakeSynthesisModel final : public core::models::SynthesisModel {
     }
   }
 
-  void simulate(const Eigen::VectorXd& u, core::random::Rng& rng,
-                Eigen::Ref<Eigen::VectorXd> out) const override {
+  void simulate(const Eigen::VectorXd& u, core::random::Rng& rng, Eigen::Ref<Eigen::VectorXd> out,
+                const std::stop_token& = {}) const override {
     const double sd = std::exp(-0.5 * u[1]);
     for (Eigen::Index i = 0; i < out.size(); ++i) out[i] = core::random::normal(rng, u[0], sd);
   }

@@ -2,6 +2,7 @@
 #include <cmath>
 #include <vector>
 
+#include "core/exec/cancellation.h"
 #include "core/models/model.h"
 #include "core/random/rng.h"
 #include "support/model_fixtures.h"
@@ -145,6 +146,18 @@ class SimulateTest : public QObject {
       QVERIFY(a == b);
       QVERIFY(a != c);
     }
+  }
+
+  void stopRequestedEndsTheDraw() {
+    // 10^7 draws took over half a second that Ctrl-C could not interrupt; the draw polls now.
+    const auto model =
+        models::makeModel(dpsynth::test::fixtureDataset(Family::poisson, 20000, 0, 5), {});
+    Eigen::VectorXd out(20000);
+    auto rng = random::makeRng(1);
+    std::stop_source source;
+    source.request_stop();
+    QVERIFY_THROWS_EXCEPTION(exec::Cancelled,
+                             model->simulate(model->initialPoint(), rng, out, source.get_token()));
   }
 
   void wrongOutputSizeThrows() {

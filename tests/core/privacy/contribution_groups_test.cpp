@@ -5,6 +5,7 @@
 #include <stdexcept>
 #include <utility>
 
+#include "core/exec/cancellation.h"
 #include "core/random/rng.h"
 
 using namespace dpsynth::core;
@@ -50,6 +51,13 @@ class ContributionGroupsTest : public QObject {
       QCOMPARE(g.pattern[i], i);
       QCOMPARE(g.alpha[i], 1.0);
     }
+  }
+
+  void stopRequestedEndsTheGrouping() {
+    std::stop_source source;
+    source.request_stop();
+    QVERIFY_THROWS_EXCEPTION(dpsynth::core::exec::Cancelled,
+                             groupContributions({}, 100000, 100000, {}, source.get_token()));
   }
 
   void rejectsInconsistentInput() {
