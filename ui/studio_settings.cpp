@@ -72,6 +72,7 @@ core::session::Session toSession(const StudioSettings& settings, const DataSourc
 StudioSettings fromSession(const core::session::Session& session, DataSource* source) {
   StudioSettings settings;
   settings.dataset = session.dataset;
+  settings.familyDeclared = true;  // declared when the session was made
   settings.tuning = session.mechanisms.empty() ? defaultTuning() : session.mechanisms.front();
   for (const auto& config : session.mechanisms) settings.mechanisms.push_back(config.mechanism);
   settings.run = session.run;

@@ -1,7 +1,8 @@
 #pragma once
-/// The typed value the studio's panels add up to: which data choices, which mechanisms with
-/// which tuning, which sampler settings. Built from the panels, handed to the worker, written
-/// to and read from session files. No widgets here.
+/// The typed settings of a studio document: which data choices, which mechanisms with which
+/// tuning, which sampler settings. Held by the StudioDocument (ui/document/), edited field by
+/// field (ui/document/settings_field.h), handed to the worker, written to and read from
+/// session files. No widgets here.
 #include <QMetaType>
 #include <QString>
 #include <optional>
@@ -26,6 +27,10 @@ struct DataSource {
 
 struct StudioSettings {
   core::data::DatasetSpec dataset;
+  /// The family in `dataset` was declared (picked by the analyst, even the suggested one, or
+  /// restored from a session), not suggested from the confidential values. SPEC §0: a release
+  /// needs a declared family (a bundled sample's, public data, counts as declared).
+  bool familyDeclared = false;
   /// The tuning shared by every checked mechanism (each mechanism ignores the fields it does
   /// not use); `mechanism` itself is ignored.
   core::pipeline::MechanismConfig tuning;

@@ -12,14 +12,13 @@
 #include "core/privacy/neighbours.h"
 #include "core/version.h"
 #include "ui/controllers/document_controller.h"
-#include "ui/controllers/settings_controller.h"
+#include "ui/document/studio_document.h"
 #include "ui/main_window.h"
-#include "ui/panels/data_panel.h"
-#include "ui/panels/mechanism_panel.h"
-#include "ui/panels/sampler_panel.h"
 #include "ui/plots/plots_view.h"
+#include "ui/services/data_service.h"
 #include "ui/widgets/collapsible_section.h"
 #include "ui/workspaces/frontier/frontier_workspace.h"
+#include "ui/workspaces/synthesis/synthesis_workspace.h"
 
 namespace {
 
@@ -208,9 +207,11 @@ int main(int argc, char* argv[]) {
   // data before they go on; an interactive one shows the window at once and reads the file
   // behind it, with progress and Cancel.
   const bool scripted = headless || parser.isSet(run) || parser.isSet(weightsFrom);
-  const auto openData = [&window, scripted](const QString& file) {
-    if (scripted) return window.dataPanel()->loadFile(file);
-    window.dataPanel()->openFile(file);
+  dpsynth::ui::StudioDocument* document = window.document();
+  dpsynth::ui::DataService* dataService = window.services().data;
+  const auto openData = [dataService, scripted](const QString& file) {
+    if (scripted) return dataService->loadFile(file);
+    dataService->openFile(file);
     return true;
   };
   const QStringList positional = parser.positionalArguments();
@@ -224,43 +225,45 @@ int main(int argc, char* argv[]) {
   } else if (parser.isSet(data)) {
     loaded = openData(parser.value(data));
   } else if (parser.isSet(sample)) {
-    loaded = window.dataPanel()->loadSample(parser.value(sample));
+    loaded = dataService->loadSample(parser.value(sample));
   } else {
     window.loadDefaults();
   }
-  if (!mechanisms.empty()) {
-    window.mechanismPanel()->setChecked(mechanisms);
-    window.mechanismPanel()->setCurrent(mechanisms.front());
-  }
+  // What the command line asks for is the document's starting point, not an edit.
+  dpsynth::ui::StudioSettings settings = document->settings();
+  if (!mechanisms.empty()) settings.mechanisms = mechanisms;
   try {
-    auto* samplerPanel = window.samplerPanel();
+    auto& nuts = settings.run.nuts;
     if (parser.isSet(sampler)) {
       const QStringList parts = parser.value(sampler).split(',');
       if (parts.size() != 3) throw std::invalid_argument("--sampler needs C,W,D");
-      auto nuts = samplerPanel->nuts();
       nuts.chains = parts[0].toInt();
       nuts.warmup = parts[1].toInt();
       nuts.draws = parts[2].toInt();
-      samplerPanel->setNuts(nuts, samplerPanel->syntheticDatasets());
     }
     if (parser.isSet(seed)) {
-      auto nuts = samplerPanel->nuts();
       nuts.seed = parser.value(seed).toULongLong();
-      samplerPanel->setNuts(nuts, samplerPanel->syntheticDatasets());
+      settings.reproducible = true;
     }
-    auto relation = samplerPanel->neighbours();
     if (parser.isSet(neighbours))
-      relation = dpsynth::core::privacy::parseNeighbours(parser.value(neighbours).toStdString());
-    samplerPanel->setRelease(parser.isSet(seed) || samplerPanel->reproducible(), relation);
+      settings.run.neighbours =
+          dpsynth::core::privacy::parseNeighbours(parser.value(neighbours).toStdString());
   } catch (const std::invalid_argument& e) {
     std::fprintf(stderr, "dpsynth-studio: %s\n", e.what());
     return 2;
   }
+  // Only when asked: replacing a session's settings would mark its results outdated.
+  if (!mechanisms.empty() || parser.isSet(sampler) || parser.isSet(seed) ||
+      parser.isSet(neighbours)) {
+    document->replaceSettings(settings);
+  }
+  if (!mechanisms.empty()) document->setCurrentMechanism(mechanisms.front());
   if (parser.isSet(weightsFrom) &&
-      !window.settingsController()->loadReference(parser.value(weightsFrom))) {
+      !dataService->loadReference(parser.value(weightsFrom), document->settings().dataset)) {
     loaded = false;
   }
-  if (parser.isSet(tab)) window.plotsView()->setCurrentIndex(parser.value(tab).toInt());
+  if (parser.isSet(tab))
+    window.synthesis()->plotsView()->setCurrentIndex(parser.value(tab).toInt());
   window.documentController()->setClean();  // what the command line set up is the start
   if (parser.isSet(frontier)) {
     auto* workspace = window.findChild<dpsynth::ui::FrontierWorkspace*>();
@@ -282,7 +285,7 @@ int main(int argc, char* argv[]) {
     const QString path = parser.value(screenshot);
     const QString dialogPath = parser.value(dialogShot);
     if (parser.isSet(run)) {
-      QObject::connect(&window, &MainWindow::runEnded, &window,
+      QObject::connect(window.synthesis(), &dpsynth::ui::SynthesisWorkspace::runEnded, &window,
                        [&window, path, dialogPath](bool ok) {
                          // Let queued replots land before grabbing.
                          QTimer::singleShot(400, &window, [&window, path, ok, dialogPath] {
@@ -292,13 +295,13 @@ int main(int argc, char* argv[]) {
                            QApplication::exit(code != 0 ? code : (ok ? 0 : 1));
                          });
                        });
-      if (!window.startRun(true)) return 2;  // the presenter prints why
+      if (!window.synthesis()->startRun(true)) return 2;  // the presenter prints why
     } else {
       QTimer::singleShot(400, &window,
                          [&window, path] { QApplication::exit(saveScreenshot(window, path)); });
     }
   } else if (parser.isSet(run)) {
-    window.startRun(true);
+    window.synthesis()->startRun(true);
   }
   return app.exec();
 }

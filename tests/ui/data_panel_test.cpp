@@ -37,7 +37,16 @@ void writeCsv(const QString& path, int rows) {
 }  // namespace
 using dpsynth::ui::CsvPreviewModel;
 using dpsynth::ui::DataPanel;
+using dpsynth::ui::DataService;
 using dpsynth::ui::ErrorReport;
+using dpsynth::ui::StudioDocument;
+
+/// The panel is a view of a document; the data service loads into it.
+struct DataPanelRig {
+  StudioDocument document;
+  DataService data{&document};
+  DataPanel view{&document};
+};
 
 class DataPanelTest : public QObject {
   Q_OBJECT
@@ -64,30 +73,30 @@ class DataPanelTest : public QObject {
     QFETCH(int, family);
     QFETCH(int, columns);
     QFETCH(int, rows);
-    DataPanel panel;
-    QSignalSpy loaded(&panel, &DataPanel::loaded);
-    QSignalSpy errors(&panel, &DataPanel::errorOccurred);
-    QVERIFY(panel.loadSample(kind));
+    DataPanelRig panel;
+    QSignalSpy loaded(&panel.data, &DataService::dataInstalled);
+    QSignalSpy errors(&panel.data, &DataService::errorOccurred);
+    QVERIFY(panel.data.loadSample(kind));
     QCOMPARE(loaded.count(), 1);
     QCOMPARE(errors.count(), 0);
-    QCOMPARE(panel.previewModel()->rowCount(), std::min(rows, CsvPreviewModel::kPreviewRows));
-    QCOMPARE(panel.previewModel()->columnCount(), columns);
+    QCOMPARE(panel.view.previewModel()->rowCount(), std::min(rows, CsvPreviewModel::kPreviewRows));
+    QCOMPARE(panel.view.previewModel()->columnCount(), columns);
     // Row labels are file lines: the first data row is line 2.
-    QCOMPARE(panel.previewModel()->headerData(0, Qt::Vertical).toInt(), 2);
-    QCOMPARE(panel.outcomeBox()->count(), columns);
-    QCOMPARE(panel.outcomeBox()->currentText(), outcome);
-    QCOMPARE(int(panel.suggestedFamily()), family);
-    QCOMPARE(panel.familyBox()->currentData().toInt(), family);
-    QCOMPARE(panel.covariateList()->count(), columns - 1);
-    QVERIFY(panel.dataset());
-    QCOMPARE(int(panel.dataset()->size()), rows);
-    QCOMPARE(panel.source().sample, kind);
-    QCOMPARE(panel.source().sha256.size(), std::size_t(64));
+    QCOMPARE(panel.view.previewModel()->headerData(0, Qt::Vertical).toInt(), 2);
+    QCOMPARE(panel.view.outcomeBox()->count(), columns);
+    QCOMPARE(panel.view.outcomeBox()->currentText(), outcome);
+    QCOMPARE(int(panel.document.suggestedFamily()), family);
+    QCOMPARE(panel.view.familyBox()->currentData().toInt(), family);
+    QCOMPARE(panel.view.covariateList()->count(), columns - 1);
+    QVERIFY(panel.document.dataset());
+    QCOMPARE(int(panel.document.dataset()->size()), rows);
+    QCOMPARE(panel.document.source().sample, kind);
+    QCOMPARE(panel.document.source().sha256.size(), std::size_t(64));
   }
 
   void samplesAreAlsoCompiledIn() {
-    DataPanel panel;  // registers the resources
-    for (const QString& kind : DataPanel::sampleKinds()) {
+    DataPanelRig panel;  // registers the resources
+    for (const QString& kind : DataService::sampleKinds()) {
       QFile embedded(":/dpsynth/samples/" + kind + ".csv");
       QVERIFY2(embedded.open(QIODevice::ReadOnly), qPrintable(kind));
       QFile disk(dpsynth::ui::test::samplePath(kind));
@@ -98,10 +107,10 @@ class DataPanelTest : public QObject {
   }
 
   void summaryShowsTheOutcomeStatistics() {
-    DataPanel panel;
-    QVERIFY(panel.loadSample("nbmix"));
-    const auto& y = panel.dataset()->y;
-    const auto& s = panel.summary()->statistics();
+    DataPanelRig panel;
+    QVERIFY(panel.data.loadSample("nbmix"));
+    const auto& y = panel.document.dataset()->y;
+    const auto& s = panel.view.summary()->statistics();
     QCOMPARE(s.n, std::size_t(1000));
     QCOMPARE(s.mean, y.sum() / 1000.0);
     double ss = 0;
@@ -110,7 +119,7 @@ class DataPanelTest : public QObject {
     QCOMPARE(s.min, y.minCoeff());
     QCOMPARE(s.max, y.maxCoeff());
     QCOMPARE(s.median, dpsynth::core::utility::quantile(y, 0.5));
-    QVERIFY(panel.summary()->text().contains("n = 1000"));
+    QVERIFY(panel.view.summary()->text().contains("n = 1000"));
   }
 
   void malformedCsvReportsWhereAndKeepsPreviousData_data() {
@@ -126,12 +135,12 @@ class DataPanelTest : public QObject {
   void malformedCsvReportsWhereAndKeepsPreviousData() {
     QFETCH(QString, file);
     QFETCH(int, line);
-    DataPanel panel;
-    QVERIFY(panel.loadSample("nbmix"));
-    const auto before = panel.dataset();
-    QSignalSpy errors(&panel, &DataPanel::errorOccurred);
-    QSignalSpy loaded(&panel, &DataPanel::loaded);
-    QVERIFY(!panel.loadFile(dpsynth::ui::test::malformedPath(file)));
+    DataPanelRig panel;
+    QVERIFY(panel.data.loadSample("nbmix"));
+    const auto before = panel.document.dataset();
+    QSignalSpy errors(&panel.data, &DataService::errorOccurred);
+    QSignalSpy loaded(&panel.data, &DataService::dataInstalled);
+    QVERIFY(!panel.data.loadFile(dpsynth::ui::test::malformedPath(file)));
     QCOMPARE(errors.count(), 1);
     QCOMPARE(loaded.count(), 0);
     const auto report = errors.first().first().value<ErrorReport>();
@@ -139,50 +148,50 @@ class DataPanelTest : public QObject {
     QCOMPARE(report.line, qint64(line));
     QVERIFY(!report.problem.isEmpty());
     // The previous data is untouched.
-    QCOMPARE(panel.dataset(), before);
-    QCOMPARE(panel.source().sample, QString("nbmix"));
-    QCOMPARE(panel.previewModel()->rowCount(), CsvPreviewModel::kPreviewRows);
-    QCOMPARE(panel.outcomeBox()->currentText(), QString("count"));
+    QCOMPARE(panel.document.dataset(), before);
+    QCOMPARE(panel.document.source().sample, QString("nbmix"));
+    QCOMPARE(panel.view.previewModel()->rowCount(), CsvPreviewModel::kPreviewRows);
+    QCOMPARE(panel.view.outcomeBox()->currentText(), QString("count"));
   }
 
   void textOutcomeNamesTheColumn() {
-    DataPanel panel;
-    QSignalSpy errors(&panel, &DataPanel::errorOccurred);
-    QVERIFY(!panel.loadFile(dpsynth::ui::test::malformedPath("text_outcome.csv")));
+    DataPanelRig panel;
+    QSignalSpy errors(&panel.data, &DataService::errorOccurred);
+    QVERIFY(!panel.data.loadFile(dpsynth::ui::test::malformedPath("text_outcome.csv")));
     const auto report = errors.first().first().value<ErrorReport>();
     QCOMPARE(report.column, QString("count"));
     QVERIFY(report.oneLine().contains("text_outcome.csv:4"));
-    QVERIFY(!panel.hasData());
+    QVERIFY(!panel.document.hasData());
   }
 
   void missingFileIsAnError() {
-    DataPanel panel;
-    QSignalSpy errors(&panel, &DataPanel::errorOccurred);
-    QVERIFY(!panel.loadFile("/nonexistent/dpsynth.csv"));
+    DataPanelRig panel;
+    QSignalSpy errors(&panel.data, &DataService::errorOccurred);
+    QVERIFY(!panel.data.loadFile("/nonexistent/dpsynth.csv"));
     QCOMPARE(errors.count(), 1);
   }
 
   void changingTheOutcomeSuggestsItsFamily() {
-    DataPanel panel;
-    QVERIFY(panel.loadSample("salary"));
-    QSignalSpy changed(&panel, &DataPanel::choiceChanged);
-    panel.outcomeBox()->setCurrentText("weeks_worked");
+    DataPanelRig panel;
+    QVERIFY(panel.data.loadSample("salary"));
+    QSignalSpy changed(&panel.document, &StudioDocument::changed);
+    panel.view.outcomeBox()->setCurrentText("weeks_worked");
     QVERIFY(changed.count() >= 1);
-    QCOMPARE(panel.suggestedFamily(), Family::negbin);
-    QCOMPARE(panel.choice().family, Family::negbin);
-    QCOMPARE(panel.covariateList()->count(), 3);  // the outcome is not offered as covariate
+    QCOMPARE(panel.document.suggestedFamily(), Family::negbin);
+    QCOMPARE(panel.document.settings().dataset.family, Family::negbin);
+    QCOMPARE(panel.view.covariateList()->count(), 3);  // the outcome is not offered as covariate
   }
 
   void covariatesEnterTheDesign() {
-    DataPanel panel;
-    QVERIFY(panel.loadSample("salary"));
-    for (int i = 0; i < panel.covariateList()->count(); ++i) {
-      auto* item = panel.covariateList()->item(i);
+    DataPanelRig panel;
+    QVERIFY(panel.data.loadSample("salary"));
+    for (int i = 0; i < panel.view.covariateList()->count(); ++i) {
+      auto* item = panel.view.covariateList()->item(i);
       if (item->text() == "gender") item->setCheckState(Qt::Checked);
     }
-    QCOMPARE(panel.choice().covariates, std::vector<std::string>{"gender"});
-    QVERIFY(panel.dataset());
-    QCOMPARE(panel.dataset()->X.cols(), Eigen::Index(2));  // intercept + one dummy
+    QCOMPARE(panel.document.settings().dataset.covariates, std::vector<std::string>{"gender"});
+    QVERIFY(panel.document.dataset());
+    QCOMPARE(panel.document.dataset()->X.cols(), Eigen::Index(2));  // intercept + one dummy
   }
 
   // ---- Files opened in the window load on the worker thread ------------------------------
@@ -191,30 +200,30 @@ class DataPanelTest : public QObject {
     QTemporaryDir dir;
     const QString path = dir.filePath("agency.csv");
     writeCsv(path, 5000);
-    DataPanel panel;
-    QSignalSpy loaded(&panel, &DataPanel::loaded);
-    QSignalSpy ended(&panel, &DataPanel::loadEnded);
-    QSignalSpy errors(&panel, &DataPanel::errorOccurred);
-    panel.openFile(path);
-    QVERIFY(panel.isLoading());
-    QVERIFY(!panel.hasData());  // nothing is installed before the worker is done
+    DataPanelRig panel;
+    QSignalSpy loaded(&panel.data, &DataService::dataInstalled);
+    QSignalSpy ended(&panel.data, &DataService::loadEnded);
+    QSignalSpy errors(&panel.data, &DataService::errorOccurred);
+    panel.data.openFile(path);
+    QVERIFY(panel.data.isLoading());
+    QVERIFY(!panel.document.hasData());  // nothing is installed before the worker is done
     QVERIFY(ended.wait(60000));
     QCOMPARE(ended.first().at(0).toString(), path);
     QCOMPARE(ended.first().at(1).toBool(), true);
     QCOMPARE(loaded.count(), 1);
     QCOMPARE(errors.count(), 0);
-    QVERIFY(!panel.isLoading());
-    QCOMPARE(panel.previewModel()->rowCount(), CsvPreviewModel::kPreviewRows);
-    QCOMPARE(panel.previewModel()->columnCount(), 4);
-    QCOMPARE(panel.previewModel()->data(panel.previewModel()->index(1, 3)).toString(),
+    QVERIFY(!panel.data.isLoading());
+    QCOMPARE(panel.view.previewModel()->rowCount(), CsvPreviewModel::kPreviewRows);
+    QCOMPARE(panel.view.previewModel()->columnCount(), 4);
+    QCOMPARE(panel.view.previewModel()->data(panel.view.previewModel()->index(1, 3)).toString(),
              QString("south"));
-    QCOMPARE(panel.outcomeBox()->currentText(), QString("income"));  // last numeric column
-    QVERIFY(panel.dataset());
-    QCOMPARE(panel.dataset()->size(), std::size_t{5000});
-    QCOMPARE(panel.source().file, path);
-    QCOMPARE(panel.source().displayName, QString("agency.csv"));
+    QCOMPARE(panel.view.outcomeBox()->currentText(), QString("income"));  // last numeric column
+    QVERIFY(panel.document.dataset());
+    QCOMPARE(panel.document.dataset()->size(), std::size_t{5000});
+    QCOMPARE(panel.document.source().file, path);
+    QCOMPARE(panel.document.source().displayName, QString("agency.csv"));
     // The checksum is of the file's bytes, as sessions compare it.
-    QCOMPARE(QString::fromStdString(panel.source().sha256),
+    QCOMPARE(QString::fromStdString(panel.document.source().sha256),
              QString::fromStdString(dpsynth::core::data::sha256File(path.toStdString())));
   }
 
@@ -222,32 +231,32 @@ class DataPanelTest : public QObject {
     QTemporaryDir dir;
     const QString path = dir.filePath("large.csv");
     writeCsv(path, 1000000);  // ~30 MB: far from read when Cancel comes right after the start
-    DataPanel panel;
-    QVERIFY(panel.loadSample("nbmix"));
-    const auto before = panel.dataset();
-    QSignalSpy loaded(&panel, &DataPanel::loaded);
-    QSignalSpy ended(&panel, &DataPanel::loadEnded);
-    QSignalSpy errors(&panel, &DataPanel::errorOccurred);
-    panel.openFile(path);
-    panel.cancelLoad();
+    DataPanelRig panel;
+    QVERIFY(panel.data.loadSample("nbmix"));
+    const auto before = panel.document.dataset();
+    QSignalSpy loaded(&panel.data, &DataService::dataInstalled);
+    QSignalSpy ended(&panel.data, &DataService::loadEnded);
+    QSignalSpy errors(&panel.data, &DataService::errorOccurred);
+    panel.data.openFile(path);
+    panel.data.cancelLoad();
     QVERIFY(ended.wait(60000));
     QCOMPARE(ended.first().at(0).toString(), path);
     QCOMPARE(ended.first().at(1).toBool(), false);
     QCOMPARE(loaded.count(), 0);
     QCOMPARE(errors.count(), 0);
-    QCOMPARE(panel.dataset(), before);
-    QCOMPARE(panel.source().sample, QString("nbmix"));
-    QCOMPARE(panel.outcomeBox()->currentText(), QString("count"));
-    QCOMPARE(panel.previewModel()->rowCount(), CsvPreviewModel::kPreviewRows);
+    QCOMPARE(panel.document.dataset(), before);
+    QCOMPARE(panel.document.source().sample, QString("nbmix"));
+    QCOMPARE(panel.view.outcomeBox()->currentText(), QString("count"));
+    QCOMPARE(panel.view.previewModel()->rowCount(), CsvPreviewModel::kPreviewRows);
   }
 
   void aMalformedFileShowsTheErrorAndKeepsThePreviousData() {
-    DataPanel panel;
-    QVERIFY(panel.loadSample("nbmix"));
-    const auto before = panel.dataset();
-    QSignalSpy errors(&panel, &DataPanel::errorOccurred);
-    QSignalSpy ended(&panel, &DataPanel::loadEnded);
-    panel.openFile(dpsynth::ui::test::malformedPath("ragged_row.csv"));
+    DataPanelRig panel;
+    QVERIFY(panel.data.loadSample("nbmix"));
+    const auto before = panel.document.dataset();
+    QSignalSpy errors(&panel.data, &DataService::errorOccurred);
+    QSignalSpy ended(&panel.data, &DataService::loadEnded);
+    panel.data.openFile(dpsynth::ui::test::malformedPath("ragged_row.csv"));
     QVERIFY(ended.wait(60000));
     QCOMPARE(ended.first().at(1).toBool(), false);
     QCOMPARE(errors.count(), 1);
@@ -255,32 +264,32 @@ class DataPanelTest : public QObject {
     QCOMPARE(report.title, QString("Cannot load data"));
     QVERIFY2(report.file.endsWith("ragged_row.csv"), qPrintable(report.file));
     QCOMPARE(report.line, qint64(3));
-    QCOMPARE(panel.dataset(), before);
-    QCOMPARE(panel.source().sample, QString("nbmix"));
+    QCOMPARE(panel.document.dataset(), before);
+    QCOMPARE(panel.document.source().sample, QString("nbmix"));
   }
 
   void aSynchronousLoadStopsTheOneInProgress() {
     QTemporaryDir dir;
     const QString large = dir.filePath("large.csv");
     writeCsv(large, 1000000);
-    DataPanel panel;
-    QSignalSpy ended(&panel, &DataPanel::loadEnded);
-    panel.openFile(large);
-    QVERIFY(panel.loadSample("salary"));  // e.g. a session: wins over the file being read
+    DataPanelRig panel;
+    QSignalSpy ended(&panel.data, &DataService::loadEnded);
+    panel.data.openFile(large);
+    QVERIFY(panel.data.loadSample("salary"));  // e.g. a session: wins over the file being read
     QVERIFY(ended.wait(60000));
     QCOMPARE(ended.first().at(1).toBool(), false);
-    QCOMPARE(panel.source().sample, QString("salary"));
+    QCOMPARE(panel.document.source().sample, QString("salary"));
   }
 
   void impossibleFamilyShowsAProblemInsteadOfCrashing() {
-    DataPanel panel;
-    QVERIFY(panel.loadSample("nbmix"));
-    panel.familyBox()->setCurrentIndex(panel.familyBox()->findData(int(Family::beta)));
-    QVERIFY(!panel.dataset());
-    QVERIFY(panel.problem().contains("count"));
-    panel.familyBox()->setCurrentIndex(panel.familyBox()->findData(int(Family::poisson)));
-    QVERIFY(panel.dataset());
-    QVERIFY(panel.problem().isEmpty());
+    DataPanelRig panel;
+    QVERIFY(panel.data.loadSample("nbmix"));
+    panel.view.familyBox()->setCurrentIndex(panel.view.familyBox()->findData(int(Family::beta)));
+    QVERIFY(!panel.document.dataset());
+    QVERIFY(panel.document.dataProblem().contains("count"));
+    panel.view.familyBox()->setCurrentIndex(panel.view.familyBox()->findData(int(Family::poisson)));
+    QVERIFY(panel.document.dataset());
+    QVERIFY(panel.document.dataProblem().isEmpty());
   }
 };
 

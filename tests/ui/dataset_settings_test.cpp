@@ -7,9 +7,8 @@
 #include <QtTest>
 
 #include "studio_test_helpers.h"
-#include "ui/controllers/run_controller.h"
+#include "ui/services/run_controller.h"
 #include "ui/controllers/data_fit_check.h"
-#include "ui/controllers/settings_controller.h"
 #include "ui/main_window.h"
 #include "ui/panels/data_panel.h"
 #include "ui/panels/mechanism_panel.h"
@@ -42,43 +41,43 @@ class DatasetSettingsTest : public QObject {
   void init() {
     window_ = std::make_unique<MainWindow>();
     window_->setErrorPresenter(errors_.presenter());
-    window_->autoRunBox()->setChecked(false);
+    window_->synthesis()->autoRunBox()->setChecked(false);
     window_->loadDefaults();  // nbmix: counts
   }
 
   void cleanup() {
-    window_->autoRunBox()->setChecked(false);
+    window_->synthesis()->autoRunBox()->setChecked(false);
     window_.reset();
   }
 
   void phBoundsAndRadiusResetOnNewData() {
-    TuningPanel* tuning = window_->tuningPanel();
+    TuningPanel* tuning = window_->synthesis()->tuningPanel();
     type(tuning->field("lower"), 0.0);
     type(tuning->field("upper"), 300.0);
     type(tuning->field("radius"), 5.0);
-    QCOMPARE(tuning->tuning().upper, std::optional<double>(300.0));
-    QVERIFY(window_->settingsController()->undoStack()->count() > 0);
+    QCOMPARE(window_->document()->settings().tuning.upper, std::optional<double>(300.0));
+    QVERIFY(window_->document()->undoStack()->count() > 0);
 
-    QVERIFY(window_->dataPanel()->loadSample("beta"));
-    const auto after = tuning->tuning();
+    QVERIFY(window_->services().data->loadSample("beta"));
+    const auto after = window_->document()->settings().tuning;
     QVERIFY(!after.lower);  // the family's default: unset (beta then uses 0 and 1)
     QVERIFY(!after.upper);
     QCOMPARE(after.radius, pipeline::MechanismConfig{}.radius);
     // Undo must not bring the old data's bounds back.
-    QCOMPARE(window_->settingsController()->undoStack()->count(), 0);
+    QCOMPARE(window_->document()->undoStack()->count(), 0);
     // The analyst is told.
-    const QString note = window_->resultsPanel()->note();
+    const QString note = window_->synthesis()->resultsPanel()->note();
     QVERIFY2(note.contains("PH upper") && note.contains("reset", Qt::CaseInsensitive),
              qPrintable(note));
     QVERIFY2(note.contains("CW radius"), qPrintable(note));
   }
 
   void boundsThatDoNotFitMarkTheFieldAndTheMechanism() {
-    TuningPanel* tuning = window_->tuningPanel();
-    MechanismPanel* mechanisms = window_->mechanismPanel();
+    TuningPanel* tuning = window_->synthesis()->tuningPanel();
+    MechanismPanel* mechanisms = window_->synthesis()->mechanismPanel();
     QVERIFY(tuning->field("upper")->warning().isEmpty());
     QVERIFY(mechanisms->warning(pipeline::Mechanism::ph).isEmpty());
-    const double largest = window_->dataPanel()->dataset()->y.maxCoeff();
+    const double largest = window_->document()->dataset()->y.maxCoeff();
     type(tuning->field("lower"), 0.0);
     type(tuning->field("upper"), largest / 2);  // counts pile up at the upper bound
     QVERIFY(tuning->field("upper")->warning().contains("below the largest outcome value"));
@@ -95,7 +94,7 @@ class DatasetSettingsTest : public QObject {
     QVERIFY(mechanisms->warning(pipeline::Mechanism::ph).isEmpty());
 
     // On beta data, bounds outside (0, 1) are outside the family's support.
-    QVERIFY(window_->dataPanel()->loadSample("beta"));
+    QVERIFY(window_->services().data->loadSample("beta"));
     type(tuning->field("upper"), 5.0);
     QVERIFY(tuning->field("upper")->warning().contains("beta family's support"));
     QVERIFY(!mechanisms->warning(pipeline::Mechanism::ph).isEmpty());
@@ -108,17 +107,17 @@ class DatasetSettingsTest : public QObject {
   }
 
   void autoRunNeverStartsOnFreshData() {
-    RunController* run = window_->runController();
-    window_->autoRunBox()->setChecked(true);
-    QVERIFY(window_->dataPanel()->loadSample("poisson"));
+    RunController* run = window_->services().run;
+    window_->synthesis()->autoRunBox()->setChecked(true);
+    QVERIFY(window_->services().data->loadSample("poisson"));
     QVERIFY(!run->autoRunTimer()->isActive());
     QVERIFY(!run->isRunning());
 
     // Read on the worker thread, as with File > Open.
-    QSignalSpy ended(window_->dataPanel(), &DataPanel::loadEnded);
-    window_->dataPanel()->openFile(test::samplePath("nbmix"));
+    QSignalSpy ended(window_->services().data, &DataService::loadEnded);
+    window_->services().data->openFile(test::samplePath("nbmix"));
     QVERIFY(ended.wait(60000));
-    QCOMPARE(window_->dataPanel()->source().file, test::samplePath("nbmix"));
+    QCOMPARE(window_->document()->source().file, test::samplePath("nbmix"));
     QVERIFY(!run->autoRunTimer()->isActive());
     QVERIFY(!run->isRunning());
 
@@ -129,9 +128,9 @@ class DatasetSettingsTest : public QObject {
     QVERIFY(!run->autoRunTimer()->isActive());
 
     // The analyst's first change does start it.
-    window_->tuningPanel()->field("c")->spinBox()->setValue(0.7);
+    window_->synthesis()->tuningPanel()->field("c")->spinBox()->setValue(0.7);
     QVERIFY(run->autoRunTimer()->isActive());
-    window_->autoRunBox()->setChecked(false);
+    window_->synthesis()->autoRunBox()->setChecked(false);
     QVERIFY(!run->autoRunTimer()->isActive());
   }
 

@@ -52,7 +52,7 @@ QByteArray sha(const QString& file) {
 
 /// A user edit of c (committed, on the undo stack).
 void editC(MainWindow& window, double value) {
-  window.tuningPanel()->field("c")->spinBox()->setValue(value);
+  window.synthesis()->tuningPanel()->field("c")->spinBox()->setValue(value);
 }
 
 /// The window's "Open sample" action for this kind (guarded like every user load).
@@ -78,7 +78,7 @@ class DocumentTest : public QObject {
   void init() {
     window_ = std::make_unique<MainWindow>();
     window_->setErrorPresenter(errors_.presenter());
-    window_->autoRunBox()->setChecked(false);
+    window_->synthesis()->autoRunBox()->setChecked(false);
     window_->loadDefaults();
     prompt_ = {};
     chooser_ = {};
@@ -129,7 +129,7 @@ class DocumentTest : public QObject {
     QCOMPARE(prompt_.asked->size(), 1);
     QCOMPARE(prompt_.asked->front(), QString("Untitled | quitting"));
     QVERIFY(w.isVisible());
-    QCOMPARE(w.tuningPanel()->tuning().c, 0.6);
+    QCOMPARE(w.document()->settings().tuning.c, 0.6);
     QVERIFY(w.isWindowModified());
 
     // Save: asks for a file, writes it, then quits.
@@ -152,17 +152,17 @@ class DocumentTest : public QObject {
     QVERIFY(!w.openSession(b));  // Cancel
     QCOMPARE(prompt_.asked->size(), 1);
     QCOMPARE(w.sessionController()->currentPath(), a);
-    QCOMPARE(w.tuningPanel()->tuning().c, 0.6);
+    QCOMPARE(w.document()->settings().tuning.c, 0.6);
     QVERIFY(w.isWindowModified());
 
     *prompt_.answer = UnsavedChoice::save;  // to a.dpsynth, then open b
     QVERIFY(w.openSession(b));
     QCOMPARE(w.sessionController()->currentPath(), b);
-    QCOMPARE(w.tuningPanel()->tuning().c, 1.0);
+    QCOMPARE(w.document()->settings().tuning.c, 1.0);
     QVERIFY(!w.isWindowModified());
     QVERIFY(w.openSession(a));  // nothing unsaved now: no question
     QCOMPARE(prompt_.asked->size(), 2);
-    QCOMPARE(w.tuningPanel()->tuning().c, 0.6);
+    QCOMPARE(w.document()->settings().tuning.c, 0.6);
   }
 
   void loadingOtherDataWithUnsavedWorkAsks() {
@@ -173,14 +173,14 @@ class DocumentTest : public QObject {
     beta->trigger();  // Cancel
     QCOMPARE(prompt_.asked->size(), 1);
     QVERIFY(prompt_.asked->front().endsWith("loading other data"));
-    QCOMPARE(w.dataPanel()->source().sample, QString("nbmix"));
-    QCOMPARE(w.tuningPanel()->tuning().c, 0.6);
-    QVERIFY(!w.dataPanel()->mayLoad());  // the panel's own Open and Sample ask too
+    QCOMPARE(w.document()->source().sample, QString("nbmix"));
+    QCOMPARE(w.document()->settings().tuning.c, 0.6);
+    QVERIFY(!w.services().data->mayLoad());  // the panel's own Open and Sample ask too
     QCOMPARE(prompt_.asked->size(), 2);
 
     *prompt_.answer = UnsavedChoice::discard;
     beta->trigger();
-    QCOMPARE(w.dataPanel()->source().sample, QString("beta"));
+    QCOMPARE(w.document()->source().sample, QString("beta"));
     QVERIFY(!w.isWindowModified());  // new data, nothing done on it yet
   }
 
@@ -198,7 +198,7 @@ class DocumentTest : public QObject {
 
     sampleAction(w, "poisson")->trigger();  // nothing unsaved: no question
     QVERIFY(prompt_.asked->isEmpty());
-    QCOMPARE(w.dataPanel()->source().sample, QString("poisson"));
+    QCOMPARE(w.document()->source().sample, QString("poisson"));
     QVERIFY(w.windowTitle().startsWith("Untitled[*]"));  // detached from old.dpsynth
     QVERIFY(w.sessionController()->currentPath().isEmpty());
 
@@ -224,13 +224,13 @@ class DocumentTest : public QObject {
     QVERIFY(w.documentController()->save());
     editC(w, 0.6);
     QVERIFY(!w.newSession());  // Cancel
-    QCOMPARE(w.tuningPanel()->tuning().c, 0.6);
+    QCOMPARE(w.document()->settings().tuning.c, 0.6);
     *prompt_.answer = UnsavedChoice::discard;
     QVERIFY(w.newSession());
-    QCOMPARE(w.tuningPanel()->tuning().c, 1.0);
+    QCOMPARE(w.document()->settings().tuning.c, 1.0);
     QVERIFY(w.windowTitle().startsWith("Untitled[*]"));
     QVERIFY(!w.isWindowModified());
-    QCOMPARE(w.dataPanel()->source().sample, QString("nbmix"));  // the data stays
+    QCOMPARE(w.document()->source().sample, QString("nbmix"));  // the data stays
   }
 
  private:

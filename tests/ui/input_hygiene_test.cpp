@@ -9,7 +9,6 @@
 #include <QtTest>
 
 #include "studio_test_helpers.h"
-#include "ui/controllers/settings_controller.h"
 #include "ui/main_window.h"
 #include "ui/panels/tuning_panel.h"
 #include "ui/widgets/tuning_field.h"
@@ -42,7 +41,7 @@ class InputHygieneTest : public QObject {
   void init() {
     window_ = std::make_unique<MainWindow>();
     window_->setErrorPresenter(errors_.presenter());
-    window_->autoRunBox()->setChecked(false);
+    window_->synthesis()->autoRunBox()->setChecked(false);
     window_->loadDefaults();
     window_->show();
     window_->activateWindow();  // also without a window manager (X11 under Xvfb)
@@ -53,9 +52,9 @@ class InputHygieneTest : public QObject {
   void cleanup() { window_.reset(); }
 
   void wheelOverAnUnfocusedSliderOrSpinBoxChangesNothing() {
-    auto* field = window_->tuningPanel()->field("downscale");
+    auto* field = window_->synthesis()->tuningPanel()->field("downscale");
     field->autoBox()->setChecked(false);  // a number to change (one edit)
-    auto* undo = window_->settingsController()->undoStack();
+    auto* undo = window_->document()->undoStack();
     const int steps = undo->count();
     const QVariant before = field->value();
     QVERIFY(!field->slider()->hasFocus());
@@ -71,8 +70,8 @@ class InputHygieneTest : public QObject {
   }
 
   void wheelNotchesOnAFocusedFieldAreOneUndoStep() {
-    auto* field = window_->tuningPanel()->field("c");
-    auto* undo = window_->settingsController()->undoStack();
+    auto* field = window_->synthesis()->tuningPanel()->field("c");
+    auto* undo = window_->document()->undoStack();
     field->spinBox()->setFocus();
     QTRY_VERIFY(field->spinBox()->hasFocus());
     wheel(field->spinBox(), 4);
@@ -95,7 +94,7 @@ class InputHygieneTest : public QObject {
   }
 
   void ctrlShiftZAndCtrlYRedo() {
-    auto* field = window_->tuningPanel()->field("c");
+    auto* field = window_->synthesis()->tuningPanel()->field("c");
     field->spinBox()->setValue(0.6);
     QTest::keyClick(window_.get(), Qt::Key_Z, Qt::ControlModifier);
     QCOMPARE(field->value().toDouble(), 1.0);
@@ -114,9 +113,9 @@ class InputHygieneTest : public QObject {
   }
 
   void ctrlZInAFocusedNumberFieldUndoesTheSettingsEdit() {
-    auto* field = window_->tuningPanel()->field("c");
+    auto* field = window_->synthesis()->tuningPanel()->field("c");
     auto* spin = field->spinBox();
-    auto* undo = window_->settingsController()->undoStack();
+    auto* undo = window_->document()->undoStack();
     spin->setFocus();
     QTRY_VERIFY(spin->hasFocus());
     spin->selectAll();

@@ -13,7 +13,7 @@
 #include "queued_recorder.h"
 #include "studio_test_helpers.h"
 #include "support/model_fixtures.h"
-#include "ui/controllers/run_controller.h"
+#include "ui/services/run_controller.h"
 
 using namespace dpsynth::ui;
 namespace pipeline = dpsynth::core::pipeline;

@@ -64,16 +64,16 @@ class SessionResultsTest : public QObject {
     {
       MainWindow window;
       window.setErrorPresenter(errors_.presenter());
-      window.autoRunBox()->setChecked(false);
+      window.synthesis()->autoRunBox()->setChecked(false);
       window.loadDefaults();
       test::useSmallSampler(window);
-      QSignalSpy ended(&window, &MainWindow::runEnded);
-      QVERIFY(window.startRun(false));
+      QSignalSpy ended(window.synthesis(), &dpsynth::ui::SynthesisWorkspace::runEnded);
+      QVERIFY(window.synthesis()->startRun(false));
       QVERIFY(test::waitForRun(window, ended));
-      QVERIFY(window.storedResults().has_value());
+      QVERIFY(window.document()->storedResults().has_value());
       QVERIFY(window.isWindowModified());  // a run is work worth saving
-      rows = window.resultsPanel()->model()->rows();
-      sha = window.dataPanel()->source().sha256;
+      rows = window.synthesis()->resultsPanel()->model()->rows();
+      sha = window.document()->source().sha256;
       QVERIFY(window.saveSession(path));
     }
     const json doc = readJson(path);
@@ -86,7 +86,7 @@ class SessionResultsTest : public QObject {
     MainWindow reopened;
     reopened.setErrorPresenter(errors_.presenter());
     QVERIFY(reopened.openSession(path));
-    ResultsTableModel* model = reopened.resultsPanel()->model();
+    ResultsTableModel* model = reopened.synthesis()->resultsPanel()->model();
     QVERIFY(!model->isEmpty());
     QCOMPARE(model->rows().size(), rows.size());
     for (std::size_t i = 0; i < rows.size(); ++i) {
@@ -97,7 +97,7 @@ class SessionResultsTest : public QObject {
       QCOMPARE(model->rows()[i].maxEcdf, rows[i].maxEcdf);
     }
     QVERIFY(!model->isStale());
-    const QString note = reopened.resultsPanel()->note();
+    const QString note = reopened.synthesis()->resultsPanel()->note();
     QVERIFY2(
         note.contains("Results from") && note.contains(QString::fromStdString(sha.substr(0, 12))),
         qPrintable(note));
@@ -105,14 +105,14 @@ class SessionResultsTest : public QObject {
     QVERIFY(!reopened.isWindowModified());
     // The Lipschitz violins come back, drawn from the stored quantiles.
     QTRY_VERIFY2(
-        !reopened.plotsView()->plotSummary().section('\n', 0, 0).contains(": 0 plottables"),
-        qPrintable(reopened.plotsView()->plotSummary()));
+        !reopened.synthesis()->plotsView()->plotSummary().section('\n', 0, 0).contains(": 0 plottables"),
+        qPrintable(reopened.synthesis()->plotsView()->plotSummary()));
     QVERIFY(errors_.count() == 0);
 
     // A settings change marks them outdated, keeping the "results from" mark.
-    reopened.tuningPanel()->field("c")->spinBox()->setValue(0.5);
+    reopened.synthesis()->tuningPanel()->field("c")->spinBox()->setValue(0.5);
     QVERIFY(model->isStale());
-    QVERIFY(reopened.resultsPanel()->note().contains("Results from"));
+    QVERIFY(reopened.synthesis()->resultsPanel()->note().contains("Results from"));
   }
 
   void resultsMadeOnOtherDataAreMarkedStale() {
@@ -125,9 +125,9 @@ class SessionResultsTest : public QObject {
     MainWindow window;
     window.setErrorPresenter(errors_.presenter());
     QVERIFY(window.openSession(edited));
-    QVERIFY(!window.resultsPanel()->model()->isEmpty());
-    QVERIFY(window.resultsPanel()->model()->isStale());
-    const QString note = window.resultsPanel()->note();
+    QVERIFY(!window.synthesis()->resultsPanel()->model()->isEmpty());
+    QVERIFY(window.synthesis()->resultsPanel()->model()->isStale());
+    const QString note = window.synthesis()->resultsPanel()->note();
     QVERIFY2(note.contains("ffffffffffff") && note.contains("STALE"), qPrintable(note));
   }
 
@@ -136,10 +136,10 @@ class SessionResultsTest : public QObject {
     MainWindow window;
     window.setErrorPresenter(errors_.presenter());
     QVERIFY(window.openSession(DPSYNTH_SOURCE_DIR "/tests/data/sessions/before_results.dpsynth"));
-    QVERIFY(window.resultsPanel()->model()->isEmpty());
-    QVERIFY(!window.storedResults().has_value());
+    QVERIFY(window.synthesis()->resultsPanel()->model()->isEmpty());
+    QVERIFY(!window.document()->storedResults().has_value());
     QVERIFY(window.windowTitle().startsWith("before_results.dpsynth[*]"));
-    QCOMPARE(window.dataPanel()->choice().outcome, std::string("count"));
+    QCOMPARE(window.document()->settings().dataset.outcome, std::string("count"));
   }
 
  private:

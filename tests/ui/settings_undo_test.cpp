@@ -9,9 +9,7 @@
 #include <QUndoStack>
 #include <QtTest>
 
-#include "ui/commands/setting_command.h"
-#include "ui/controllers/settings_controller.h"
-#include "ui/panels/data_panel.h"
+#include "ui/document/studio_document.h"
 #include "ui/panels/mechanism_panel.h"
 #include "ui/panels/sampler_panel.h"
 #include "ui/panels/tuning_panel.h"
@@ -20,14 +18,23 @@
 using namespace dpsynth::ui;
 namespace pipeline = dpsynth::core::pipeline;
 
-/// The panels and the controller without a window: what undo/redo needs.
-struct Rig {
-  DataPanel data;
-  MechanismPanel mechanisms;
-  TuningPanel tuning;
-  SamplerPanel sampler;
-  SettingsController controller{&data, &mechanisms, &tuning, &sampler};
-  QUndoStack& undo() { return *controller.undoStack(); }
+/// The document and its settings panels without a window: what undo/redo needs.
+struct UndoRig {
+  UndoRig() {
+    StudioSettings settings;  // no mechanism checked
+    settings.tuning = defaultTuning();
+    document.replaceSettings(settings);
+  }
+  StudioDocument document;
+  MechanismPanel mechanisms{&document};
+  TuningPanel tuning{&document};
+  SamplerPanel sampler{&document};
+  /// The document's settings, as a run would take them.
+  struct Controller {
+    StudioDocument* document;
+    StudioSettings current() const { return document->current(); }
+  } controller{&document};
+  QUndoStack& undo() { return *document.undoStack(); }
 };
 
 class SettingsUndoTest : public QObject {
@@ -35,7 +42,7 @@ class SettingsUndoTest : public QObject {
 
  private slots:
   void spinEditUndoRedo() {
-    Rig rig;
+    UndoRig rig;
     auto* c = rig.tuning.field("c");
     c->spinBox()->setValue(0.4);
     QCOMPARE(rig.undo().count(), 1);
@@ -50,7 +57,7 @@ class SettingsUndoTest : public QObject {
   }
 
   void sliderDragIsOneUndoStep() {
-    Rig rig;
+    UndoRig rig;
     auto* g = rig.tuning.field("g");
     auto* slider = g->slider();
     emit slider->sliderPressed();
@@ -77,7 +84,7 @@ class SettingsUndoTest : public QObject {
   }
 
   void autoCheckBoxUndo() {
-    Rig rig;
+    UndoRig rig;
     auto* k = rig.tuning.field("k");
     QVERIFY(!rig.controller.current().tuning.k);  // auto by default
     QCOMPARE(k->spinBox()->value(), 0.95);        // shows a sensible value, not the minimum
@@ -94,7 +101,7 @@ class SettingsUndoTest : public QObject {
   }
 
   void resetButtonIsUndoable() {
-    Rig rig;
+    UndoRig rig;
     auto* eps = rig.tuning.field("epsilon");
     eps->spinBox()->setValue(2.0);
     eps->resetButton()->click();
@@ -104,7 +111,7 @@ class SettingsUndoTest : public QObject {
   }
 
   void checkBoxesMechanismsAndSamplerUndo() {
-    Rig rig;
+    UndoRig rig;
     rig.tuning.checkBox("radiusRelative")->setChecked(false);
     auto* item = rig.mechanisms.list()->findItems("censor-w", Qt::MatchExactly).front();
     item->setCheckState(Qt::Checked);
@@ -135,7 +142,7 @@ class SettingsUndoTest : public QObject {
   }
 
   void reproducibleSwitchAndNeighboursUndo() {
-    Rig rig;
+    UndoRig rig;
     // New analyses are releases: the seed field is unused and the run gets an OS seed.
     auto s = rig.controller.current();
     QVERIFY(!s.reproducible);
@@ -166,13 +173,17 @@ class SettingsUndoTest : public QObject {
     QVERIFY(rig.controller.current().reproducible);
 
     // ...and a new dataset gets a new one.
-    rig.controller.renewReleaseSeed();
+    LoadedData data;
+    data.table = std::make_shared<const dpsynth::core::data::CsvTable>(
+        dpsynth::core::data::parseCsv("y\n1\n2\n", "y.csv"));
+    data.spec.outcome = "y";
+    rig.document.installData(data);
     QVERIFY(*rig.controller.current().releaseSeed != run.nuts.seed);
   }
 
   void undoAndRedoAnnounceChanges() {
-    Rig rig;
-    QSignalSpy changed(&rig.controller, &SettingsController::settingsChanged);
+    UndoRig rig;
+    QSignalSpy changed(&rig.document, &StudioDocument::edited);
     rig.tuning.field("c")->spinBox()->setValue(0.7);
     QCOMPARE(changed.count(), 1);
     rig.undo().undo();
@@ -183,7 +194,7 @@ class SettingsUndoTest : public QObject {
   }
 
   void applyShowsSettingsAndClearsHistory() {
-    Rig rig;
+    UndoRig rig;
     rig.tuning.field("c")->spinBox()->setValue(0.7);
     StudioSettings s;
     s.tuning = defaultTuning();
@@ -206,7 +217,7 @@ class SettingsUndoTest : public QObject {
     s.run.nuts.threads = 2;
     s.run.nuts.seed = 99;
     s.syntheticDatasets = 4;
-    rig.controller.apply(s);
+    rig.document.replaceSettings(s);
     QCOMPARE(rig.undo().count(), 0);
     const auto t = rig.controller.current();
     QCOMPARE(t.tuning.c, 0.25);

@@ -5,9 +5,13 @@
 #include <QSignalSpy>
 #include <QtTest>
 
+#include "ui/document/studio_document.h"
 #include "ui/panels/data_panel.h"
+#include "ui/services/data_service.h"
 
 using dpsynth::ui::DataPanel;
+using dpsynth::ui::DataService;
+using dpsynth::ui::StudioDocument;
 
 namespace {
 
@@ -27,15 +31,17 @@ class StatFileLoadTest : public QObject {
   }
   void loadsEveryFormat() {
     QFETCH(QString, extension);
-    DataPanel panel;
-    QSignalSpy errors(&panel, &DataPanel::errorOccurred);
-    QVERIFY(panel.loadFile(panelSurvey(extension)));
+    StudioDocument document;
+    DataService data(&document);
+    DataPanel panel(&document);
+    QSignalSpy errors(&data, &DataService::errorOccurred);
+    QVERIFY(data.loadFile(panelSurvey(extension)));
     QCOMPARE(errors.count(), 0);
-    QVERIFY(panel.hasData());
-    QCOMPARE(panel.table()->header.size(), std::size_t{6});
+    QVERIFY(document.hasData());
+    QCOMPARE(document.table()->header.size(), std::size_t{6});
     // "seen" (a date) is the last numeric column; "income" is the outcome guessed instead.
-    QCOMPARE(QString::fromStdString(panel.dataset()->outcomeName).toLower(), QString("income"));
-    QCOMPARE(QString::fromStdString(panel.table()->columns[0].description),
+    QCOMPARE(QString::fromStdString(document.dataset()->outcomeName).toLower(), QString("income"));
+    QCOMPARE(QString::fromStdString(document.table()->columns[0].description),
              QString("Doctor visits in the last year"));
   }
 };

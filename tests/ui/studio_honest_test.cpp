@@ -13,7 +13,6 @@
 #include "studio_test_helpers.h"
 #include "ui/controllers/export_actions.h"
 #include "ui/controllers/settings_check.h"
-#include "ui/controllers/settings_controller.h"
 #include "ui/dialogs/help_dialog.h"
 #include "ui/main_window.h"
 #include "ui/models/results_sort_proxy.h"
@@ -40,16 +39,16 @@ std::unique_ptr<MainWindow> makeHonestWindow(test::ErrorRecorder& errors) {
   auto window = std::make_unique<MainWindow>();
   window->setErrorPresenter(errors.presenter());
   window->setRefusalPresenter([](const RefusalReport&) {});
-  window->autoRunBox()->setChecked(false);
+  window->synthesis()->autoRunBox()->setChecked(false);
   window->loadDefaults();
   test::useSmallSampler(*window);
-  window->tuningPanel()->field("k")->setValue(0.9);
+  window->document()->edit(dpsynth::ui::Field::k, 0.9);
   return window;
 }
 
 bool runHonest(MainWindow& window) {
-  QSignalSpy ended(&window, &MainWindow::runEnded);
-  if (!window.startRun(false)) return false;
+  QSignalSpy ended(window.synthesis(), &dpsynth::ui::SynthesisWorkspace::runEnded);
+  if (!window.synthesis()->startRun(false)) return false;
   return test::waitForRun(window, ended);
 }
 
@@ -77,9 +76,9 @@ class StudioHonestTest : public QObject {
   void plotsNameTheirRunAndMechanism() {
     test::ErrorRecorder errors;
     auto window = makeHonestWindow(errors);
-    window->mechanismPanel()->setChecked({pipeline::Mechanism::lwFinal, pipeline::Mechanism::lw});
+    dpsynth::ui::test::setMechanisms(*window, {pipeline::Mechanism::lwFinal, pipeline::Mechanism::lw});
     QVERIFY(runHonest(*window));
-    PlotsView* plots = window->plotsView();
+    PlotsView* plots = window->synthesis()->plotsView();
     for (int t = 0; t < PlotsView::kTabCount; ++t) {
       const PlotWidget* p = plots->plot(static_cast<PlotsView::Tab>(t));
       QVERIFY2(p->caption().startsWith("run "), qPrintable(p->caption()));
@@ -115,21 +114,21 @@ class StudioHonestTest : public QObject {
     test::ErrorRecorder errors;
     auto window = makeHonestWindow(errors);
     QVERIFY(runHonest(*window));
-    PlotsView* plots = window->plotsView();
+    PlotsView* plots = window->synthesis()->plotsView();
     QVERIFY(!plots->isStale());
     // A settings change: every plot with data is greyed with the table's note.
-    window->tuningPanel()->field("c")->setValue(0.5);
-    QVERIFY(window->resultsPanel()->model()->isStale());
+    window->document()->edit(dpsynth::ui::Field::c, 0.5);
+    QVERIFY(window->synthesis()->resultsPanel()->model()->isStale());
     QVERIFY(plots->isStale());
     for (int t = 0; t < PlotsView::kTabCount; ++t) {
       const PlotWidget* p = plots->plot(static_cast<PlotsView::Tab>(t));
       QVERIFY2(p->isStale(), qPrintable(plots->tabText(t)));
-      QVERIFY(p->staleText().contains(window->resultsPanel()->note()));
+      QVERIFY(p->staleText().contains(window->synthesis()->resultsPanel()->note()));
       QVERIFY(p->pointCount() > 0);
     }
-    QVERIFY(!window->warningsPanel()->list()->isEnabled() || window->warningsPanel()->count() == 0);
+    QVERIFY(!window->synthesis()->warningsPanel()->list()->isEnabled() || window->synthesis()->warningsPanel()->count() == 0);
     // New data: nothing of the previous dataset is left, and nothing is marked stale.
-    QVERIFY(window->dataPanel()->loadSample("poisson"));
+    QVERIFY(window->services().data->loadSample("poisson"));
     for (int t = 0; t < PlotsView::kTabCount; ++t) {
       const PlotWidget* p = plots->plot(static_cast<PlotsView::Tab>(t));
       QCOMPARE(p->pointCount(), 0);
@@ -141,7 +140,7 @@ class StudioHonestTest : public QObject {
     QCOMPARE(plots->tracePlot()->customPlot()->yAxis->label(), QString("Value"));
     QCOMPARE(plots->lipschitzPlot()->customPlot()->yAxis->range().upper, 1.0);
     QCOMPARE(plots->posteriorPlot()->customPlot()->xAxis->range().upper, 1.0);
-    QCOMPARE(window->warningsPanel()->count(), 0);
+    QCOMPARE(window->synthesis()->warningsPanel()->count(), 0);
   }
 
   void liveViolinsNameTheirStage() {
@@ -161,23 +160,23 @@ class StudioHonestTest : public QObject {
   void guiMessagesNameFieldsNotFlags() {
     test::ErrorRecorder errors;
     auto window = makeHonestWindow(errors);
-    TuningPanel* tuning = window->tuningPanel();
+    TuningPanel* tuning = window->synthesis()->tuningPanel();
     // Missing values everywhere: no ε, no PH bounds, plus out-of-range numbers.
     tuning->field("epsilon")->setValue(QVariant());
     tuning->field("lower")->setValue(QVariant());
     tuning->field("upper")->setValue(QVariant());
     const auto all = pipeline::allMechanisms();
-    window->mechanismPanel()->setChecked(all);
+    dpsynth::ui::test::setMechanisms(*window, all);
     QStringList messages;
-    for (const auto& issue : mechanismIssues(window->settingsController()->current()))
+    for (const auto& issue : mechanismIssues(window->document()->current()))
       messages << issue.text;
-    const RunPlan plan = planRun(window->settingsController()->current());
+    const RunPlan plan = planRun(window->document()->current());
     messages << plan.blocking << plan.skipped;
     QVERIFY(messages.size() >= 5);
     QVERIFY(messages.join('\n').contains("'PH lower' and 'PH upper'"));
     QVERIFY(messages.join('\n').contains("'ε'"));
     // The mechanisms that lack a setting are marked in place, with their fields.
-    MechanismPanel* mechanisms = window->mechanismPanel();
+    MechanismPanel* mechanisms = window->synthesis()->mechanismPanel();
     QVERIFY(mechanisms->problemOf(pipeline::Mechanism::ph).contains("'PH lower'"));
     QVERIFY(mechanisms->problemOf(pipeline::Mechanism::censorUw).contains("'ε'"));
     QVERIFY(mechanisms->problemOf(pipeline::Mechanism::lw).isEmpty());
@@ -187,15 +186,15 @@ class StudioHonestTest : public QObject {
     messages << mechanisms->problemOf(pipeline::Mechanism::ph) << tuning->field("lower")->problem()
              << tuning->field("epsilon")->problem();
     // Only ph checked: the run is refused with a dialog that names the fields.
-    mechanisms->setChecked({pipeline::Mechanism::ph});
-    QVERIFY(!window->startRun(true));
+    dpsynth::ui::test::setMechanisms(*window, {pipeline::Mechanism::ph});
+    QVERIFY(!window->synthesis()->startRun(true));
     QCOMPARE(errors.count(), std::size_t(1));
     messages << errors.last().problem << errors.last().title << errors.last().hint;
     // Bad numbers too.
     tuning->field("epsilon")->setValue(QVariant());
     tuning->field("k")->setValue(QVariant());
-    mechanisms->setChecked({pipeline::Mechanism::weightedE, pipeline::Mechanism::censorW});
-    QVERIFY(!window->startRun(true));
+    dpsynth::ui::test::setMechanisms(*window, {pipeline::Mechanism::weightedE, pipeline::Mechanism::censorW});
+    QVERIFY(!window->synthesis()->startRun(true));
     messages << errors.last().problem;
     for (const QString& m : messages) QVERIFY2(!m.contains("--"), qPrintable(m));
     // Filling the field clears its mark.
@@ -208,17 +207,17 @@ class StudioHonestTest : public QObject {
     // Core's normal-family scale warning names --sd-scale; the studio shows its field.
     test::ErrorRecorder errors;
     auto window = makeHonestWindow(errors);
-    QVERIFY(window->dataPanel()->loadSample("salary"));
+    QVERIFY(window->services().data->loadSample("salary"));
     dpsynth::core::data::DatasetSpec spec;
     spec.outcome = "salary";
     spec.family = dpsynth::core::models::Family::normal;
-    QVERIFY(window->dataPanel()->setChoice(spec, 1.0));
-    window->mechanismPanel()->setChecked({pipeline::Mechanism::unweighted});
+    QVERIFY(dpsynth::ui::test::setChoice(*window, spec, 1.0));
+    dpsynth::ui::test::setMechanisms(*window, {pipeline::Mechanism::unweighted});
     QVERIFY(runHonest(*window));
-    const QString lines = window->warningsPanel()->lines().join('\n');
+    const QString lines = window->synthesis()->warningsPanel()->lines().join('\n');
     QVERIFY2(lines.contains("'Prior sd scale'"), qPrintable(lines));
     QVERIFY2(!lines.contains("--"), qPrintable(lines));
-    const auto& model = *window->resultsPanel()->model();
+    const auto& model = *window->synthesis()->resultsPanel()->model();
     const QString tip = model.data(model.index(1, 0), Qt::ToolTipRole).toString();
     QVERIFY2(!tip.contains("--"), qPrintable(tip));
   }
@@ -226,13 +225,13 @@ class StudioHonestTest : public QObject {
   void aMechanismWithAMissingSettingDoesNotStopTheOthers() {
     test::ErrorRecorder errors;
     auto window = makeHonestWindow(errors);
-    window->tuningPanel()->field("lower")->setValue(QVariant());
-    window->tuningPanel()->field("upper")->setValue(QVariant());
-    window->mechanismPanel()->setChecked({pipeline::Mechanism::lw, pipeline::Mechanism::ph});
-    QVERIFY(!window->mechanismPanel()->problemOf(pipeline::Mechanism::ph).isEmpty());
+    window->document()->edit(dpsynth::ui::Field::lower, std::optional<double>());
+    window->document()->edit(dpsynth::ui::Field::upper, std::optional<double>());
+    dpsynth::ui::test::setMechanisms(*window, {pipeline::Mechanism::lw, pipeline::Mechanism::ph});
+    QVERIFY(!window->synthesis()->mechanismPanel()->problemOf(pipeline::Mechanism::ph).isEmpty());
     QVERIFY(runHonest(*window));
     QCOMPARE(errors.count(), std::size_t(0));
-    const auto& mechanisms = window->lastOutput()->result->mechanisms;
+    const auto& mechanisms = window->document()->lastOutput()->result->mechanisms;
     QCOMPARE(mechanisms.size(), std::size_t(1));
     QVERIFY(mechanisms[0].config.mechanism == pipeline::Mechanism::lw);
   }
@@ -240,10 +239,10 @@ class StudioHonestTest : public QObject {
   void targetIgnoredIsShownForLw() {
     test::ErrorRecorder errors;
     auto window = makeHonestWindow(errors);
-    window->tuningPanel()->field("epsilon")->setValue(1.0);
-    window->mechanismPanel()->setChecked({pipeline::Mechanism::lw, pipeline::Mechanism::sw});
+    window->document()->edit(dpsynth::ui::Field::epsilon, 1.0);
+    dpsynth::ui::test::setMechanisms(*window, {pipeline::Mechanism::lw, pipeline::Mechanism::sw});
     QVERIFY(runHonest(*window));
-    const ResultsTableModel& model = *window->resultsPanel()->model();
+    const ResultsTableModel& model = *window->synthesis()->resultsPanel()->model();
     const QString lw = display(model, rowOf(model, "lw"), ResultsTableModel::kEpsilon);
     QVERIFY2(lw.contains("target 1 ignored"), qPrintable(lw));
     const QString sw = display(model, rowOf(model, "sw"), ResultsTableModel::kEpsilon);
@@ -254,10 +253,10 @@ class StudioHonestTest : public QObject {
     test::ErrorRecorder errors;
     auto window = makeHonestWindow(errors);
     // ε so small that every record's bound exceeds ε/2: weighted-e truncates all of them.
-    window->tuningPanel()->field("epsilon")->setValue(0.01);
-    window->mechanismPanel()->setChecked({pipeline::Mechanism::weightedE});
+    window->document()->edit(dpsynth::ui::Field::epsilon, 0.01);
+    dpsynth::ui::test::setMechanisms(*window, {pipeline::Mechanism::weightedE});
     QVERIFY(runHonest(*window));
-    const ResultsTableModel& model = *window->resultsPanel()->model();
+    const ResultsTableModel& model = *window->synthesis()->resultsPanel()->model();
     const int row = rowOf(model, "weighted-e");
     QVERIFY(row > 0);
     QVERIFY(model.isUnusable(row));
@@ -268,19 +267,19 @@ class StudioHonestTest : public QObject {
     QVERIFY2(!epsilon.contains("ignored"), qPrintable(epsilon));  // weighted-e uses its target
     QCOMPARE(display(model, 0, ResultsTableModel::kVerdict), QString("–"));
     // The warnings pane lists it with its mechanism and stage.
-    const QStringList lines = window->warningsPanel()->lines();
+    const QStringList lines = window->synthesis()->warningsPanel()->lines();
     QVERIFY2(!lines.isEmpty() && lines.front().startsWith("weighted-e | verdict | unusable"),
              qPrintable(lines.join('\n')));
-    QVERIFY(window->bottomTabs()->tabText(1).startsWith("Warnings ("));
+    QVERIFY(window->synthesis()->bottomTabs()->tabText(1).startsWith("Warnings ("));
   }
 
   void resultsTableSorts() {
     test::ErrorRecorder errors;
     auto window = makeHonestWindow(errors);
-    window->mechanismPanel()->setChecked(
+    dpsynth::ui::test::setMechanisms(*window, 
         {pipeline::Mechanism::unweighted, pipeline::Mechanism::lw, pipeline::Mechanism::lwFinal});
     QVERIFY(runHonest(*window));
-    ResultsPanel* results = window->resultsPanel();
+    ResultsPanel* results = window->synthesis()->resultsPanel();
     QAbstractItemModel* view = results->view()->model();
     QCOMPARE(view, static_cast<QAbstractItemModel*>(results->sortProxy()));
     QVERIFY(results->view()->isSortingEnabled());
@@ -320,18 +319,18 @@ class StudioHonestTest : public QObject {
     }
     test::ErrorRecorder errors;
     auto window = makeHonestWindow(errors);
-    QVERIFY(window->dataPanel()->loadFile(path));
+    QVERIFY(window->services().data->loadFile(path));
     dpsynth::core::data::DatasetSpec spec;
     spec.outcome = "visits";
     spec.covariates = {"gender", "region"};
     spec.family = dpsynth::core::models::Family::poisson;
-    QVERIFY(window->dataPanel()->setChoice(spec, window->dataPanel()->sdScale()));
-    window->mechanismPanel()->setChecked({pipeline::Mechanism::unweighted});
+    QVERIFY(dpsynth::ui::test::setChoice(*window, spec, window->document()->settings().run.model.sdScale));
+    dpsynth::ui::test::setMechanisms(*window, {pipeline::Mechanism::unweighted});
     QVERIFY(runHonest(*window));
     const QStringList want = {"intercept", "gender=M", "region=South", "region=West"};
-    QCOMPARE(window->plotsView()->posteriorPlot()->parameterNames(), want);
-    QCOMPARE(window->plotsView()->tracePlot()->parameterNames(), want);
-    const PlotTable table = window->plotsView()->posteriorPlot()->plotTable();
+    QCOMPARE(window->synthesis()->plotsView()->posteriorPlot()->parameterNames(), want);
+    QCOMPARE(window->synthesis()->plotsView()->tracePlot()->parameterNames(), want);
+    const PlotTable table = window->synthesis()->plotsView()->posteriorPlot()->plotTable();
     QCOMPARE(table.rows.front().at(1), QString("intercept"));
   }
 
@@ -348,8 +347,8 @@ class StudioHonestTest : public QObject {
     // The window's export dialogs follow the data.
     MainWindow window;
     window.loadDefaults();
-    QVERIFY(!window.plotsView()->lipschitzPlot()->exportFolder().contains("resources/samples"));
-    QVERIFY(!window.plotsView()->lipschitzPlot()->exportFolder().isEmpty());
+    QVERIFY(!window.synthesis()->plotsView()->lipschitzPlot()->exportFolder().contains("resources/samples"));
+    QVERIFY(!window.synthesis()->plotsView()->lipschitzPlot()->exportFolder().isEmpty());
   }
 
   void helpPageAndAbout() {

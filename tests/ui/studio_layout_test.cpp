@@ -48,8 +48,8 @@ void shoot(QWidget* widget, const QString& name) {
 }
 
 bool run(MainWindow& window) {
-  QSignalSpy ended(&window, &MainWindow::runEnded);
-  if (!window.startRun(false)) return false;
+  QSignalSpy ended(window.synthesis(), &dpsynth::ui::SynthesisWorkspace::runEnded);
+  if (!window.synthesis()->startRun(false)) return false;
   const bool ok = test::waitForRun(window, ended);
   QTest::qWait(150);  // queued replots
   return ok;
@@ -75,7 +75,7 @@ class StudioLayoutTest : public QObject {
   void runCancelAndAllMechanismsAreReachable() {
     QFETCH(QSize, size);
     MainWindow window;
-    window.autoRunBox()->setChecked(false);
+    window.synthesis()->autoRunBox()->setChecked(false);
     window.loadDefaults();
     QVERIFY2(window.minimumSizeHint().width() <= size.width() &&
                  window.minimumSizeHint().height() <= size.height(),
@@ -86,18 +86,18 @@ class StudioLayoutTest : public QObject {
     window.show();
     QVERIFY(QTest::qWaitForWindowExposed(&window));
     QCOMPARE(window.size(), size);
-    QVERIFY(insideWindow(window.runButton(), &window));
-    QVERIFY(insideWindow(window.cancelButton(), &window));
+    QVERIFY(insideWindow(window.synthesis()->runButton(), &window));
+    QVERIFY(insideWindow(window.synthesis()->cancelButton(), &window));
     // Every one of the ten mechanisms is on screen without scrolling.
-    QListWidget* list = window.mechanismPanel()->list();
+    QListWidget* list = window.synthesis()->mechanismPanel()->list();
     QVERIFY(insideWindow(list, &window));
     QCOMPARE(list->count(), 10);
     for (int row = 0; row < list->count(); ++row) {
       const QRect item = list->visualItemRect(list->item(row));
       QVERIFY2(list->viewport()->rect().contains(item), qPrintable(list->item(row)->text()));
     }
-    QVERIFY(insideWindow(window.resultsPanel()->view(), &window));
-    QVERIFY(insideWindow(window.plotsView(), &window));
+    QVERIFY(insideWindow(window.synthesis()->resultsPanel()->view(), &window));
+    QVERIFY(insideWindow(window.synthesis()->plotsView(), &window));
   }
 
   void frontierSourceFits_data() { runCancelAndAllMechanismsAreReachable_data(); }
@@ -106,7 +106,7 @@ class StudioLayoutTest : public QObject {
   void frontierSourceFits() {
     QFETCH(QSize, size);
     MainWindow window;
-    window.autoRunBox()->setChecked(false);
+    window.synthesis()->autoRunBox()->setChecked(false);
     window.loadDefaults();
     window.resize(size);
     window.show();
@@ -146,33 +146,33 @@ class StudioLayoutTest : public QObject {
     MainWindow window;
     window.setErrorPresenter(errors.presenter());
     window.setRefusalPresenter([](const RefusalReport&) {});
-    window.autoRunBox()->setChecked(false);
+    window.synthesis()->autoRunBox()->setChecked(false);
     window.loadDefaults();
     test::useSmallSampler(window, 2, 300, 300);
     window.resize(screen.size());
     window.show();
     QVERIFY(QTest::qWaitForWindowExposed(&window));
-    window.mechanismPanel()->setChecked(
+    dpsynth::ui::test::setMechanisms(window, 
         {pipeline::Mechanism::lw, pipeline::Mechanism::lwFinal, pipeline::Mechanism::censorW});
     QVERIFY(run(window));
     shoot(&window, QStringLiteral("studio_1280x720%1.png").arg(suffix));
     if (!suffix.isEmpty()) return;
 
     // An unusable result and the warnings pane.
-    window.tuningPanel()->field("epsilon")->setValue(0.01);
-    window.mechanismPanel()->setChecked(
+    window.document()->edit(dpsynth::ui::Field::epsilon, 0.01);
+    dpsynth::ui::test::setMechanisms(window, 
         {pipeline::Mechanism::lwFinal, pipeline::Mechanism::weightedE});
     QVERIFY(run(window));
-    window.bottomTabs()->setCurrentWidget(window.warningsPanel());
-    window.plotsView()->setCurrentIndex(PlotsView::kTraces);
+    window.synthesis()->bottomTabs()->setCurrentWidget(window.synthesis()->warningsPanel());
+    window.synthesis()->plotsView()->setCurrentIndex(PlotsView::kTraces);
     shoot(&window, QStringLiteral("warnings_and_unusable.png"));
-    window.tuningPanel()->field("c")->setValue(0.5);  // stale
-    window.plotsView()->setCurrentIndex(PlotsView::kLipschitz);
+    window.document()->edit(dpsynth::ui::Field::c, 0.5);  // stale
+    window.synthesis()->plotsView()->setCurrentIndex(PlotsView::kLipschitz);
     shoot(&window, QStringLiteral("stale_plots.png"));
 
     // A mechanism with a missing setting, marked in the list and at its fields before Run.
-    window.mechanismPanel()->setChecked({pipeline::Mechanism::lwFinal, pipeline::Mechanism::ph});
-    TuningField* lower = window.tuningPanel()->field("lower");
+    dpsynth::ui::test::setMechanisms(window, {pipeline::Mechanism::lwFinal, pipeline::Mechanism::ph});
+    TuningField* lower = window.synthesis()->tuningPanel()->field("lower");
     for (QWidget* w = lower->parentWidget(); w; w = w->parentWidget()) {
       if (auto* scroll = qobject_cast<QScrollArea*>(w)) {
         scroll->ensureWidgetVisible(lower, 20, 60);
@@ -180,7 +180,7 @@ class StudioLayoutTest : public QObject {
       }
     }
     shoot(&window, QStringLiteral("missing_setting.png"));
-    QListWidget* list = window.mechanismPanel()->list();
+    QListWidget* list = window.synthesis()->mechanismPanel()->list();
     for (int row = 0; row < list->count(); ++row)  // the marked row did not grow out of view
       QVERIFY(list->viewport()->rect().contains(list->visualItemRect(list->item(row))));
 
@@ -188,8 +188,8 @@ class StudioLayoutTest : public QObject {
     // loaded): lw, lw-final, censor-uw and ph (public bounds 0 and 60) over the default ε grid.
     auto* frontier = window.findChild<FrontierWorkspace*>();
     window.workspaces()->setCurrentWidget(frontier);
-    window.tuningPanel()->setSettingValue("lower", 0.0);
-    window.tuningPanel()->setSettingValue("upper", 60.0);
+    window.document()->edit(dpsynth::ui::Field::lower, 0.0);
+    window.document()->edit(dpsynth::ui::Field::upper, 60.0);
     frontier->takeSynthesisDefaults();
     FrontierForm* form = frontier->form();
     QCOMPARE(form->source(), FrontierForm::Source::generator);

@@ -11,14 +11,12 @@
 
 #include "studio_test_helpers.h"
 #include "ui/app_settings.h"
-#include "ui/controllers/reference_data.h"
 #include "ui/controllers/session_controller.h"
-#include "ui/controllers/settings_controller.h"
 #include "ui/dialogs/data_error_dialog.h"
 #include "ui/main_window.h"
 #include "ui/panels/data_panel.h"
 #include "ui/panels/tuning_panel.h"
-#include "ui/workers/data_loader.h"
+#include "ui/services/data_loader.h"
 
 using namespace dpsynth::ui;
 
@@ -34,10 +32,10 @@ class StudioLoadTest : public QObject {
   void aMalformedFileShowsTheErrorDialogAndKeepsTheData() {
     MainWindow window;  // the real presenter: a non-modal dialog
     window.loadDefaults();
-    const auto before = window.dataPanel()->dataset();
+    const auto before = window.document()->dataset();
     const QString title = window.windowTitle();
-    QSignalSpy ended(window.dataPanel(), &DataPanel::loadEnded);
-    window.dataPanel()->openFile(test::malformedPath("text_outcome.csv"));
+    QSignalSpy ended(window.services().data, &DataService::loadEnded);
+    window.services().data->openFile(test::malformedPath("text_outcome.csv"));
     QVERIFY(ended.wait(60000));
     auto* dialog = window.findChild<DataErrorDialog*>();
     QVERIFY(dialog);
@@ -46,7 +44,7 @@ class StudioLoadTest : public QObject {
     QVERIFY(dialog->report().file.endsWith("text_outcome.csv"));
     QCOMPARE(dialog->report().line, qint64(4));
     QCOMPARE(dialog->report().column, QString("count"));
-    QCOMPARE(window.dataPanel()->dataset(), before);
+    QCOMPARE(window.document()->dataset(), before);
     QCOMPARE(window.windowTitle(), title);
     dialog->accept();
   }
@@ -58,7 +56,7 @@ class StudioLoadTest : public QObject {
     test::ErrorRecorder errors;
     MainWindow window;
     window.setErrorPresenter(errors.presenter());
-    QVERIFY(window.dataPanel()->loadFile(data));
+    QVERIFY(window.services().data->loadFile(data));
     QCOMPARE(AppSettings().recentFiles().value(0), data);
     QVERIFY(QFile::remove(data));
     QAction* recent = nullptr;
@@ -70,7 +68,7 @@ class StudioLoadTest : public QObject {
       }
     }
     QVERIFY(recent);
-    QSignalSpy ended(window.dataPanel(), &DataPanel::loadEnded);
+    QSignalSpy ended(window.services().data, &DataService::loadEnded);
     recent->trigger();
     QVERIFY(ended.wait(60000));
     QCOMPARE(errors.count(), std::size_t(1));
@@ -82,28 +80,29 @@ class StudioLoadTest : public QObject {
     test::ErrorRecorder errors;
     MainWindow window;
     window.setErrorPresenter(errors.presenter());
-    QVERIFY(window.dataPanel()->loadSample("nbmix"));
-    ReferenceData* reference = window.settingsController()->reference();
-    QSignalSpy changed(reference, &ReferenceData::changed);
-    emit window.tuningPanel()->referenceChosen(test::samplePath("poisson"));
-    QVERIFY(reference->loader()->isLoading());
-    QVERIFY(changed.wait(60000));
-    QVERIFY(reference->isLoaded());
-    QCOMPARE(reference->path(), test::samplePath("poisson"));
+    QVERIFY(window.services().data->loadSample("nbmix"));
+    StudioDocument* document = window.document();
+    DataLoader* loader = window.services().data->referenceLoader();
+    QSignalSpy changed(document, &StudioDocument::changed);
+    emit window.synthesis()->tuningPanel()->referenceChosen(test::samplePath("poisson"));
+    QVERIFY(loader->isLoading());
+    QTRY_VERIFY_WITH_TIMEOUT(document->reference().isLoaded(), 60000);
+    QCOMPARE(document->reference().path(), test::samplePath("poisson"));
     std::string problem;
-    QVERIFY(reference->datasetFor(window.dataPanel()->choice(), &problem));
+    QVERIFY(document->referenceDataset(&problem));
     QVERIFY(problem.empty());
-    QVERIFY(window.tuningPanel()->referenceLabel()->text().contains("poisson.csv"));
+    QVERIFY(window.synthesis()->tuningPanel()->referenceLabel()->text().contains("poisson.csv"));
 
     // A malformed reference: the error dialog, and the reference loaded before stays.
-    QSignalSpy ended(reference->loader(), &DataLoader::ended);
-    emit window.tuningPanel()->referenceChosen(test::malformedPath("ragged_row.csv"));
+    changed.clear();
+    QSignalSpy ended(loader, &DataLoader::ended);
+    emit window.synthesis()->tuningPanel()->referenceChosen(test::malformedPath("ragged_row.csv"));
     QVERIFY(ended.wait(60000));
     QCOMPARE(errors.count(), std::size_t(1));
     QCOMPARE(errors.last().title, QString("Cannot load reference data"));
     QCOMPARE(errors.last().line, qint64(3));
-    QCOMPARE(reference->path(), test::samplePath("poisson"));
-    QCOMPARE(changed.count(), 1);
+    QCOMPARE(document->reference().path(), test::samplePath("poisson"));
+    QCOMPARE(changed.count(), 0);
   }
 
   void aSessionOpenedInTheWindowReadsItsDataOnTheWorker() {
@@ -117,10 +116,10 @@ class StudioLoadTest : public QObject {
     {
       MainWindow window;
       window.setErrorPresenter(errors.presenter());
-      QVERIFY(window.dataPanel()->loadFile(data));
-      spec = window.dataPanel()->choice();
+      QVERIFY(window.services().data->loadFile(data));
+      spec = window.document()->settings().dataset;
       spec.covariates = {"gender", "age_group"};
-      QVERIFY(window.dataPanel()->setChoice(spec, 1.0));
+      QVERIFY(dpsynth::ui::test::setChoice(window, spec, 1.0));
       QVERIFY(window.saveSession(path));
     }
     MainWindow window;
@@ -129,11 +128,11 @@ class StudioLoadTest : public QObject {
     QSignalSpy opened(window.sessionController(), &SessionController::pathChanged);
     QSignalSpy changed(window.sessionController(), &SessionController::dataChanged);
     window.sessionController()->openInBackground(path);
-    QVERIFY(window.dataPanel()->isLoading());
+    QVERIFY(window.services().data->isLoading());
     QCOMPARE(opened.count(), 0);  // applied only once the data is there
     QVERIFY(opened.wait(60000));
-    QCOMPARE(window.dataPanel()->source().file, data);
-    QVERIFY(window.dataPanel()->choice().covariates == spec.covariates);
+    QCOMPARE(window.document()->source().file, data);
+    QVERIFY(window.document()->settings().dataset.covariates == spec.covariates);
     QCOMPARE(window.sessionController()->currentPath(), path);
     QCOMPARE(changed.count(), 0);
     QCOMPARE(errors.count(), std::size_t(0));
@@ -152,13 +151,13 @@ class StudioLoadTest : public QObject {
     // A cancelled load applies nothing of the session.
     window.loadDefaults();
     opened.clear();
-    QSignalSpy ended(window.dataPanel(), &DataPanel::loadEnded);
+    QSignalSpy ended(window.services().data, &DataService::loadEnded);
     window.sessionController()->openInBackground(path);
-    window.dataPanel()->cancelLoad();
+    window.services().data->cancelLoad();
     QVERIFY(ended.wait(60000));
     QTest::qWait(50);
     QCOMPARE(opened.count(), 0);
-    QCOMPARE(window.dataPanel()->source().sample, QString("nbmix"));
+    QCOMPARE(window.document()->source().sample, QString("nbmix"));
   }
 
  private:

@@ -23,8 +23,7 @@
 #include "studio_test_helpers.h"
 #include "support/test_files.h"
 #include "ui/controllers/export_actions.h"
-#include "ui/controllers/run_controller.h"
-#include "ui/controllers/settings_controller.h"
+#include "ui/services/run_controller.h"
 #include "ui/main_window.h"
 #include "ui/models/results_table_model.h"
 #include "ui/panels/data_panel.h"
@@ -45,10 +44,10 @@ namespace {
 std::unique_ptr<MainWindow> makeWindow(test::ErrorRecorder& errors) {
   auto window = std::make_unique<MainWindow>();
   window->setErrorPresenter(errors.presenter());
-  window->autoRunBox()->setChecked(false);
+  window->synthesis()->autoRunBox()->setChecked(false);
   window->loadDefaults();
   test::useSmallSampler(*window);
-  window->tuningPanel()->field("k")->setValue(0.9);
+  window->document()->edit(dpsynth::ui::Field::k, 0.9);
   return window;
 }
 
@@ -70,32 +69,32 @@ class StudioRunTest : public QObject {
   void defaultsAreTheNbMixtureWithLwFinal() {
     MainWindow window;
     window.loadDefaults();
-    QCOMPARE(window.dataPanel()->source().sample, QString("nbmix"));
-    QCOMPARE(window.dataPanel()->choice().family, dpsynth::core::models::Family::negbin);
-    QCOMPARE(window.mechanismPanel()->checked(),
+    QCOMPARE(window.document()->source().sample, QString("nbmix"));
+    QCOMPARE(window.document()->settings().dataset.family, dpsynth::core::models::Family::negbin);
+    QCOMPARE(window.document()->settings().mechanisms,
              std::vector<pipeline::Mechanism>{pipeline::Mechanism::lwFinal});
-    QVERIFY(window.runButton()->isEnabled());
-    QVERIFY(!window.cancelButton()->isEnabled());
-    QVERIFY(window.guaranteeBadge()->text().contains("asymptotic DP"));
+    QVERIFY(window.synthesis()->runButton()->isEnabled());
+    QVERIFY(!window.synthesis()->cancelButton()->isEnabled());
+    QVERIFY(window.synthesis()->guaranteeBadge()->text().contains("asymptotic DP"));
   }
 
   void runFillsTheTableWithTheCoreValues() {
     test::ErrorRecorder errors;
     auto window = makeWindow(errors);
-    QSignalSpy ended(window.get(), &MainWindow::runEnded);
-    window->mechanismPanel()->setChecked(
+    QSignalSpy ended(window->synthesis(), &dpsynth::ui::SynthesisWorkspace::runEnded);
+    dpsynth::ui::test::setMechanisms(*window, 
         {pipeline::Mechanism::lwFinal, pipeline::Mechanism::censorW, pipeline::Mechanism::ph});
-    window->tuningPanel()->field("lower")->setValue(0.0);
-    window->tuningPanel()->field("upper")->setValue(400.0);
-    QVERIFY(window->startRun(false));
-    QVERIFY(!window->runButton()->isEnabled());
+    window->document()->edit(dpsynth::ui::Field::lower, 0.0);
+    window->document()->edit(dpsynth::ui::Field::upper, 400.0);
+    QVERIFY(window->synthesis()->startRun(false));
+    QVERIFY(!window->synthesis()->runButton()->isEnabled());
     QVERIFY(test::waitForRun(*window, ended));
     QCOMPARE(errors.count(), std::size_t(0));
-    QVERIFY(window->runButton()->isEnabled());
+    QVERIFY(window->synthesis()->runButton()->isEnabled());
 
-    const auto& out = *window->lastOutput();
+    const auto& out = *window->document()->lastOutput();
     const auto& dataset = *out.dataset;
-    const auto& model = *window->resultsPanel()->model();
+    const auto& model = *window->synthesis()->resultsPanel()->model();
     QCOMPARE(model.rowCount(), 4);
     QVERIFY(!model.isStale());
     const auto conf = dpsynth::core::utility::describe(dataset.y);
@@ -132,14 +131,14 @@ class StudioRunTest : public QObject {
     QCOMPARE(model.data(model.index(2, ResultsTableModel::kCensored), Qt::UserRole).toULongLong(),
              qulonglong(*out.result->mechanisms[1].censoredRecords));
     QVERIFY(!model.data(model.index(1, ResultsTableModel::kCensored), Qt::UserRole).isValid());
-    QVERIFY(window->guaranteeBadge()->text().startsWith("lw-final: ε_x = "));
+    QVERIFY(window->synthesis()->guaranteeBadge()->text().startsWith("lw-final: ε_x = "));
     // A seeded run says so on the badge and in the results note, and its mechanisms say so too.
-    QVERIFY(window->guaranteeBadge()->text().contains("NOT FOR RELEASE"));
-    QVERIFY(window->resultsPanel()->note().contains("NOT FOR RELEASE"));
+    QVERIFY(window->synthesis()->guaranteeBadge()->text().contains("NOT FOR RELEASE"));
+    QVERIFY(window->synthesis()->resultsPanel()->note().contains("NOT FOR RELEASE"));
     for (const auto& m : out.result->mechanisms) QVERIFY(m.notForRelease);
 
     // Copy and export carry the exact numbers.
-    window->resultsPanel()->copyToClipboard();
+    window->synthesis()->resultsPanel()->copyToClipboard();
     const QStringList lines = QGuiApplication::clipboard()->text().split('\n', Qt::SkipEmptyParts);
     QCOMPARE(lines.size(), 5);
     QVERIFY(lines[0].startsWith("mechanism\tguarantee\t"));
@@ -148,7 +147,7 @@ class StudioRunTest : public QObject {
     QTemporaryDir dir;
     const QString csv = dir.filePath("results.csv");
     QString error;
-    QVERIFY2(window->resultsPanel()->exportCsv(csv, &error), qPrintable(error));
+    QVERIFY2(window->synthesis()->resultsPanel()->exportCsv(csv, &error), qPrintable(error));
     QFile file(csv);
     QVERIFY(file.open(QIODevice::ReadOnly));
     const QStringList csvLines = QString::fromUtf8(file.readAll()).split('\n', Qt::SkipEmptyParts);
@@ -158,17 +157,17 @@ class StudioRunTest : public QObject {
     QCOMPARE(QDir(dir.path()).entryList(QDir::Files | QDir::Hidden).size(), 1);  // no temp left
 
     // A later change of settings must not leave a guarantee on screen that no longer holds.
-    window->tuningPanel()->field("c")->spinBox()->setValue(0.5);
+    window->synthesis()->tuningPanel()->field("c")->spinBox()->setValue(0.5);
     QVERIFY(model.isStale());
-    QVERIFY(window->guaranteeBadge()->text().contains("after the run"));
+    QVERIFY(window->synthesis()->guaranteeBadge()->text().contains("after the run"));
   }
 
   void tableEqualsTheCommandLineReport() {
     if (!QFile::exists(DPSYNTH_CLI_PATH)) QSKIP("the dpsynth CLI is not built in this tree");
     test::ErrorRecorder errors;
     auto window = makeWindow(errors);
-    QSignalSpy ended(window.get(), &MainWindow::runEnded);
-    QVERIFY(window->startRun(false));
+    QSignalSpy ended(window->synthesis(), &dpsynth::ui::SynthesisWorkspace::runEnded);
+    QVERIFY(window->synthesis()->startRun(false));
     QVERIFY(test::waitForRun(*window, ended));
     QTemporaryDir dir;
     const QString report = dir.filePath("report.json");
@@ -186,7 +185,7 @@ class StudioRunTest : public QObject {
     QFile file(report);
     QVERIFY(file.open(QIODevice::ReadOnly));
     const auto json = nlohmann::json::parse(file.readAll().toStdString());
-    const auto& model = *window->resultsPanel()->model();
+    const auto& model = *window->synthesis()->resultsPanel()->model();
     QCOMPARE(cell(model, 1, ResultsTableModel::kLipschitz), json["lipschitz"].get<double>());
     QCOMPARE(cell(model, 1, ResultsTableModel::kEpsilon), json["epsilon"].get<double>());
     QCOMPARE(cell(model, 1, ResultsTableModel::kMaxEcdf),
@@ -202,16 +201,16 @@ class StudioRunTest : public QObject {
     if (!QFile::exists(DPSYNTH_CLI_PATH)) QSKIP("the dpsynth CLI is not built in this tree");
     test::ErrorRecorder errors;
     auto window = makeWindow(errors);
-    window->mechanismPanel()->setChecked(
+    dpsynth::ui::test::setMechanisms(*window, 
         {pipeline::Mechanism::lw, pipeline::Mechanism::lwFinal});
-    QSignalSpy ended(window.get(), &MainWindow::runEnded);
-    QVERIFY(window->startRun(false));
+    QSignalSpy ended(window->synthesis(), &dpsynth::ui::SynthesisWorkspace::runEnded);
+    QVERIFY(window->synthesis()->startRun(false));
     QVERIFY(test::waitForRun(*window, ended));
     QTemporaryDir dir;
     const QString studioOut = dir.filePath("studio");
-    for (const auto& m : window->lastOutput()->result->mechanisms)
+    for (const auto& m : window->document()->lastOutput()->result->mechanisms)
       QVERIFY2(m.refusals.empty(), pipeline::refusalMessage(m).c_str());
-    QVERIFY(window->exportActions()->exportAll(*window->lastOutput(), studioOut));
+    QVERIFY(window->exportActions()->exportAll(*window->document()->lastOutput(), studioOut));
     QCOMPARE(errors.count(), std::size_t(0));
     const QString session = dir.filePath("s.dpsynth");
     QVERIFY(window->saveSession(session));
@@ -236,7 +235,7 @@ class StudioRunTest : public QObject {
     // And the table on screen is results.csv.
     QFile results(QDir(studioOut).filePath("internal/results.csv"));
     QVERIFY(results.open(QIODevice::ReadOnly));
-    QCOMPARE(results.readAll().toStdString(), window->resultsPanel()->model()->toCsv());
+    QCOMPARE(results.readAll().toStdString(), window->synthesis()->resultsPanel()->model()->toCsv());
 
     // A file the user put into internal/ is never replaced or deleted: Export all into that
     // folder again is refused, naming it, and changes nothing.
@@ -247,7 +246,7 @@ class StudioRunTest : public QObject {
       f.write("mine");
     }
     const QByteArray resultsBefore = dpsynth::test::readFile(studioOut + "/internal/results.csv").c_str();
-    QVERIFY(!window->exportActions()->exportAll(*window->lastOutput(), studioOut));
+    QVERIFY(!window->exportActions()->exportAll(*window->document()->lastOutput(), studioOut));
     QCOMPARE(errors.count(), std::size_t(1));
     QVERIFY(QFile::exists(notes));
     QCOMPARE(QByteArray(dpsynth::test::readFile(studioOut + "/internal/results.csv").c_str()),
@@ -262,7 +261,7 @@ class StudioRunTest : public QObject {
       QVERIFY(f.open(QIODevice::WriteOnly));
       f.write("not dpsynth's");
     }
-    QVERIFY(!window->exportActions()->exportSynthetic(*window->lastOutput(),
+    QVERIFY(!window->exportActions()->exportSynthetic(*window->document()->lastOutput(),
                                                       pipeline::Mechanism::lw, 2, csv));
     QCOMPARE(errors.count(), std::size_t(2));
     QCOMPARE(QByteArray(dpsynth::test::readFile(second).c_str()), QByteArray("not dpsynth's"));
@@ -270,9 +269,9 @@ class StudioRunTest : public QObject {
     QVERIFY(!QFile::exists(csv + ".json"));
     // Elsewhere the bundle is written whole, and written again over itself.
     const QString fresh = dir.filePath("fresh.csv");
-    QVERIFY(window->exportActions()->exportSynthetic(*window->lastOutput(),
+    QVERIFY(window->exportActions()->exportSynthetic(*window->document()->lastOutput(),
                                                      pipeline::Mechanism::lw, 2, fresh));
-    QVERIFY(window->exportActions()->exportSynthetic(*window->lastOutput(),
+    QVERIFY(window->exportActions()->exportSynthetic(*window->document()->lastOutput(),
                                                      pipeline::Mechanism::lw, 1, fresh));
     QVERIFY(QFile::exists(fresh));
     QVERIFY(!QFile::exists(dir.filePath("fresh_1.csv")));  // the earlier release superseded
@@ -282,18 +281,18 @@ class StudioRunTest : public QObject {
   void releaseRunsShowNoSeed() {
     test::ErrorRecorder errors;
     auto window = makeWindow(errors);
-    window->samplerPanel()->setRelease(false, window->samplerPanel()->neighbours());
-    QSignalSpy ended(window.get(), &MainWindow::runEnded);
-    QVERIFY(window->startRun(false));
+    window->document()->edit(dpsynth::ui::Field::reproducible, false);
+    QSignalSpy ended(window->synthesis(), &dpsynth::ui::SynthesisWorkspace::runEnded);
+    QVERIFY(window->synthesis()->startRun(false));
     QVERIFY(test::waitForRun(*window, ended));
-    const auto& out = *window->lastOutput();
+    const auto& out = *window->document()->lastOutput();
     QVERIFY(out.settings.release);
     QVERIFY(!out.settings.nuts.seed.isUserSeed());
-    const QString note = window->resultsPanel()->note();
+    const QString note = window->synthesis()->resultsPanel()->note();
     QVERIFY2(note.contains("Release run"), qPrintable(note));
     QVERIFY(!note.contains(QString::number(out.settings.nuts.seed.lo)));
-    QVERIFY(!window->guaranteeBadge()->text().contains("NOT FOR RELEASE"));
-    QVERIFY(!window->samplerPanel()->seedEdit()->text().contains(
+    QVERIFY(!window->synthesis()->guaranteeBadge()->text().contains("NOT FOR RELEASE"));
+    QVERIFY(!window->synthesis()->samplerPanel()->seedEdit()->text().contains(
         QString::number(out.settings.nuts.seed.lo)));
   }
 
@@ -305,20 +304,20 @@ class StudioRunTest : public QObject {
     // A regression (models without covariates are drawn exactly and never refused), with far
     // too few draws for bulk-ESS >= 100 per chain even at the screen's 4x retry: the DP stage
     // fails its screen.
-    QVERIFY(window->dataPanel()->loadSample("salary"));
+    QVERIFY(window->services().data->loadSample("salary"));
     dpsynth::core::data::DatasetSpec spec;
     spec.outcome = "weeks_worked";
     spec.covariates = {"gender"};
     spec.family = dpsynth::core::models::Family::negbin;
-    QVERIFY(window->dataPanel()->setChoice(spec, 1.0));
+    QVERIFY(dpsynth::ui::test::setChoice(*window, spec, 1.0));
     test::useSmallSampler(*window, 2, 40, 10);
-    window->mechanismPanel()->setChecked(
+    dpsynth::ui::test::setMechanisms(*window, 
         {pipeline::Mechanism::lwFinal, pipeline::Mechanism::censorUw});
-    window->mechanismPanel()->setCurrent(pipeline::Mechanism::censorUw);
-    QSignalSpy ended(window.get(), &MainWindow::runEnded);
-    QVERIFY(window->startRun(false));
+    window->document()->setCurrentMechanism(pipeline::Mechanism::censorUw);
+    QSignalSpy ended(window->synthesis(), &dpsynth::ui::SynthesisWorkspace::runEnded);
+    QVERIFY(window->synthesis()->startRun(false));
     QVERIFY(test::waitForRun(*window, ended));
-    const auto& out = *window->lastOutput();
+    const auto& out = *window->document()->lastOutput();
     QVERIFY(!out.result->mechanisms[1].refusals.empty());
     QCOMPARE(out.result->mechanisms[1].guarantee, pipeline::Guarantee::none);
     // The run itself says so.
@@ -326,8 +325,8 @@ class StudioRunTest : public QObject {
     QCOMPARE(refusals.last().when, RefusalReport::When::run);
     QCOMPARE(refusals.last().mechanisms.size(), std::size_t(1));
     QCOMPARE(refusals.last().mechanisms[0].mechanism, QString("censor-uw"));
-    QVERIFY(!window->guaranteeBadge()->text().contains("strict DP"));
-    QVERIFY(window->guaranteeBadge()->text().contains("refused"));
+    QVERIFY(!window->synthesis()->guaranteeBadge()->text().contains("strict DP"));
+    QVERIFY(window->synthesis()->guaranteeBadge()->text().contains("refused"));
 
     // Export all: internal/ only, and the dialog says why and what to do, without CLI flags.
     QTemporaryDir dir;
@@ -371,17 +370,17 @@ class StudioRunTest : public QObject {
     test::ErrorRecorder errors;
     auto window = std::make_unique<MainWindow>();
     window->setErrorPresenter(errors.presenter());
-    window->autoRunBox()->setChecked(false);
-    QVERIFY(window->dataPanel()->loadSample("salary"));
-    auto spec = window->dataPanel()->choice();
+    window->synthesis()->autoRunBox()->setChecked(false);
+    QVERIFY(window->services().data->loadSample("salary"));
+    auto spec = window->document()->settings().dataset;
     spec.covariates = {"gender"};
-    QVERIFY(window->dataPanel()->setChoice(spec, 20000.0));
+    QVERIFY(dpsynth::ui::test::setChoice(*window, spec, 20000.0));
     test::useSmallSampler(*window);
-    window->mechanismPanel()->setChecked({pipeline::Mechanism::lw});
-    QSignalSpy ended(window.get(), &MainWindow::runEnded);
-    QVERIFY(window->startRun(false));
+    dpsynth::ui::test::setMechanisms(*window, {pipeline::Mechanism::lw});
+    QSignalSpy ended(window->synthesis(), &dpsynth::ui::SynthesisWorkspace::runEnded);
+    QVERIFY(window->synthesis()->startRun(false));
     QVERIFY(test::waitForRun(*window, ended));
-    const QString summary = ExportActions::releaseSummary(*window->lastOutput());
+    const QString summary = ExportActions::releaseSummary(*window->document()->lastOutput());
     QVERIFY2(summary.contains("Columns of every synthetic file: salary, gender") ||
                  summary.contains("Columns of every synthetic file: gender, salary"),
              qPrintable(summary));
@@ -394,22 +393,22 @@ class StudioRunTest : public QObject {
     test::ErrorRecorder errors;
     auto window = makeWindow(errors);
     test::useSmallSampler(*window, 2, 20000, 20000);
-    QSignalSpy ended(window.get(), &MainWindow::runEnded);
-    QSignalSpy merged(window->runController(), &RunController::progressMerged);
-    QVERIFY(window->startRun(false));
+    QSignalSpy ended(window->synthesis(), &dpsynth::ui::SynthesisWorkspace::runEnded);
+    QSignalSpy merged(window->services().run, &RunController::progressMerged);
+    QVERIFY(window->synthesis()->startRun(false));
     QVERIFY(merged.wait(30000));
-    QVERIFY(window->cancelButton()->isEnabled());
+    QVERIFY(window->synthesis()->cancelButton()->isEnabled());
     QElapsedTimer clock;
     clock.start();
-    window->cancelButton()->click();
+    window->synthesis()->cancelButton()->click();
     QVERIFY(ended.wait(5000));
     const auto elapsed = clock.elapsed();
     QVERIFY2(elapsed < 100, qPrintable(QString("cancel took %1 ms").arg(elapsed)));
     QCOMPARE(ended.first().first().toBool(), false);
-    QVERIFY(window->runButton()->isEnabled());
-    QVERIFY(!window->cancelButton()->isEnabled());
-    QVERIFY(!window->lastOutput());  // nothing partial kept
-    QVERIFY(window->progressPanel()->summary().contains("cancelled"));
+    QVERIFY(window->synthesis()->runButton()->isEnabled());
+    QVERIFY(!window->synthesis()->cancelButton()->isEnabled());
+    QVERIFY(!window->document()->lastOutput());  // nothing partial kept
+    QVERIFY(window->synthesis()->progressPanel()->summary().contains("cancelled"));
     QCOMPARE(errors.count(), std::size_t(0));
   }
 
@@ -420,7 +419,7 @@ class StudioRunTest : public QObject {
     window->show();
     QVERIFY(QTest::qWaitForWindowExposed(window.get()));
     QTest::qWait(100);  // the first paint of the whole window is not part of the run
-    QSignalSpy ended(window.get(), &MainWindow::runEnded);
+    QSignalSpy ended(window->synthesis(), &dpsynth::ui::SynthesisWorkspace::runEnded);
     QElapsedTimer clock;
     qint64 last = 0, worstGap = 0;
     int ticks = 0;
@@ -432,7 +431,7 @@ class StudioRunTest : public QObject {
       last = now;
       ++ticks;
     });
-    QVERIFY(window->startRun(false));
+    QVERIFY(window->synthesis()->startRun(false));
     clock.start();
     timer.start();
     QVERIFY(test::waitForRun(*window, ended));
@@ -446,51 +445,51 @@ class StudioRunTest : public QObject {
   void autoRunAfterChangingKRerunsOnlyTheReweighting() {
     test::ErrorRecorder errors;
     auto window = makeWindow(errors);
-    QSignalSpy ended(window.get(), &MainWindow::runEnded);
-    QVERIFY(window->startRun(false));
+    QSignalSpy ended(window->synthesis(), &dpsynth::ui::SynthesisWorkspace::runEnded);
+    QVERIFY(window->synthesis()->startRun(false));
     QVERIFY(test::waitForRun(*window, ended));
-    auto& cache = window->runController()->cache();
+    auto& cache = window->services().run->cache();
     QCOMPARE(cache.misses(), std::size_t(3));
     QCOMPARE(cache.hits(), std::size_t(0));
 
-    window->autoRunBox()->setChecked(true);
-    QSignalSpy started(window->runController(), &RunController::busyChanged);
-    auto* k = window->tuningPanel()->field("k");
+    window->synthesis()->autoRunBox()->setChecked(true);
+    QSignalSpy started(window->services().run, &RunController::busyChanged);
+    auto* k = window->synthesis()->tuningPanel()->field("k");
     k->spinBox()->setValue(0.85);  // a burst of edits: one run after the last
     k->spinBox()->setValue(0.8);
-    QVERIFY(window->runController()->autoRunTimer()->isActive());
+    QVERIFY(window->services().run->autoRunTimer()->isActive());
     QVERIFY(test::waitForRun(*window, ended));
     QCOMPARE(started.count(), 2);  // busy on, busy off: exactly one run
-    const auto& out = *window->lastOutput();
+    const auto& out = *window->document()->lastOutput();
     QCOMPARE(out.cacheHits, std::size_t(2));    // unweighted and lw reused
     QCOMPARE(out.cacheMisses, std::size_t(1));  // only lw-final k=0.8 sampled
     QCOMPARE(out.cachedStages, QStringList({"unweighted", "lw"}));
     QCOMPARE(*out.result->mechanisms[0].k, 0.8);
     int cachedRows = 0;
-    for (const auto& row : window->progressPanel()->rows()) cachedRows += row.fromCache;
+    for (const auto& row : window->synthesis()->progressPanel()->rows()) cachedRows += row.fromCache;
     QCOMPARE(cachedRows, 2);
-    QVERIFY(window->progressPanel()->summary().contains("2 from the cache"));
+    QVERIFY(window->synthesis()->progressPanel()->summary().contains("2 from the cache"));
 
     // Changing the model (family) drops the cache: everything runs again.
-    window->autoRunBox()->setChecked(false);
-    auto* family = window->dataPanel()->familyBox();
+    window->synthesis()->autoRunBox()->setChecked(false);
+    auto* family = window->synthesis()->dataPanel()->familyBox();
     family->setCurrentIndex(family->findData(int(dpsynth::core::models::Family::poisson)));
-    QCOMPARE(window->runController()->cache().size(), std::size_t(0));
+    QCOMPARE(window->services().run->cache().size(), std::size_t(0));
   }
 
   void undoRestoresAndAutoRunsAgain() {
     test::ErrorRecorder errors;
     auto window = makeWindow(errors);
-    window->autoRunBox()->setChecked(true);
-    QSignalSpy ended(window.get(), &MainWindow::runEnded);
-    window->tuningPanel()->field("c")->spinBox()->setValue(0.5);
+    window->synthesis()->autoRunBox()->setChecked(true);
+    QSignalSpy ended(window->synthesis(), &dpsynth::ui::SynthesisWorkspace::runEnded);
+    window->synthesis()->tuningPanel()->field("c")->spinBox()->setValue(0.5);
     QVERIFY(test::waitForRun(*window, ended));
-    QCOMPARE(window->lastOutput()->result->mechanisms[0].config.c, 0.5);
-    window->settingsController()->undoStack()->undo();
-    QCOMPARE(window->tuningPanel()->tuning().c, 1.0);
+    QCOMPARE(window->document()->lastOutput()->result->mechanisms[0].config.c, 0.5);
+    window->document()->undoStack()->undo();
+    QCOMPARE(window->document()->settings().tuning.c, 1.0);
     QVERIFY(test::waitForRun(*window, ended));
-    QCOMPARE(window->lastOutput()->result->mechanisms[0].config.c, 1.0);
-    window->autoRunBox()->setChecked(false);
+    QCOMPARE(window->document()->lastOutput()->result->mechanisms[0].config.c, 1.0);
+    window->synthesis()->autoRunBox()->setChecked(false);
   }
 
   /// SPEC §0: the family suggested from the values of a file depends on its records, so a
@@ -498,36 +497,36 @@ class StudioRunTest : public QObject {
   void aReleaseWaitsForADeclaredFamily() {
     test::ErrorRecorder errors;
     auto window = makeWindow(errors);
-    QVERIFY(window->dataPanel()->loadFile(test::samplePath("beta")));  // a file, not a sample
-    QVERIFY(!window->dataPanel()->familyDeclared());
-    window->samplerPanel()->setRelease(false, window->samplerPanel()->neighbours());
-    QVERIFY(!window->startRun(true));
+    QVERIFY(window->services().data->loadFile(test::samplePath("beta")));  // a file, not a sample
+    QVERIFY(!window->document()->familyDeclared());
+    window->document()->edit(dpsynth::ui::Field::reproducible, false);
+    QVERIFY(!window->synthesis()->startRun(true));
     QCOMPARE(errors.count(), std::size_t(1));
     QVERIFY2(errors.last().problem.contains("family was suggested from the data"),
              qPrintable(errors.last().problem));
     // Picking the suggested family declares it.
-    QComboBox* family = window->dataPanel()->familyBox();
+    QComboBox* family = window->synthesis()->dataPanel()->familyBox();
     emit family->activated(family->currentIndex());
-    QVERIFY(window->dataPanel()->familyDeclared());
-    QSignalSpy ended(window.get(), &MainWindow::runEnded);
-    QVERIFY(window->startRun(true));
+    QVERIFY(window->document()->familyDeclared());
+    QSignalSpy ended(window->synthesis(), &dpsynth::ui::SynthesisWorkspace::runEnded);
+    QVERIFY(window->synthesis()->startRun(true));
     QVERIFY(test::waitForRun(*window, ended));
     // New data brings a new suggestion, undeclared again; a study run may use it.
-    QVERIFY(window->dataPanel()->loadFile(test::samplePath("beta")));
-    QVERIFY(!window->dataPanel()->familyDeclared());
-    window->samplerPanel()->setRelease(true, window->samplerPanel()->neighbours());
-    QVERIFY(window->startRun(false));
+    QVERIFY(window->services().data->loadFile(test::samplePath("beta")));
+    QVERIFY(!window->document()->familyDeclared());
+    window->document()->edit(dpsynth::ui::Field::reproducible, true);
+    QVERIFY(window->synthesis()->startRun(false));
     QVERIFY(test::waitForRun(*window, ended));
   }
 
   void invalidSettingsAreRefusedWithAMessage() {
     test::ErrorRecorder errors;
     auto window = makeWindow(errors);
-    window->mechanismPanel()->setChecked({pipeline::Mechanism::ph});
-    QVERIFY(!window->startRun(true));
+    dpsynth::ui::test::setMechanisms(*window, {pipeline::Mechanism::ph});
+    QVERIFY(!window->synthesis()->startRun(true));
     QCOMPARE(errors.count(), std::size_t(1));
     QVERIFY(errors.last().problem.contains("bounds"));
-    QVERIFY(window->runButton()->isEnabled());
+    QVERIFY(window->synthesis()->runButton()->isEnabled());
   }
 
  private:

@@ -17,7 +17,6 @@
 #include "studio_test_helpers.h"
 #include "ui/app_settings.h"
 #include "ui/controllers/session_controller.h"
-#include "ui/controllers/settings_controller.h"
 #include "ui/dialogs/data_error_dialog.h"
 #include "ui/main_window.h"
 #include "ui/panels/data_panel.h"
@@ -62,27 +61,27 @@ class StudioSessionTest : public QObject {
     {
       MainWindow window;
       window.setErrorPresenter(errors.presenter());
-      QVERIFY(window.dataPanel()->loadFile(data));
-      auto spec = window.dataPanel()->choice();
+      QVERIFY(window.services().data->loadFile(data));
+      auto spec = window.document()->settings().dataset;
       spec.covariates = {"gender", "age_group"};
-      QVERIFY(window.dataPanel()->setChoice(spec, 20000.0));
-      window.tuningPanel()->field("c")->spinBox()->setValue(0.6);
-      window.tuningPanel()->field("k")->setValue(0.92);
-      window.tuningPanel()->field("epsilon")->setValue(3.0);
-      window.tuningPanel()->field("downscale")->setValue(QVariant());
-      window.tuningPanel()->field("lower")->setValue(0.0);
-      window.tuningPanel()->field("upper")->setValue(500000.0);
-      window.tuningPanel()->checkBox("radiusRelative")->setChecked(false);
-      window.mechanismPanel()->setChecked(
+      QVERIFY(dpsynth::ui::test::setChoice(window, spec, 20000.0));
+      window.synthesis()->tuningPanel()->field("c")->spinBox()->setValue(0.6);
+      window.document()->edit(dpsynth::ui::Field::k, 0.92);
+      window.document()->edit(dpsynth::ui::Field::epsilon, 3.0);
+      window.document()->edit(dpsynth::ui::Field::downscale, std::optional<double>());
+      window.document()->edit(dpsynth::ui::Field::lower, 0.0);
+      window.document()->edit(dpsynth::ui::Field::upper, 500000.0);
+      window.synthesis()->tuningPanel()->checkBox("radiusRelative")->setChecked(false);
+      dpsynth::ui::test::setMechanisms(window, 
           {pipeline::Mechanism::lwFinal, pipeline::Mechanism::censorW, pipeline::Mechanism::ph});
       test::useSmallSampler(window, 3, 120, 130, 424242);  // reproducible, seed 424242
-      window.samplerPanel()->neighboursBox()->setCurrentIndex(
-          window.samplerPanel()->neighboursBox()->findData(
+      window.synthesis()->samplerPanel()->neighboursBox()->setCurrentIndex(
+          window.synthesis()->samplerPanel()->neighboursBox()->findData(
               int(dpsynth::core::privacy::Neighbours::addRemove)));
       // The published size (SPEC §0): a size declared public, and ε_n of the noisy one.
-      window.samplerPanel()->field("declaredRows")->setValue(750.0);
-      window.samplerPanel()->field("sizeEpsilon")->setValue(0.25);
-      saved = window.settingsController()->current();
+      window.synthesis()->samplerPanel()->field("declaredRows")->setValue(750.0);
+      window.synthesis()->samplerPanel()->field("sizeEpsilon")->setValue(0.25);
+      saved = window.document()->current();
       QCOMPARE(saved.run.size.declaredRows, std::optional<std::size_t>(750));
       QCOMPARE(saved.run.size.epsilon, 0.25);
       QVERIFY(window.saveSession(path));
@@ -107,8 +106,8 @@ class StudioSessionTest : public QObject {
     QVERIFY(reopened.openSession(path));
     QCOMPARE(errors.count(), std::size_t(0));
     QCOMPARE(changed.count(), 0);
-    QCOMPARE(reopened.dataPanel()->source().file, data);
-    const auto s = reopened.settingsController()->current();
+    QCOMPARE(reopened.document()->source().file, data);
+    const auto s = reopened.document()->current();
     QCOMPARE(s.dataset.outcome, std::string("salary"));
     QCOMPARE(s.dataset.covariates, (std::vector<std::string>{"gender", "age_group"}));
     QCOMPARE(s.dataset.family, Family::normal);
@@ -126,12 +125,12 @@ class StudioSessionTest : public QObject {
     QCOMPARE(s.run.nuts.draws, 130);
     QCOMPARE(s.run.nuts.seed, std::uint64_t(424242));
     QVERIFY(s.reproducible);
-    QVERIFY(reopened.samplerPanel()->reproducibleBox()->isChecked());
+    QVERIFY(reopened.synthesis()->samplerPanel()->reproducibleBox()->isChecked());
     QCOMPARE(s.run.neighbours, dpsynth::core::privacy::Neighbours::addRemove);
     QCOMPARE(s.run.size.declaredRows, std::optional<std::size_t>(750));
     QCOMPARE(s.run.size.epsilon, 0.25);
-    QVERIFY(reopened.dataPanel()->dataset());
-    QCOMPARE(reopened.dataPanel()->dataset()->X.cols(), Eigen::Index(1 + 1 + 3));
+    QVERIFY(reopened.document()->dataset());
+    QCOMPARE(reopened.document()->dataset()->X.cols(), Eigen::Index(1 + 1 + 3));
     QVERIFY(reopened.windowTitle().contains("analysis.dpsynth"));
   }
 
@@ -144,9 +143,9 @@ class StudioSessionTest : public QObject {
     {
       MainWindow window;
       window.setErrorPresenter(errors.presenter());
-      QVERIFY(window.dataPanel()->loadFile(data));
-      QVERIFY(!window.samplerPanel()->reproducibleBox()->isChecked());  // new analyses: release
-      const auto settings = window.settingsController()->current();
+      QVERIFY(window.services().data->loadFile(data));
+      QVERIFY(!window.synthesis()->samplerPanel()->reproducibleBox()->isChecked());  // new analyses: release
+      const auto settings = window.document()->current();
       releaseSeed = settings.runSettings().nuts.seed;
       QVERIFY(!releaseSeed.isUserSeed());
       QVERIFY(window.saveSession(path));
@@ -164,7 +163,7 @@ class StudioSessionTest : public QObject {
     reopened.setErrorPresenter(errors.presenter());
     QVERIFY(reopened.openSession(path));
     QCOMPARE(errors.count(), std::size_t(0));
-    const auto s = reopened.settingsController()->current();
+    const auto s = reopened.document()->current();
     QVERIFY(!s.reproducible);
     QVERIFY(s.runSettings().release);
     QVERIFY(s.runSettings().nuts.seed != releaseSeed);  // a fresh secret seed
@@ -179,32 +178,32 @@ class StudioSessionTest : public QObject {
     {
       MainWindow window;
       window.setErrorPresenter(errors.presenter());
-      QVERIFY(window.dataPanel()->loadFile(data));
-      window.mechanismPanel()->setChecked({pipeline::Mechanism::censorW});
-      window.mechanismPanel()->setCurrent(pipeline::Mechanism::censorW);
-      QVERIFY(!window.guaranteeBadge()->text().contains("strict DP"));
-      QVERIFY(window.guaranteeBadge()->text().contains("asymptotic DP"));
-      QVERIFY(!window.settingsController()->current().run.weightReference);
+      QVERIFY(window.services().data->loadFile(data));
+      dpsynth::ui::test::setMechanisms(window, {pipeline::Mechanism::censorW});
+      window.document()->setCurrentMechanism(pipeline::Mechanism::censorW);
+      QVERIFY(!window.synthesis()->guaranteeBadge()->text().contains("strict DP"));
+      QVERIFY(window.synthesis()->guaranteeBadge()->text().contains("asymptotic DP"));
+      QVERIFY(!window.document()->current().run.weightReference);
 
-      QVERIFY(window.settingsController()->loadReference(reference));
-      const auto s = window.settingsController()->current();
+      QVERIFY(window.services().data->loadReference(reference, window.document()->settings().dataset));
+      const auto s = window.document()->current();
       QVERIFY(s.run.weightReference);
       QCOMPARE(s.run.weightReference->family, Family::beta);
       QCOMPARE(s.weightsFrom, reference.toStdString());
-      QVERIFY2(window.guaranteeBadge()->text().contains("strict DP"),
-               qPrintable(window.guaranteeBadge()->text()));
+      QVERIFY2(window.synthesis()->guaranteeBadge()->text().contains("strict DP"),
+               qPrintable(window.synthesis()->guaranteeBadge()->text()));
       QVERIFY(window.saveSession(path));
 
       // A reference that cannot be read is shown like a data error; the loaded one stays.
-      QVERIFY(!window.settingsController()->loadReference(test::malformedPath("ragged_row.csv")));
+      QVERIFY(!window.services().data->loadReference(test::malformedPath("ragged_row.csv"), window.document()->settings().dataset));
       QCOMPARE(errors.count(), std::size_t(1));
       QVERIFY(errors.last().title.contains("reference"));
       QCOMPARE(errors.last().line, qint64(3));
-      QVERIFY(window.settingsController()->current().run.weightReference);
+      QVERIFY(window.document()->current().run.weightReference);
 
-      window.tuningPanel()->referenceClearButton()->click();
-      QVERIFY(!window.settingsController()->current().run.weightReference);
-      QVERIFY(!window.guaranteeBadge()->text().contains("strict DP"));
+      window.synthesis()->tuningPanel()->referenceClearButton()->click();
+      QVERIFY(!window.document()->current().run.weightReference);
+      QVERIFY(!window.synthesis()->guaranteeBadge()->text().contains("strict DP"));
     }
     QFile file(path);
     QVERIFY(file.open(QIODevice::ReadOnly));
@@ -214,10 +213,10 @@ class StudioSessionTest : public QObject {
     MainWindow reopened;
     reopened.setErrorPresenter(errors.presenter());
     QVERIFY(reopened.openSession(path));
-    const auto s = reopened.settingsController()->current();
+    const auto s = reopened.document()->current();
     QCOMPARE(s.weightsFrom, reference.toStdString());
     QVERIFY(s.run.weightReference);
-    QVERIFY(reopened.tuningPanel()->referenceLabel()->text().contains("reference.csv"));
+    QVERIFY(reopened.synthesis()->tuningPanel()->referenceLabel()->text().contains("reference.csv"));
   }
 
   void changedDataFileIsReported() {
@@ -228,7 +227,7 @@ class StudioSessionTest : public QObject {
     {
       MainWindow window;
       window.setErrorPresenter(errors.presenter());
-      QVERIFY(window.dataPanel()->loadFile(data));
+      QVERIFY(window.services().data->loadFile(data));
       QVERIFY(window.saveSession(path));
     }
     QFile edit(data);
@@ -243,7 +242,7 @@ class StudioSessionTest : public QObject {
     QCOMPARE(changed.count(), 1);
     QVERIFY(changed.first().first().toString().contains("changed since the session was saved"));
     QCOMPARE(errors.count(), std::size_t(1));  // shown to the user
-    QCOMPARE(window.dataPanel()->dataset()->size(), std::size_t(1001));
+    QCOMPARE(window.document()->dataset()->size(), std::size_t(1001));
   }
 
   void unreadableSessionKeepsTheCurrentState() {
@@ -260,7 +259,7 @@ class StudioSessionTest : public QObject {
     QVERIFY(!window.openSession(path));
     QCOMPARE(errors.count(), std::size_t(1));
     QVERIFY(errors.last().problem.contains("version 7"));
-    QCOMPARE(window.dataPanel()->source().sample, QString("nbmix"));
+    QCOMPARE(window.document()->source().sample, QString("nbmix"));
   }
 
   void sampleSessionsReloadTheSample() {
@@ -270,14 +269,14 @@ class StudioSessionTest : public QObject {
     {
       MainWindow window;
       window.setErrorPresenter(errors.presenter());
-      QVERIFY(window.dataPanel()->loadSample("beta"));
+      QVERIFY(window.services().data->loadSample("beta"));
       QVERIFY(window.saveSession(path));
     }
     MainWindow window;
     window.setErrorPresenter(errors.presenter());
     QVERIFY(window.openSession(path));
-    QCOMPARE(window.dataPanel()->source().sample, QString("beta"));
-    QCOMPARE(window.dataPanel()->choice().family, Family::beta);
+    QCOMPARE(window.document()->source().sample, QString("beta"));
+    QCOMPARE(window.document()->settings().dataset.family, Family::beta);
     QCOMPARE(errors.count(), std::size_t(0));
   }
 
@@ -295,7 +294,7 @@ class StudioSessionTest : public QObject {
     QDropEvent drop(QPointF(10, 10), Qt::CopyAction, mime, Qt::LeftButton, Qt::NoModifier);
     QApplication::sendEvent(&window, &drop);
     // A dropped file is read on the worker thread, like one chosen with Open.
-    QTRY_COMPARE_WITH_TIMEOUT(window.dataPanel()->source().file, data, 60000);
+    QTRY_COMPARE_WITH_TIMEOUT(window.document()->source().file, data, 60000);
     QCOMPARE(errors.count(), std::size_t(0));
     QCOMPARE(AppSettings().recentFiles().value(0), data);
     delete mime;
@@ -304,15 +303,15 @@ class StudioSessionTest : public QObject {
   void malformedCsvShowsADialogAndKeepsTheData() {
     MainWindow window;  // the real presenter: a non-modal dialog
     window.loadDefaults();
-    const auto before = window.dataPanel()->dataset();
-    QVERIFY(!window.dataPanel()->loadFile(test::malformedPath("ragged_row.csv")));
+    const auto before = window.document()->dataset();
+    QVERIFY(!window.services().data->loadFile(test::malformedPath("ragged_row.csv")));
     auto* dialog = window.findChild<DataErrorDialog*>();
     QVERIFY(dialog);
     QVERIFY(dialog->isVisible());
     QVERIFY(dialog->report().file.endsWith("ragged_row.csv"));
     QCOMPARE(dialog->report().line, qint64(3));
     QVERIFY(dialog->report().problem.contains("found 3"));
-    QCOMPARE(window.dataPanel()->dataset(), before);
+    QCOMPARE(window.document()->dataset(), before);
     dialog->accept();
   }
 

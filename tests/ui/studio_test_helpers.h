@@ -13,8 +13,10 @@
 #include "core/data/dataset.h"
 #include "ui/dialogs/error_report.h"
 #include "ui/dialogs/release_refused_dialog.h"
+#include "ui/document/studio_document.h"
 #include "ui/main_window.h"
-#include "ui/panels/sampler_panel.h"
+#include "ui/services/data_service.h"
+#include "ui/workspaces/synthesis/synthesis_workspace.h"
 
 namespace dpsynth::ui::test {
 
@@ -39,15 +41,40 @@ struct ErrorRecorder {
 
 /// 2 chains × 150 warm-up + 150 draws: enough for the pipeline, fast in tests. Tests are
 /// seeded: the "reproducible (not for release)" switch is turned on.
+inline void useSmallSampler(StudioDocument& document, int chains = 2, int warmup = 150,
+                            int draws = 150, std::uint64_t seed = 7) {
+  StudioSettings settings = document.settings();
+  settings.run.nuts.chains = chains;
+  settings.run.nuts.warmup = warmup;
+  settings.run.nuts.draws = draws;
+  settings.run.nuts.seed = seed;
+  settings.syntheticDatasets = 1;
+  settings.reproducible = true;
+  document.replaceSettings(settings);
+}
 inline void useSmallSampler(MainWindow& window, int chains = 2, int warmup = 150, int draws = 150,
                             std::uint64_t seed = 7) {
-  core::mcmc::NutsConfig nuts;
-  nuts.chains = chains;
-  nuts.warmup = warmup;
-  nuts.draws = draws;
-  nuts.seed = seed;
-  window.samplerPanel()->setNuts(nuts, 1);
-  window.samplerPanel()->setRelease(true, window.samplerPanel()->neighbours());
+  useSmallSampler(*window.document(), chains, warmup, draws, seed);
+}
+
+/// Sets settings as the analyst would, one typed edit (one undo step) each.
+inline void edit(MainWindow& window, Field field, const FieldValue& value) {
+  window.document()->edit(field, value);
+}
+/// Applies a data choice as one edit (a session's choice, say): the family counts as declared.
+/// True when the choice makes a dataset.
+inline bool setChoice(MainWindow& window, const core::data::DatasetSpec& spec, double sdScale) {
+  window.document()->edit({{Field::outcome, spec.outcome},
+                           {Field::covariates, spec.covariates},
+                           {Field::family, spec.family},
+                           {Field::familyDeclared, true},
+                           {Field::dropMissing, spec.dropMissing},
+                           {Field::sdScale, sdScale}},
+                          QStringLiteral("choice"));
+  return window.document()->dataset() != nullptr;
+}
+inline void setMechanisms(MainWindow& window, std::vector<core::pipeline::Mechanism> mechanisms) {
+  window.document()->edit(Field::mechanisms, std::move(mechanisms));
 }
 
 /// Records every "Release refused" report the window would show in a dialog.
@@ -77,8 +104,8 @@ inline std::shared_ptr<const core::data::Dataset> nbmixDataset() {
   return std::make_shared<core::data::Dataset>(core::data::buildDataset(table, spec));
 }
 
-/// Waits for MainWindow::runEnded; returns its `ok` argument (false on timeout).
-inline bool waitForRun(MainWindow& window, QSignalSpy& ended, int timeoutMs = 60000) {
+/// Waits for SynthesisWorkspace::runEnded; returns its `ok` argument (false on timeout).
+inline bool waitForRun(MainWindow&, QSignalSpy& ended, int timeoutMs = 60000) {
   if (ended.isEmpty() && !ended.wait(timeoutMs)) return false;
   return ended.takeFirst().at(0).toBool();
 }

@@ -1,7 +1,6 @@
 #include "ui/controllers/data_fit_check.h"
 
-#include "ui/controllers/settings_controller.h"
-#include "ui/panels/data_panel.h"
+#include "ui/document/studio_document.h"
 #include "ui/panels/mechanism_panel.h"
 #include "ui/panels/tuning_panel.h"
 #include "ui/widgets/tuning_field.h"
@@ -89,17 +88,19 @@ DataFitWarnings checkDataFit(const pipeline::MechanismConfig& tuning, Family fam
   return w;
 }
 
-DataFitCheck::DataFitCheck(DataPanel* data, SettingsController* settings, TuningPanel* tuning,
-                             MechanismPanel* mechanisms, QObject* parent)
-    : QObject(parent), data_(data), tuning_(tuning), mechanisms_(mechanisms) {
-  connect(settings, &SettingsController::settingsChanged, this, [this] { update(); });
-  connect(data_, &DataPanel::choiceChanged, this, [this] { update(); });
+DataFitCheck::DataFitCheck(StudioDocument* document, TuningPanel* tuning,
+                           MechanismPanel* mechanisms, QObject* parent)
+    : QObject(parent), document_(document), tuning_(tuning), mechanisms_(mechanisms) {
+  connect(document_, &StudioDocument::changed, this, [this](StudioDocument::Parts parts) {
+    if (parts & StudioDocument::kSettingsParts) update();
+  });
   update();
 }
 
 void DataFitCheck::update() {
-  const auto dataset = data_->dataset();
-  warnings_ = checkDataFit(tuning_->tuning(), data_->choice().family, dataset.get());
+  const auto dataset = document_->dataset();
+  const StudioSettings& settings = document_->settings();
+  warnings_ = checkDataFit(settings.tuning, settings.dataset.family, dataset.get());
   for (const QString& key : tuning_->keys()) {
     if (auto* field = tuning_->field(key)) field->setWarning(warnings_.fields.value(key));
   }

@@ -14,9 +14,8 @@
 
 namespace dpsynth::ui {
 
-class DataPanel;
 class MechanismPanel;
-class SettingsController;
+class StudioDocument;
 class TuningPanel;
 
 struct DataFitWarnings {
@@ -32,15 +31,15 @@ class DataFitCheck : public QObject {
   Q_OBJECT
 
  public:
-  /// Re-checks whenever the settings or the data choice change.
-  DataFitCheck(DataPanel* data, SettingsController* settings, TuningPanel* tuning,
-                MechanismPanel* mechanisms, QObject* parent = nullptr);
+  /// Re-checks whenever the document's settings or data change.
+  DataFitCheck(StudioDocument* document, TuningPanel* tuning, MechanismPanel* mechanisms,
+               QObject* parent = nullptr);
 
   void update();
   const DataFitWarnings& warnings() const { return warnings_; }
 
  private:
-  DataPanel* data_;
+  StudioDocument* document_;
   TuningPanel* tuning_;
   MechanismPanel* mechanisms_;
   DataFitWarnings warnings_;

@@ -6,6 +6,7 @@
 #include <QPushButton>
 
 #include "ui/controllers/session_controller.h"
+#include "ui/document/studio_document.h"
 
 namespace dpsynth::ui {
 
@@ -38,19 +39,21 @@ SavePathChooser sessionFileDialog(QWidget* parent) {
   };
 }
 
-DocumentController::DocumentController(SessionController* session,
+DocumentController::DocumentController(StudioDocument* document, SessionController* session,
                                        std::function<bool(const QString&)> write,
                                        QWidget* dialogParent, QObject* parent)
     : QObject(parent),
+      document_(document),
       session_(session),
       write_(std::move(write)),
       prompt_(unsavedDialogPrompt(dialogParent)),
       chooser_(sessionFileDialog(dialogParent)) {
   // Saved, opened, or detached by other data: in each case nothing is unsaved any more.
   connect(session_, &SessionController::pathChanged, this, [this] {
-    modified_ = false;
+    document_->setClean();
     emit changed();
   });
+  connect(document_, &StudioDocument::modifiedChanged, this, [this] { emit changed(); });
 }
 
 QString DocumentController::path() const { return session_->currentPath(); }
@@ -59,17 +62,9 @@ QString DocumentController::displayName() const {
   return path().isEmpty() ? tr("Untitled") : QFileInfo(path()).fileName();
 }
 
-void DocumentController::setModified() {
-  if (modified_) return;
-  modified_ = true;
-  emit changed();
-}
+bool DocumentController::isModified() const { return document_->isModified(); }
 
-void DocumentController::setClean() {
-  if (!modified_) return;
-  modified_ = false;
-  emit changed();
-}
+void DocumentController::setClean() { document_->setClean(); }
 
 bool DocumentController::save() { return path().isEmpty() ? saveAs() : write_(path()); }
 
@@ -81,7 +76,7 @@ bool DocumentController::saveAs() {
 }
 
 bool DocumentController::maybeSave(const QString& action) {
-  if (!modified_) return true;
+  if (!document_->isModified()) return true;
   switch (prompt_ ? prompt_(displayName(), action) : UnsavedChoice::cancel) {
     case UnsavedChoice::save:
       return save();

@@ -1,8 +1,8 @@
 #pragma once
-/// The session is the document: it has a file (or is Untitled) and unsaved changes or not.
-/// This controller keeps that state for the window title ([*] marker), implements Save / Save As
-/// and asks Save / Discard / Cancel before unsaved work would be lost (quit, New, Open, other
-/// data). The question and the file chooser are injectable, so tests answer them without a
+/// The document's file: it has one (or is Untitled) and unsaved changes or not (the
+/// StudioDocument says which). This controller names it for the window title ([*] marker),
+/// implements Save / Save As and asks Save / Discard / Cancel before unsaved work would be lost
+/// (quit, New, Open, other data). The question and the file chooser are injectable, so tests answer them without a
 /// modal loop.
 #include <QObject>
 #include <QString>
@@ -13,6 +13,7 @@ class QWidget;
 namespace dpsynth::ui {
 
 class SessionController;
+class StudioDocument;
 
 enum class UnsavedChoice { save, discard, cancel };
 
@@ -31,16 +32,15 @@ class DocumentController : public QObject {
 
  public:
   /// write: saves the session (settings and results) to a path; true on success.
-  DocumentController(SessionController* session, std::function<bool(const QString&)> write,
-                     QWidget* dialogParent, QObject* parent = nullptr);
+  DocumentController(StudioDocument* document, SessionController* session,
+                     std::function<bool(const QString&)> write, QWidget* dialogParent,
+                     QObject* parent = nullptr);
 
   /// The session file, empty while Untitled.
   QString path() const;
   /// The file name, or "Untitled".
   QString displayName() const;
-  bool isModified() const { return modified_; }
-  /// Work was done that the session file does not hold yet (an edit, a run).
-  void setModified();
+  bool isModified() const;
   /// The state on screen is the starting point (start-up, a new session): nothing unsaved.
   void setClean();
 
@@ -59,11 +59,11 @@ class DocumentController : public QObject {
   void changed();
 
  private:
+  StudioDocument* document_;
   SessionController* session_;
   std::function<bool(const QString&)> write_;
   UnsavedPrompt prompt_;
   SavePathChooser chooser_;
-  bool modified_ = false;
 };
 
 }  // namespace dpsynth::ui

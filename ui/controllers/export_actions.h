@@ -12,7 +12,7 @@
 
 #include "ui/dialogs/error_report.h"
 #include "ui/dialogs/release_refused_dialog.h"
-#include "ui/workers/run_types.h"
+#include "ui/document/run_types.h"
 
 class QWidget;
 

@@ -2,7 +2,7 @@
 
 #include <QTime>
 
-#include "ui/controllers/run_controller.h"
+#include "ui/services/run_controller.h"
 #include "ui/panels/progress_panel.h"
 #include "ui/panels/results_panel.h"
 #include "ui/plots/plot_widget.h"
@@ -13,13 +13,8 @@ namespace dpsynth::ui {
 namespace pipeline = core::pipeline;
 
 RunPresenter::RunPresenter(RunController* run, ProgressPanel* progress, ResultsPanel* results,
-                           PlotsView* plots, std::function<std::optional<double>()> targetEpsilon,
-                           QObject* parent)
-    : QObject(parent),
-      progress_(progress),
-      results_(results),
-      plots_(plots),
-      targetEpsilon_(std::move(targetEpsilon)) {
+                           PlotsView* plots, QObject* parent)
+    : QObject(parent), progress_(progress), results_(results), plots_(plots) {
   connect(run, &RunController::runStarted, this, [this](const RunStart& start) {
     traceParameters_ = start.parameterNames;
     traceChains_ = start.chains;
@@ -69,7 +64,8 @@ QString RunPresenter::runLabelOf(const RunOutput& output) {
            output.source.displayName.isEmpty() ? tr("data") : output.source.displayName);
 }
 
-void RunPresenter::runStarting() {
+void RunPresenter::runStarting(std::optional<double> targetEpsilon) {
+  targetEpsilon_ = targetEpsilon;
   plots_->beginRun(tr("previous run, shown while a new run is in progress"));
   progress_->reset();
   results_->model()->setStale(true);
@@ -92,7 +88,7 @@ void RunPresenter::showLipschitz(const QString& mechanism, const QString& stage,
   try {
     const auto m = pipeline::parseMechanism(mechanism.toStdString());
     strict = pipeline::guaranteeOf(m) == pipeline::Guarantee::DP;
-    if (const auto target = targetEpsilon_(); strict && target) epsilon = *target;
+    if (strict && targetEpsilon_) epsilon = *targetEpsilon_;
   } catch (const std::invalid_argument&) {
     // Not a mechanism name: draw it as approximate DP.
   }

@@ -7,7 +7,7 @@
 #include <functional>
 #include <optional>
 
-#include "ui/workers/run_types.h"
+#include "ui/document/run_types.h"
 
 namespace dpsynth::ui {
 
@@ -20,12 +20,12 @@ class RunPresenter : public QObject {
   Q_OBJECT
 
  public:
-  /// targetEpsilon: the ε asked for now (drawn as ε/2 for strict-DP stages while running).
   RunPresenter(RunController* run, ProgressPanel* progress, ResultsPanel* results, PlotsView* plots,
-               std::function<std::optional<double>()> targetEpsilon, QObject* parent = nullptr);
+               QObject* parent = nullptr);
 
   /// A run is about to start: fresh stage rows, the old table marked as the previous run's.
-  void runStarting();
+  /// targetEpsilon: the run's ε (drawn as ε/2 for strict-DP stages while it runs).
+  void runStarting(std::optional<double> targetEpsilon);
   /// Fills table, plots and summary from a finished run. current: the settings on screen are
   /// still the ones the run used (else the table is marked as outdated).
   void showOutput(const RunOutput& output, bool current);
@@ -50,7 +50,7 @@ class RunPresenter : public QObject {
   ProgressPanel* progress_;
   ResultsPanel* results_;
   PlotsView* plots_;
-  std::function<std::optional<double>()> targetEpsilon_;
+  std::optional<double> targetEpsilon_;
   QStringList traceParameters_;
   int traceChains_ = 0;
 };

@@ -3,18 +3,19 @@
 #include <QFileInfo>
 
 #include "core/session/session.h"
-#include "ui/controllers/settings_controller.h"
-#include "ui/panels/data_panel.h"
+#include "ui/document/studio_document.h"
+#include "ui/services/data_service.h"
 
 namespace dpsynth::ui {
 
 namespace session = core::session;
 
-SessionController::SessionController(DataPanel* data, SettingsController* settings, QObject* parent)
-    : QObject(parent), data_(data), settings_(settings) {
+SessionController::SessionController(StudioDocument* document, DataService* data,
+                                     QObject* parent)
+    : QObject(parent), document_(document), data_(data) {
   // The end of the load an openInBackground() started: apply the session to its data. Any
   // other load that ends (a file opened meanwhile replaced it) drops the session.
-  connect(data_, &DataPanel::loadEnded, this, [this](const QString& file, bool loaded) {
+  connect(data_, &DataService::loadEnded, this, [this](const QString& file, bool loaded) {
     if (!waiting_) return;
     const Pending pending = std::move(*waiting_);
     waiting_.reset();
@@ -23,13 +24,13 @@ SessionController::SessionController(DataPanel* data, SettingsController* settin
       return;
     }
     // The digest of the bytes the worker parsed, compared with the session's.
-    const auto check = session::compareDataDigest(pending.session, data_->source().sha256);
+    const auto check = session::compareDataDigest(pending.session, document_->source().sha256);
     const bool differs = check.status == session::DataFileStatus::changed ||
                          check.status == session::DataFileStatus::unverified;
     finish(pending, differs ? QString::fromStdString(check.message) : QString(), true);
   });
   // Other data loaded by the user: the session no longer describes what is on screen.
-  connect(data_, &DataPanel::loaded, this, [this](const DataSource& source) {
+  connect(data_, &DataService::dataInstalled, this, [this](const DataSource& source) {
     if (opening_) return;
     if (waiting_ && QFileInfo(source.file).absoluteFilePath() ==
                         QFileInfo(waiting_->stored.file).absoluteFilePath()) {
@@ -44,9 +45,8 @@ void SessionController::detach() {
   emit pathChanged(path_);
 }
 
-bool SessionController::save(const QString& path,
-                             const std::optional<core::session::SessionResults>& results) {
-  if (!data_->hasData()) {
+bool SessionController::save(const QString& path) {
+  if (!document_->hasData()) {
     emit errorOccurred({tr("Cannot save session"),
                         path,
                         0,
@@ -56,8 +56,8 @@ bool SessionController::save(const QString& path,
     return false;
   }
   try {
-    auto stored = toSession(settings_->current(), data_->source());
-    stored.results = results;
+    auto stored = toSession(document_->settings(), document_->source());
+    stored.results = document_->sessionResults();
     session::saveSession(path.toStdString(), stored);
   } catch (const std::exception& e) {
     emit errorOccurred(errorReportFrom(e, tr("Cannot save session"), path));
@@ -97,7 +97,7 @@ bool SessionController::open(const QString& path) {
   } opening(opening_);
   if (!stored.sample.isEmpty()) {
     if (!data_->loadSample(stored.sample)) return false;
-    if (!stored.sha256.empty() && data_->source().sha256 != stored.sha256) {
+    if (!stored.sha256.empty() && document_->source().sha256 != stored.sha256) {
       changed = tr("The bundled sample '%1' differs from the one the session was saved with: "
                    "results will differ from the saved analysis.")
                     .arg(stored.sample);
@@ -148,8 +148,33 @@ void SessionController::openInBackground(const QString& path) {
 
 void SessionController::finish(const Pending& pending, const QString& changed,
                                bool referenceInBackground) {
-  data_->setChoice(pending.settings.dataset, pending.settings.run.model.sdScale);
-  settings_->apply(pending.settings, referenceInBackground);
+  StudioSettings settings = pending.settings;
+  const std::string reference = settings.weightsFrom;
+  settings.weightsFrom.clear();  // set when the reference has been read
+  document_->replaceSettings(settings);
+  if (!document_->dataset()) {
+    const auto& header = document_->table()->header;
+    const std::string& outcome = pending.settings.dataset.outcome;
+    const bool missing = std::find(header.begin(), header.end(), outcome) == header.end();
+    const QString problem =
+        missing ? tr("The session's outcome column '%1' is not in the data.")
+                      .arg(QString::fromStdString(outcome))
+                : document_->dataProblem();
+    emit errorOccurred({tr("Session does not fit the data"), document_->source().file, 0,
+                        missing ? QString::fromStdString(outcome) : QString(), problem, {}});
+  }
+  // The session's reference, read as its own (the stored results stay current); one that
+  // cannot be read is reported and left out.
+  if (!reference.empty()) {
+    const QString path = QString::fromStdString(reference);
+    if (referenceInBackground) {
+      data_->openReference(path, settings.dataset, true);
+    } else {
+      data_->loadReference(path, settings.dataset, true);
+    }
+  }
+  document_->setStoredResults(pending.session.results);
+  document_->setClean();
   path_ = pending.path;
   emit pathChanged(path_);
   emit opened(pending.session.results);

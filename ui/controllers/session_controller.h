@@ -12,18 +12,17 @@
 
 namespace dpsynth::ui {
 
-class DataPanel;
-class SettingsController;
+class DataService;
+class StudioDocument;
 
 class SessionController : public QObject {
   Q_OBJECT
 
  public:
-  SessionController(DataPanel* data, SettingsController* settings, QObject* parent = nullptr);
+  SessionController(StudioDocument* document, DataService* data, QObject* parent = nullptr);
 
-  /// Writes the settings and, when given, the last run's results (see SessionResults).
-  bool save(const QString& path,
-            const std::optional<core::session::SessionResults>& results = std::nullopt);
+  /// Writes the document's settings and what it keeps of the last run (see SessionResults).
+  bool save(const QString& path);
   /// Loads the session's data (file or bundled sample) and settings. Returns false when the
   /// session cannot be read or its data cannot be loaded (errorOccurred tells why; the data
   /// and settings shown before stay).
@@ -64,8 +63,8 @@ class SessionController : public QObject {
   /// Applies the session's choices and settings to the data now loaded.
   void finish(const Pending& pending, const QString& changed, bool referenceInBackground);
 
-  DataPanel* data_;
-  SettingsController* settings_;
+  StudioDocument* document_;
+  DataService* data_;
   QString path_;
   bool opening_ = false;            ///< open() is loading the session's data
   std::optional<Pending> waiting_;  ///< an openInBackground() whose data is being read

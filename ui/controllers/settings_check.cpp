@@ -23,20 +23,33 @@ std::vector<MechanismIssue> mechanismIssues(const StudioSettings& settings) {
   return out;
 }
 
+bool usesReference(pipeline::Mechanism mechanism) {
+  return mechanism == pipeline::Mechanism::censorW || mechanism == pipeline::Mechanism::weightedE;
+}
+
 RunPlan planRun(const StudioSettings& settings) {
   RunPlan plan;
   plan.settings = settings;
   if (settings.mechanisms.empty()) plan.blocking << QObject::tr("check at least one mechanism");
   for (const auto& p : settings.run.nuts.validate())
     plan.blocking << withFieldNames(QObject::tr("sampler: %1").arg(QString::fromStdString(p)));
-  if (!settings.referenceProblem.empty()) {
-    plan.blocking << withFieldNames(
-        QObject::tr("reference data: %1").arg(QString::fromStdString(settings.referenceProblem)));
-  }
+  // A reference that does not fit the data stops only the mechanisms that take weights from it;
+  // the others run without it.
+  const QString referenceProblem =
+      settings.referenceProblem.empty()
+          ? QString()
+          : withFieldNames(QString::fromStdString(settings.referenceProblem));
+  if (!referenceProblem.isEmpty()) plan.settings.run.weightReference.reset();
   const auto issues = mechanismIssues(settings);
   plan.settings.mechanisms.clear();
   for (auto m : settings.mechanisms) {
     bool ok = true;
+    if (!referenceProblem.isEmpty() && usesReference(m)) {
+      plan.skipped << QObject::tr("%1: the reference dataset does not fit the data (%2)")
+                          .arg(QString::fromStdString(pipeline::mechanismName(m)),
+                               referenceProblem);
+      ok = false;
+    }
     for (const auto& issue : issues) {
       if (issue.mechanism != m) continue;
       plan.skipped << issue.text;
@@ -61,6 +74,15 @@ void SettingsCheck::check(const StudioSettings& settings) {
     mark += (mark.isEmpty() ? QString() : QStringLiteral("; ")) + describeProblem(issue.problem);
     for (auto field : issue.problem.fields) {
       if (!fieldMarks[field].contains(issue.text)) fieldMarks[field] << issue.text;
+    }
+  }
+  if (!settings.referenceProblem.empty()) {
+    for (auto m : settings.mechanisms) {
+      if (!usesReference(m)) continue;
+      QString& mark = marks[m];
+      mark += (mark.isEmpty() ? QString() : QStringLiteral("; ")) +
+              QObject::tr("the reference dataset does not fit the data: %1")
+                  .arg(withFieldNames(QString::fromStdString(settings.referenceProblem)));
     }
   }
   mechanisms_->setProblems(marks);

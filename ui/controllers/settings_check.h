@@ -32,8 +32,12 @@ struct RunPlan {
 
 /// Every checked mechanism's problems, fields named as in the studio.
 std::vector<MechanismIssue> mechanismIssues(const StudioSettings& settings);
+/// The mechanisms that take weights from the reference dataset when one is loaded.
+bool usesReference(core::pipeline::Mechanism mechanism);
 /// The plan for Run: problems of the whole run block it; a mechanism's problems only leave that
-/// mechanism out (the run is blocked when no checked mechanism is left).
+/// mechanism out (the run is blocked when no checked mechanism is left). A reference dataset
+/// that does not fit the data leaves out censor-w and weighted-e only, and the others run
+/// without it.
 RunPlan planRun(const StudioSettings& settings);
 
 class SettingsCheck : public QObject {

@@ -3,7 +3,6 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
-#include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QFormLayout>
@@ -17,16 +16,12 @@
 #include <QToolButton>
 #include <QVBoxLayout>
 
-#include "core/data/data_error.h"
 #include "core/data/generators.h"
-#include "core/data/sha256.h"
 #include "ui/models/csv_preview_model.h"
 #include "ui/studio_resources.h"
 #include "ui/widgets/column_roles_view.h"
 #include "ui/widgets/load_indicator.h"
 #include "ui/widgets/outcome_summary.h"
-#include "ui/workers/data_loader.h"
-#include "ui/workers/load_jobs.h"
 
 namespace dpsynth::ui {
 
@@ -40,21 +35,22 @@ constexpr models::Family kFamilies[] = {models::Family::negbin, models::Family::
 
 }  // namespace
 
-DataPanel::DataPanel(QWidget* parent) : QWidget(parent) {
+DataPanel::DataPanel(StudioDocument* document, QWidget* parent)
+    : QWidget(parent), document_(document) {
   ensureStudioResources();
   auto* open =
-      new QPushButton(QIcon(QStringLiteral(":/dpsynth/icons/open.svg")), tr("Open CSV…"), this);
+      new QPushButton(QIcon(QStringLiteral(":/dpsynth/icons/open.svg")), tr("Open data…"), this);
   open->setObjectName(QStringLiteral("openCsvButton"));
+  open->setToolTip(tr("A CSV file, or an SPSS, Stata or SAS file"));
   auto* samples = new QToolButton(this);
   samples->setText(tr("Sample"));
   samples->setIcon(QIcon(QStringLiteral(":/dpsynth/icons/sample.svg")));
   samples->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
   samples->setPopupMode(QToolButton::InstantPopup);
   auto* sampleMenu = new QMenu(samples);
-  for (const QString& kind : sampleKinds()) {
-    sampleMenu->addAction(kind, this, [this, kind] {
-      if (mayLoad()) loadSample(kind);
-    });
+  for (const auto& k : data::sampleKinds()) {
+    const QString kind = QString::fromStdString(k);
+    sampleMenu->addAction(kind, this, [this, kind] { emit sampleChosen(kind); });
   }
   samples->setMenu(sampleMenu);
   fileLabel_ = new QLabel(tr("No data loaded"), this);
@@ -64,9 +60,7 @@ DataPanel::DataPanel(QWidget* parent) : QWidget(parent) {
   top->addWidget(open);
   top->addWidget(samples);
   top->addWidget(fileLabel_, 1);
-  loader_ = new DataLoader(QStringLiteral("dpsynth data loader"), this);
   loadIndicator_ = new LoadIndicator(this);
-  loadIndicator_->track(loader_);
 
   preview_ = new CsvPreviewModel(this);
   previewView_ = new QTableView(this);
@@ -96,7 +90,9 @@ DataPanel::DataPanel(QWidget* parent) : QWidget(parent) {
   covariates_->setMaximumHeight(64);
   covariates_->setToolTip(tr("Public covariates (text columns become dummy variables)"));
   dropMissing_ = new QCheckBox(tr("drop rows with missing values"), this);
+  dropMissing_->setObjectName(QStringLiteral("dropMissingBox"));
   sdScale_ = new QDoubleSpinBox(this);
+  sdScale_->setObjectName(QStringLiteral("sdScaleBox"));
   sdScale_->setRange(1e-9, 1e12);
   sdScale_->setDecimals(4);
   sdScale_->setValue(1.0);
@@ -132,247 +128,121 @@ DataPanel::DataPanel(QWidget* parent) : QWidget(parent) {
   layout->addWidget(summary_);
 
   connect(open, &QPushButton::clicked, this, [this] { openWithDialog(); });
-  connect(loader_, &DataLoader::finished, this, [this](const LoadedData& result) {
-    install(result);
-    emit loadEnded(result.source.file, true);
-  });
-  connect(loader_, &DataLoader::failed, this, [this](const ErrorReport& report) {
-    emit errorOccurred(report);
-    emit loadEnded(report.file, false);
-  });
-  connect(loader_, &DataLoader::cancelled, this,
-          [this](const QString& file) { emit loadEnded(file, false); });
+  // Every change that is not the document being shown is the analyst's edit. Picking the
+  // family shown again (activated without a change) declares it.
   connect(outcome_, &QComboBox::currentIndexChanged, this, [this] {
-    if (silent_) return;
-    fillChoosers();  // the outcome leaves the covariate list
-    rebuild(true);
+    if (!rendering_) document_->edit(Field::outcome, outcome_->currentText().toStdString());
   });
-  connect(family_, &QComboBox::currentIndexChanged, this, [this] {
-    if (!silent_) rebuild(false);
-  });
-  // Only a pick by the user declares the family (activated is not emitted for programmatic
-  // changes); picking the suggested family again declares it too.
-  connect(family_, &QComboBox::activated, this, [this] {
-    familyChosen_ = true;
-    showSummary();
-  });
+  const auto pickFamily = [this] {
+    if (!rendering_)
+      document_->edit(Field::family, static_cast<models::Family>(family_->currentData().toInt()));
+  };
+  connect(family_, &QComboBox::currentIndexChanged, this, pickFamily);
+  connect(family_, &QComboBox::activated, this, pickFamily);
   connect(covariates_, &QListWidget::itemChanged, this, [this] {
-    if (!silent_) rebuild(false);
+    if (!rendering_) document_->edit(Field::covariates, tickedCovariates());
   });
-  connect(dropMissing_, &QCheckBox::toggled, this, [this] {
-    if (!silent_) rebuild(false);
+  connect(dropMissing_, &QCheckBox::toggled, this, [this](bool on) {
+    if (!rendering_) document_->edit(Field::dropMissing, on);
   });
-  connect(sdScale_, &QDoubleSpinBox::valueChanged, this, [this] {
-    if (!silent_) emit choiceChanged();
+  connect(sdScale_, &QDoubleSpinBox::valueChanged, this, [this](double value) {
+    if (!rendering_) document_->edit(Field::sdScale, value);
   });
-}
-
-QStringList DataPanel::sampleKinds() {
-  QStringList kinds;
-  for (const auto& k : data::sampleKinds()) kinds << QString::fromStdString(k);
-  return kinds;
+  connect(document_, &StudioDocument::changed, this, [this](StudioDocument::Parts parts) {
+    if (parts & (StudioDocument::kData | StudioDocument::kChoice)) render();
+  });
+  render();
 }
 
 void DataPanel::openWithDialog() {
-  if (!mayLoad()) return;
+  const QString folder =
+      document_->source().file.isEmpty() || !document_->source().sample.isEmpty()
+          ? QString()
+          : QFileInfo(document_->source().file).absolutePath();
   const QString path = QFileDialog::getOpenFileName(
-      this, tr("Open confidential data"), QFileInfo(source_.file).absolutePath(),
+      this, tr("Open confidential data"), folder,
       tr("Data files (*.csv *.tsv *.txt *.sav *.zsav *.por *.dta *.sas7bdat *.xpt);;"
          "CSV files (*.csv *.tsv *.txt);;"
          "SPSS, Stata and SAS files (*.sav *.zsav *.por *.dta *.sas7bdat *.xpt);;All files (*)"));
-  if (!path.isEmpty()) openFile(path);
+  if (!path.isEmpty()) emit fileChosen(path);
 }
 
-void DataPanel::openFile(const QString& path) {
-  const QString absolute = QFileInfo(path).absoluteFilePath();
-  loader_->start(tr("Cannot load data"), absolute, dataFileJob(absolute));
-}
-
-void DataPanel::cancelLoad() { loader_->cancel(); }
-
-bool DataPanel::isLoading() const { return loader_->isLoading(); }
-
-bool DataPanel::loadFile(const QString& path) {
-  const QString absolute = QFileInfo(path).absoluteFilePath();
-  loader_->cancel();  // a load in progress must not replace this one when it ends
-  const LoadOutcome outcome =
-      runLoad({0, tr("Cannot load data"), absolute, dataFileJob(absolute)}, {});
-  if (outcome.error) {
-    emit errorOccurred(*outcome.error);
-    return false;
+std::vector<std::string> DataPanel::tickedCovariates() const {
+  std::vector<std::string> out;
+  for (int i = 0; i < covariates_->count(); ++i) {
+    if (covariates_->item(i)->checkState() == Qt::Checked)
+      out.push_back(covariates_->item(i)->data(Qt::UserRole).toString().toStdString());
   }
-  install(*outcome.data);
-  return true;
+  return out;
 }
 
-bool DataPanel::loadSample(const QString& kind) {
-  loader_->cancel();
-  const QString title = tr("Cannot load sample");
-  // The job types the table; reading it is here because samples are small and come from two
-  // places.
-  const LoadJob job = [kind](const LoadContext& context) -> std::optional<LoadedData> {
-    DataSource source;
-    source.sample = kind;
-    source.displayName = QObject::tr("sample: %1").arg(kind);
-    std::shared_ptr<const data::CsvTable> table;
-    // The repository's copy when running from a build tree (a real path for session files),
-    // else the copy compiled into the program.
-    const QString onDisk = QStringLiteral(DPSYNTH_RESOURCES_DIR "/samples/%1.csv").arg(kind);
-    if (QFileInfo::exists(onDisk)) {
-      const std::string text = data::readRegularFile(onDisk.toStdString());
-      table = std::make_shared<const data::CsvTable>(data::parseCsv(text, onDisk.toStdString()));
-      source.file = onDisk;
-      source.sha256 = core::data::sha256Hex(text);
-    } else {
-      QFile embedded(QStringLiteral(":/dpsynth/samples/%1.csv").arg(kind));
-      if (!embedded.open(QIODevice::ReadOnly)) {
-        throw std::invalid_argument("unknown sample '" + kind.toStdString() + "'");
-      }
-      const std::string text = embedded.readAll().toStdString();
-      table =
-          std::make_shared<const data::CsvTable>(data::parseCsv(text, kind.toStdString() + ".csv"));
-      source.sha256 = core::data::sha256Hex(text);
+void DataPanel::render() {
+  rendering_ = true;
+  const auto table = document_->table();
+  if (table.get() != shownTable_) {
+    shownTable_ = table.get();
+    preview_->setTable(table);
+    previewView_->resizeColumnsToContents();
+    fileLabel_->setText(table ? document_->source().displayName : tr("No data loaded"));
+    fileLabel_->setToolTip(document_->source().file);
+    outcome_->clear();
+    if (table) {
+      for (const auto& name : table->header) outcome_->addItem(QString::fromStdString(name));
     }
-    return tableJob(std::move(table), std::move(source))(context);
-  };
-  const LoadOutcome outcome = runLoad({0, title, {}, job}, {});
-  if (outcome.error) {
-    emit errorOccurred(*outcome.error);
-    return false;
   }
-  install(*outcome.data);
-  return true;
-}
-
-void DataPanel::install(const LoadedData& result) {
-  table_ = result.table;
-  source_ = result.source;
-  dataset_ = result.dataset;
-  const data::DatasetSpec& spec = result.spec;
-  suggested_ = spec.family;
-  familyChosen_ = false;
-  problem_.clear();
-  preview_->setTable(table_);
-  previewView_->resizeColumnsToContents();
-  fileLabel_->setText(source_.displayName);
-  fileLabel_->setToolTip(source_.file);
-
-  silent_ = true;
-  outcome_->clear();
-  for (const auto& name : table_->header) outcome_->addItem(QString::fromStdString(name));
-  outcome_->setCurrentText(QString::fromStdString(spec.outcome));
+  const auto& spec = document_->settings().dataset;
+  outcome_->setCurrentIndex(outcome_->findText(QString::fromStdString(spec.outcome)));
   family_->setCurrentIndex(family_->findData(static_cast<int>(spec.family)));
   dropMissing_->setChecked(spec.dropMissing);
-  silent_ = false;
+  if (sdScale_->value() != document_->settings().run.model.sdScale)
+    sdScale_->setValue(document_->settings().run.model.sdScale);
   fillChoosers();
+  rendering_ = false;
   showSummary();
-  emit loaded(source_);
-  emit choiceChanged();
 }
 
 void DataPanel::fillChoosers() {
-  const bool wasSilent = silent_;
-  silent_ = true;
-  QStringList checkedBefore;
-  for (int i = 0; i < covariates_->count(); ++i) {
-    if (covariates_->item(i)->checkState() == Qt::Checked)
-      checkedBefore << covariates_->item(i)->text();
+  const auto table = document_->table();
+  const auto& spec = document_->settings().dataset;
+  std::vector<std::string> names;
+  if (table) {
+    for (const auto& name : table->header)
+      if (name != spec.outcome) names.push_back(name);
   }
-  covariates_->clear();
-  if (table_) {
-    for (const auto& name : table_->header) {
+  const auto ticked = [&spec](const std::string& name) {
+    return std::find(spec.covariates.begin(), spec.covariates.end(), name) !=
+                   spec.covariates.end()
+               ? Qt::Checked
+               : Qt::Unchecked;
+  };
+  // The same columns: only the ticks change (an edit from this very list may be under way, so
+  // its items must stay).
+  bool same = int(names.size()) == covariates_->count();
+  for (int i = 0; same && i < covariates_->count(); ++i)
+    same = covariates_->item(i)->data(Qt::UserRole).toString().toStdString() == names[i];
+  if (same) {
+    for (int i = 0; i < covariates_->count(); ++i) {
+      auto* item = covariates_->item(i);
+      const auto state = ticked(names[std::size_t(i)]);
+      if (item->checkState() != state) item->setCheckState(state);
+    }
+  } else {
+    covariates_->clear();
+    for (const auto& name : names) {
       const QString column = QString::fromStdString(name);
-      if (column == outcome_->currentText()) continue;
       auto* item = new QListWidgetItem(column, covariates_);
+      item->setData(Qt::UserRole, column);
       item->setFlags(item->flags() | Qt::ItemIsUserCheckable);
-      item->setCheckState(checkedBefore.contains(column) ? Qt::Checked : Qt::Unchecked);
+      item->setCheckState(ticked(name));
     }
   }
   covariates_->setEnabled(covariates_->count() > 0);
-  silent_ = wasSilent;
-}
-
-core::data::DatasetSpec DataPanel::choice() const {
-  data::DatasetSpec spec;
-  spec.outcome = outcome_->currentText().toStdString();
-  spec.family = static_cast<models::Family>(family_->currentData().toInt());
-  for (int i = 0; i < covariates_->count(); ++i) {
-    if (covariates_->item(i)->checkState() == Qt::Checked) {
-      spec.covariates.push_back(covariates_->item(i)->text().toStdString());
-    }
-  }
-  spec.dropMissing = dropMissing_->isChecked();
-  return spec;
-}
-
-double DataPanel::sdScale() const { return sdScale_->value(); }
-
-bool DataPanel::setChoice(const core::data::DatasetSpec& spec, double sdScale) {
-  familyChosen_ = true;  // a session's family was declared when the session was made
-  silent_ = true;
-  outcome_->setCurrentText(QString::fromStdString(spec.outcome));
-  family_->setCurrentIndex(family_->findData(static_cast<int>(spec.family)));
-  dropMissing_->setChecked(spec.dropMissing);
-  sdScale_->setValue(sdScale);
-  silent_ = false;
-  fillChoosers();
-  silent_ = true;
-  for (int i = 0; i < covariates_->count(); ++i) {
-    const auto name = covariates_->item(i)->text().toStdString();
-    const bool on =
-        std::find(spec.covariates.begin(), spec.covariates.end(), name) != spec.covariates.end();
-    covariates_->item(i)->setCheckState(on ? Qt::Checked : Qt::Unchecked);
-  }
-  silent_ = false;
-  if (outcome_->currentText().toStdString() != spec.outcome) {
-    problem_ = tr("The session's outcome column '%1' is not in the data.")
-                   .arg(QString::fromStdString(spec.outcome));
-    dataset_.reset();
-    problemLabel_->setText(problem_);
-    problemLabel_->show();
-    roles_->setRoles(table_->header, choice());
-    emit errorOccurred({tr("Session does not fit the data"),
-                        source_.file,
-                        0,
-                        QString::fromStdString(spec.outcome),
-                        problem_,
-                        {}});
-    emit choiceChanged();
-    return false;
-  }
-  rebuild(false);
-  if (!dataset_) {
-    emit errorOccurred({tr("Session does not fit the data"), source_.file, 0, {}, problem_, {}});
-    return false;
-  }
-  return true;
-}
-
-void DataPanel::rebuild(bool suggestFamily) {
-  if (!table_) return;
-  auto spec = choice();
-  if (suggestFamily) {
-    familyChosen_ = false;
-    suggested_ = data::suggestFamily(*table_, spec.outcome);
-    silent_ = true;
-    family_->setCurrentIndex(family_->findData(static_cast<int>(suggested_)));
-    silent_ = false;
-    spec.family = suggested_;
-  }
-  try {
-    dataset_ = std::make_shared<data::Dataset>(data::buildDataset(*table_, spec));
-    problem_.clear();
-  } catch (const data::DataError& e) {
-    dataset_.reset();
-    problem_ = errorReportFrom(e, {}).oneLine();
-  }
-  showSummary();
-  emit choiceChanged();
 }
 
 void DataPanel::showSummary() {
-  const QString suggested = QString::fromStdString(models::familyName(suggested_));
-  if (!table_ || familyDeclared()) {
+  const QString suggested =
+      QString::fromStdString(models::familyName(document_->suggestedFamily()));
+  if (!document_->hasData() || document_->familyDeclared()) {
     suggestion_->setText(tr("suggested: %1").arg(suggested));
     suggestion_->setToolTip({});
   } else {
@@ -382,18 +252,20 @@ void DataPanel::showSummary() {
            "record. A release needs the family declared: pick it in the box (the suggested one "
            "too). Reproducible study runs may use the suggestion."));
   }
-  sdScale_->setEnabled(choice().family == models::Family::normal);
-  problemLabel_->setVisible(!problem_.isEmpty());
-  problemLabel_->setText(problem_);
-  if (table_) {
-    roles_->setRoles(table_->header, choice());
+  const auto& spec = document_->settings().dataset;
+  sdScale_->setEnabled(spec.family == models::Family::normal);
+  const QString problem = document_->dataProblem();
+  problemLabel_->setVisible(!problem.isEmpty());
+  problemLabel_->setText(problem);
+  if (const auto table = document_->table()) {
+    roles_->setRoles(table->header, spec);
   } else {
     roles_->clear();
   }
-  if (dataset_) {
-    QString name = QString::fromStdString(dataset_->outcomeName);
-    if (dataset_->droppedRows > 0) name += tr(" (%1 rows dropped)").arg(dataset_->droppedRows);
-    summary_->setOutcome(name, dataset_->y, models::isCountFamily(dataset_->family));
+  if (const auto dataset = document_->dataset()) {
+    QString name = QString::fromStdString(dataset->outcomeName);
+    if (dataset->droppedRows > 0) name += tr(" (%1 rows dropped)").arg(dataset->droppedRows);
+    summary_->setOutcome(name, dataset->y, models::isCountFamily(dataset->family));
   } else {
     summary_->clear();
   }

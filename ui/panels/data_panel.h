@@ -1,17 +1,12 @@
 #pragma once
-/// Loading the confidential data and choosing what to model: open a CSV or a bundled sample,
-/// preview the first rows, choose outcome, covariates and family (suggested from the data), and
-/// see the outcome's summary. A file that cannot be read or typed is reported through
-/// errorOccurred() and the data loaded before stays loaded. Files chosen in the window are read
-/// on a worker thread (openFile), with a progress bar and Cancel after a moment.
+/// The data of the document and what to model from it, as a view: the file (or bundled
+/// sample), a preview of the first rows, the outcome, family, covariates, missing-value handling
+/// and prior scale, the roles every column gets in a release, and the outcome's summary. Every
+/// choice is sent to the StudioDocument as a typed edit and shown back from it; loading is
+/// asked for (fileChosen, sampleChosen) and done by the data service.
 #include <QWidget>
-#include <functional>
-#include <memory>
 
-#include "core/data/dataset.h"
-#include "ui/dialogs/error_report.h"
-#include "ui/studio_settings.h"
-#include "ui/workers/load_worker.h"
+#include "ui/document/studio_document.h"
 
 class QCheckBox;
 class QComboBox;
@@ -24,7 +19,6 @@ namespace dpsynth::ui {
 
 class ColumnRolesView;
 class CsvPreviewModel;
-class DataLoader;
 class LoadIndicator;
 class OutcomeSummary;
 
@@ -32,93 +26,44 @@ class DataPanel : public QWidget {
   Q_OBJECT
 
  public:
-  explicit DataPanel(QWidget* parent = nullptr);
+  explicit DataPanel(StudioDocument* document, QWidget* parent = nullptr);
 
-  /// Starts reading a CSV on the worker thread and returns at once (stopping a load in
-  /// progress). It ends in loaded() with the new data, errorOccurred() or a cancel (the current
-  /// data kept in both), and then loadEnded().
-  void openFile(const QString& path);
-  /// Stops the load in progress at its next check; the current data stays.
-  void cancelLoad();
-  bool isLoading() const;
-  /// Reads a CSV on the calling thread, blocking it (start-up, sessions, scripts, tests; a load
-  /// in progress is stopped first). On failure emits errorOccurred() and keeps the current
-  /// data; returns false.
-  bool loadFile(const QString& path);
-  /// Loads a bundled sample ("nbmix", "beta", "poisson", "salary"): small, so in place.
-  bool loadSample(const QString& kind);
-  /// Asks for a file with a dialog, then openFile().
+  /// Asks for a data file with a dialog (opening in the current data's folder), then
+  /// fileChosen().
   void openWithDialog();
-  /// Asked before the user loads other data from the window (Open, Sample): false stops the
-  /// load (the window asks whether to save unsaved work there).
-  void setLoadGuard(std::function<bool()> guard) { loadGuard_ = std::move(guard); }
-  /// True when there is no guard or it lets the load go on.
-  bool mayLoad() const { return !loadGuard_ || loadGuard_(); }
-  /// The bundled sample kinds.
-  static QStringList sampleKinds();
-
-  /// Applies stored choices (session load). Returns false (and emits errorOccurred) when the
-  /// dataset cannot be built with them; the choosers still show them.
-  bool setChoice(const core::data::DatasetSpec& spec, double sdScale);
-  core::data::DatasetSpec choice() const;
-  double sdScale() const;
-
-  bool hasData() const { return table_ != nullptr; }
-  /// The table as read (all columns, as text); null before any load.
-  std::shared_ptr<const core::data::CsvTable> table() const { return table_; }
-  /// The typed dataset for the current choice; null when the choice does not make one (see
-  /// problem()).
-  std::shared_ptr<const core::data::Dataset> dataset() const { return dataset_; }
-  QString problem() const { return problem_; }
-  const DataSource& source() const { return source_; }
-  /// The family suggested for the current outcome.
-  core::models::Family suggestedFamily() const { return suggested_; }
-  /// True when the family in the Family box was declared, not taken from the confidential
-  /// values: picked by the user (even the suggested one), restored from a session, or given by
-  /// a bundled sample (public data). SPEC §0: a release needs a declared family.
-  bool familyDeclared() const { return familyChosen_ || !source_.sample.isEmpty(); }
 
   CsvPreviewModel* previewModel() const { return preview_; }
   QTableView* previewView() const { return previewView_; }
   QComboBox* outcomeBox() const { return outcome_; }
   QComboBox* familyBox() const { return family_; }
   QListWidget* covariateList() const { return covariates_; }
+  QCheckBox* dropMissingBox() const { return dropMissing_; }
+  QDoubleSpinBox* sdScaleBox() const { return sdScale_; }
   OutcomeSummary* summary() const { return summary_; }
-  /// Every input column with its role (outcome / public covariate / not released), following
-  /// the Outcome and Covariates choosers.
+  /// Every input column with its role (outcome / public covariate / not released).
   ColumnRolesView* columnRoles() const { return roles_; }
-  DataLoader* loader() const { return loader_; }
+  /// Progress and Cancel of a data file being read (the data service drives it).
   LoadIndicator* loadIndicator() const { return loadIndicator_; }
 
  signals:
-  /// New data was loaded (also emits choiceChanged()).
-  void loaded(const DataSource& source);
-  /// Outcome, covariates, family, missing-value handling or sd scale changed: the dataset or
-  /// model is different (stage caches must be dropped).
-  void choiceChanged();
-  void errorOccurred(const ErrorReport& report);
-  /// An openFile() load ended: `loaded` is true when its data is now installed.
-  void loadEnded(const QString& file, bool loaded);
+  /// The user picked a data file to load (Open…).
+  void fileChosen(const QString& path);
+  /// The user picked a bundled sample.
+  void sampleChosen(const QString& kind);
 
  private:
-  /// Installs a table read and typed with the automatic choices (cheap: widgets only).
-  void install(const LoadedData& result);
+  /// Shows the document's data and choice.
+  void render();
   void fillChoosers();
-  void rebuild(bool suggestFamily);
   void showSummary();
+  /// The covariates ticked in the list, in the input's column order.
+  std::vector<std::string> tickedCovariates() const;
 
-  DataLoader* loader_ = nullptr;
-  LoadIndicator* loadIndicator_ = nullptr;
-  std::shared_ptr<const core::data::CsvTable> table_;
-  std::shared_ptr<const core::data::Dataset> dataset_;
-  DataSource source_;
-  QString problem_;
-  core::models::Family suggested_ = core::models::Family::normal;
-  bool familyChosen_ = false;
-  bool silent_ = false;
-  std::function<bool()> loadGuard_;
+  StudioDocument* document_;
+  bool rendering_ = false;  ///< widgets are being set from the document: no edits
 
   QLabel* fileLabel_ = nullptr;
+  LoadIndicator* loadIndicator_ = nullptr;
   CsvPreviewModel* preview_ = nullptr;
   QTableView* previewView_ = nullptr;
   QComboBox* outcome_ = nullptr;
@@ -130,6 +75,7 @@ class DataPanel : public QWidget {
   QLabel* problemLabel_ = nullptr;
   OutcomeSummary* summary_ = nullptr;
   ColumnRolesView* roles_ = nullptr;
+  const core::data::CsvTable* shownTable_ = nullptr;  ///< the table the choosers list
 };
 
 }  // namespace dpsynth::ui

@@ -28,7 +28,8 @@ QString guaranteeHint(pipeline::Mechanism m) {
 
 }  // namespace
 
-MechanismPanel::MechanismPanel(QWidget* parent) : QWidget(parent) {
+MechanismPanel::MechanismPanel(StudioDocument* document, QWidget* parent)
+    : QWidget(parent), document_(document) {
   list_ = new QListWidget(this);
   list_->setObjectName(QStringLiteral("mechanismList"));
   // A problem icon (setProblems, setWarning) must not make its row taller than the others: the list is
@@ -58,13 +59,33 @@ MechanismPanel::MechanismPanel(QWidget* parent) : QWidget(parent) {
   layout->setContentsMargins(0, 0, 0, 0);
   layout->addWidget(list_);
 
-  connect(list_, &QListWidget::itemChanged, this, [this](QListWidgetItem* item) {
-    if (silent_) return;
-    const bool on = item->checkState() == Qt::Checked;
-    emit edited({this, item->text(), !on, on, 0});
-    emit changed();
+  connect(list_, &QListWidget::itemChanged, this, [this] {
+    if (!rendering_) document_->edit(Field::mechanisms, checked());
   });
-  connect(list_, &QListWidget::currentRowChanged, this, [this] { emit currentChanged(); });
+  connect(list_, &QListWidget::currentRowChanged, this, [this](int row) {
+    if (rendering_ || row < 0) return;
+    document_->setCurrentMechanism(
+        static_cast<pipeline::Mechanism>(list_->item(row)->data(Qt::UserRole).toInt()));
+  });
+  connect(document_, &StudioDocument::changed, this, [this](StudioDocument::Parts parts) {
+    if (parts & (StudioDocument::kMechanisms | StudioDocument::kFocus)) render();
+  });
+  render();
+}
+
+void MechanismPanel::render() {
+  rendering_ = true;
+  const auto& on = document_->settings().mechanisms;
+  const auto focus = document_->currentMechanism();
+  for (int row = 0; row < list_->count(); ++row) {
+    auto* item = list_->item(row);
+    const auto m = static_cast<pipeline::Mechanism>(item->data(Qt::UserRole).toInt());
+    const auto state =
+        std::find(on.begin(), on.end(), m) != on.end() ? Qt::Checked : Qt::Unchecked;
+    if (item->checkState() != state) item->setCheckState(state);
+    if (focus == m && list_->currentRow() != row) list_->setCurrentRow(row);
+  }
+  rendering_ = false;
 }
 
 std::vector<pipeline::Mechanism> MechanismPanel::checked() const {
@@ -76,28 +97,6 @@ std::vector<pipeline::Mechanism> MechanismPanel::checked() const {
     }
   }
   return out;
-}
-
-void MechanismPanel::setChecked(const std::vector<pipeline::Mechanism>& mechanisms) {
-  silent_ = true;
-  for (int row = 0; row < list_->count(); ++row) {
-    auto* item = list_->item(row);
-    const auto m = static_cast<pipeline::Mechanism>(item->data(Qt::UserRole).toInt());
-    const bool on = std::find(mechanisms.begin(), mechanisms.end(), m) != mechanisms.end();
-    item->setCheckState(on ? Qt::Checked : Qt::Unchecked);
-  }
-  silent_ = false;
-  emit changed();
-  emit currentChanged();
-}
-
-std::optional<pipeline::Mechanism> MechanismPanel::current() const {
-  if (const auto* item = list_->currentItem()) {
-    return static_cast<pipeline::Mechanism>(item->data(Qt::UserRole).toInt());
-  }
-  const auto on = checked();
-  if (!on.empty()) return on.front();
-  return std::nullopt;
 }
 
 void MechanismPanel::setWarning(pipeline::Mechanism mechanism, const QString& text) {
@@ -118,14 +117,6 @@ QString MechanismPanel::warning(pipeline::Mechanism mechanism) const {
       return item->data(kWarningRole).toString();
   }
   return {};
-}
-
-void MechanismPanel::setCurrent(pipeline::Mechanism mechanism) {
-  for (int row = 0; row < list_->count(); ++row) {
-    if (list_->item(row)->data(Qt::UserRole).toInt() == static_cast<int>(mechanism)) {
-      list_->setCurrentRow(row);
-    }
-  }
 }
 
 void MechanismPanel::setProblems(const std::map<pipeline::Mechanism, QString>& problems) {
@@ -156,21 +147,6 @@ void MechanismPanel::decorate(QListWidgetItem* item) const {
 QString MechanismPanel::problemOf(pipeline::Mechanism mechanism) const {
   const auto it = problems_.find(mechanism);
   return it == problems_.end() ? QString() : it->second;
-}
-
-QVariant MechanismPanel::settingValue(const QString& key) const {
-  const auto items = list_->findItems(key, Qt::MatchExactly);
-  if (items.isEmpty()) return {};
-  return items.front()->checkState() == Qt::Checked;
-}
-
-void MechanismPanel::setSettingValue(const QString& key, const QVariant& value) {
-  const auto items = list_->findItems(key, Qt::MatchExactly);
-  if (items.isEmpty()) return;
-  silent_ = true;
-  items.front()->setCheckState(value.toBool() ? Qt::Checked : Qt::Unchecked);
-  silent_ = false;
-  emit changed();
 }
 
 }  // namespace dpsynth::ui

@@ -1,6 +1,7 @@
 #pragma once
 /// A checkable list of every mechanism: the checked ones run side by side (sharing stages such
-/// as the unweighted fit); the selected one drives the guarantee badge.
+/// as the unweighted fit); the selected one drives the guarantee badge. A view of the
+/// StudioDocument: a tick is a typed edit of its mechanisms, the selection its focus.
 #include <QIcon>
 #include <QWidget>
 #include <map>
@@ -8,7 +9,7 @@
 #include <vector>
 
 #include "core/pipeline/mechanism.h"
-#include "ui/commands/setting_change.h"
+#include "ui/document/studio_document.h"
 
 class QListWidget;
 
@@ -16,23 +17,14 @@ class QListWidgetItem;
 
 namespace dpsynth::ui {
 
-class MechanismPanel : public QWidget, public SettingsEditor {
+class MechanismPanel : public QWidget {
   Q_OBJECT
 
  public:
-  explicit MechanismPanel(QWidget* parent = nullptr);
+  explicit MechanismPanel(StudioDocument* document, QWidget* parent = nullptr);
 
-  /// Checked mechanisms in allMechanisms() order.
+  /// The mechanisms ticked in the list, in allMechanisms() order (the document's).
   std::vector<core::pipeline::Mechanism> checked() const;
-  /// Programmatic: no edit reported, one changed().
-  void setChecked(const std::vector<core::pipeline::Mechanism>& mechanisms);
-  /// The highlighted mechanism (or the first checked one when none is highlighted).
-  std::optional<core::pipeline::Mechanism> current() const;
-  void setCurrent(core::pipeline::Mechanism mechanism);
-
-  /// Keys are mechanism names ("lw-final"); values are bools.
-  QVariant settingValue(const QString& key) const override;
-  void setSettingValue(const QString& key, const QVariant& value) override;
 
   /// Marks a mechanism's row (warning icon, the text in its tooltip) for a setting that does
   /// not fit; an empty text clears the mark.
@@ -45,19 +37,17 @@ class MechanismPanel : public QWidget, public SettingsEditor {
   /// The reason a mechanism is marked ("" when it is not).
   QString problemOf(core::pipeline::Mechanism mechanism) const;
 
- signals:
-  void edited(const SettingChange& change);
-  void changed();
-  void currentChanged();
-
  private:
   /// Icon, colour and tooltip of a row from its problem and its warning.
   void decorate(QListWidgetItem* item) const;
+  /// Shows the document's checked mechanisms and focus.
+  void render();
 
+  StudioDocument* document_;
   QListWidget* list_ = nullptr;
   std::map<core::pipeline::Mechanism, QString> problems_;
   QIcon blankIcon_;
-  bool silent_ = false;
+  bool rendering_ = false;
 };
 
 }  // namespace dpsynth::ui

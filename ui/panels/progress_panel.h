@@ -4,7 +4,7 @@
 #include <QWidget>
 #include <vector>
 
-#include "ui/controllers/run_controller.h"
+#include "ui/document/run_types.h"
 
 class QLabel;
 class QProgressBar;

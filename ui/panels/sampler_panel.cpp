@@ -14,7 +14,8 @@ namespace dpsynth::ui {
 
 namespace privacy = core::privacy;
 
-SamplerPanel::SamplerPanel(QWidget* parent) : QWidget(parent) {
+SamplerPanel::SamplerPanel(StudioDocument* document, QWidget* parent)
+    : QWidget(parent), document_(document) {
   const core::mcmc::NutsConfig defaults;
   auto* form = new QFormLayout(this);
   form->setContentsMargins(0, 0, 0, 0);
@@ -35,46 +36,44 @@ SamplerPanel::SamplerPanel(QWidget* parent) : QWidget(parent) {
          "<p>The relation is stated in every sidecar and release note.</p>"));
   form->addRow(tr("neighbours"), neighbours_);
   connect(neighbours_, &QComboBox::currentIndexChanged, this, [this] {
-    if (silent_) return;
-    const int now = neighbours_->currentData().toInt();
-    const int before = now == int(privacy::Neighbours::replaceOne)
-                           ? int(privacy::Neighbours::addRemove)
-                           : int(privacy::Neighbours::replaceOne);
-    emit edited({this, QStringLiteral("neighbours"), before, now, 0});
-    emit changed();
+    if (rendering_) return;
+    document_->edit(Field::neighbours,
+                    static_cast<privacy::Neighbours>(neighbours_->currentData().toInt()));
   });
 
-  const auto add = [&](TuningFieldSpec spec) {
+  const auto add = [&](Field documentField, TuningFieldSpec spec) {
     spec.slider = false;
     auto* field = new TuningField(spec, this);
     fields_.insert(spec.key, field);
+    keyFields_.insert(spec.key, documentField);
     form->addRow(field);
-    const QString key = spec.key;
     connect(field, &TuningField::edited, this,
-            [this, key](const QVariant& before, const QVariant& after, int dragId) {
-              emit edited({this, key, before, after, dragId});
+            [this, documentField](const QVariant&, const QVariant& after, int dragId) {
+              if (!rendering_) document_->edit(documentField, documentValueOf(after), dragId);
             });
-    connect(field, &TuningField::valueChanged, this, [this] {
-      if (!silent_) emit changed();
+    // A value set on the field from outside (a script, a test) is an edit like a typed one;
+    // after a user's edit the document already holds it, and the same value is no new step.
+    connect(field, &TuningField::valueChanged, this, [this, documentField](const QVariant& v) {
+      if (!rendering_) document_->edit(documentField, documentValueOf(v));
     });
   };
-  add({"chains", tr("chains"), tr("Independent NUTS chains (run in parallel threads)."), 1, 64, 1,
+  add(Field::chains, {"chains", tr("chains"), tr("Independent NUTS chains (run in parallel threads)."), 1, 64, 1,
        64, 0, 1, double(defaults.chains)});
-  add({"warmup", tr("warm-up"),
+  add(Field::warmup, {"warmup", tr("warm-up"),
        tr("Warm-up iterations per chain (step size and mass matrix adaptation; discarded)."), 0,
        1e6, 0, 1e6, 0, 100, double(defaults.warmup)});
-  add({"draws", tr("draws"), tr("Kept draws per chain after warm-up."), 1, 1e7, 1, 1e7, 0, 100,
+  add(Field::draws, {"draws", tr("draws"), tr("Kept draws per chain after warm-up."), 1, 1e7, 1, 1e7, 0, 100,
        double(defaults.draws)});
-  add({"threads", tr("threads"),
+  add(Field::threads, {"threads", tr("threads"),
        tr("Worker threads for the chains; auto = min(chains, cores). Draws do not depend on it."),
        1, 256, 1, 256, 0, 1, QVariant(), tr("auto"), false, 2});
-  add({"syntheticDatasets", tr("datasets m"),
+  add(Field::syntheticDatasets, {"syntheticDatasets", tr("datasets m"),
        tr("Synthetic datasets to export. Releasing m datasets spends m·ε under basic "
           "composition."),
        1, 1000, 1, 1000, 0, 1, 1.0});
   // SPEC §0 "The size of the data": under add-remove (or with rows dropped for missing values)
   // the number of records is confidential.
-  add({"declaredRows", tr("rows (public)"),
+  add(Field::declaredRows, {"declaredRows", tr("rows (public)"),
        tr("<p>Synthetic records per dataset, <b>declared public</b>: choose the number without "
           "looking at the data. It replaces the number of records everywhere a release "
           "publishes it, and costs no ε.</p>"
@@ -84,7 +83,7 @@ SamplerPanel::SamplerPanel(QWidget* parent) : QWidget(parent) {
           "instead.</p>"),
        1, double(privacy::kMaxDeclaredRows), 1, double(privacy::kMaxDeclaredRows), 0, 1,
        QVariant(), tr("not declared"), false, 1000});
-  add({"sizeEpsilon", tr("size ε\u2099"),
+  add(Field::sizeEpsilon, {"sizeEpsilon", tr("size ε\u2099"),
        tr("<p>ε<sub>n</sub> of the noisy number of records, used when the number of records is "
           "confidential (add-remove, or rows dropped for missing values) and no public size is "
           "declared: the count plus exact two-sided geometric noise, P(k) ∝ exp(−ε<sub>n</sub>"
@@ -99,7 +98,6 @@ SamplerPanel::SamplerPanel(QWidget* parent) : QWidget(parent) {
   seed_->setToolTip(
       tr("Seeds the sampler (stream per chain) and the synthesis; the same seed "
          "gives the same draws on every machine."));
-  committedSeed_ = defaults.seed.lo;
   reproducible_ = new QCheckBox(tr("reproducible (not for release)"), this);
   reproducible_->setObjectName(QStringLiteral("reproducibleBox"));
   reproducible_->setChecked(false);
@@ -117,12 +115,8 @@ SamplerPanel::SamplerPanel(QWidget* parent) : QWidget(parent) {
   form->addRow(tr("seed"), seedRow);
   connect(seed_, &QLineEdit::editingFinished, this, [this] { onSeedEdited(); });
   connect(reproducible_, &QCheckBox::toggled, this, [this](bool on) {
-    showReproducible();
-    if (silent_) return;
-    emit edited({this, QStringLiteral("reproducible"), !on, on, 0});
-    emit changed();
+    if (!rendering_) document_->edit(Field::reproducible, on);
   });
-  showReproducible();
 
   tunedOnConfidential_ = new QCheckBox(tr("on the confidential data"), this);
   tunedOnConfidential_->setObjectName(QStringLiteral("tunedOnConfidentialBox"));
@@ -137,144 +131,51 @@ SamplerPanel::SamplerPanel(QWidget* parent) : QWidget(parent) {
          "data or a generator: off); new data turns it off.</p>"));
   form->addRow(tr("tuned"), tunedOnConfidential_);
   connect(tunedOnConfidential_, &QCheckBox::toggled, this, [this](bool on) {
-    if (silent_) return;
-    emit edited({this, QStringLiteral("tunedOnConfidential"), !on, on, 0});
-    emit changed();
+    if (!rendering_) document_->edit(Field::tunedOnConfidential, on);
   });
+  connect(document_, &StudioDocument::changed, this, [this](StudioDocument::Parts parts) {
+    if (parts & (StudioDocument::kSampler | StudioDocument::kData)) render();
+  });
+  render();
 }
 
-bool SamplerPanel::tunedOnConfidential() const { return tunedOnConfidential_->isChecked(); }
-
-void SamplerPanel::setTunedOnConfidential(bool tuned) {
-  silent_ = true;
-  tunedOnConfidential_->setChecked(tuned);
-  silent_ = false;
-  emit changed();
-}
-
-void SamplerPanel::showReproducible() {
-  const bool on = reproducible_->isChecked();
+void SamplerPanel::render() {
+  rendering_ = true;
+  const StudioSettings& settings = document_->settings();
+  for (auto it = fields_.begin(); it != fields_.end(); ++it) {
+    const QVariant shown = widgetValueOf(document_->value(keyFields_.value(it.key())));
+    if (it.value()->value() != shown) it.value()->setValue(shown);
+  }
+  // threads: 0 is auto; the other integer fields are never 0.
+  neighbours_->setCurrentIndex(neighbours_->findData(int(settings.run.neighbours)));
+  reproducible_->setChecked(settings.reproducible);
+  tunedOnConfidential_->setChecked(settings.run.tunedOnConfidential);
+  const bool on = settings.reproducible;
   seed_->setEnabled(on);
   // A release's seed is never shown: the field shows the study seed, or says it is unused.
   seed_->setPlaceholderText(on ? QString() : tr("secret"));
-  seed_->setText(on ? QString::number(committedSeed_) : QString());
+  seed_->setText(on ? QString::number(settings.run.nuts.seed.lo) : QString());
   seed_->setToolTip(
       on ? tr("Seeds the sampler (stream per chain), the synthesis, the row order and the "
               "histogram noise; the same seed gives the same output on every machine.")
          : tr("Unused in a release: the seed comes from the operating system and is never "
               "shown or saved. Turn on 'reproducible (not for release)' to set it."));
-}
-
-bool SamplerPanel::reproducible() const { return reproducible_->isChecked(); }
-
-privacy::Neighbours SamplerPanel::neighbours() const {
-  return static_cast<privacy::Neighbours>(neighbours_->currentData().toInt());
-}
-
-void SamplerPanel::setRelease(bool reproducible, privacy::Neighbours neighbours) {
-  silent_ = true;
-  reproducible_->setChecked(reproducible);
-  neighbours_->setCurrentIndex(neighbours_->findData(int(neighbours)));
-  silent_ = false;
-  showReproducible();
-  emit changed();
+  rendering_ = false;
 }
 
 void SamplerPanel::onSeedEdited() {
-  if (!reproducible_->isChecked()) {  // a release has no seed to edit or show
-    showReproducible();
+  const StudioSettings& settings = document_->settings();
+  if (!settings.reproducible) {  // a release has no seed to edit or show
+    render();
     return;
   }
   bool ok = false;
   const quint64 seed = seed_->text().toULongLong(&ok);
   if (!ok) {  // more than 2^64 - 1: put the last good value back
-    seed_->setText(QString::number(committedSeed_));
+    render();
     return;
   }
-  if (seed == committedSeed_) return;
-  const quint64 before = committedSeed_;
-  committedSeed_ = seed;
-  emit edited(
-      {this, QStringLiteral("seed"), QVariant::fromValue(before), QVariant::fromValue(seed), 0});
-  emit changed();
-}
-
-core::mcmc::NutsConfig SamplerPanel::nuts() const {
-  core::mcmc::NutsConfig nuts;
-  nuts.chains = fields_["chains"]->value().toInt();
-  nuts.warmup = fields_["warmup"]->value().toInt();
-  nuts.draws = fields_["draws"]->value().toInt();
-  const QVariant threads = fields_["threads"]->value();
-  nuts.threads = threads.isNull() ? 0 : threads.toInt();
-  nuts.seed = committedSeed_;
-  nuts.metric = metric_;
-  return nuts;
-}
-
-int SamplerPanel::syntheticDatasets() const {
-  return fields_["syntheticDatasets"]->value().toInt();
-}
-
-void SamplerPanel::setNuts(const core::mcmc::NutsConfig& nuts, int syntheticDatasets) {
-  silent_ = true;
-  fields_["chains"]->setValue(double(nuts.chains));
-  fields_["warmup"]->setValue(double(nuts.warmup));
-  fields_["draws"]->setValue(double(nuts.draws));
-  fields_["threads"]->setValue(nuts.threads > 0 ? QVariant(double(nuts.threads)) : QVariant());
-  fields_["syntheticDatasets"]->setValue(double(syntheticDatasets));
-  committedSeed_ = nuts.seed.lo;
-  metric_ = nuts.metric;
-  silent_ = false;
-  showReproducible();
-  emit changed();
-}
-
-privacy::SizeSettings SamplerPanel::size() const {
-  privacy::SizeSettings size;
-  const QVariant rows = fields_["declaredRows"]->value();
-  if (!rows.isNull()) size.declaredRows = static_cast<std::size_t>(rows.toDouble());
-  size.epsilon = fields_["sizeEpsilon"]->value().toDouble();
-  return size;
-}
-
-void SamplerPanel::setSize(const privacy::SizeSettings& size) {
-  silent_ = true;
-  fields_["declaredRows"]->setValue(size.declaredRows ? QVariant(double(*size.declaredRows))
-                                                      : QVariant());
-  fields_["sizeEpsilon"]->setValue(size.epsilon);
-  silent_ = false;
-  emit changed();
-}
-
-QVariant SamplerPanel::settingValue(const QString& key) const {
-  if (key == QLatin1String("seed")) return QVariant::fromValue(committedSeed_);
-  if (key == QLatin1String("reproducible")) return reproducible_->isChecked();
-  if (key == QLatin1String("neighbours")) return neighbours_->currentData().toInt();
-  if (key == QLatin1String("tunedOnConfidential")) return tunedOnConfidential_->isChecked();
-  if (auto* f = fields_.value(key)) return f->value();
-  return {};
-}
-
-void SamplerPanel::setSettingValue(const QString& key, const QVariant& value) {
-  if (key == QLatin1String("seed")) {
-    committedSeed_ = value.toULongLong();
-    showReproducible();
-    emit changed();
-  } else if (key == QLatin1String("reproducible") || key == QLatin1String("neighbours")) {
-    silent_ = true;
-    if (key == QLatin1String("reproducible")) {
-      reproducible_->setChecked(value.toBool());
-    } else {
-      neighbours_->setCurrentIndex(neighbours_->findData(value.toInt()));
-    }
-    silent_ = false;
-    showReproducible();
-    emit changed();
-  } else if (key == QLatin1String("tunedOnConfidential")) {
-    setTunedOnConfidential(value.toBool());
-  } else if (auto* f = fields_.value(key)) {
-    f->setValue(value);
-  }
+  document_->edit(Field::seed, std::uint64_t(seed));
 }
 
 }  // namespace dpsynth::ui

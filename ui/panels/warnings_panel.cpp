@@ -100,6 +100,25 @@ void WarningsPanel::setRun(const RunOutput& output) {
   emit countChanged(count());
 }
 
+void WarningsPanel::setStored(const core::session::SessionResults& results) {
+  list_->setRowCount(0);
+  for (std::size_t j = 0; j < results.mechanisms.size(); ++j) {
+    const auto& m = results.mechanisms[j];
+    const QString who = QString::fromStdString(m.mechanism);
+    // rows[0] is the "confidential" row; then one row per mechanism, in the same order.
+    if (j + 1 < results.rows.size() && !results.rows[j + 1].usable) {
+      for (const auto& reason : results.rows[j + 1].verdictReasons)
+        add(who, tr("verdict"), tr("unusable: %1").arg(QString::fromStdString(reason)), true);
+    }
+    for (const auto& w : m.warnings) add(who, tr("mechanism"), QString::fromStdString(w), false);
+  }
+  list_->resizeRowsToContents();
+  note_->setText(count() == 0 ? tr("No warnings in the session's run.")
+                              : tr("%n warning(s) in the session's run.", nullptr, count()));
+  setStale(false);
+  emit countChanged(count());
+}
+
 void WarningsPanel::clear() {
   list_->setRowCount(0);
   note_->setText(tr("No run yet."));
@@ -109,8 +128,11 @@ void WarningsPanel::clear() {
 
 void WarningsPanel::setStale(bool stale) {
   list_->setEnabled(!stale);
-  if (stale && count() > 0 && !note_->text().startsWith(tr("Stale")))
-    note_->setText(tr("Stale: %1").arg(note_->text()));
+  const QString prefix = tr("Stale: ");
+  if (stale && count() > 0 && !note_->text().startsWith(prefix))
+    note_->setText(prefix + note_->text());
+  else if (!stale && note_->text().startsWith(prefix))
+    note_->setText(note_->text().mid(prefix.size()));
 }
 
 int WarningsPanel::count() const { return list_->rowCount(); }

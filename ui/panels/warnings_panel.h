@@ -4,7 +4,8 @@
 /// warnings are read rather than found by hovering.
 #include <QWidget>
 
-#include "ui/workers/run_types.h"
+#include "core/session/session_results.h"
+#include "ui/document/run_types.h"
 
 class QLabel;
 class QTableWidget;
@@ -19,6 +20,9 @@ class WarningsPanel : public QWidget {
 
   /// Lists the warnings of a finished run.
   void setRun(const RunOutput& output);
+  /// Lists the warnings a session stored with its results (verdicts and each mechanism's
+  /// warnings; the stages are not stored).
+  void setStored(const core::session::SessionResults& results);
   void clear();
   /// Greys the list: the warnings belong to a run made with other settings or data.
   void setStale(bool stale);

@@ -6,6 +6,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "ui/plots/mechanism_plot_data.h"
+
 namespace dpsynth::ui {
 
 class LipschitzViolinPlot;
@@ -15,22 +17,6 @@ class SyntheticComparisonPlot;
 class PosteriorDensityPlot;
 class TracePlot;
 class PlotWidget;
-
-/// What the plots need from one mechanism's result. Confidential (Δ_i and α_i are functions of
-/// the data): for on-screen plots and internal exports only.
-struct MechanismPlotData {
-  QString name;
-  bool strictDp = false;  ///< the dashed line is at ε/2 when true, at Δ otherwise
-  double epsilon = 0;
-  double lipschitzMax = 0;  ///< Δ = max_i Δ_i of the final stage (≤ 0: computed from deltas)
-  std::vector<double> deltaPerRecord, weights;     ///< final stage, one per record
-  std::vector<double> deltaBefore, weightsBefore;  ///< before re-weighting (may be empty)
-  std::vector<double> synthetic;                   ///< one synthetic dataset (may be empty)
-  std::vector<QString> parameterNames;  ///< design names ("intercept", "gender=M"), not beta[j]
-  std::vector<std::vector<double>> parameterDraws;  ///< [parameter][pooled draw]
-  QString finalStage;                               ///< the final fit's stage label
-  std::vector<std::vector<double>> chainDraws;      ///< [chain]: draw-major constrained draws
-};
 
 class PlotsView : public QTabWidget {
   Q_OBJECT

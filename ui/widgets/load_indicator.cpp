@@ -7,7 +7,6 @@
 #include <QToolButton>
 #include <QVBoxLayout>
 
-#include "ui/workers/data_loader.h"
 
 namespace dpsynth::ui {
 
@@ -36,38 +35,39 @@ LoadIndicator::LoadIndicator(QWidget* parent) : QWidget(parent) {
   layout->addLayout(row);
   hide();
 
+  connect(cancel_, &QToolButton::clicked, this, [this] {
+    if (!loading_) return;
+    label_->setText(tr("Cancelling…"));
+    cancel_->setEnabled(false);
+    emit cancelRequested();
+  });
   showTimer_.setSingleShot(true);
   showTimer_.setInterval(kShowAfterMs);
   connect(&showTimer_, &QTimer::timeout, this, [this] {
-    if (loader_ && loader_->isLoading()) show();
+    if (loading_) show();
   });
 }
 
-void LoadIndicator::track(DataLoader* loader) {
-  loader_ = loader;
-  connect(loader, &DataLoader::started, this, [this](const QString& file) {
-    const QFileInfo info(file);
-    label_->setText(info.size() >= 1'000'000
-                        ? tr("Reading %1 (%2 MB)…")
-                              .arg(info.fileName())
-                              .arg(static_cast<double>(info.size()) / 1e6, 0, 'f', 1)
-                        : tr("Reading %1…").arg(info.fileName()));
-    setToolTip(file);
-    bar_->setValue(0);
-    cancel_->setEnabled(true);
-    showTimer_.start();  // restarts for a load that replaces another
-  });
-  connect(loader, &DataLoader::progressChanged, bar_, &QProgressBar::setValue);
-  connect(loader, &DataLoader::ended, this, [this] {
-    showTimer_.stop();
-    hide();
-  });
-  connect(cancel_, &QToolButton::clicked, this, [this] {
-    if (!loader_) return;
-    label_->setText(tr("Cancelling…"));
-    cancel_->setEnabled(false);
-    loader_->cancel();
-  });
+void LoadIndicator::loadStarted(const QString& file) {
+  loading_ = true;
+  const QFileInfo info(file);
+  label_->setText(info.size() >= 1'000'000
+                      ? tr("Reading %1 (%2 MB)…")
+                            .arg(info.fileName())
+                            .arg(static_cast<double>(info.size()) / 1e6, 0, 'f', 1)
+                      : tr("Reading %1…").arg(info.fileName()));
+  setToolTip(file);
+  bar_->setValue(0);
+  cancel_->setEnabled(true);
+  showTimer_.start();  // restarts for a load that replaces another
+}
+
+void LoadIndicator::setPercent(int percent) { bar_->setValue(percent); }
+
+void LoadIndicator::loadEnded() {
+  loading_ = false;
+  showTimer_.stop();
+  hide();
 }
 
 }  // namespace dpsynth::ui

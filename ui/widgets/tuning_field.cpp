@@ -226,4 +226,17 @@ void TuningField::commit(int dragId) {
 }
 
 
+QVariant widgetValueOf(const FieldValue& value) {
+  if (const auto* d = std::get_if<double>(&value)) return *d;
+  if (const auto* o = std::get_if<std::optional<double>>(&value)) return *o ? QVariant(**o) : QVariant();
+  if (const auto* i = std::get_if<int>(&value)) return *i > 0 ? QVariant(double(*i)) : QVariant();
+  if (const auto* b = std::get_if<bool>(&value)) return *b;
+  return {};
+}
+
+FieldValue documentValueOf(const QVariant& value) {
+  if (value.isNull() || !value.isValid()) return std::optional<double>();
+  return std::optional<double>(value.toDouble());
+}
+
 }  // namespace dpsynth::ui

@@ -4,6 +4,8 @@
 #include <QVariant>
 #include <QWidget>
 
+#include "ui/document/settings_field.h"
+
 class QCheckBox;
 class QDoubleSpinBox;
 class QLabel;
@@ -90,5 +92,10 @@ class TuningField : public QWidget {
   /// Label, colours and tooltips from the problem and the warning.
   void showMarks();
 };
+
+/// A document value as a field widget shows it: a double, or null for auto / unset / none.
+QVariant widgetValueOf(const FieldValue& value);
+/// A field widget's value as a typed document value (null: nullopt, auto).
+FieldValue documentValueOf(const QVariant& value);
 
 }  // namespace dpsynth::ui

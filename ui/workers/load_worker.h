@@ -17,20 +17,10 @@
 #include "core/data/csv_table.h"
 #include "core/data/dataset.h"
 #include "ui/dialogs/error_report.h"
+#include "ui/document/loaded_data.h"
 #include "ui/studio_settings.h"
 
 namespace dpsynth::ui {
-
-/// What a load hands to the GUI thread: nothing there needs more than installing.
-struct LoadedData {
-  quint64 loadId = 0;
-  std::shared_ptr<const core::data::CsvTable> table;
-  /// The table typed with `spec` (the automatic choices for data, the data's choices for a
-  /// reference).
-  std::shared_ptr<const core::data::Dataset> dataset;
-  core::data::DatasetSpec spec;
-  DataSource source;
-};
 
 /// What a job gets: the stop request to honour, and where to report its progress in [0, 1]
 /// (from the worker thread; the worker forwards whole percents).
@@ -91,4 +81,3 @@ void registerLoadTypes();
 
 }  // namespace dpsynth::ui
 
-Q_DECLARE_METATYPE(dpsynth::ui::LoadedData)

@@ -7,7 +7,7 @@
 #include <QObject>
 #include <stop_token>
 
-#include "ui/workers/run_types.h"
+#include "ui/document/run_types.h"
 #include "ui/workers/run_stopper.h"
 
 namespace dpsynth::ui {

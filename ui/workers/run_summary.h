@@ -3,7 +3,7 @@
 /// studio, results.csv and the reports cannot disagree) and the plots' data.
 #include <stop_token>
 
-#include "ui/workers/run_types.h"
+#include "ui/document/run_types.h"
 
 namespace dpsynth::ui {
 

@@ -2,8 +2,8 @@
 /// Runs a Monte Carlo study (core/study) off the GUI thread. StudyWorker lives on a QThread of
 /// its own and calls runStudy with a std::stop_source; each finished replicate is stored in the
 /// study folder (StudyStore: atomic, so Cancel keeps complete replicates and a second run into
-/// the same folder resumes) and its rows are sent to the GUI by queued signal. StudyJob owns
-/// the thread and is what the GUI talks to.
+/// the same folder resumes) and its rows are sent to the GUI by queued signal. StudyJob
+/// (ui/services/study_job.h) owns the thread and is what the GUI talks to.
 #include <QObject>
 #include <QString>
 #include <QThread>
@@ -41,36 +41,6 @@ class StudyWorker : public QObject {
 
  private:
   std::stop_token stop_;
-};
-
-class StudyJob : public QObject {
-  Q_OBJECT
-
- public:
-  explicit StudyJob(QObject* parent = nullptr);
-  ~StudyJob() override;
-
-  /// Starts a run (ignored while one is running).
-  void start(const core::study::StudyConfig& config, const QString& folder, int threads = 0);
-  /// Asks the run to stop: no new replicate starts, the running ones are abandoned, finished
-  /// ones stay in the folder. finished(true) follows.
-  void cancel();
-  bool isRunning() const { return running_; }
-
- signals:
-  void opened(const dpsynth::ui::StudyRows& rows, int done, int total);
-  void replicateFinished(const dpsynth::ui::StudyRows& rows);
-  void progress(int done, int total, double secondsLeft);
-  void finished(bool cancelled);
-  void failed(const QString& message);
-
- private:
-  void cleanUp();
-
-  QThread* thread_ = nullptr;
-  StudyWorker* worker_ = nullptr;
-  std::unique_ptr<std::stop_source> stop_;
-  bool running_ = false;
 };
 
 }  // namespace dpsynth::ui

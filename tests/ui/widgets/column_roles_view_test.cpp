@@ -7,17 +7,27 @@
 #include <QtTest>
 
 #include "core/pipeline/export.h"
+#include "ui/document/studio_document.h"
 #include "ui/panels/data_panel.h"
+#include "ui/services/data_service.h"
 
 using namespace dpsynth::ui;
+
+/// The data panel as a view of a document the data service loads into.
+struct RolesRig {
+  StudioDocument document;
+  DataService data{&document};
+  DataPanel panel{&document};
+};
 
 class ColumnRolesViewTest : public QObject {
   Q_OBJECT
 
  private slots:
   void everyColumnIsNotReleasedUntilChosen() {
-    DataPanel panel;
-    QVERIFY(panel.loadSample("salary"));
+    RolesRig rig;
+    DataPanel& panel = rig.panel;
+    QVERIFY(rig.data.loadSample("salary"));
     auto* roles = panel.columnRoles();
     QCOMPARE(roles->table()->rowCount(), 4);  // gender, age_group, weeks_worked, salary
     QCOMPARE(roles->role("salary"), ColumnRole::outcome);
@@ -28,8 +38,9 @@ class ColumnRolesViewTest : public QObject {
   }
 
   void rolesFollowTheChoosers() {
-    DataPanel panel;
-    QVERIFY(panel.loadSample("salary"));
+    RolesRig rig;
+    DataPanel& panel = rig.panel;
+    QVERIFY(rig.data.loadSample("salary"));
     auto* roles = panel.columnRoles();
     // Tick a covariate in the existing chooser: the view follows.
     auto* item = panel.covariateList()->findItems("gender", Qt::MatchExactly).front();
@@ -37,9 +48,9 @@ class ColumnRolesViewTest : public QObject {
     QCOMPARE(roles->role("gender"), ColumnRole::publicCovariate);
     QCOMPARE(roles->role("age_group"), ColumnRole::notReleased);
     // And the view agrees with what core releases.
-    QVERIFY(panel.dataset());
+    QVERIFY(rig.document.dataset());
     QStringList core;
-    for (const auto& c : dpsynth::core::pipeline::releasedColumns(*panel.dataset()))
+    for (const auto& c : dpsynth::core::pipeline::releasedColumns(*rig.document.dataset()))
       core << QString::fromStdString(c);
     QCOMPARE(roles->releasedColumns(), core);
     QVERIFY(roles->summary()->text().contains("gender"));

@@ -13,7 +13,7 @@
 #include <QToolButton>
 #include <QtTest>
 
-#include "ui/workers/data_loader.h"
+#include "ui/services/data_loader.h"
 
 using namespace dpsynth::ui;
 
@@ -39,7 +39,7 @@ class LoadIndicatorTest : public QObject {
     QWidget window;
     auto* indicator = new LoadIndicator(&window);
     DataLoader loader(QStringLiteral("test loader"));
-    indicator->track(&loader);
+    loader.showOn(indicator);
     window.show();
     QSignalSpy cancelled(&loader, &DataLoader::cancelled);
 
@@ -66,7 +66,7 @@ class LoadIndicatorTest : public QObject {
     file.close();
     LoadIndicator indicator;
     DataLoader loader(QStringLiteral("test loader"));
-    indicator.track(&loader);
+    loader.showOn(&indicator);
     loader.start(QStringLiteral("t"), path, untilStopped());
     QCOMPARE(indicator.label()->text(), QStringLiteral("Reading big.csv (1.5 MB)…"));
     loader.cancel();
@@ -76,7 +76,7 @@ class LoadIndicatorTest : public QObject {
     QWidget window;
     auto* indicator = new LoadIndicator(&window);
     DataLoader loader(QStringLiteral("test loader"));
-    indicator->track(&loader);
+    loader.showOn(indicator);
     window.show();
     QSignalSpy ended(&loader, &DataLoader::ended);
     // The job ends at once; whenever its end arrives, the pending show is dropped with it.

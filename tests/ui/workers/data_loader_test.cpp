@@ -3,7 +3,7 @@
 /// errors arrive as reports with the loader's title; shutting down with a load in progress
 /// stops and joins the thread. Jobs here are fakes that wait for the stop token, so nothing
 /// depends on how fast the machine is.
-#include "ui/workers/data_loader.h"
+#include "ui/services/data_loader.h"
 
 #include <QElapsedTimer>
 #include <QSignalSpy>

@@ -14,14 +14,12 @@
 #include "core/session/session.h"
 #include "core/study/frontier.h"
 #include "tests/ui/studio_test_helpers.h"
-#include "ui/controllers/reference_data.h"
-#include "ui/controllers/settings_controller.h"
 #include "ui/main_window.h"
 #include "ui/panels/data_panel.h"
 #include "ui/panels/mechanism_panel.h"
 #include "ui/panels/sampler_panel.h"
 #include "ui/panels/tuning_panel.h"
-#include "ui/workers/frontier_worker.h"
+#include "ui/services/frontier_runner.h"
 #include "ui/workspaces/frontier/frontier_form.h"
 #include "ui/workspaces/frontier/frontier_plot.h"
 #include "ui/workspaces/frontier/frontier_workspace.h"
@@ -71,9 +69,9 @@ class FrontierWorkspaceTest : public QObject {
   void bootstrapFrontierPointsBandsAndClickToLoad() {
     MainWindow window;
     window.resize(1200, 700);
-    QVERIFY(window.dataPanel()->loadFile(test::samplePath("nbmix")));
-    window.mechanismPanel()->setChecked({pipeline::Mechanism::lwFinal});
-    window.samplerPanel()->setRelease(true, window.samplerPanel()->neighbours());
+    QVERIFY(window.services().data->loadFile(test::samplePath("nbmix")));
+    dpsynth::ui::test::setMechanisms(window, {pipeline::Mechanism::lwFinal});
+    window.document()->edit(dpsynth::ui::Field::reproducible, true);
     FrontierWorkspace* frontier = frontierOf(window);
     QVERIFY(frontier);
     QVERIFY(frontier->banner()->text().contains(QLatin1String("not a release")));
@@ -85,15 +83,15 @@ class FrontierWorkspaceTest : public QObject {
     QVERIFY(frontier->banner()->text().contains(QLatin1String("CONFIDENTIAL")));
     QVERIFY(form->sourceBox()->currentText().contains(QStringLiteral("not covered by ε")));
     QVERIFY(!form->sourceWarning()->isHidden());
-    QVERIFY(!window.samplerPanel()->tunedOnConfidential());
+    QVERIFY(!window.document()->settings().run.tunedOnConfidential);
     window.show();
     window.workspaces()->setCurrentWidget(frontier);
     QVERIFY(QTest::qWaitForWindowExposed(&window));
 
     // lw (aDP; its ε is an outcome, so one point at its ε_x) and ph (strict DP, with public
     // bounds set in Synthesis) at ε = 2 and 8, three replicates of tiny chains.
-    window.tuningPanel()->setSettingValue("lower", 0.0);
-    window.tuningPanel()->setSettingValue("upper", 500.0);
+    window.document()->edit(dpsynth::ui::Field::lower, 0.0);
+    window.document()->edit(dpsynth::ui::Field::upper, 500.0);
     form->setMechanisms({pipeline::Mechanism::lw, pipeline::Mechanism::ph});
     form->epsilonEdit()->setText(QStringLiteral("2, 8"));
     form->replicatesBox()->setValue(3);
@@ -101,7 +99,7 @@ class FrontierWorkspaceTest : public QObject {
     form->warmupBox()->setValue(100);
     form->drawsBox()->setValue(100);
     form->setMeasure(QStringLiteral("max_ecdf"));
-    QSignalSpy landed(frontier->worker(), &FrontierWorker::replicateDone);
+    QSignalSpy landed(frontier->worker(), &FrontierRunner::replicateDone);
     QSignalSpy ended(frontier, &FrontierWorkspace::studyEnded);
     QVERIFY2(frontier->start(), qPrintable(frontier->statusText()));
     QVERIFY(ended.wait(300000));
@@ -164,40 +162,40 @@ class FrontierWorkspaceTest : public QObject {
              qPrintable(tip));
 
     // Click on the point: ph at ε = 2 in the synthesis panel, synthesis in front.
-    const double epsilonBefore = window.tuningPanel()->settingValue("epsilon").toDouble();
+    const double epsilonBefore = window.document()->settings().tuning.epsilon.value_or(0);
     QSignalSpy loaded(frontier, &FrontierWorkspace::pointLoaded);
     QTest::mouseClick(plot->customPlot(), Qt::LeftButton, {}, pixel.toPoint());
     QCOMPARE(loaded.count(), 1);
-    QCOMPARE(window.mechanismPanel()->checked(),
+    QCOMPARE(window.document()->settings().mechanisms,
              std::vector<pipeline::Mechanism>{pipeline::Mechanism::ph});
-    QCOMPARE(window.tuningPanel()->settingValue("epsilon").toDouble(), 2.0);
+    QCOMPARE(window.document()->settings().tuning.epsilon.value_or(0), 2.0);
     QCOMPARE(window.workspaces()->currentIndex(), 0);
-    QVERIFY(!window.samplerPanel()->settingValue("reproducible").toBool());  // a release
+    QVERIFY(!window.document()->settings().reproducible);  // a release
     QVERIFY(loaded.first().at(0).toString().contains(QStringLiteral("ph, ε = 2")));
     // Loaded from the confidential data: marked, visibly, and carried into the run settings,
     // the session and the badge.
     QVERIFY(loaded.first().at(0).toString().contains(QLatin1String("tuned on the confidential")));
-    QVERIFY(window.samplerPanel()->tunedOnConfidentialBox()->isChecked());
-    const StudioSettings tuned = window.settingsController()->current();
+    QVERIFY(window.synthesis()->samplerPanel()->tunedOnConfidentialBox()->isChecked());
+    const StudioSettings tuned = window.document()->current();
     QVERIFY(tuned.runSettings().tunedOnConfidential);
-    QVERIFY(toSession(tuned, window.dataPanel()->source()).run.tunedOnConfidential);
-    QVERIFY(dpsynth::core::session::toJson(toSession(tuned, window.dataPanel()->source()))
+    QVERIFY(toSession(tuned, window.document()->source()).run.tunedOnConfidential);
+    QVERIFY(dpsynth::core::session::toJson(toSession(tuned, window.document()->source()))
                 .find("\"tuned_on_confidential\": true") != std::string::npos);
-    QVERIFY(fromSession(toSession(tuned, window.dataPanel()->source())).run.tunedOnConfidential);
+    QVERIFY(fromSession(toSession(tuned, window.document()->source())).run.tunedOnConfidential);
     QVERIFY(window.findChild<QLabel*>(QStringLiteral("guaranteeBadge"))
                 ->text()
                 .contains(QStringLiteral("not covered by ε")));
 
     // One undo step puts the previous settings back, the mark included.
-    window.settingsController()->undoStack()->undo();
-    QCOMPARE(window.mechanismPanel()->checked(),
+    window.document()->undoStack()->undo();
+    QCOMPARE(window.document()->settings().mechanisms,
              std::vector<pipeline::Mechanism>{pipeline::Mechanism::lwFinal});
-    QCOMPARE(window.tuningPanel()->settingValue("epsilon").toDouble(), epsilonBefore);
-    QVERIFY(window.samplerPanel()->settingValue("reproducible").toBool());
-    QVERIFY(!window.samplerPanel()->tunedOnConfidential());
-    QVERIFY(!window.settingsController()->current().runSettings().tunedOnConfidential);
-    window.settingsController()->undoStack()->redo();
-    QVERIFY(window.samplerPanel()->tunedOnConfidential());
+    QCOMPARE(window.document()->settings().tuning.epsilon.value_or(0), epsilonBefore);
+    QVERIFY(window.document()->settings().reproducible);
+    QVERIFY(!window.document()->settings().run.tunedOnConfidential);
+    QVERIFY(!window.document()->current().runSettings().tunedOnConfidential);
+    window.document()->undoStack()->redo();
+    QVERIFY(window.document()->settings().run.tunedOnConfidential);
 
     // Export: the picture and the data behind it.
     QTemporaryDir dir;
@@ -211,11 +209,11 @@ class FrontierWorkspaceTest : public QObject {
 
   void defaultSourceIsPublic() {
     MainWindow window;
-    QVERIFY(window.dataPanel()->loadFile(test::samplePath("nbmix")));
+    QVERIFY(window.services().data->loadFile(test::samplePath("nbmix")));
     FrontierWorkspace* frontier = frontierOf(window);
     FrontierForm* form = frontier->form();
     // No reference: the generator, with the fixed default of the data's family.
-    QCOMPARE(window.dataPanel()->choice().family, dpsynth::core::models::Family::negbin);
+    QCOMPARE(window.document()->settings().dataset.family, dpsynth::core::models::Family::negbin);
     QCOMPARE(form->source(), FrontierForm::Source::generator);
     QCOMPARE(form->generatorEdit()->text(), QStringLiteral("negbin(3,2)"));
     QVERIFY(form->generatorEdit()->isEnabled());
@@ -226,25 +224,25 @@ class FrontierWorkspaceTest : public QObject {
 
     // A reference dataset loaded in Tuning becomes the default.
     const QString reference = test::samplePath("nbmix");
-    QVERIFY(window.settingsController()->loadReference(reference));
+    QVERIFY(window.services().data->loadReference(reference, window.document()->settings().dataset));
     QCOMPARE(form->source(), FrontierForm::Source::reference);
     QVERIFY(model->item(0)->isEnabled());
     QVERIFY(form->sourceBox()->currentText().contains(QLatin1String("nbmix.csv")));
     QVERIFY(!form->generatorEdit()->isEnabled());
     QVERIFY(frontier->banner()->text().contains(QLatin1String("public reference data nbmix.csv")));
     // ... and the generator again when it goes.
-    window.settingsController()->reference()->clear();
+    window.document()->clearReference();
     QCOMPARE(form->source(), FrontierForm::Source::generator);
     QVERIFY(!model->item(0)->isEnabled());
 
     // The generator's text follows the family until it is edited, and must match it.
-    window.dataPanel()->setChoice({"count", {}, dpsynth::core::models::Family::poisson, false}, 1.0);
+    dpsynth::ui::test::setChoice(window, {"count", {}, dpsynth::core::models::Family::poisson, false}, 1.0);
     QCOMPARE(form->generatorEdit()->text(), QStringLiteral("poisson(10)"));
     form->generatorEdit()->setText(QStringLiteral("negbin(5,1)"));
     QVERIFY(!frontier->start());
     QVERIFY2(frontier->statusText().contains(QLatin1String("family in Synthesis is poisson")),
              qPrintable(frontier->statusText()));
-    window.dataPanel()->setChoice({"count", {}, dpsynth::core::models::Family::negbin, false}, 1.0);
+    dpsynth::ui::test::setChoice(window, {"count", {}, dpsynth::core::models::Family::negbin, false}, 1.0);
     QCOMPARE(form->generatorEdit()->text(), QStringLiteral("negbin(5,1)"));  // edited: kept
     form->generatorEdit()->setText(QStringLiteral("negbin(5"));
     QVERIFY(!frontier->start());
@@ -254,7 +252,7 @@ class FrontierWorkspaceTest : public QObject {
 
   void generatorAndReferenceFrontiersRunAndClearTheMark() {
     MainWindow window;
-    QVERIFY(window.dataPanel()->loadFile(test::samplePath("nbmix")));
+    QVERIFY(window.services().data->loadFile(test::samplePath("nbmix")));
     FrontierWorkspace* frontier = frontierOf(window);
     FrontierForm* form = frontier->form();
     form->setMechanisms({pipeline::Mechanism::censorUw});
@@ -278,19 +276,19 @@ class FrontierWorkspaceTest : public QObject {
     QCOMPARE(frontier->rows().size(), std::size_t(2 * 3));  // confidential + 2 cells each
 
     // A point of public data replaces a choice made on the confidential data: the mark goes.
-    window.samplerPanel()->setTunedOnConfidential(true);
+    window.document()->edit(dpsynth::ui::Field::tunedOnConfidential, true);
     QSignalSpy loaded(frontier, &FrontierWorkspace::pointLoaded);
     frontier->loadPoint(points[1]);
     QCOMPARE(loaded.count(), 1);
     QVERIFY(!loaded.first().at(0).toString().contains(QLatin1String("tuned on the confidential")));
-    QCOMPARE(window.tuningPanel()->settingValue("epsilon").toDouble(), 4.0);
-    QVERIFY(!window.samplerPanel()->tunedOnConfidential());
-    QVERIFY(!window.settingsController()->current().runSettings().tunedOnConfidential);
-    window.settingsController()->undoStack()->undo();
-    QVERIFY(window.samplerPanel()->tunedOnConfidential());
+    QCOMPARE(window.document()->settings().tuning.epsilon.value_or(0), 4.0);
+    QVERIFY(!window.document()->settings().run.tunedOnConfidential);
+    QVERIFY(!window.document()->current().runSettings().tunedOnConfidential);
+    window.document()->undoStack()->undo();
+    QVERIFY(window.document()->settings().run.tunedOnConfidential);
 
     // The reference dataset resampled: public too.
-    QVERIFY(window.settingsController()->loadReference(test::samplePath("nbmix")));
+    QVERIFY(window.services().data->loadReference(test::samplePath("nbmix"), window.document()->settings().dataset));
     QCOMPARE(form->source(), FrontierForm::Source::reference);
     form->recordsBox()->setValue(0);  // as many as the reference has
     QVERIFY2(frontier->start(), qPrintable(frontier->statusText()));
@@ -299,17 +297,17 @@ class FrontierWorkspaceTest : public QObject {
     QVERIFY(!frontier->showsConfidential());
     QVERIFY(frontier->plot()->runLabel().contains(QLatin1String("public reference data nbmix.csv")));
     frontier->loadPoint(study::frontierPoints(frontier->rows(), "max_ecdf").front());
-    QVERIFY(!window.samplerPanel()->tunedOnConfidential());
+    QVERIFY(!window.document()->settings().run.tunedOnConfidential);
 
     // New data: the mark of a choice made on the previous data goes.
-    window.samplerPanel()->setTunedOnConfidential(true);
-    QVERIFY(window.dataPanel()->loadFile(test::samplePath("poisson")));
-    QVERIFY(!window.samplerPanel()->tunedOnConfidential());
+    window.document()->edit(dpsynth::ui::Field::tunedOnConfidential, true);
+    QVERIFY(window.services().data->loadFile(test::samplePath("poisson")));
+    QVERIFY(!window.document()->settings().run.tunedOnConfidential);
   }
 
   void cancelStopsTheStudy() {
     MainWindow window;
-    QVERIFY(window.dataPanel()->loadFile(test::samplePath("nbmix")));
+    QVERIFY(window.services().data->loadFile(test::samplePath("nbmix")));
     FrontierWorkspace* frontier = frontierOf(window);
     frontier->form()->setMechanisms({pipeline::Mechanism::censorUw});
     frontier->form()->replicatesBox()->setValue(50);
@@ -327,7 +325,7 @@ class FrontierWorkspaceTest : public QObject {
   void noDataNoBootstrap() {
     MainWindow window;
     FrontierWorkspace* frontier = frontierOf(window);
-    if (window.dataPanel()->hasData()) QSKIP("the window starts with data");
+    if (window.document()->hasData()) QSKIP("the window starts with data");
     frontier->form()->setSource(FrontierForm::Source::confidential);
     QVERIFY(!frontier->start());
     QVERIFY(frontier->statusText().contains(QLatin1String("Load data")));

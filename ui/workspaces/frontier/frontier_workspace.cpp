@@ -14,14 +14,8 @@
 #include <exception>
 
 #include "core/study/study_store.h"
-#include "ui/controllers/reference_data.h"
-#include "ui/controllers/settings_controller.h"
-#include "ui/main_window.h"
-#include "ui/panels/data_panel.h"
-#include "ui/panels/mechanism_panel.h"
-#include "ui/panels/sampler_panel.h"
-#include "ui/panels/tuning_panel.h"
-#include "ui/workers/frontier_worker.h"
+#include "ui/document/studio_document.h"
+#include "ui/services/frontier_runner.h"
 #include "ui/workspaces/frontier/frontier_plot.h"
 
 namespace dpsynth::ui {
@@ -41,8 +35,9 @@ QString frontierDuration(double seconds) {
 
 }  // namespace
 
-FrontierWorkspace::FrontierWorkspace(MainWindow* window, QWidget* parent)
-    : QWidget(parent), window_(window) {
+FrontierWorkspace::FrontierWorkspace(StudioDocument* document, const StudioServices& services,
+                                     QWidget* parent)
+    : QWidget(parent), document_(document), services_(services) {
   setObjectName(QStringLiteral("frontierWorkspace"));
   auto* layout = new QVBoxLayout(this);
   banner_ = new QLabel(this);
@@ -88,7 +83,7 @@ FrontierWorkspace::FrontierWorkspace(MainWindow* window, QWidget* parent)
   splitter->setSizes({320, 900});
   layout->addWidget(splitter, 1);
 
-  worker_ = new FrontierWorker(this);
+  worker_ = new FrontierRunner(this);
   connect(run_, &QPushButton::clicked, this, [this] { start(); });
   connect(cancel_, &QPushButton::clicked, this, &FrontierWorkspace::cancel);
   connect(open_, &QPushButton::clicked, this, [this] {
@@ -98,24 +93,22 @@ FrontierWorkspace::FrontierWorkspace(MainWindow* window, QWidget* parent)
   connect(form_, &FrontierForm::measureChanged, this, [this] { refreshPoints(); });
   connect(form_, &FrontierForm::sourceChanged, this, &FrontierWorkspace::showBanner);
   connect(form_->generatorEdit(), &QLineEdit::textChanged, this, &FrontierWorkspace::showBanner);
-  // The family and columns decide the generator's default and whether the reference fits.
-  connect(window_->dataPanel(), &DataPanel::choiceChanged, this, &FrontierWorkspace::refreshSource);
   connect(plot_, &FrontierPlot::pointClicked, this, &FrontierWorkspace::loadPoint);
   redraw_.setInterval(kRedrawMs);
   connect(&redraw_, &QTimer::timeout, this, [this] {
     if (rowsChanged_) refreshPoints();
   });
-  connect(worker_, &FrontierWorker::replicateDone, this,
+  connect(worker_, &FrontierRunner::replicateDone, this,
           [this](quint64 id, const study::ReplicateRows& r) {
             if (id != studyId_) return;
             rows_.insert(rows_.end(), r.rows.begin(), r.rows.end());
             rowsChanged_ = true;
           });
-  connect(worker_, &FrontierWorker::progress, this,
+  connect(worker_, &FrontierRunner::progress, this,
           [this](quint64 id, int done, int total, double elapsed) {
             if (id == studyId_) onProgress(done, total, elapsed);
           });
-  connect(worker_, &FrontierWorker::finished, this, [this](quint64 id, bool completed) {
+  connect(worker_, &FrontierRunner::finished, this, [this](quint64 id, bool completed) {
     if (id != studyId_) return;
     setRunning(false);
     refreshPoints();
@@ -123,7 +116,7 @@ FrontierWorkspace::FrontierWorkspace(MainWindow* window, QWidget* parent)
                         : tr("Cancelled: the replicates that finished are shown."));
     emit studyEnded(completed);
   });
-  connect(worker_, &FrontierWorker::failed, this, [this](quint64 id, const QString& message) {
+  connect(worker_, &FrontierRunner::failed, this, [this](quint64 id, const QString& message) {
     if (id != studyId_) return;
     setRunning(false);
     refreshPoints();
@@ -131,8 +124,15 @@ FrontierWorkspace::FrontierWorkspace(MainWindow* window, QWidget* parent)
     emit studyEnded(false);
   });
   takeSynthesisDefaults();
-  connect(window_->settingsController(), &SettingsController::settingsChanged, this,
-          &FrontierWorkspace::takeSynthesisDefaults);
+  // The family and columns decide the generator's default and whether the reference fits; the
+  // sampler and tuning are the form's defaults.
+  connect(document_, &StudioDocument::changed, this, [this](StudioDocument::Parts parts) {
+    if (parts & (StudioDocument::kSampler | StudioDocument::kTuning)) takeSynthesisDefaults();
+    if (parts & (StudioDocument::kData | StudioDocument::kChoice | StudioDocument::kReference)) {
+      refreshSource();
+      showBanner();
+    }
+  });
   showBanner();
   setStatus(tr("Choose the source, mechanisms and an ε grid, then Run frontier."));
 }
@@ -142,23 +142,21 @@ FrontierWorkspace::~FrontierWorkspace() { worker_->cancel(); }
 void FrontierWorkspace::takeSynthesisDefaults() {
   // The form follows the synthesis sampler when that changes, and keeps its own edits
   // otherwise (a change of ε in Synthesis does not undo them).
-  const auto nuts = window_->samplerPanel()->nuts();
+  const auto& nuts = document_->settings().run.nuts;
   const std::array<int, 3> now{nuts.chains, nuts.warmup, nuts.draws};
   if (now != synthesisSampler_) {
     synthesisSampler_ = now;
     form_->setSampler(nuts);
   }
-  form_->setTuning(window_->tuningPanel()->tuning());
+  form_->setTuning(document_->settings().tuning);
   refreshSource();
 }
 
 void FrontierWorkspace::refreshSource() {
-  const auto spec = window_->dataPanel()->choice();
-  form_->setFamily(spec.family);
-  const ReferenceData* reference = window_->settingsController()->reference();
+  form_->setFamily(document_->settings().dataset.family);
   std::string problem;
-  const bool available = reference->isLoaded() && reference->datasetFor(spec, &problem);
-  form_->setReferenceAvailable(available, QFileInfo(reference->path()).fileName());
+  const bool available = document_->referenceDataset(&problem) != nullptr;
+  form_->setReferenceAvailable(available, QFileInfo(document_->reference().path()).fileName());
 }
 
 void FrontierWorkspace::showBanner() {
@@ -171,8 +169,7 @@ void FrontierWorkspace::showBanner() {
       text = tr("Internal study, not a release: bootstrap replicates of the public reference "
                 "data %1, so that the mechanism and ε are chosen without the confidential data. "
                 "%2")
-                 .arg(QFileInfo(window_->settingsController()->reference()->path()).fileName(),
-                      click);
+                 .arg(QFileInfo(document_->reference().path()).fileName(), click);
       break;
     case FrontierForm::Source::generator:
       text = tr("Internal study, not a release: replicates drawn from the generator %1 (public, "
@@ -200,10 +197,9 @@ void FrontierWorkspace::setStatus(const QString& text) { status_->setText(text);
 
 bool FrontierWorkspace::start() {
   if (isRunning()) return false;
-  const DataPanel* data = window_->dataPanel();
-  form_->setTuning(window_->tuningPanel()->tuning());
+  form_->setTuning(document_->settings().tuning);
   refreshSource();
-  const auto spec = data->choice();
+  const auto spec = document_->settings().dataset;
   const FrontierForm::Source from = form_->source();
   // The rows of a bootstrap come from memory; its file only names them.
   std::optional<study::Bootstrap> bootstrap;
@@ -218,22 +214,21 @@ bool FrontierWorkspace::start() {
     return b;
   };
   if (from == FrontierForm::Source::confidential) {
-    rows = data->dataset();
+    rows = document_->dataset();
     if (!rows) {
+      const QString problem = document_->dataProblem();
       setStatus(tr("Load data in Synthesis first%1.")
-                    .arg(data->problem().isEmpty() ? QString()
-                                                   : QStringLiteral(": ") + data->problem()));
+                    .arg(problem.isEmpty() ? QString() : QStringLiteral(": ") + problem));
       return false;
     }
-    const DataSource& source = data->source();
+    const DataSource& source = document_->source();
     bootstrap = bootstrapOf(!source.file.isEmpty() ? source.file.toStdString()
                                                    : "sample:" + source.sample.toStdString());
     name = source.displayName;
     label = tr("bootstrap of the CONFIDENTIAL data %1 · tuning not covered by ε").arg(name);
   } else if (from == FrontierForm::Source::reference) {
-    const ReferenceData* reference = window_->settingsController()->reference();
     std::string problem;
-    rows = reference->datasetFor(spec, &problem);
+    rows = document_->referenceDataset(&problem);
     if (!rows) {
       setStatus(tr("No usable reference data%1: load one in Tuning (weights from a reference "
                    "dataset), or choose the generator.")
@@ -242,13 +237,13 @@ bool FrontierWorkspace::start() {
                                                QLatin1Char(')')));
       return false;
     }
-    bootstrap = bootstrapOf(reference->path().toStdString());
-    name = QFileInfo(reference->path()).fileName();
+    bootstrap = bootstrapOf(document_->reference().path().toStdString());
+    name = QFileInfo(document_->reference().path()).fileName();
     label = tr("bootstrap of the public reference data %1").arg(name);
   }
   std::vector<std::string> problems;
   FrontierRequest request;
-  request.config = form_->config(bootstrap, window_->samplerPanel()->neighbours(), &problems);
+  request.config = form_->config(bootstrap, document_->settings().run.neighbours, &problems);
   if (from == FrontierForm::Source::generator && request.config.source.generator) {
     name = tr("generator %1").arg(QString::fromStdString(request.config.source.generator->spelling()));
     label = tr("%1, %2 records each (public)").arg(name).arg(request.config.source.n);
@@ -336,7 +331,7 @@ bool FrontierWorkspace::openStudyFolder(const QString& folder) {
       // Only the loaded reference file is known to be public: any other bootstrapped file
       // is treated as the confidential data it may well be.
       const QString file = QString::fromStdString(config.source.bootstrap->file);
-      const QString reference = window_->settingsController()->reference()->path();
+      const QString reference = document_->reference().path();
       const bool isReference =
           !reference.isEmpty() && QFileInfo(file).canonicalFilePath() ==
                                       QFileInfo(reference).canonicalFilePath();
@@ -369,52 +364,33 @@ void FrontierWorkspace::refreshPoints() {
 }
 
 void FrontierWorkspace::loadPoint(const study::FrontierPoint& point) {
-  MechanismPanel* mechanisms = window_->mechanismPanel();
-  TuningPanel* tuning = window_->tuningPanel();
-  SamplerPanel* sampler = window_->samplerPanel();
-  QList<SettingChange> changes;
-  const std::string chosen = point.mechanism;
-  // The chosen mechanism is checked first, so that some mechanism stays checked throughout.
-  const QString chosenKey = QString::fromStdString(chosen);
-  changes.push_back({mechanisms, chosenKey, mechanisms->settingValue(chosenKey), true, 0});
-  for (pipeline::Mechanism m : pipeline::allMechanisms()) {
-    const QString key = QString::fromStdString(pipeline::mechanismName(m));
-    if (key != chosenKey) changes.push_back({mechanisms, key, mechanisms->settingValue(key), false, 0});
-  }
-  const auto set = [&](const QString& key, const QVariant& value) {
-    changes.push_back({tuning, key, tuning->settingValue(key), value, 0});
-  };
-  if (point.epsilon) set(QStringLiteral("epsilon"), *point.epsilon);
-  if (point.c) set(QStringLiteral("c"), *point.c);
-  if (point.g) set(QStringLiteral("g"), *point.g);
+  const pipeline::Mechanism chosen = pipeline::parseMechanism(point.mechanism);
+  StudioDocument::Values values;
+  values.emplace_back(Field::mechanisms, std::vector<pipeline::Mechanism>{chosen});
+  if (point.epsilon) values.emplace_back(Field::epsilon, *point.epsilon);
+  if (point.c) values.emplace_back(Field::c, *point.c);
+  if (point.g) values.emplace_back(Field::g, *point.g);
   if (!point.downscaleText.empty()) {
     const auto d = FrontierForm::parseList(QString::fromStdString(point.downscaleText), true);
-    set(QStringLiteral("downscale"), d && !d->empty() && d->front() ? QVariant(*d->front()) : QVariant());
+    values.emplace_back(Field::downscale,
+                        d && !d->empty() ? d->front() : std::optional<double>());
   }
   // A release, not a reproducible run: the frontier's seeded replicates were the study.
-  changes.push_back({sampler, QStringLiteral("reproducible"),
-                     sampler->settingValue(QStringLiteral("reproducible")), false, 0});
+  values.emplace_back(Field::reproducible, false);
   // SPEC §0: a choice made on the confidential data is an output ε does not cover; a point of
   // public data replaces such a choice, so it clears the mark.
-  changes.push_back({sampler, QStringLiteral("tunedOnConfidential"),
-                     sampler->settingValue(QStringLiteral("tunedOnConfidential")),
-                     showsConfidential_, 0});
-  const QString what = QStringLiteral("%1, %2").arg(QString::fromStdString(chosen),
+  values.emplace_back(Field::tunedOnConfidential, showsConfidential_);
+  const QString what = QStringLiteral("%1, %2").arg(QString::fromStdString(point.mechanism),
                                                      frontierSettingsText(point));
-  window_->settingsController()->applyEdits(changes, tr("Load frontier point %1").arg(what));
-  QString rounded;
-  if (point.epsilon) {
-    const double shown = tuning->settingValue(QStringLiteral("epsilon")).toDouble();
-    if (shown != *point.epsilon)
-      rounded = tr(" (the ε field shows %1: it has fewer decimals)").arg(shown);
-  }
+  document_->edit(values, tr("Load frontier point %1").arg(what));
+  document_->setCurrentMechanism(chosen);
   const QString mark = showsConfidential_
                            ? tr(" Marked as tuned on the confidential data: the release note "
                                 "will say this choice is not covered by ε.")
                            : QString();
-  emit pointLoaded(tr("Loaded from the frontier: %1%2 — press Run for a release (Undo puts the "
-                      "previous settings back).%3")
-                       .arg(what, rounded, mark));
+  emit pointLoaded(tr("Loaded from the frontier: %1 — press Run for a release (Undo puts the "
+                      "previous settings back).%2")
+                       .arg(what, mark));
 }
 
 }  // namespace dpsynth::ui

@@ -4,8 +4,9 @@
 /// Synthesis sweeps ε (and optionally c, g, downscale) for the chosen mechanisms and plots ε
 /// against a utility measure, median and interquartile band over replicates, while replicates
 /// land. It is an internal study, never a release (the banner says so and names the source);
-/// clicking a point loads its settings into the synthesis panel, where a release is run, marked
-/// "tuned on the confidential data" when the points came from them (SPEC §0).
+/// clicking a point loads its settings into the document (one edit, one undo step), where the
+/// Synthesis workspace runs a release, marked "tuned on the confidential data" when the points
+/// came from them (SPEC §0).
 #include <QElapsedTimer>
 #include <QTimer>
 #include <QWidget>
@@ -15,6 +16,7 @@
 
 #include "core/study/frontier.h"
 #include "core/study/study_runner.h"
+#include "ui/services/studio_services.h"
 #include "ui/workspaces/frontier/frontier_form.h"
 
 class QLabel;
@@ -24,16 +26,16 @@ class QPushButton;
 namespace dpsynth::ui {
 
 class FrontierPlot;
-class FrontierWorker;
-class MainWindow;
+class FrontierRunner;
+class StudioDocument;
 
 class FrontierWorkspace : public QWidget {
   Q_OBJECT
 
  public:
-  /// Reads the data, tuning and sampler of `window`'s synthesis workspace; loads points into
-  /// it through its SettingsController.
-  explicit FrontierWorkspace(MainWindow* window, QWidget* parent = nullptr);
+  /// Reads the document's data, reference, tuning and sampler; loads points into it.
+  FrontierWorkspace(StudioDocument* document, const StudioServices& services,
+                    QWidget* parent = nullptr);
   ~FrontierWorkspace() override;
 
   /// Starts the study on the form's source; false (with the reason in statusText()) when the
@@ -46,17 +48,17 @@ class FrontierWorkspace : public QWidget {
   /// Replaces the rows shown (studyHeader() layout) and redraws.
   void setRows(std::vector<std::vector<std::string>> rows);
   const std::vector<std::vector<std::string>>& rows() const { return rows_; }
-  /// Takes the synthesis panel's sampler settings and tuning as the defaults of the form.
+  /// Takes the document's sampler settings and tuning as the defaults of the form.
   void takeSynthesisDefaults();
-  /// Loads a point's mechanism, ε, c, g and downscale into the synthesis panel as one undo
-  /// step (and turns "reproducible" off: the next run is a release), with "tuned on the
-  /// confidential data" set when the rows shown came from them and cleared otherwise; then
-  /// emits pointLoaded.
+  /// Loads a point's mechanism, ε, c, g and downscale into the document as one edit (one undo
+  /// step; "reproducible" off: the next run is a release), with "tuned on the confidential
+  /// data" set when the rows shown came from them and cleared otherwise; then emits
+  /// pointLoaded.
   void loadPoint(const core::study::FrontierPoint& point);
 
   FrontierForm* form() const { return form_; }
   FrontierPlot* plot() const { return plot_; }
-  FrontierWorker* worker() const { return worker_; }
+  FrontierRunner* worker() const { return worker_; }
   QPushButton* runButton() const { return run_; }
   QPushButton* cancelButton() const { return cancel_; }
   QLabel* banner() const { return banner_; }
@@ -66,7 +68,7 @@ class FrontierWorkspace : public QWidget {
   bool showsConfidential() const { return showsConfidential_; }
 
  signals:
-  /// A point's settings are in the synthesis panel; `message` says what was loaded.
+  /// A point's settings are in the document; `message` says what was loaded.
   void pointLoaded(const QString& message);
   /// The study in progress ended (completed, cancelled or failed).
   void studyEnded(bool completed);
@@ -81,10 +83,11 @@ class FrontierWorkspace : public QWidget {
   /// The banner names the source the next run uses (and warns for the confidential data).
   void showBanner();
 
-  MainWindow* window_;
+  StudioDocument* document_;
+  StudioServices services_;
   FrontierForm* form_ = nullptr;
   FrontierPlot* plot_ = nullptr;
-  FrontierWorker* worker_ = nullptr;
+  FrontierRunner* worker_ = nullptr;
   QLabel* banner_ = nullptr;
   QLabel* status_ = nullptr;
   QProgressBar* progress_ = nullptr;

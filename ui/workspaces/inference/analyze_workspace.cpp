@@ -23,6 +23,7 @@
 #include "core/infer/infer_outputs.h"
 #include "core/report/infer_folder.h"
 #include "ui/plots/trace_plot.h"
+#include "ui/document/studio_document.h"
 #include "ui/workspaces/inference/acceptance_plot.h"
 #include "ui/workspaces/inference/inference_summary_table.h"
 #include "ui/workspaces/inference/make_release_dialog.h"
@@ -33,8 +34,11 @@
 
 namespace dpsynth::ui {
 
-AnalyzeWorkspace::AnalyzeWorkspace(QWidget* parent) : QWidget(parent) {
+AnalyzeWorkspace::AnalyzeWorkspace(StudioDocument* document, const StudioServices&,
+                                   QWidget* parent)
+    : QWidget(parent) {
   registerInferenceTypes();
+  document_ = document;
   // Left: the release and the sampler.
   auto* left = new QWidget(this);
   left->setMaximumWidth(340);
@@ -132,26 +136,26 @@ AnalyzeWorkspace::AnalyzeWorkspace(QWidget* parent) : QWidget(parent) {
   // The worker lives in its own thread for the workspace's lifetime.
   thread_ = new QThread(this);
   thread_->setObjectName(QStringLiteral("dpsynth inference"));
-  worker_ = new InferenceWorker;  // no parent: it moves to the thread
+  worker_ = new InferenceRunner;  // no parent: it moves to the thread
   worker_->moveToThread(thread_);
   connect(thread_, &QThread::finished, worker_, &QObject::deleteLater);
   thread_->start();
-  connect(worker_, &InferenceWorker::batch, this, [this](const InferenceBatch& b) {
+  connect(worker_, &InferenceRunner::batch, this, [this](const InferenceBatch& b) {
     if (b.runId == runId_ && running_) pending_.push_back(b);
   });
-  connect(worker_, &InferenceWorker::progress, this, [this](const InferenceProgress& p) {
+  connect(worker_, &InferenceRunner::progress, this, [this](const InferenceProgress& p) {
     if (p.runId != runId_ || !running_) return;
     if (p.chain >= 0 && p.chain < static_cast<int>(chainDone_.size())) {
       chainDone_[static_cast<size_t>(p.chain)] = p.done;
     }
   });
-  connect(worker_, &InferenceWorker::finished, this, [this](const InferenceOutput& out) {
+  connect(worker_, &InferenceRunner::finished, this, [this](const InferenceOutput& out) {
     if (out.runId == runId_) onFinished(out);
   });
-  connect(worker_, &InferenceWorker::cancelled, this, [this](quint64 id) {
+  connect(worker_, &InferenceRunner::cancelled, this, [this](quint64 id) {
     if (id == runId_) endRun(false, tr("Cancelled; the views show the draws up to then."));
   });
-  connect(worker_, &InferenceWorker::failed, this, [this](quint64 id, const QString& message) {
+  connect(worker_, &InferenceRunner::failed, this, [this](quint64 id, const QString& message) {
     if (id != runId_) return;
     endRun(false, tr("Failed: %1").arg(message));
     showError(tr("Analysis failed"), message);
@@ -169,6 +173,12 @@ AnalyzeWorkspace::AnalyzeWorkspace(QWidget* parent) : QWidget(parent) {
     density_->setCurrentParameter(index);
   });
   updateButtons();
+  if (document_) {
+    connect(document_, &StudioDocument::changed, this, [this](StudioDocument::Parts parts) {
+      if (parts & StudioDocument::kData) setLoadedData(document_->table());
+    });
+    if (document_->hasData()) setLoadedData(document_->table());
+  }
 }
 
 AnalyzeWorkspace::~AnalyzeWorkspace() {

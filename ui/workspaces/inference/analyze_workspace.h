@@ -15,7 +15,8 @@
 #include <vector>
 
 #include "core/data/csv_table.h"
-#include "ui/workers/inference_worker.h"
+#include "ui/services/inference_runner.h"
+#include "ui/services/studio_services.h"
 #include "ui/workspaces/inference/analysis_release.h"
 
 class QComboBox;
@@ -25,6 +26,8 @@ class QPushButton;
 class QThread;
 
 namespace dpsynth::ui {
+
+class StudioDocument;
 
 class AcceptancePlot;
 class InferenceSummaryTable;
@@ -44,7 +47,10 @@ class AnalyzeWorkspace : public QWidget {
   /// Picks a path (a release file to save, a folder to export into); empty cancels.
   using PathChooser = std::function<QString(const QString& suggested)>;
 
-  explicit AnalyzeWorkspace(QWidget* parent = nullptr);
+  /// Follows the document's data (offered for "Make a release"); without a document (tests of
+  /// the workspace alone) setLoadedData() gives it.
+  explicit AnalyzeWorkspace(StudioDocument* document = nullptr,
+                            const StudioServices& services = {}, QWidget* parent = nullptr);
   ~AnalyzeWorkspace() override;
 
   /// The data loaded in the synthesis workspace (null: none). Offered for "Make a release" and
@@ -113,7 +119,8 @@ class AnalyzeWorkspace : public QWidget {
   /// The finished run's failed diagnostics (core/infer/da_convergence.h): shown, and exported.
   std::vector<std::string> convergenceProblems_;
   QThread* thread_ = nullptr;
-  InferenceWorker* worker_ = nullptr;
+  InferenceRunner* worker_ = nullptr;
+  StudioDocument* document_ = nullptr;
   quint64 runId_ = 0;
   bool running_ = false;
   std::vector<InferenceBatch> pending_;

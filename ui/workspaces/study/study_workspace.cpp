@@ -19,7 +19,8 @@
 #include "core/study/study_config.h"
 #include "ui/plots/plot_export.h"
 #include "ui/studio_resources.h"
-#include "ui/workers/study_worker.h"
+#include "ui/services/study_job.h"
+#include "ui/workspaces/study/synthesis_bootstrap.h"
 #include "ui/workspaces/study/analytic_values.h"
 #include "ui/workspaces/study/study_config_form.h"
 #include "ui/workspaces/study/study_counts_table.h"
@@ -53,7 +54,11 @@ QString durationText(double seconds) {
 
 }  // namespace
 
-StudyWorkspace::StudyWorkspace(QWidget* parent) : QWidget(parent) {
+StudyWorkspace::StudyWorkspace(StudioDocument* document, const StudioServices&, QWidget* parent)
+    : QWidget(parent) {
+  if (document) {
+    bootstrapProvider_ = [document](QString& why) { return studyBootstrapOf(*document, why); };
+  }
   ensureStudioResources();
   job_ = new StudyJob(this);
   buildLayout();

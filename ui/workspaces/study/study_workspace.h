@@ -10,6 +10,7 @@
 #include <optional>
 
 #include "core/study/study_config.h"
+#include "ui/services/studio_services.h"
 #include "ui/workspaces/study/study_rows.h"
 
 class QComboBox;
@@ -23,6 +24,7 @@ namespace dpsynth::ui {
 
 class StudyConfigForm;
 class StudyCountsTable;
+class StudioDocument;
 class StudyJob;
 class StudyViolinPlot;
 
@@ -30,7 +32,10 @@ class StudyWorkspace : public QWidget {
   Q_OBJECT
 
  public:
-  explicit StudyWorkspace(QWidget* parent = nullptr);
+  /// Bootstraps of the synthesis data take the document's file and choices; without a
+  /// document (tests of the form alone) only a bootstrap provider can give one.
+  explicit StudyWorkspace(StudioDocument* document = nullptr,
+                          const StudioServices& services = {}, QWidget* parent = nullptr);
   ~StudyWorkspace() override;
 
   /// The bundled presets (resources/studies), by file name without ".json".

@@ -2,17 +2,18 @@
 
 #include <QFileInfo>
 
-#include "ui/panels/data_panel.h"
+#include "ui/document/studio_document.h"
 
 namespace dpsynth::ui {
 
-std::optional<core::study::Bootstrap> studyBootstrapOf(const DataPanel& data, QString& why) {
+std::optional<core::study::Bootstrap> studyBootstrapOf(const StudioDocument& data,
+                                                      QString& why) {
   if (!data.hasData()) {
     why = QObject::tr("Load a file in Synthesis first: the study resamples it.");
     return std::nullopt;
   }
   if (!data.dataset()) {
-    why = QObject::tr("The synthesis data's choices do not make a dataset: %1").arg(data.problem());
+    why = QObject::tr("The synthesis data's choices do not make a dataset: %1").arg(data.dataProblem());
     return std::nullopt;
   }
   QString file = data.source().file;
@@ -31,7 +32,7 @@ std::optional<core::study::Bootstrap> studyBootstrapOf(const DataPanel& data, QS
     why = QObject::tr("The synthesis data has no file on disk to resample.");
     return std::nullopt;
   }
-  const auto spec = data.choice();
+  const auto& spec = data.settings().dataset;
   core::study::Bootstrap boot;
   boot.file = file.toStdString();
   boot.outcome = spec.outcome;

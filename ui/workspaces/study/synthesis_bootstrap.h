@@ -1,5 +1,5 @@
 #pragma once
-/// The bootstrap source of a study from the data loaded in the synthesis workspace: its CSV
+/// The bootstrap source of a study from the document's data (loaded in Synthesis): its CSV
 /// (a bundled sample is taken from the resource folder or the installed samples), outcome,
 /// covariates and family as chosen there.
 #include <QString>
@@ -9,9 +9,10 @@
 
 namespace dpsynth::ui {
 
-class DataPanel;
+class StudioDocument;
 
 /// nullopt with `why` set when nothing usable is loaded.
-std::optional<core::study::Bootstrap> studyBootstrapOf(const DataPanel& data, QString& why);
+std::optional<core::study::Bootstrap> studyBootstrapOf(const StudioDocument& document,
+                                                      QString& why);
 
 }  // namespace dpsynth::ui

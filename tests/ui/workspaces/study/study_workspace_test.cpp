@@ -273,13 +273,13 @@ class StudyWorkspaceTest : public QObject {
     QVERIFY(workspace);
     QCOMPARE(window.workspaces()->tabText(window.workspaces()->indexOf(workspace)),
              QStringLiteral("Studies"));
-    if (!window.dataPanel()->hasData()) {
+    if (!window.document()->hasData()) {
       workspace->bootstrapButton()->click();
       QVERIFY(workspace->statusLabel()->text().contains(QStringLiteral("Load a file")));
       QCOMPARE(workspace->form()->sourceBox()->currentIndex(), 0);
     }
     window.loadDefaults();  // the bundled NB mixture, outcome "count", family negbin
-    QVERIFY(window.dataPanel()->hasData());
+    QVERIFY(window.document()->hasData());
     workspace->bootstrapButton()->click();
     QCOMPARE(workspace->form()->sourceBox()->currentIndex(), 1);
     const auto config = workspace->form()->config();
@@ -287,7 +287,7 @@ class StudyWorkspaceTest : public QObject {
     QVERIFY(config->source.bootstrap);
     QVERIFY(QString::fromStdString(config->source.bootstrap->file).endsWith("samples/nbmix.csv"));
     QCOMPARE(config->source.bootstrap->outcome,
-             window.dataPanel()->choice().outcome);
+             window.document()->settings().dataset.outcome);
     QCOMPARE(config->source.bootstrap->family, dpsynth::core::models::Family::negbin);
     QVERIFY(!config->source.generator);
   }

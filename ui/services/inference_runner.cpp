@@ -1,4 +1,4 @@
-#include "ui/workers/inference_worker.h"
+#include "ui/services/inference_runner.h"
 
 #include <exception>
 #include <stdexcept>
@@ -11,9 +11,9 @@ void registerInferenceTypes() {
   qRegisterMetaType<InferenceOutput>();
 }
 
-InferenceWorker::InferenceWorker(QObject* parent) : QObject(parent) { registerInferenceTypes(); }
+InferenceRunner::InferenceRunner(QObject* parent) : QObject(parent) { registerInferenceTypes(); }
 
-void InferenceWorker::start(InferenceRequest request) {
+void InferenceRunner::start(InferenceRequest request) {
   const std::stop_token token = stopper_.next();
   // The token travels with the queued call: a later start() or cancel() cannot mix up runs.
   QMetaObject::invokeMethod(
@@ -21,9 +21,9 @@ void InferenceWorker::start(InferenceRequest request) {
       Qt::QueuedConnection);
 }
 
-void InferenceWorker::cancel() { stopper_.cancel(); }
+void InferenceRunner::cancel() { stopper_.cancel(); }
 
-void InferenceWorker::run(const InferenceRequest& request, std::stop_token stop) {
+void InferenceRunner::run(const InferenceRequest& request, std::stop_token stop) {
   const quint64 id = request.runId;
   if (stop.stop_requested()) {
     emit cancelled(id);

@@ -10,7 +10,7 @@
 
 #include "core/report/results_table.h"
 #include "core/session/session_results.h"
-#include "ui/workers/run_types.h"
+#include "ui/document/run_types.h"
 
 namespace dpsynth::ui {
 
@@ -21,10 +21,6 @@ core::session::SessionResults storedResultsOf(const RunOutput& output, const QDa
 std::vector<core::report::ResultsRow> storedRows(const core::session::SessionResults& results);
 /// One warnings list per mechanism row (the table's layout).
 std::vector<QStringList> storedWarnings(const core::session::SessionResults& results);
-
-/// Draws each mechanism's Lipschitz violin from its stored quantiles (equally spaced in
-/// probability, so they stand for the records evenly; the per-record values are not kept).
-void drawStoredLipschitz(const core::session::SessionResults& results, PlotsView* plots);
 
 /// Stored results are stale when the loaded data is not the data they were made on, or the
 /// settings were changed after their run before the session was saved.

@@ -24,12 +24,12 @@ struct FrontierRequest {
   int threads = 2;  ///< replicates at a time (0 = all cores)
 };
 
-class FrontierWorker : public QObject {
+class FrontierRunner : public QObject {
   Q_OBJECT
 
  public:
-  explicit FrontierWorker(QObject* parent = nullptr);
-  ~FrontierWorker() override;
+  explicit FrontierRunner(QObject* parent = nullptr);
+  ~FrontierRunner() override;
 
   /// Starts a study on the worker thread (a study in progress is cancelled first).
   void start(FrontierRequest request);

@@ -1,4 +1,4 @@
-#include "ui/workers/frontier_worker.h"
+#include "ui/services/frontier_runner.h"
 
 #include <QMetaObject>
 #include <exception>
@@ -8,23 +8,23 @@
 
 namespace dpsynth::ui {
 
-FrontierWorker::FrontierWorker(QObject* parent) : QObject(parent) {
+FrontierRunner::FrontierRunner(QObject* parent) : QObject(parent) {
   qRegisterMetaType<core::study::ReplicateRows>();
   runner_ = new QObject;
   runner_->moveToThread(&thread_);
   connect(&thread_, &QThread::finished, runner_, &QObject::deleteLater);
-  connect(this, &FrontierWorker::finished, this, [this] { running_ = false; });
-  connect(this, &FrontierWorker::failed, this, [this] { running_ = false; });
+  connect(this, &FrontierRunner::finished, this, [this] { running_ = false; });
+  connect(this, &FrontierRunner::failed, this, [this] { running_ = false; });
   thread_.start();
 }
 
-FrontierWorker::~FrontierWorker() {
+FrontierRunner::~FrontierRunner() {
   cancel();
   thread_.quit();
   thread_.wait();
 }
 
-void FrontierWorker::start(FrontierRequest request) {
+void FrontierRunner::start(FrontierRequest request) {
   const std::stop_token token = stopper_.next();
   running_ = true;
   QMetaObject::invokeMethod(runner_, [this, request = std::move(request), token] {
@@ -32,9 +32,9 @@ void FrontierWorker::start(FrontierRequest request) {
   }, Qt::QueuedConnection);
 }
 
-void FrontierWorker::cancel() { stopper_.cancel(); }
+void FrontierRunner::cancel() { stopper_.cancel(); }
 
-void FrontierWorker::run(const FrontierRequest& request, std::stop_token stop) {
+void FrontierRunner::run(const FrontierRequest& request, std::stop_token stop) {
   if (stop.stop_requested()) {
     emit finished(request.id, false);
     return;

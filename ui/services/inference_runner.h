@@ -38,11 +38,11 @@ struct InferenceOutput {
   std::vector<core::infer::DaParameterSummary> summary;
 };
 
-class InferenceWorker : public QObject {
+class InferenceRunner : public QObject {
   Q_OBJECT
 
  public:
-  explicit InferenceWorker(QObject* parent = nullptr);
+  explicit InferenceRunner(QObject* parent = nullptr);
 
   /// Queues a run on the worker's thread (call from any thread); a run in progress is
   /// cancelled first.

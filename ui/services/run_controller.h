@@ -9,24 +9,13 @@
 #include <vector>
 
 #include "ui/studio_settings.h"
-#include "ui/workers/run_types.h"
+#include "ui/document/run_types.h"
 
 class QThread;
 
 namespace dpsynth::ui {
 
 class PipelineWorker;
-
-/// The merged progress of the stage that is sampling now.
-struct StageProgress {
-  QString stage;
-  std::vector<core::mcmc::Progress> chains;  ///< latest report of each chain
-  double elapsedSeconds = 0;                 ///< since the stage started
-  /// Fraction of all chains' iterations done, in [0, 1].
-  double fraction() const;
-  /// Seconds left at the rate so far; negative when not yet known.
-  double remainingSeconds() const;
-};
 
 class RunController : public QObject {
   Q_OBJECT
@@ -98,4 +87,3 @@ class RunController : public QObject {
 
 }  // namespace dpsynth::ui
 
-Q_DECLARE_METATYPE(dpsynth::ui::StageProgress)

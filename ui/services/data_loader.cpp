@@ -1,6 +1,8 @@
-#include "ui/workers/data_loader.h"
+#include "ui/services/data_loader.h"
 
 #include <QThread>
+
+#include "ui/widgets/load_indicator.h"
 
 namespace dpsynth::ui {
 
@@ -68,6 +70,13 @@ void DataLoader::cancel() {
 void DataLoader::end() {
   file_.clear();
   emit ended();
+}
+
+void DataLoader::showOn(LoadIndicator* indicator) {
+  connect(this, &DataLoader::started, indicator, &LoadIndicator::loadStarted);
+  connect(this, &DataLoader::progressChanged, indicator, &LoadIndicator::setPercent);
+  connect(this, &DataLoader::ended, indicator, &LoadIndicator::loadEnded);
+  connect(indicator, &LoadIndicator::cancelRequested, this, &DataLoader::cancel);
 }
 
 }  // namespace dpsynth::ui

@@ -1,7 +1,7 @@
 #pragma once
 /// Owns a load worker and its thread, and tells the GUI about the current load only: a load
-/// replaced by a newer one, or cancelled, never reaches the listeners. The data panel and the
-/// reference dataset each have one. The owner installs what finished() brings; until then its
+/// replaced by a newer one, or cancelled, never reaches the listeners. The data service has one
+/// for the data and one for the reference dataset. The owner installs what finished() brings; until then its
 /// old data stays as it was (a cancelled or failed load changes nothing).
 #include <QObject>
 #include <QString>
@@ -11,6 +11,8 @@
 class QThread;
 
 namespace dpsynth::ui {
+
+class LoadIndicator;
 
 class DataLoader : public QObject {
   Q_OBJECT
@@ -31,6 +33,9 @@ class DataLoader : public QObject {
   /// The file being loaded (empty when idle).
   QString file() const { return loading_ ? file_ : QString(); }
   LoadWorker* worker() const { return worker_; }
+  /// Shows this loader's loads on `indicator` (one loader per indicator), and its Cancel
+  /// cancels them.
+  void showOn(LoadIndicator* indicator);
 
  signals:
   void started(const QString& file);

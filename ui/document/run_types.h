@@ -1,6 +1,7 @@
 #pragma once
-/// Immutable value snapshots that cross from the worker thread to the GUI: queued signals copy
-/// them, and the heavy parts (draws, stage results) are shared pointers to const data.
+/// Immutable value snapshots of a run that cross from the worker thread to the GUI (queued
+/// signals copy them; the heavy parts, draws and stage results, are shared pointers to const
+/// data). The document keeps the last RunOutput; views read these types, never a worker.
 #include <QMetaType>
 #include <QString>
 #include <QStringList>
@@ -11,7 +12,7 @@
 #include "core/data/dataset.h"
 #include "core/pipeline/pipeline.h"
 #include "core/report/results_table.h"
-#include "ui/plots/plots_view.h"
+#include "ui/plots/mechanism_plot_data.h"
 #include "ui/studio_settings.h"
 
 namespace dpsynth::ui {
@@ -69,6 +70,17 @@ struct RunStart {
   int chains = 0;
 };
 
+/// The merged progress of the stage that is sampling now.
+struct StageProgress {
+  QString stage;
+  std::vector<core::mcmc::Progress> chains;  ///< latest report of each chain
+  double elapsedSeconds = 0;                 ///< since the stage started
+  /// Fraction of all chains' iterations done, in [0, 1].
+  double fraction() const;
+  /// Seconds left at the rate so far; negative when not yet known.
+  double remainingSeconds() const;
+};
+
 struct RunOutput {
   quint64 runId = 0;
   std::shared_ptr<const core::data::Dataset> dataset;
@@ -94,3 +106,4 @@ Q_DECLARE_METATYPE(dpsynth::ui::DrawBatch)
 Q_DECLARE_METATYPE(dpsynth::ui::LipschitzSnapshot)
 Q_DECLARE_METATYPE(dpsynth::ui::RunStart)
 Q_DECLARE_METATYPE(dpsynth::ui::RunOutput)
+Q_DECLARE_METATYPE(dpsynth::ui::StageProgress)

@@ -1,9 +1,9 @@
-#include "ui/controllers/stored_results.h"
+#include "ui/document/stored_results.h"
 
 #include <algorithm>
 #include <cmath>
 
-#include "ui/plots/plots_view.h"
+#include "ui/plots/mechanism_plot_data.h"
 
 namespace dpsynth::ui {
 
@@ -75,7 +75,9 @@ std::vector<core::report::ResultsRow> storedRows(const session::SessionResults& 
     rows.push_back({r.mechanism, r.guarantee, r.lipschitz, r.epsilon, r.censored, r.truncated,
                     r.maxEcdf, r.avgEcdf, r.mean, r.median, r.q15, r.q90, r.epsilonTarget,
                     r.targetIgnored, r.usable, r.verdictReasons, r.marginalOnly, r.ciOverlap,
-                    r.maxStdDiff, r.pmse, r.maxGroupMeanDiff});
+                    r.maxStdDiff, r.pmse, r.maxGroupMeanDiff,
+                    // Sessions do not keep the disclosure risk (confidential, per run).
+                    std::nullopt, std::nullopt, std::nullopt, std::nullopt});
   }
   return rows;
 }
@@ -88,27 +90,6 @@ std::vector<QStringList> storedWarnings(const session::SessionResults& results) 
     out.push_back(list);
   }
   return out;
-}
-
-void drawStoredLipschitz(const session::SessionResults& results, PlotsView* plots) {
-  for (std::size_t i = 0; i < results.mechanisms.size(); ++i) {
-    const session::StoredMechanism& m = results.mechanisms[i];
-    if (m.lipschitz.quantiles.empty()) continue;  // ph: no fit
-    // rows[0] is the "confidential" row; then one row per mechanism, in the same order.
-    const session::StoredRow* row = i + 1 < results.rows.size() ? &results.rows[i + 1] : nullptr;
-    const bool strict = row && row->guarantee == "DP";
-    const double epsilon = row && row->epsilon ? *row->epsilon : 2.0 * m.lipschitzMax;
-    // One value per 5% of the records: the middle of each pair of neighbouring quantiles
-    // (the minimum and maximum alone would each get a twentieth of the violin's mass).
-    const auto& q = m.lipschitz.quantiles;
-    std::vector<double> values;
-    for (std::size_t j = 0; j + 1 < q.size(); ++j) values.push_back(0.5 * (q[j] + q[j + 1]));
-    if (values.empty()) values = q;
-    // A stored run shows each mechanism's final fit: the stage is the mechanism itself.
-    plots->updateLipschitz(QString::fromStdString(m.mechanism), QString::fromStdString(m.mechanism),
-                           values, strict, epsilon,
-                           m.lipschitzMax);
-  }
 }
 
 bool storedResultsStale(const session::SessionResults& results, const std::string& loadedSha256) {

@@ -1,0 +1,326 @@
+#include "ui/document/studio_document.h"
+
+#include <QDateTime>
+#include <QFileInfo>
+#include <QUndoStack>
+
+#include "core/data/data_error.h"
+#include "ui/dialogs/error_report.h"
+#include "ui/document/field_edit_command.h"
+#include "ui/document/stored_results.h"
+
+namespace dpsynth::ui {
+
+namespace data = core::data;
+namespace pipeline = core::pipeline;
+
+StudioDocument::StudioDocument(QObject* parent)
+    : QObject(parent), undo_(new QUndoStack(this)), releaseSeed_(core::random::osSeed()) {
+  settings_.tuning = defaultTuning();
+  settings_.run = defaultRunSettings();
+  settings_.mechanisms = {pipeline::Mechanism::lwFinal};
+  // Undo and redo of a step past the last save are unsaved work; so is every new step.
+  connect(undo_, &QUndoStack::indexChanged, this, [this] {
+    if (!clearingHistory_) setModified();
+  });
+}
+
+StudioDocument::~StudioDocument() = default;
+
+StudioDocument::Part StudioDocument::partOf(Field field) {
+  switch (field) {
+    case Field::outcome:
+    case Field::family:
+    case Field::familyDeclared:
+    case Field::covariates:
+    case Field::dropMissing:
+    case Field::sdScale:
+      return kChoice;
+    case Field::mechanisms:
+      return kMechanisms;
+    case Field::c:
+    case Field::g:
+    case Field::k:
+    case Field::epsilon:
+    case Field::radius:
+    case Field::radiusRelative:
+    case Field::downscale:
+    case Field::lower:
+    case Field::upper:
+    case Field::bins:
+      return kTuning;
+    default:
+      return kSampler;
+  }
+}
+
+StudioSettings StudioDocument::current() const {
+  StudioSettings s = settings_;
+  s.run.model.family = s.dataset.family;
+  s.releaseSeed = releaseSeed_;
+  s.weightsFrom = reference_.path().toStdString();
+  s.referenceProblem.clear();
+  s.run.weightReference.reset();
+  if (reference_.isLoaded())
+    s.run.weightReference = reference_.datasetFor(s.dataset, &s.referenceProblem, dataset_);
+  return s;
+}
+
+StudioDocument::Values StudioDocument::withConsequences(Field field,
+                                                        const FieldValue& value) const {
+  Values values{{field, value}};
+  if (field == Field::outcome && table_) {
+    // The outcome leaves the covariates; its family is the suggested one until one is picked.
+    const auto outcome = std::get<std::string>(value);
+    auto covariates = settings_.dataset.covariates;
+    std::erase(covariates, outcome);
+    values.emplace_back(Field::covariates, covariates);
+    if (!outcome.empty()) {
+      try {
+        values.emplace_back(Field::family, data::suggestFamily(*table_, outcome));
+      } catch (const std::exception&) {
+        // a column that suggests nothing keeps the family shown
+      }
+    }
+    values.emplace_back(Field::familyDeclared, false);
+  } else if (field == Field::family) {
+    values.emplace_back(Field::familyDeclared, true);  // a pick declares it, even the suggested
+  }
+  return values;
+}
+
+void StudioDocument::edit(Field field, const FieldValue& value, int mergeId) {
+  const Values values = withConsequences(field, normalisedValue(field, value));
+  std::vector<FieldChange> changes;
+  for (const auto& [f, v] : values) {
+    const FieldValue before = fieldValue(settings_, f);
+    const FieldValue after = normalisedValue(f, v);
+    // A family picked again is still a declaration, hence kept when only that changes.
+    if (before != after || (f == Field::familyDeclared && field == Field::family))
+      changes.push_back({f, before, after});
+  }
+  if (changes.empty()) return;
+  const QString text = editText({field, fieldValue(settings_, field), normalisedValue(field, value)});
+  undo_->push(new FieldEditCommand(this, std::move(changes), text,
+                                   values.size() == 1 ? mergeId : 0));
+}
+
+void StudioDocument::edit(const Values& values, const QString& text) {
+  std::vector<FieldChange> changes;
+  for (const auto& [f, v] : values) {
+    const FieldValue after = normalisedValue(f, v);
+    const FieldValue before = fieldValue(settings_, f);
+    if (before != after) changes.push_back({f, before, after});
+  }
+  if (changes.empty()) return;
+  undo_->push(new FieldEditCommand(this, std::move(changes), text));
+}
+
+void StudioDocument::applyValues(const Values& values) {
+  Parts parts;
+  for (const auto& [field, value] : values) {
+    setFieldValue(settings_, field, value);
+    parts |= partOf(field);
+  }
+  settingsChanged(parts, true);
+}
+
+void StudioDocument::settingsChanged(Parts parts, bool userEdit) {
+  if (parts & kChoice) rebuildDataset();
+  if (parts & kSettingsParts) {
+    ++generation_;
+    // Never show a guarantee or utility for settings other than the ones shown.
+    if (resultsCurrent_) {
+      resultsCurrent_ = false;
+      storedChangedSince_ = !lastOutput_ && stored_.has_value();
+      parts |= kResults;
+    }
+  }
+  emit changed(parts);
+  if (userEdit) emit edited();
+}
+
+void StudioDocument::replaceSettings(const StudioSettings& settings) {
+  settings_ = settings;
+  settings_.run.model.family = settings_.dataset.family;
+  settings_.run.weightReference.reset();
+  settings_.referenceProblem.clear();
+  settings_.releaseSeed.reset();
+  clearHistory();
+  settingsChanged(Parts(kChoice | kMechanisms | kTuning | kSampler), false);
+}
+
+void StudioDocument::clearHistory() {
+  clearingHistory_ = true;
+  undo_->clear();
+  clearingHistory_ = false;
+}
+
+void StudioDocument::rebuildDataset() {
+  if (!table_) return;
+  dataset_.reset();
+  dataProblem_.clear();
+  if (!settings_.dataset.outcome.empty()) {
+    try {
+      suggested_ = data::suggestFamily(*table_, settings_.dataset.outcome);
+    } catch (const std::exception&) {
+      // keeps the last suggestion
+    }
+  }
+  if (settings_.dataset.outcome.empty()) {
+    dataProblem_ = tr("choose the outcome: the column to synthesize");
+    return;
+  }
+  try {
+    dataset_ = std::make_shared<data::Dataset>(data::buildDataset(*table_, settings_.dataset));
+  } catch (const data::DataError& e) {
+    dataProblem_ = errorReportFrom(e, {}).oneLine();
+  } catch (const std::exception& e) {
+    dataProblem_ = QString::fromUtf8(e.what());
+  }
+}
+
+QStringList StudioDocument::installData(const LoadedData& loaded) {
+  table_ = loaded.table;
+  source_ = loaded.source;
+  dataset_ = loaded.dataset;
+  dataProblem_.clear();
+  suggested_ = loaded.spec.family;
+  releaseSeed_ = core::random::osSeed();  // a new dataset, a new release seed
+  QStringList reset;
+  // Settings on the old data's scale would silently misfit the new data: the family's
+  // defaults (unset PH bounds, automatic bins, MechanismConfig's CW radius).
+  const auto defaults = defaultTuning();
+  const Values scaleDependent = {{Field::lower, defaults.lower},
+                                 {Field::upper, defaults.upper},
+                                 {Field::bins, defaults.bins},
+                                 {Field::radius, defaults.radius},
+                                 {Field::radiusRelative, defaults.radiusRelative}};
+  // Settings tuned on the previous data are not a choice made on these (SPEC §0).
+  if (settings_.run.tunedOnConfidential) {
+    reset << tr("tuned on the confidential data → off");
+    settings_.run.tunedOnConfidential = false;
+  }
+  for (const auto& [field, value] : scaleDependent) {
+    const FieldValue now = fieldValue(settings_, field);
+    if (now == normalisedValue(field, value)) continue;
+    reset << QStringLiteral("%1 %2 → %3")
+                 .arg(fieldTitle(field), describeValue(field, now), describeValue(field, value));
+    setFieldValue(settings_, field, value);
+  }
+  // The reference belongs to the data it was chosen for, like the PH bounds.
+  if (reference_.isLoaded() || !settings_.weightsFrom.empty()) {
+    reset << tr("reference dataset %1 → none").arg(QFileInfo(reference_.path()).fileName());
+    reference_.clear();
+    settings_.weightsFrom.clear();
+  }
+  settings_.dataset = loaded.spec;
+  settings_.familyDeclared = false;
+  settings_.run.model.family = loaded.spec.family;
+  lastOutput_.reset();
+  stored_.reset();
+  resultsCurrent_ = false;
+  storedChangedSince_ = false;
+  ++resultsSerial_;
+  ++generation_;
+  clearHistory();  // the old data's edits
+  if (!loaded.dataset) rebuildDataset();
+  emit changed(Parts(kData | kChoice | kTuning | kSampler | kReference | kResults));
+  return reset;
+}
+
+void StudioDocument::setReference(const LoadedData& loaded, bool restoring) {
+  reference_.set(loaded.table, loaded.source.file, loaded.spec, loaded.dataset);
+  settings_.weightsFrom = loaded.source.file.toStdString();
+  if (restoring) {
+    emit changed(kReference);  // the session's own reference: its results stay current
+    return;
+  }
+  setModified();
+  settingsChanged(kReference, true);
+}
+
+void StudioDocument::clearReference() {
+  if (!reference_.isLoaded() && settings_.weightsFrom.empty()) return;
+  reference_.clear();
+  settings_.weightsFrom.clear();
+  setModified();
+  settingsChanged(kReference, true);
+}
+
+std::shared_ptr<const data::Dataset> StudioDocument::referenceDataset(std::string* problem) const {
+  return reference_.datasetFor(settings_.dataset, problem, dataset_);
+}
+
+void StudioDocument::runStarting() { runGeneration_ = generation_; }
+
+void StudioDocument::setRunOutput(const RunOutput& output) {
+  lastOutput_ = output;
+  ++resultsSerial_;
+  stored_ = storedResultsOf(output, QDateTime::currentDateTimeUtc());
+  resultsCurrent_ = runGeneration_ == generation_;
+  storedChangedSince_ = false;
+  setModified();  // results worth keeping in the session
+  emit changed(kResults);
+}
+
+void StudioDocument::setStoredResults(
+    const std::optional<core::session::SessionResults>& results) {
+  lastOutput_.reset();
+  ++resultsSerial_;
+  stored_ = results;
+  resultsCurrent_ = results && !storedResultsStale(*results, source_.sha256);
+  storedChangedSince_ = false;
+  emit changed(kResults);
+}
+
+void StudioDocument::clearResults() {
+  ++resultsSerial_;
+  lastOutput_.reset();
+  stored_.reset();
+  resultsCurrent_ = false;
+  storedChangedSince_ = false;
+  emit changed(kResults);
+}
+
+std::optional<core::session::SessionResults> StudioDocument::sessionResults() const {
+  std::optional<core::session::SessionResults> results = stored_;
+  // Results of settings other than the ones saved: stored, but marked stale on reopening.
+  if (results && !resultsCurrent_) results->settingsChanged = true;
+  return results;
+}
+
+QString StudioDocument::resultsNote() const {
+  if (lastOutput_) {
+    return resultsCurrent_ ? QString()
+                           : tr("Settings changed since this run: press Run to update.");
+  }
+  if (stored_) return storedResultsNote(*stored_, source_.sha256, storedChangedSince_);
+  return {};
+}
+
+std::optional<pipeline::Mechanism> StudioDocument::currentMechanism() const {
+  if (currentMechanism_) return currentMechanism_;
+  if (!settings_.mechanisms.empty()) return settings_.mechanisms.front();
+  return std::nullopt;
+}
+
+void StudioDocument::setCurrentMechanism(std::optional<pipeline::Mechanism> mechanism) {
+  if (mechanism == currentMechanism_) return;
+  currentMechanism_ = mechanism;
+  emit changed(kFocus);
+}
+
+void StudioDocument::setModified() {
+  if (modified_) return;
+  modified_ = true;
+  emit modifiedChanged(true);
+}
+
+void StudioDocument::setClean() {
+  if (!modified_) return;
+  modified_ = false;
+  emit modifiedChanged(false);
+}
+
+}  // namespace dpsynth::ui

@@ -1,0 +1,193 @@
+#pragma once
+/// The studio document: the one place that knows what the analyst is working on. It owns the
+/// typed settings (StudioSettings: data choice, mechanisms, tuning, release and sampler), the
+/// loaded data and the public reference dataset, the undo stack of typed edits
+/// (ui/document/field_edit_command.h), the last run's results, and whether anything is unsaved.
+/// Panels and workspaces are views: they render it when it signals changed() and send typed
+/// edits (edit()); no value is ever learnt by reading a widget. Qt-thin: a QObject around plain
+/// structs, so that tests drive it without a window.
+#include <QFlags>
+#include <QObject>
+#include <QStringList>
+#include <memory>
+#include <optional>
+#include <utility>
+#include <vector>
+
+#include "core/data/csv_table.h"
+#include "core/data/dataset.h"
+#include "core/random/seed.h"
+#include "core/session/session_results.h"
+#include "ui/document/loaded_data.h"
+#include "ui/document/reference_dataset.h"
+#include "ui/document/run_types.h"
+#include "ui/document/settings_field.h"
+#include "ui/studio_settings.h"
+
+class QUndoStack;
+
+namespace dpsynth::ui {
+
+class StudioDocument : public QObject {
+  Q_OBJECT
+
+ public:
+  /// What changed, for views that render only their part.
+  enum Part {
+    kData = 0x1,        ///< a new table (the choice and per-dataset settings change with it)
+    kChoice = 0x2,      ///< outcome, covariates, family, missing values, sd scale; dataset rebuilt
+    kMechanisms = 0x4,  ///< which mechanisms are checked
+    kTuning = 0x8,      ///< c, g, k, ε, radius, downscale, PH bounds and bins
+    kSampler = 0x10,    ///< release and sampler settings
+    kReference = 0x20,  ///< the reference dataset loaded or cleared
+    kResults = 0x40,    ///< the last run's results, or whether they are current
+    kFocus = 0x80,      ///< the selected mechanism (badge, plots)
+  };
+  Q_DECLARE_FLAGS(Parts, Part)
+  /// The parts whose change makes the results outdated.
+  static constexpr int kSettingsParts = kData | kChoice | kMechanisms | kTuning | kSampler |
+                                        kReference;
+
+  using Values = std::vector<std::pair<Field, FieldValue>>;
+
+  explicit StudioDocument(QObject* parent = nullptr);
+  ~StudioDocument() override;
+
+  // --- Settings -------------------------------------------------------------------------
+  /// The settings as edited (no reference dataset attached; see current()).
+  const StudioSettings& settings() const { return settings_; }
+  /// The settings a run uses now: settings() with the release seed of the loaded data, the
+  /// reference dataset typed with the current choices (or referenceProblem saying why not).
+  StudioSettings current() const;
+  FieldValue value(Field field) const { return fieldValue(settings_, field); }
+  /// One user edit of one field: one undo step. Consecutive edits of the same field with the
+  /// same non-zero mergeId (a slider drag, a series of wheel notches) merge into one step; an
+  /// edit to the value the field has is no step at all. Some edits carry their consequences in
+  /// the same step: a new outcome leaves the covariates, and its family becomes the one
+  /// suggested (undeclared); picking a family declares it.
+  void edit(Field field, const FieldValue& value, int mergeId = 0);
+  /// Several fields as ONE undo step named `text` (a frontier point: mechanism, ε, tuning,
+  /// release switch). Fields already at their value are left out; nothing left, no step.
+  void edit(const Values& values, const QString& text);
+  /// Replaces the settings wholesale (a session opened, a new session): not an edit, the undo
+  /// history starts afresh and the document stays unmodified.
+  void replaceSettings(const StudioSettings& settings);
+  QUndoStack* undoStack() const { return undo_; }
+  /// The part of the document a field belongs to.
+  static Part partOf(Field field);
+
+  // --- Data -------------------------------------------------------------------------------
+  bool hasData() const { return table_ != nullptr; }
+  /// The table as read (all columns); null before any load.
+  std::shared_ptr<const core::data::CsvTable> table() const { return table_; }
+  /// The table typed with the current choice; null when the choice does not make a dataset
+  /// (dataProblem() says why).
+  std::shared_ptr<const core::data::Dataset> dataset() const { return dataset_; }
+  QString dataProblem() const { return dataProblem_; }
+  const DataSource& source() const { return source_; }
+  /// The family the confidential values suggest for the current outcome.
+  core::models::Family suggestedFamily() const { return suggested_; }
+  /// settings().familyDeclared, or a bundled sample (public data, its family is public too).
+  bool familyDeclared() const { return settings_.familyDeclared || !source_.sample.isEmpty(); }
+  /// New data: its choices as the loader typed them; the settings on the old data's scale
+  /// (PH bounds and bins, CW radius), "tuned on the confidential data" and the reference
+  /// dataset (per dataset, like the PH bounds) go back to their defaults; the results go; the
+  /// undo history starts afresh; a new release seed is drawn. Returns what was reset, as
+  /// "PH upper 300 → unset" (empty when everything was at its default).
+  QStringList installData(const LoadedData& loaded);
+
+  // --- Reference dataset ------------------------------------------------------------------
+  const ReferenceDataset& reference() const { return reference_; }
+  /// A reference read by the loader. `restoring`: the session's own reference arriving after
+  /// the session was opened (not a change of settings: the results stay current).
+  void setReference(const LoadedData& loaded, bool restoring = false);
+  void clearReference();
+  /// The reference typed with the current choices (null: none, or *problem says why).
+  std::shared_ptr<const core::data::Dataset> referenceDataset(std::string* problem) const;
+
+  // --- Results ----------------------------------------------------------------------------
+  /// A run is starting with current(): results it brings are current unless settings change
+  /// before it ends.
+  void runStarting();
+  /// A finished run: its output becomes the last results (and what a session keeps of them).
+  void setRunOutput(const RunOutput& output);
+  /// The results a session stored (nullopt: none). They are current when they were made on
+  /// the data now loaded with the settings now shown (the session says so).
+  void setStoredResults(const std::optional<core::session::SessionResults>& results);
+  void clearResults();
+  const std::optional<RunOutput>& lastOutput() const { return lastOutput_; }
+  /// What a session saved now keeps of the results (none before a run), marked as made with
+  /// other settings when they are not current.
+  std::optional<core::session::SessionResults> sessionResults() const;
+  const std::optional<core::session::SessionResults>& storedResults() const { return stored_; }
+  /// The results shown were made with the settings and data shown.
+  bool resultsCurrent() const { return resultsCurrent_; }
+  /// Changes whenever the results themselves change (a run, a session's, none), not when they
+  /// only become outdated: views redraw their tables and plots when it does.
+  quint64 resultsSerial() const { return resultsSerial_; }
+  /// Why the results are not current, in a sentence for the results table's note (empty when
+  /// they are, or when there are none).
+  QString resultsNote() const;
+
+  // --- Focus ------------------------------------------------------------------------------
+  /// The mechanism selected in the list (else the first checked one): the badge and the
+  /// per-mechanism plots follow it. Not a setting: never undone, never saved.
+  std::optional<core::pipeline::Mechanism> currentMechanism() const;
+  void setCurrentMechanism(std::optional<core::pipeline::Mechanism> mechanism);
+
+  // --- Unsaved work -----------------------------------------------------------------------
+  bool isModified() const { return modified_; }
+  /// Work the session file does not hold yet (an edit, a run).
+  void setModified();
+  /// What is shown is the starting point (start-up, saved, opened, a new session).
+  void setClean();
+
+ signals:
+  /// Parts of the document changed (any cause: edit, undo, redo, load, session).
+  void changed(dpsynth::ui::StudioDocument::Parts parts);
+  /// A user edit, undo or redo of settings, or a reference chosen or cleared: auto-run reacts
+  /// to these (not to data loaded or a session opened).
+  void edited();
+  void modifiedChanged(bool modified);
+
+ private:
+  friend class FieldEditCommand;
+  /// Sets the values (undo, redo, or a command's first redo) and announces them.
+  void applyValues(const Values& values);
+  /// A settings change: results outdated, dataset rebuilt when the choice changed.
+  void settingsChanged(Parts parts, bool userEdit);
+  void rebuildDataset();
+  /// Empties the undo stack without marking the document modified.
+  void clearHistory();
+  /// The consequences an edit carries in the same step (see edit()).
+  Values withConsequences(Field field, const FieldValue& value) const;
+
+  StudioSettings settings_;
+  QUndoStack* undo_;
+  core::random::Seed releaseSeed_;
+
+  std::shared_ptr<const core::data::CsvTable> table_;
+  std::shared_ptr<const core::data::Dataset> dataset_;
+  DataSource source_;
+  QString dataProblem_;
+  core::models::Family suggested_ = core::models::Family::normal;
+
+  ReferenceDataset reference_;
+
+  std::optional<RunOutput> lastOutput_;
+  std::optional<core::session::SessionResults> stored_;
+  bool resultsCurrent_ = false;
+  /// Stored results that were current when opened and were outdated by an edit since.
+  bool storedChangedSince_ = false;
+  quint64 generation_ = 0;     ///< counts settings changes
+  quint64 runGeneration_ = 0;  ///< generation_ when the current run started
+  quint64 resultsSerial_ = 0;
+
+  std::optional<core::pipeline::Mechanism> currentMechanism_;
+  bool modified_ = false;
+  bool clearingHistory_ = false;
+};
+
+}  // namespace dpsynth::ui
+
+Q_DECLARE_OPERATORS_FOR_FLAGS(dpsynth::ui::StudioDocument::Parts)
