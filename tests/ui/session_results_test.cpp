@@ -2,11 +2,13 @@
 /// which data they were made, and stale when the data differs. Nothing per record is stored.
 #include <QDoubleSpinBox>
 #include <QFile>
+#include <QLabel>
 #include <QtTest>
 #include <nlohmann/json.hpp>
 
 #include "studio_test_helpers.h"
 #include "ui/controllers/document_controller.h"
+#include "ui/controllers/session_controller.h"
 #include "ui/main_window.h"
 #include "ui/models/results_table_model.h"
 #include "ui/panels/data_panel.h"
@@ -103,6 +105,11 @@ class SessionResultsTest : public QObject {
         qPrintable(note));
     QVERIFY(!note.contains("STALE"));
     QVERIFY(!reopened.isWindowModified());
+    // Issue 23, defect 4: the Warnings tab shows the session's run, not "No run yet".
+    const QString warningsNote =
+        reopened.findChild<QLabel*>(QStringLiteral("warningsNote"))->text();
+    QVERIFY2(warningsNote.contains("session's run"), qPrintable(warningsNote));
+    QVERIFY(!warningsNote.contains("Stale"));
     // The Lipschitz violins come back, drawn from the stored quantiles.
     QTRY_VERIFY2(
         !reopened.synthesis()->plotsView()->plotSummary().section('\n', 0, 0).contains(": 0 plottables"),
@@ -113,6 +120,47 @@ class SessionResultsTest : public QObject {
     reopened.synthesis()->tuningPanel()->field("c")->spinBox()->setValue(0.5);
     QVERIFY(model->isStale());
     QVERIFY(reopened.synthesis()->resultsPanel()->note().contains("Results from"));
+  }
+
+  void aSessionOpenedInTheWindowWithItsReferenceStaysCurrent() {
+    // Issue 23, defect 4: File > Open reads the data and the reference on worker threads; the
+    // reference arriving after the results are shown does not make them STALE.
+    const QString path = dir_.filePath("reference.dpsynth");
+    {
+      MainWindow window;
+      window.setErrorPresenter(errors_.presenter());
+      window.setRefusalPresenter([](const RefusalReport&) {});
+      window.synthesis()->autoRunBox()->setChecked(false);
+      const QString data = dir_.filePath("counts.csv");
+      QFile::remove(data);
+      QVERIFY(QFile::copy(test::samplePath("nbmix"), data));
+      QVERIFY(window.services().data->loadFile(data));
+      window.document()->edit(Field::family, dpsynth::core::models::Family::negbin);
+      test::useSmallSampler(window);
+      QVERIFY(window.services().data->loadReference(test::samplePath("poisson"),
+                                                    window.document()->settings().dataset));
+      test::setMechanisms(window, {dpsynth::core::pipeline::Mechanism::censorW});
+      QSignalSpy ended(window.synthesis(), &dpsynth::ui::SynthesisWorkspace::runEnded);
+      QVERIFY(window.synthesis()->startRun(false));
+      QVERIFY(test::waitForRun(window, ended));
+      QVERIFY(window.document()->resultsCurrent());
+      QVERIFY(window.saveSession(path));
+    }
+    MainWindow reopened;
+    reopened.setErrorPresenter(errors_.presenter());
+    QSignalSpy opened(reopened.sessionController(), &SessionController::opened);
+    reopened.sessionController()->openInBackground(path);
+    QVERIFY(reopened.services().data->isLoading());  // the data file, on the worker
+    QVERIFY(opened.wait(60000));
+    QTRY_VERIFY_WITH_TIMEOUT(reopened.document()->reference().isLoaded(), 60000);
+    QTest::qWait(50);
+    QVERIFY(reopened.document()->resultsCurrent());
+    ResultsTableModel* model = reopened.synthesis()->resultsPanel()->model();
+    QVERIFY(!model->isEmpty());
+    QVERIFY(!model->isStale());
+    QVERIFY(!reopened.synthesis()->resultsPanel()->note().contains("STALE"));
+    QVERIFY(!reopened.isWindowModified());
+    QCOMPARE(errors_.count(), std::size_t(0));
   }
 
   void resultsMadeOnOtherDataAreMarkedStale() {

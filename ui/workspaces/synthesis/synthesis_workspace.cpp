@@ -224,6 +224,7 @@ void SynthesisWorkspace::onDocumentChanged(StudioDocument::Parts parts) {
     services_.run->cancel();  // a run on the previous data must not draw over the new data
     services_.run->resetCache();
     progress_->reset();  // the previous data's stages
+    progress_->setSummary(tr("No run on these data yet."));
   } else if (parts & StudioDocument::kChoice) {
     services_.run->resetCache();  // a different dataset or model: no stage can be reused
   }
