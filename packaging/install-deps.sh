@@ -10,6 +10,7 @@ packages=(
   libbenchmark-dev
   qt6-base-dev qt6-svg-dev libqcustomplot-dev libgl-dev
   xvfb xauth
+  openbox                    # tests/ui studio_layout_test_framed: a real window frame under Xvfb
   parallel                   # tests/app/study_cli_test: study shards through GNU parallel
   clang libclang-rt-14-dev   # fuzz/run.sh: libFuzzer and its sanitizer runtimes
 )

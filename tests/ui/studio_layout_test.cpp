@@ -10,6 +10,8 @@
 #include <QSpinBox>
 #include <QTabWidget>
 #include <QTableView>
+#include <QScrollBar>
+#include <QStyle>
 #include <QtTest>
 
 #include "studio_test_helpers.h"
@@ -45,6 +47,18 @@ void shoot(QWidget* widget, const QString& name) {
   if (dir.isEmpty()) return;
   QCoreApplication::processEvents();
   QVERIFY(widget->grab().save(QDir(dir).filePath(name)));
+}
+
+/// The whole screen, window frame included (only a window manager draws one), when
+/// DPSYNTH_SCREENSHOT_DIR names a folder: `name`_1280x720[_scale1.5].png.
+void shootScreen(QWidget& window, const QString& name) {
+  const QString dir = qEnvironmentVariable("DPSYNTH_SCREENSHOT_DIR");
+  if (dir.isEmpty()) return;
+  QTest::qWait(200);
+  const QString scale = qEnvironmentVariable("QT_SCALE_FACTOR", "1");
+  const QString suffix = scale == "1" ? QString() : QStringLiteral("_scale%1").arg(scale);
+  const QPixmap shot = window.screen()->grabWindow(0);
+  QVERIFY(shot.save(QDir(dir).filePath(QStringLiteral("%1_1280x720%2.png").arg(name, suffix))));
 }
 
 bool run(MainWindow& window) {
@@ -127,6 +141,85 @@ class StudioLayoutTest : public QObject {
     }
     QVERIFY(insideWindow(form->sourceWarning(), &window));
     QVERIFY(form->sourceWarning()->visibleRegion().boundingRect() == form->sourceWarning()->rect());
+  }
+
+  /// Issue 23, defect 6: on a real 1280×720 screen under a window manager (the frame takes its
+  /// title bar from the screen), maximized, at 1× and at QT_SCALE_FACTOR=1.5: five result rows
+  /// and the verdict column are on screen, and the warnings are not clipped. Runs only where a
+  /// window manager frames the window (ui/studio_layout_test_framed*, openbox under Xvfb).
+  void framedResultsShowFiveRowsAndTheVerdict() {
+    if (qEnvironmentVariableIsEmpty("DPSYNTH_FRAMED"))
+      QSKIP("needs a window manager: run as ui/studio_layout_test_framed (openbox under Xvfb)");
+    test::ErrorRecorder errors;
+    MainWindow window;
+    window.setErrorPresenter(errors.presenter());
+    window.setRefusalPresenter([](const RefusalReport&) {});
+    window.synthesis()->autoRunBox()->setChecked(false);
+    window.loadDefaults();
+    test::useSmallSampler(window, 2, 150, 150);
+    window.document()->edit(dpsynth::ui::Field::lower, 0.0);
+    window.document()->edit(dpsynth::ui::Field::upper, 300.0);
+    test::setMechanisms(window, {pipeline::Mechanism::lw, pipeline::Mechanism::lwFinal,
+                                 pipeline::Mechanism::censorUw, pipeline::Mechanism::ph});
+    window.showMaximized();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    // The window manager has framed it: the frame is taller than the client area.
+    QTRY_VERIFY_WITH_TIMEOUT(window.frameGeometry().height() > window.geometry().height(), 10000);
+    QTest::qWait(300);  // the maximized size settles
+    const QRect screen = window.screen()->availableGeometry();
+    QVERIFY2(screen.contains(window.frameGeometry()),
+             qPrintable(QStringLiteral("frame %1,%2 %3x%4 on a %5x%6 screen")
+                            .arg(window.frameGeometry().x())
+                            .arg(window.frameGeometry().y())
+                            .arg(window.frameGeometry().width())
+                            .arg(window.frameGeometry().height())
+                            .arg(screen.width())
+                            .arg(screen.height())));
+    QVERIFY(run(window));
+    QCOMPARE(errors.count(), std::size_t(0));
+    shootScreen(window, QStringLiteral("framed"));
+
+    QTableView* table = window.synthesis()->resultsPanel()->view();
+    QVERIFY(insideWindow(table, &window));
+    QCOMPARE(table->model()->rowCount(), 5);  // confidential + four mechanisms
+    const QRect viewport = table->viewport()->rect();
+    for (int row = 0; row < 5; ++row) {
+      const QRect cell = table->visualRect(table->model()->index(row, ResultsTableModel::kVerdict));
+      QVERIFY2(viewport.contains(cell),
+               qPrintable(QStringLiteral("row %1 at %2..%3 of a %4 px high table")
+                              .arg(row)
+                              .arg(cell.top())
+                              .arg(cell.bottom())
+                              .arg(viewport.height())));
+    }
+    // The warnings: each row as tall as its wrapped text, the first one on screen.
+    window.synthesis()->bottomTabs()->setCurrentWidget(window.synthesis()->warningsPanel());
+    QCoreApplication::processEvents();
+    shootScreen(window, QStringLiteral("framed_warnings"));
+    QListWidget* warnings = window.synthesis()->warningsPanel()->list();
+    QVERIFY(insideWindow(warnings, &window));
+    QVERIFY(warnings->count() > 0);
+    // Nothing scrolls sideways, and each warning's box is as tall as its wrapped text.
+    QCOMPARE(warnings->horizontalScrollBar()->maximum(), 0);
+    // The style lays an item's text out beside its icon, each with a margin on both sides.
+    const int margin = warnings->style()->pixelMetric(QStyle::PM_FocusFrameHMargin) + 1;
+    for (int row = 0; row < warnings->count(); ++row) {
+      const QRect box = warnings->visualItemRect(warnings->item(row));
+      const int textWidth = box.width() - warnings->iconSize().width() - 4 * margin;
+      const int needed = warnings->fontMetrics()
+                             .boundingRect(QRect(0, 0, textWidth, 100000), Qt::TextWordWrap,
+                                           warnings->item(row)->text())
+                             .height();
+      QVERIFY2(box.height() >= needed,
+               qPrintable(QStringLiteral("warning %1 is %2 px high, its text needs %3")
+                              .arg(row)
+                              .arg(box.height())
+                              .arg(needed)));
+      QVERIFY(box.width() <= warnings->viewport()->width());
+    }
+    // The first warning starts on screen (a long one scrolls, never cut sideways).
+    QVERIFY(warnings->viewport()->rect().contains(
+        warnings->visualItemRect(warnings->item(0)).topLeft()));
   }
 
   void theWindowFitsItsScreen() {

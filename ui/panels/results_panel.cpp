@@ -13,6 +13,7 @@
 #include <QVBoxLayout>
 
 #include "ui/models/results_sort_proxy.h"
+#include "ui/widgets/elided_label.h"
 
 namespace dpsynth::ui {
 
@@ -39,12 +40,11 @@ ResultsPanel::ResultsPanel(QWidget* parent) : QWidget(parent) {
   view_->setSelectionBehavior(QAbstractItemView::SelectRows);
   view_->verticalHeader()->setDefaultSectionSize(view_->fontMetrics().height() + 6);
 
-  note_ = new QLabel(tr("No results yet: choose mechanisms and press Run."), this);
+  note_ = new ElidedLabel(this);
   note_->setObjectName(QStringLiteral("resultsNote"));
-  // A long note wraps rather than widening the window beyond a small (or scaled) screen.
-  note_->setWordWrap(true);
-  note_->setMinimumWidth(120);
-  note_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+  // One line, elided (the whole note in its tooltip): wrapped, a long note took the rows of
+  // the table below it on a small or scaled screen.
+  note_->setFullText(tr("No results yet: choose mechanisms and press Run."));
   copy_ = new QPushButton(tr("Copy"), this);
   copy_->setToolTip(tr("Copy the table as tab-separated text"));
   export_ = new QPushButton(tr("Export CSV…"), this);
@@ -68,8 +68,8 @@ ResultsPanel::ResultsPanel(QWidget* parent) : QWidget(parent) {
   updateButtons();
 }
 
-void ResultsPanel::setNote(const QString& text) { note_->setText(text); }
-QString ResultsPanel::note() const { return note_->text(); }
+void ResultsPanel::setNote(const QString& text) { note_->setFullText(text); }
+QString ResultsPanel::note() const { return note_->fullText(); }
 
 void ResultsPanel::copyToClipboard() const { QApplication::clipboard()->setText(model_->toTsv()); }
 

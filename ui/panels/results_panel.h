@@ -10,6 +10,7 @@ class QTableView;
 
 namespace dpsynth::ui {
 
+class ElidedLabel;
 class ResultsSortProxy;
 
 class ResultsPanel : public QWidget {
@@ -40,7 +41,7 @@ class ResultsPanel : public QWidget {
   ResultsTableModel* model_ = nullptr;
   ResultsSortProxy* proxy_ = nullptr;
   QTableView* view_ = nullptr;
-  QLabel* note_ = nullptr;
+  ElidedLabel* note_ = nullptr;
   QPushButton* copy_ = nullptr;
   QPushButton* export_ = nullptr;
   QString exportFolder_;

@@ -1,10 +1,9 @@
 #include "ui/panels/warnings_panel.h"
 
 #include <QApplication>
-#include <QHeaderView>
 #include <QLabel>
 #include <QStyle>
-#include <QTableWidget>
+#include <QListWidget>
 #include <QVBoxLayout>
 #include <algorithm>
 
@@ -13,62 +12,44 @@
 
 namespace dpsynth::ui {
 
-namespace {
-
-enum Column { kMechanism, kStage, kWarning };
-
-}  // namespace
-
 WarningsPanel::WarningsPanel(QWidget* parent) : QWidget(parent) {
   note_ = new QLabel(tr("No run yet."), this);
   note_->setObjectName(QStringLiteral("warningsNote"));
-  list_ = new QTableWidget(0, 3, this);
+  note_->setWordWrap(true);
+  // One column: "mechanism · stage" above the warning, wrapped in the whole width. Three
+  // columns (mechanism, stage, warning) left the sentence a sliver of a narrow or scaled pane,
+  // scrolled sideways and cut.
+  list_ = new QListWidget(this);
   list_->setObjectName(QStringLiteral("warningsList"));
-  list_->setHorizontalHeaderLabels({tr("Mechanism"), tr("Stage"), tr("Warning")});
-  list_->verticalHeader()->hide();
-  list_->setEditTriggers(QAbstractItemView::NoEditTriggers);
-  list_->setSelectionBehavior(QAbstractItemView::SelectRows);
-  // Warnings are sentences: wrapped in full beside narrow mechanism and stage columns.
   list_->setWordWrap(true);
   list_->setTextElideMode(Qt::ElideNone);
-  QHeaderView* header = list_->horizontalHeader();
-  header->setSectionResizeMode(kMechanism, QHeaderView::ResizeToContents);
-  header->setSectionResizeMode(kStage, QHeaderView::Interactive);
-  header->resizeSection(kStage,
-                        list_->fontMetrics().horizontalAdvance(QStringLiteral("weighted-e ")));
-  header->setSectionResizeMode(kWarning, QHeaderView::Stretch);
-  connect(header, &QHeaderView::sectionResized, list_, &QTableWidget::resizeRowsToContents);
+  list_->setResizeMode(QListView::Adjust);
+  list_->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+  list_->setVerticalScrollMode(QAbstractItemView::ScrollPerPixel);
+  list_->setSpacing(2);
+  const int icon = list_->fontMetrics().height();
+  list_->setIconSize(QSize(icon, icon));
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(0, 0, 0, 0);
   layout->addWidget(note_);
   layout->addWidget(list_, 1);
 }
 
-void WarningsPanel::resizeEvent(QResizeEvent* event) {
-  QWidget::resizeEvent(event);
-  list_->resizeRowsToContents();
-}
-
 void WarningsPanel::add(const QString& mechanism, const QString& stage, const QString& text,
                         bool severe) {
-  const int row = list_->rowCount();
-  list_->insertRow(row);
-  auto* who = new QTableWidgetItem(mechanism);
-  who->setIcon(QApplication::style()->standardIcon(severe ? QStyle::SP_MessageBoxCritical
-                                                          : QStyle::SP_MessageBoxWarning));
-  list_->setItem(row, kMechanism, who);
-  auto* where = new QTableWidgetItem(stage);
-  where->setToolTip(stage);
-  list_->setItem(row, kStage, where);
   // Core's warnings may name command-line flags (--sd-scale): show the studio's fields.
   const QString shown = withFieldNames(text);
-  auto* what = new QTableWidgetItem(shown);
-  what->setToolTip(shown);
-  list_->setItem(row, kWarning, what);
+  auto* item = new QListWidgetItem(
+      QStringLiteral("%1 · %2\n%3").arg(mechanism, stage, shown), list_);
+  item->setIcon(QApplication::style()->standardIcon(severe ? QStyle::SP_MessageBoxCritical
+                                                           : QStyle::SP_MessageBoxWarning));
+  item->setToolTip(shown);
+  entries_.push_back({mechanism, stage, shown});
 }
 
 void WarningsPanel::setRun(const RunOutput& output) {
-  list_->setRowCount(0);
+  list_->clear();
+  entries_.clear();
   const auto labels = core::report::mechanismLabels(*output.result);
   const auto& mechanisms = output.result->mechanisms;
   for (std::size_t j = 0; j < mechanisms.size(); ++j) {
@@ -93,7 +74,6 @@ void WarningsPanel::setRun(const RunOutput& output) {
       add(who, tr("mechanism"), QString::fromStdString(w), false);
     }
   }
-  list_->resizeRowsToContents();
   note_->setText(count() == 0 ? tr("No warnings in the last run.")
                               : tr("%n warning(s) in the last run.", nullptr, count()));
   setStale(false);
@@ -101,7 +81,8 @@ void WarningsPanel::setRun(const RunOutput& output) {
 }
 
 void WarningsPanel::setStored(const core::session::SessionResults& results) {
-  list_->setRowCount(0);
+  list_->clear();
+  entries_.clear();
   for (std::size_t j = 0; j < results.mechanisms.size(); ++j) {
     const auto& m = results.mechanisms[j];
     const QString who = QString::fromStdString(m.mechanism);
@@ -112,7 +93,6 @@ void WarningsPanel::setStored(const core::session::SessionResults& results) {
     }
     for (const auto& w : m.warnings) add(who, tr("mechanism"), QString::fromStdString(w), false);
   }
-  list_->resizeRowsToContents();
   note_->setText(count() == 0 ? tr("No warnings in the session's run.")
                               : tr("%n warning(s) in the session's run.", nullptr, count()));
   setStale(false);
@@ -120,7 +100,8 @@ void WarningsPanel::setStored(const core::session::SessionResults& results) {
 }
 
 void WarningsPanel::clear() {
-  list_->setRowCount(0);
+  list_->clear();
+  entries_.clear();
   note_->setText(tr("No run yet."));
   setStale(false);
   emit countChanged(0);
@@ -135,15 +116,12 @@ void WarningsPanel::setStale(bool stale) {
     note_->setText(note_->text().mid(prefix.size()));
 }
 
-int WarningsPanel::count() const { return list_->rowCount(); }
+int WarningsPanel::count() const { return list_->count(); }
 
 QStringList WarningsPanel::lines() const {
   QStringList out;
-  for (int i = 0; i < count(); ++i) {
-    out << QStringLiteral("%1 | %2 | %3")
-               .arg(list_->item(i, kMechanism)->text(), list_->item(i, kStage)->text(),
-                    list_->item(i, kWarning)->text());
-  }
+  for (const auto& e : entries_)
+    out << QStringLiteral("%1 | %2 | %3").arg(e.mechanism, e.stage, e.text);
   return out;
 }
 

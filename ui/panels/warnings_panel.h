@@ -8,7 +8,7 @@
 #include "ui/document/run_types.h"
 
 class QLabel;
-class QTableWidget;
+class QListWidget;
 
 namespace dpsynth::ui {
 
@@ -27,7 +27,7 @@ class WarningsPanel : public QWidget {
   /// Greys the list: the warnings belong to a run made with other settings or data.
   void setStale(bool stale);
   int count() const;
-  QTableWidget* list() const { return list_; }
+  QListWidget* list() const { return list_; }
   /// "mechanism | stage | warning" per line, for tests and the clipboard.
   QStringList lines() const;
 
@@ -36,9 +36,12 @@ class WarningsPanel : public QWidget {
 
  private:
   void add(const QString& mechanism, const QString& stage, const QString& text, bool severe);
-  void resizeEvent(QResizeEvent* event) override;
 
-  QTableWidget* list_ = nullptr;
+  QListWidget* list_ = nullptr;
+  struct Entry {
+    QString mechanism, stage, text;
+  };
+  std::vector<Entry> entries_;
   QLabel* note_ = nullptr;
 };
 

@@ -70,7 +70,8 @@ PlotWidget::PlotWidget(QWidget* parent) : QWidget(parent) {
   staleBanner_->hide();
   layout->addWidget(staleBanner_);
   plot_ = new QCustomPlot(this);
-  plot_->setMinimumSize(240, 160);
+  // Low enough that a 720-line screen at a 1.5 scale factor keeps five result rows below.
+  plot_->setMinimumSize(240, 110);
   layout->addWidget(plot_, 1);
   plot_style::applyStyle(plot_);
   plot_->setContextMenuPolicy(Qt::CustomContextMenu);

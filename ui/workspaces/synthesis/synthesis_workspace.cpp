@@ -73,6 +73,7 @@ SynthesisWorkspace::SynthesisWorkspace(StudioDocument* document, const StudioSer
   centreSplitter_->setStretchFactor(1, 1);
   centreSplitter_->setSizes({650, 250});
   controls_ = new ControlPane(data_, mechanisms_, tuning_, sampler_);
+  connect(centreSplitter_, &QSplitter::splitterMoved, this, [this] { centreSizedByUser_ = true; });
   mainSplitter_ = new QSplitter(Qt::Horizontal);
   mainSplitter_->addWidget(controls_);
   mainSplitter_->addWidget(centreSplitter_);
@@ -156,6 +157,17 @@ void SynthesisWorkspace::saveLayout() const {
 void SynthesisWorkspace::fitHeight(int windowHeight) {
   if (windowHeight < 760)
     centreSplitter_->setSizes({windowHeight * 55 / 100, windowHeight * 45 / 100});
+}
+
+void SynthesisWorkspace::resizeEvent(QResizeEvent* event) {
+  QWidget::resizeEvent(event);
+  // On a short window (a 720-line screen, or any screen at a scale factor) the table needs
+  // more than half the height for its rows; the splitter alone gives it a quarter (stretch),
+  // two rows at 1.5x. A divider the analyst moved stays where it was put.
+  if (!centreSizedByUser_ && height() < 700) {
+    const int total = centreSplitter_->height();
+    centreSplitter_->setSizes({total * 42 / 100, total - total * 42 / 100});
+  }
 }
 
 void SynthesisWorkspace::connectRun() {

@@ -72,6 +72,9 @@ class SynthesisWorkspace : public QWidget {
   /// A run ended: finished, cancelled or failed (ok is true only for finished).
   void runEnded(bool ok);
 
+ protected:
+  void resizeEvent(QResizeEvent* event) override;
+
  private:
   void connectRun();
   void onFinished(const RunOutput& output);
@@ -103,6 +106,8 @@ class SynthesisWorkspace : public QWidget {
   /// stored results.
   quint64 shownRunId_ = 0;
   bool showsStored_ = false;
+  /// The analyst moved the plots / results divider in this session: keep it where it is.
+  bool centreSizedByUser_ = false;
 };
 
 }  // namespace dpsynth::ui
