@@ -3,6 +3,7 @@
 /// generator, or the analyst's file resampled with replacement (an internal study, never a
 /// release).
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <stop_token>
 
@@ -29,10 +30,19 @@ class ReplicateSource {
   data::Dataset draw(std::uint64_t seed, const std::stop_token& stop = {}) const;
   std::size_t size() const { return n_; }
 
+  /// Public reference data every replicate's censor-w and weighted-e take their weight function
+  /// from (RunSettings::weightReference, SPEC §0), as in a release with reference weights; its
+  /// design must be the replicates'. Null (the default): weights from each replicate's data.
+  void setWeightReference(std::shared_ptr<const data::Dataset> reference) {
+    weightReference_ = std::move(reference);
+  }
+  const std::shared_ptr<const data::Dataset>& weightReference() const { return weightReference_; }
+
  private:
   std::optional<Generator> generator_;
   std::optional<data::Dataset> original_;
   std::size_t n_ = 0;
+  std::shared_ptr<const data::Dataset> weightReference_;
 };
 
 }  // namespace dpsynth::core::study

@@ -79,6 +79,7 @@ std::optional<ReplicateRows> runReplicate(const StudyConfig& config, const Repli
   settings.lipschitzThreads = 1;
   settings.neighbours = config.neighbours;
   settings.release = false;
+  settings.weightReference = source.weightReference();
 
   pipeline::StageCache cache;
   const auto run = pipeline::runMechanisms(dataset, configs, settings, &cache, stop);

@@ -43,9 +43,10 @@ void FrontierRunner::run(const FrontierRequest& request, std::stop_token stop) {
     // A bootstrap resamples the rows in memory; a generator needs none.
     if (!request.data && !request.config.source.generator)
       throw std::invalid_argument("a bootstrap frontier needs the data to resample");
-    const core::study::ReplicateSource source =
+    core::study::ReplicateSource source =
         request.data ? core::study::ReplicateSource(request.config, *request.data)
                      : core::study::ReplicateSource(request.config);
+    source.setWeightReference(request.weightReference);
     std::vector<int> replicates;
     for (int r = 0; r < request.config.replicates; ++r) replicates.push_back(r);
     const auto outcome = core::study::runStudy(

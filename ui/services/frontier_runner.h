@@ -21,6 +21,9 @@ struct FrontierRequest {
   /// (the rows come from `data`).
   core::study::StudyConfig config;
   std::shared_ptr<const core::data::Dataset> data;  ///< null for a generator
+  /// The reference dataset censor-w and weighted-e take their weights from, as in Synthesis
+  /// (null: weights from each replicate); its design is the replicates'.
+  std::shared_ptr<const core::data::Dataset> weightReference;
   int threads = 2;  ///< replicates at a time (0 = all cores)
 };
 

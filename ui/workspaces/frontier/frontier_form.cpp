@@ -159,11 +159,28 @@ FrontierForm::FrontierForm(QWidget* parent) : QWidget(parent) {
   form->addRow(tr("replicates R"), replicates_);
   measure_ = new QComboBox(sweep);
   measure_->setObjectName(QStringLiteral("frontierMeasure"));
-  for (const auto& m : core::study::frontierMeasures()) measure_->addItem(QString::fromStdString(m));
+  // Words in the list, the column's name (as in results.csv) beside them and as the item's data.
+  for (const auto& m : core::study::frontierMeasures()) {
+    const QString id = QString::fromStdString(m);
+    measure_->addItem(QStringLiteral("%1 (%2)").arg(measureTitle(id), id), id);
+  }
   measure_->setToolTip(tr("Utility measure on the vertical axis (lower is closer to the data, "
-                          "except ci_overlap where higher is better)."));
+                          "except CI overlap where higher is better)."));
   form->addRow(tr("utility measure"), measure_);
-  connect(measure_, &QComboBox::currentTextChanged, this, &FrontierForm::measureChanged);
+  connect(measure_, &QComboBox::currentIndexChanged, this,
+          [this] { emit measureChanged(measure()); });
+  xAxis_ = new QComboBox(sweep);
+  xAxis_->setObjectName(QStringLiteral("frontierXAxis"));
+  xAxis_->addItem(tr("risk: ε"), int(XAxis::epsilon));
+  xAxis_->addItem(tr("risk: attribute CAP − baseline"), int(XAxis::attributeCapGain));
+  xAxis_->setToolTip(
+      tr("<p><b>ε</b>: the guarantee's bound (asked for a DP mechanism, ε_x for an aDP one).</p>"
+         "<p><b>attribute CAP − baseline</b>: measured on each replicate's first synthetic "
+         "dataset, with the covariates as an intruder's keys: how much more often the synthetic "
+         "records predict a record's outcome correctly than the overall mode or median does. "
+         "Computed from the (replicate's) data itself: internal, never published.</p>"));
+  form->addRow(tr("horizontal axis"), xAxis_);
+  connect(xAxis_, &QComboBox::currentIndexChanged, this, [this] { emit xAxisChanged(xAxis()); });
   layout->addWidget(sweep);
 
   auto* sampler = new QGroupBox(tr("Sampler (per replicate)"), this);
@@ -252,8 +269,37 @@ void FrontierForm::setMechanisms(const std::vector<pipeline::Mechanism>& mechani
     box->setChecked(std::find(mechanisms.begin(), mechanisms.end(), m) != mechanisms.end());
 }
 
-QString FrontierForm::measure() const { return measure_->currentText(); }
-void FrontierForm::setMeasure(const QString& measure) { measure_->setCurrentText(measure); }
+QString FrontierForm::measure() const { return measure_->currentData().toString(); }
+void FrontierForm::setMeasure(const QString& measure) {
+  measure_->setCurrentIndex(measure_->findData(measure));
+}
+
+FrontierForm::XAxis FrontierForm::xAxis() const {
+  return static_cast<XAxis>(xAxis_->currentData().toInt());
+}
+void FrontierForm::setXAxis(XAxis axis) { xAxis_->setCurrentIndex(xAxis_->findData(int(axis))); }
+
+QString FrontierForm::measureTitle(const QString& id) {
+  static const std::pair<const char*, const char*> kTitles[] = {
+      {"max_ecdf", QT_TR_NOOP("largest ECDF distance")},
+      {"avg_ecdf", QT_TR_NOOP("mean ECDF distance")},
+      {"mean", QT_TR_NOOP("synthetic mean")},
+      {"median", QT_TR_NOOP("synthetic median")},
+      {"q15", QT_TR_NOOP("synthetic 15% quantile")},
+      {"q90", QT_TR_NOOP("synthetic 90% quantile")},
+      {"ci_overlap", QT_TR_NOOP("regression CI overlap")},
+      {"max_std_diff", QT_TR_NOOP("largest standardised coefficient difference")},
+      {"pmse", QT_TR_NOOP("propensity pMSE")},
+      {"max_group_mean_diff", QT_TR_NOOP("largest group mean difference")},
+      {"replicated_uniques", QT_TR_NOOP("risk: replicated uniques")},
+      {"attribute_cap", QT_TR_NOOP("risk: attribute CAP")},
+      {"attribute_cap_baseline", QT_TR_NOOP("risk: attribute CAP baseline")},
+      {"dcr_share", QT_TR_NOOP("risk: closer than the data (DCR share)")},
+  };
+  for (const auto& [key, title] : kTitles)
+    if (id == QLatin1String(key)) return tr(title);
+  return id;
+}
 
 void FrontierForm::setSampler(const core::mcmc::NutsConfig& nuts) {
   chains_->setValue(nuts.chains);

@@ -94,10 +94,18 @@ class FrontierForm : public QWidget {
   QSpinBox* warmupBox() const { return warmup_; }
   QSpinBox* drawsBox() const { return draws_; }
   QComboBox* measureBox() const { return measure_; }
+  /// The frontier's horizontal axis (ε, or the disclosure risk attribute CAP − baseline).
+  enum class XAxis { epsilon, attributeCapGain };
+  XAxis xAxis() const;
+  void setXAxis(XAxis axis);
+  QComboBox* xAxisBox() const { return xAxis_; }
+  /// A measure's name in words ("largest ECDF distance" for max_ecdf).
+  static QString measureTitle(const QString& id);
   QCheckBox* mechanismBox(core::pipeline::Mechanism m) const { return boxes_.at(m); }
 
  signals:
   void measureChanged(const QString& measure);
+  void xAxisChanged(dpsynth::ui::FrontierForm::XAxis axis);
   /// The source was switched (by the user or a default following the reference).
   void sourceChanged(dpsynth::ui::FrontierForm::Source source);
 
@@ -121,6 +129,7 @@ class FrontierForm : public QWidget {
   QSpinBox* draws_ = nullptr;
   QSpinBox* seed_ = nullptr;
   QComboBox* measure_ = nullptr;
+  QComboBox* xAxis_ = nullptr;
   core::pipeline::MechanismConfig tuning_;
 };
 

@@ -8,6 +8,7 @@
 
 #include "core/data/csv_writer.h"
 #include "ui/plots/plot_style.h"
+#include "ui/workspaces/frontier/frontier_form.h"
 
 namespace dpsynth::ui {
 namespace {
@@ -33,7 +34,54 @@ Qt::PenStyle lineFor(Guarantee g) {
   return Qt::DotLine;
 }
 
+/// The range a measure can take where it has one, so that one wild replicate (a CI overlap of
+/// −8000 when a fit diverges) does not squash every other point into a line.
+std::optional<std::pair<double, double>> measureBounds(const QString& measure) {
+  if (measure == QLatin1String("max_ecdf") || measure == QLatin1String("avg_ecdf") ||
+      measure == QLatin1String("replicated_uniques") || measure == QLatin1String("attribute_cap") ||
+      measure == QLatin1String("attribute_cap_baseline") || measure == QLatin1String("dcr_share"))
+    return std::pair{0.0, 1.0};
+  if (measure == QLatin1String("ci_overlap")) return std::pair{-1.0, 1.0};
+  if (measure == QLatin1String("pmse")) return std::pair{0.0, 0.25};
+  return std::nullopt;
+}
+
 }  // namespace
+
+std::pair<double, double> frontierAxisRange(const std::vector<double>& medians,
+                                            const std::vector<double>& bandEdges,
+                                            const QString& measure) {
+  double lo = std::numeric_limits<double>::infinity(), hi = -lo;
+  const auto bounds = measureBounds(measure);
+  const auto inBounds = [&bounds](double v) {
+    return std::isfinite(v) && (!bounds || (v >= bounds->first && v <= bounds->second));
+  };
+  for (double m : medians) {
+    if (!inBounds(m)) continue;
+    lo = std::min(lo, m);
+    hi = std::max(hi, m);
+  }
+  if (!std::isfinite(lo)) {  // every median outside the measure's range (or none)
+    return bounds ? *bounds : std::pair{0.0, 1.0};
+  }
+  // The bands widen the axis only as far as the medians' own spread again: an interquartile
+  // range reaching −8000 is clipped, its band runs off the plot.
+  const double span = std::max(hi - lo, std::max(0.05 * std::abs(hi), 1e-3));
+  double bandLo = lo, bandHi = hi;
+  for (double e : bandEdges) {
+    if (!inBounds(e)) continue;
+    if (e >= lo - span) bandLo = std::min(bandLo, e);
+    if (e <= hi + span) bandHi = std::max(bandHi, e);
+  }
+  const double pad = 0.08 * (bandHi - bandLo > 0 ? bandHi - bandLo : span);
+  lo = bandLo - pad;
+  hi = bandHi + pad;
+  if (bounds) {
+    lo = std::max(lo, bounds->first - 0.02 * (bounds->second - bounds->first));
+    hi = std::min(hi, bounds->second + 0.02 * (bounds->second - bounds->first));
+  }
+  return {lo, hi};
+}
 
 QString frontierSettingsText(const study::FrontierPoint& p) {
   QStringList tuning;
@@ -51,7 +99,7 @@ FrontierPlot::FrontierPlot(QWidget* parent) : PlotWidget(parent) {
   plot->xAxis->setScaleType(QCPAxis::stLogarithmic);
   plot->xAxis->setTicker(QSharedPointer<QCPAxisTickerLog>(new QCPAxisTickerLog));
   plot->xAxis->setNumberFormat(QStringLiteral("gb"));
-  plot->xAxis->setLabel(tr("ε (log scale; ε_x for mechanisms without an ε target)"));
+  plot->xAxis->setLabel(tr("risk: ε (log scale; ε_x for mechanisms without an ε target)"));
   plot->legend->setVisible(true);
   plot_style::placeLegendAbove(plot, 3);
   connect(plot, &QCustomPlot::mousePress, this,
@@ -61,6 +109,23 @@ FrontierPlot::FrontierPlot(QWidget* parent) : PlotWidget(parent) {
     if (QLineF(pressPixel_, e->position()).length() > 4) return;  // a drag, not a click
     if (const auto i = pointAt(e->position())) emit pointClicked(points_[*i]);
   });
+}
+
+void FrontierPlot::setXAxis(XAxis axis) {
+  QCustomPlot* plot = customPlot();
+  logX_ = axis == XAxis::epsilon;
+  if (logX_) {
+    plot->xAxis->setScaleType(QCPAxis::stLogarithmic);
+    plot->xAxis->setTicker(QSharedPointer<QCPAxisTickerLog>(new QCPAxisTickerLog));
+    plot->xAxis->setLabel(tr("risk: ε (log scale; ε_x for mechanisms without an ε target)"));
+  } else {
+    plot->xAxis->setScaleType(QCPAxis::stLinear);
+    plot->xAxis->setTicker(QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));
+    plot->xAxis->setLabel(tr("risk: attribute CAP − baseline (median; what the synthetic file "
+                             "adds to correct attribution; internal)"));
+  }
+  dirty_ = true;
+  requestReplot();
 }
 
 void FrontierPlot::setPoints(std::vector<study::FrontierPoint> points, const QString& measure) {
@@ -77,7 +142,7 @@ void FrontierPlot::prepareReplot() {
   plot->clearGraphs();
   graphs_.clear();
   failedGraph_ = nullptr;
-  plot->yAxis->setLabel(tr("%1 (median, IQR band)").arg(measure_));
+  plot->yAxis->setLabel(tr("%1 (median, IQR band)").arg(FrontierForm::measureTitle(measure_)));
   // Points of a series are consecutive (frontierPoints sorts them).
   for (std::size_t i = 0; i < points_.size();) {
     std::size_t end = i;
@@ -110,7 +175,13 @@ void FrontierPlot::prepareReplot() {
     s.median->setPen(pen);
     const QBrush marker = g == Guarantee::DP ? QBrush(color) : QBrush(Qt::white);
     s.median->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(color, 1.6), marker, 8));
-    s.median->setName(QStringLiteral("%1 — %2").arg(s.series, guaranteeWords(g)));
+    bool marginalOnly = false;
+    for (std::size_t k = i; k < end; ++k) marginalOnly = marginalOnly || points_[k].marginalOnly;
+    // Said where it is read, not only on hover: such a mechanism ignores the covariates.
+    s.median->setName(QStringLiteral("%1 — %2%3")
+                          .arg(s.series, guaranteeWords(g),
+                               marginalOnly ? tr(" · marginal only (ignores the covariates)")
+                                            : QString()));
     for (std::size_t k = i; k < end; ++k) {
       const auto& p = points_[k];
       s.median->addData(p.x, p.value.median);
@@ -135,6 +206,11 @@ void FrontierPlot::prepareReplot() {
     failed->addData(p.x, p.value.median);
   }
   failedGraph_ = failed;
+  beyondGraph_ = plot->addGraph();
+  beyondGraph_->setLineStyle(QCPGraph::lsNone);
+  beyondGraph_->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssTriangle,
+                                                QPen(QColor(90, 90, 90), 1.5), Qt::NoBrush, 11));
+  beyondGraph_->setName(tr("median beyond the axis (hover for its value)"));
 }
 
 void FrontierPlot::rescaleToData() {
@@ -144,31 +220,52 @@ void FrontierPlot::rescaleToData() {
     plot->yAxis->setRange(0, 1);
     return;
   }
-  double xlo = std::numeric_limits<double>::infinity(), xhi = -xlo, ylo = xlo, yhi = -xlo;
+  double xlo = std::numeric_limits<double>::infinity(), xhi = -xlo;
+  std::vector<double> medians, edges;
   for (const auto& p : points_) {
-    if (p.x > 0) {
+    if (p.x > 0 || !logX_) {
       xlo = std::min(xlo, p.x);
       xhi = std::max(xhi, p.x);
     }
-    ylo = std::min({ylo, p.value.q1, p.value.median});
-    yhi = std::max({yhi, p.value.q3, p.value.median});
+    medians.push_back(p.value.median);
+    edges.push_back(p.value.q1);
+    edges.push_back(p.value.q3);
   }
   if (!std::isfinite(xlo)) xlo = 0.25, xhi = 16;
-  plot->xAxis->setRange(xlo / 1.4, xhi * 1.4);  // air on a log axis is a factor
-  const double pad = yhi > ylo ? 0.08 * (yhi - ylo) : std::max(0.05 * std::abs(yhi), 0.01);
-  plot->yAxis->setRange(ylo - pad, yhi + pad);
+  if (logX_) {
+    plot->xAxis->setRange(xlo / 1.4, xhi * 1.4);  // air on a log axis is a factor
+  } else {
+    const double pad = xhi > xlo ? 0.08 * (xhi - xlo) : 0.05;
+    plot->xAxis->setRange(xlo - pad, xhi + pad);
+  }
+  const auto [ylo, yhi] = frontierAxisRange(medians, edges, measure_);
+  plot->yAxis->setRange(ylo, yhi);
+  // Medians beyond the axis: an arrow at its edge (hover and click work there too).
+  QCPGraph* beyond = beyondGraph_;
+  if (beyond) {
+    beyond->data()->clear();
+    for (const auto& p : points_) {
+      if (p.value.median < ylo) beyond->addData(p.x, ylo);
+      if (p.value.median > yhi) beyond->addData(p.x, yhi);
+    }
+    beyond->setVisible(!beyond->data()->isEmpty());
+    if (beyond->data()->isEmpty()) beyond->removeFromLegend();
+  }
 }
 
 QPointF FrontierPlot::pointPixel(std::size_t index) const {
   const auto& p = points_.at(index);
-  return {customPlot()->xAxis->coordToPixel(p.x), customPlot()->yAxis->coordToPixel(p.value.median)};
+  // A median beyond the axis sits on its edge, where its arrow is drawn.
+  const QCPRange range = customPlot()->yAxis->range();
+  const double y = std::clamp(p.value.median, range.lower, range.upper);
+  return {customPlot()->xAxis->coordToPixel(p.x), customPlot()->yAxis->coordToPixel(y)};
 }
 
 std::optional<std::size_t> FrontierPlot::pointAt(const QPointF& pixel) const {
   std::optional<std::size_t> best;
   double bestDistance = kPickRadius;
   for (std::size_t i = 0; i < points_.size(); ++i) {
-    if (!(points_[i].x > 0)) continue;
+    if (logX_ && !(points_[i].x > 0)) continue;
     const double d = QLineF(pointPixel(i), pixel).length();
     if (d <= bestDistance) {
       bestDistance = d;
@@ -195,6 +292,9 @@ QString FrontierPlot::toolTipAt(const QPointF& pixel) const {
                 .arg(p.withoutGuarantee)
                 .arg(p.value.n);
   if (p.marginalOnly) text += tr("\nmarginal only: ignores the covariates");
+  const QCPRange range = customPlot()->yAxis->range();
+  if (p.value.median < range.lower || p.value.median > range.upper)
+    text += tr("\nbeyond the axis (shown at its edge)");
   return text + tr("\nClick to load these settings into Synthesis");
 }
 

@@ -7,6 +7,7 @@
 /// (no guarantee, a refused release) get a red cross. Hover shows a
 /// point's numbers; a click on a point emits pointClicked().
 #include <optional>
+#include <utility>
 #include <vector>
 
 #include "core/study/frontier.h"
@@ -22,6 +23,12 @@ class FrontierPlot : public PlotWidget {
  public:
   explicit FrontierPlot(QWidget* parent = nullptr);
 
+  /// What the horizontal axis measures: ε (the guarantee's bound; log scale), or the empirical
+  /// disclosure risk attribute CAP − baseline (what the synthetic file adds to an intruder's
+  /// correct attribution of the outcome; linear). Points carry it in FrontierPoint::x.
+  enum class XAxis { epsilon, attributeCapGain };
+  void setXAxis(XAxis axis);
+  XAxis xAxisKind() const { return logX_ ? XAxis::epsilon : XAxis::attributeCapGain; }
   /// Replaces the points (from core::study::frontierPoints of `measure`); redrawn within ~40 ms.
   void setPoints(std::vector<core::study::FrontierPoint> points, const QString& measure);
   const std::vector<core::study::FrontierPoint>& points() const { return points_; }
@@ -65,8 +72,18 @@ class FrontierPlot : public PlotWidget {
   bool dirty_ = false;
   std::vector<SeriesGraphs> graphs_;
   QCPGraph* failedGraph_ = nullptr;
+  QCPGraph* beyondGraph_ = nullptr;
+  bool logX_ = true;
   QPointF pressPixel_;
 };
+
+/// The vertical axis of a measure: the medians' range (within the measure's own range, where
+/// it has one: ECDF distances and shares in [0, 1], CI overlap in [−1, 1], pMSE in [0, 0.25]),
+/// widened by the bands only as far as the medians' spread again, plus some air. Medians
+/// outside it are drawn on its edge.
+std::pair<double, double> frontierAxisRange(const std::vector<double>& medians,
+                                            const std::vector<double>& bandEdges,
+                                            const QString& measure);
 
 /// "ε = 2 (c = 1, g = 0, d = auto)" or, for a mechanism whose ε is an outcome,
 /// "ε_x ≈ 3.1 (c = 1, g = 0)": the settings of a point in words.

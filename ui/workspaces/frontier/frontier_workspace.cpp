@@ -10,7 +10,9 @@
 #include <QScrollArea>
 #include <QSplitter>
 #include <QVBoxLayout>
+#include <algorithm>
 #include <array>
+#include <map>
 #include <exception>
 
 #include "core/study/study_store.h"
@@ -91,6 +93,7 @@ FrontierWorkspace::FrontierWorkspace(StudioDocument* document, const StudioServi
     if (!folder.isEmpty()) openStudyFolder(folder);
   });
   connect(form_, &FrontierForm::measureChanged, this, [this] { refreshPoints(); });
+  connect(form_, &FrontierForm::xAxisChanged, this, [this] { refreshPoints(); });
   connect(form_, &FrontierForm::sourceChanged, this, &FrontierWorkspace::showBanner);
   connect(form_->generatorEdit(), &QLineEdit::textChanged, this, &FrontierWorkspace::showBanner);
   connect(plot_, &FrontierPlot::pointClicked, this, &FrontierWorkspace::loadPoint);
@@ -256,6 +259,20 @@ bool FrontierWorkspace::start() {
   }
   request.id = ++studyId_;
   request.data = rows;  // null for a generator
+  // censor-w and weighted-e take their weights from the reference loaded in Synthesis, as the
+  // release would (censor-w then strict DP), when its design is the replicates'.
+  {
+    std::string problem;
+    const auto reference = document_->referenceDataset(&problem);
+    const bool fits =
+        reference && (from != FrontierForm::Source::generator ||
+                      (reference->interceptOnly() && reference->family == spec.family));
+    if (fits) {
+      request.weightReference = reference;
+      label += tr(" · censor-w and weighted-e weights from the reference %1")
+                   .arg(QFileInfo(document_->reference().path()).fileName());
+    }
+  }
   request.threads = 0;  // every core, one replicate per thread
   dataName_ = name;
   showsConfidential_ = from == FrontierForm::Source::confidential;
@@ -354,13 +371,60 @@ bool FrontierWorkspace::openStudyFolder(const QString& folder) {
 
 void FrontierWorkspace::refreshPoints() {
   rowsChanged_ = false;
+  const QString measure = form_->measure();
+  const bool riskAxis = form_->xAxis() == FrontierForm::XAxis::attributeCapGain;
+  plot_->setXAxis(riskAxis ? FrontierPlot::XAxis::attributeCapGain : FrontierPlot::XAxis::epsilon);
   try {
-    plot_->setPoints(study::frontierPoints(rows_, form_->measure().toStdString()),
-                     form_->measure());
+    auto points = study::frontierPoints(rows_, measure.toStdString());
+    if (riskAxis) {
+      const std::size_t before = points.size();
+      points = withAttributeCapGain(std::move(points), rows_);
+      if (points.size() < before)
+        setStatus(tr("%1 of %2 points have no attribute CAP (a mechanism without a synthetic "
+                     "outcome to attribute, or no covariates as keys) and are not drawn.")
+                      .arg(before - points.size())
+                      .arg(before));
+    }
+    plot_->setPoints(std::move(points), measure);
   } catch (const std::exception& e) {
-    plot_->setPoints({}, form_->measure());
+    plot_->setPoints({}, measure);
     setStatus(tr("Cannot draw the frontier: %1").arg(QString::fromUtf8(e.what())));
   }
+}
+
+std::vector<study::FrontierPoint> withAttributeCapGain(std::vector<study::FrontierPoint> points,
+                                                       const std::vector<std::vector<std::string>>& rows) {
+  const auto header = study::studyHeader();
+  const auto column = [&header](const char* name) {
+    return static_cast<std::size_t>(std::find(header.begin(), header.end(), name) - header.begin());
+  };
+  const std::size_t cellCol = column("cell"), capCol = column("attribute_cap"),
+                    baseCol = column("attribute_cap_baseline");
+  std::map<std::string, std::vector<double>> gains;
+  for (const auto& row : rows) {
+    if (row.size() != header.size() || row[cellCol].empty()) continue;
+    try {
+      if (row[capCol].empty() || row[baseCol].empty()) continue;
+      gains[row[cellCol]].push_back(std::stod(row[capCol]) - std::stod(row[baseCol]));
+    } catch (const std::exception&) {
+      // not a number: no gain for this replicate
+    }
+  }
+  std::vector<study::FrontierPoint> out;
+  for (auto& p : points) {
+    auto it = gains.find(p.cell);
+    if (it == gains.end() || it->second.empty()) continue;
+    auto& g = it->second;
+    std::sort(g.begin(), g.end());
+    const std::size_t n = g.size();
+    p.x = n % 2 ? g[n / 2] : 0.5 * (g[n / 2 - 1] + g[n / 2]);
+    out.push_back(std::move(p));
+  }
+  // A series is drawn through its points in order of x.
+  std::stable_sort(out.begin(), out.end(), [](const auto& a, const auto& b) {
+    return a.series != b.series ? a.series < b.series : a.x < b.x;
+  });
+  return out;
 }
 
 void FrontierWorkspace::loadPoint(const study::FrontierPoint& point) {

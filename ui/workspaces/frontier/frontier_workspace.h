@@ -104,4 +104,11 @@ class FrontierWorkspace : public QWidget {
   std::array<int, 3> synthesisSampler_{};  ///< chains, warm-up, draws last taken from Synthesis
 };
 
+/// The points with x = the median over replicates of attribute CAP − baseline of each point's
+/// cell (the disclosure risk axis, issue 24); points whose rows have no CAP (ph, or a run without
+/// covariates as keys) are left out.
+std::vector<core::study::FrontierPoint> withAttributeCapGain(
+    std::vector<core::study::FrontierPoint> points,
+    const std::vector<std::vector<std::string>>& rows);
+
 }  // namespace dpsynth::ui
