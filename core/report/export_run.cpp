@@ -78,30 +78,46 @@ std::string phReleaseName(const std::string& label) { return "ph-release_" + lab
 
 namespace {
 
-/// True when some mechanism of the run may enter release/ (SPEC §0: a stated DP or aDP label).
-bool writesRelease(const pipeline::RunResult& result) {
-  return std::any_of(result.mechanisms.begin(), result.mechanisms.end(),
-                     [](const pipeline::MechanismResult& m) { return pipeline::releasable(m); });
+using Chosen = std::optional<std::vector<pipeline::Mechanism>>;
+
+/// A mechanism enters release/ when it is releasable (SPEC §0: a stated DP or aDP label, not
+/// refused) and, where the analyst chose, chosen.
+bool goesToRelease(const pipeline::MechanismResult& mechanism, const Chosen& chosen) {
+  if (!pipeline::releasable(mechanism)) return false;
+  return !chosen || std::find(chosen->begin(), chosen->end(), mechanism.config.mechanism) !=
+                        chosen->end();
 }
 
-/// release/ for a releasable mechanism's files, internal/ for the others (unweighted, seeded).
-const char* mechanismFolder(const pipeline::MechanismResult& mechanism) {
-  return pipeline::releasable(mechanism) ? kReleaseFolder : kInternalFolder;
+/// True when some mechanism of the run enters release/.
+bool writesRelease(const pipeline::RunResult& result, const Chosen& chosen) {
+  return std::any_of(
+      result.mechanisms.begin(), result.mechanisms.end(),
+      [&chosen](const pipeline::MechanismResult& m) { return goesToRelease(m, chosen); });
+}
+
+/// release/ for a released mechanism's files, internal/ for the others (unweighted, seeded,
+/// not chosen).
+const char* mechanismFolder(const pipeline::MechanismResult& mechanism, const Chosen& chosen) {
+  return goesToRelease(mechanism, chosen) ? kReleaseFolder : kInternalFolder;
 }
 
 }  // namespace
 
-std::vector<std::string> exportFileNames(const pipeline::RunResult& result, int m) {
+std::vector<std::string> exportFileNames(const pipeline::RunResult& result, int m,
+                                         const Chosen& release) {
   std::vector<std::string> names;
   const std::vector<std::string> labels = mechanismLabels(result);
   for (std::size_t j = 0; j < labels.size(); ++j) {
     const std::string& label = labels[j];
-    const char* folder = mechanismFolder(result.mechanisms[j]);
+    // A chosen release: a refused mechanism's synthetic files are not written at all.
+    if (release && !result.mechanisms[j].refusals.empty()) continue;
+    const char* folder = mechanismFolder(result.mechanisms[j], release);
     for (const auto& n : syntheticNames(label, m)) names.push_back(inFolder(folder, n));
     names.push_back(inFolder(folder, "synthetic_" + label + ".csv.json"));
     if (result.mechanisms[j].ph) names.push_back(inFolder(folder, phReleaseName(label)));
   }
-  names.push_back(inFolder(writesRelease(result) ? kReleaseFolder : kInternalFolder, kRelease));
+  names.push_back(
+      inFolder(writesRelease(result, release) ? kReleaseFolder : kInternalFolder, kRelease));
   for (const auto& label : mechanismLabels(result))
     names.push_back(inFolder(kInternalFolder, "report_" + label + ".json"));
   for (const char* n : {kResults, kInternal, kSession}) names.push_back(inFolder(kInternalFolder, n));
@@ -118,7 +134,7 @@ ExportedFiles exportStaged(const session::Session& session, const data::Dataset&
 
   // The reports are computed from each mechanism's first dataset before anything is written.
   ReportInputs in{session, dataset, result, settings, options.seed, m, mechanismLabels(result),
-                  {},      {},      {},     {},       stop};
+                  {},      {},      {},     {},       stop,    {}};
   std::vector<std::unique_ptr<pipeline::Synthesizer>> synthesizers;
   std::vector<nlohmann::json> reports;
   ExportedFiles out;
@@ -142,9 +158,12 @@ ExportedFiles exportStaged(const session::Session& session, const data::Dataset&
   // Nothing synthetic is written when a release was refused. Otherwise only mechanisms with a
   // stated DP or aDP label (not seeded, not unweighted) go to release/, the others to internal/
   // (SPEC §0), and release/ exists only when one of them does.
-  const bool written = out.refusals.empty();
-  const bool release = written && writesRelease(result);
-  std::vector<std::string> names = exportFileNames(result, m);
+  // With the analyst's choice, a refusal blocks only its own mechanism.
+  const bool written = options.release || out.refusals.empty();
+  const bool release = written && writesRelease(result, options.release);
+  for (const auto& mech : result.mechanisms)
+    in.inRelease.push_back(goesToRelease(mech, options.release));
+  std::vector<std::string> names = exportFileNames(result, m, options.release);
   if (!written)
     std::erase_if(names, [](const std::string& n) {
       return n.rfind(kReleaseFolder, 0) == 0 || n.find("/synthetic_") != std::string::npos ||
@@ -164,8 +183,8 @@ ExportedFiles exportStaged(const session::Session& session, const data::Dataset&
       const std::string& label = in.labels[j];
       const pipeline::MechanismResult& mech = result.mechanisms[j];
       std::vector<utility::DistributionSummary> summaries;
-      if (written) {
-        const char* sub = mechanismFolder(mech);
+      if (written && mech.refusals.empty()) {
+        const char* sub = mechanismFolder(mech, options.release);
         // One dataset in memory at a time: drawn, written, summarised for the release note.
         pipeline::SyntheticBundleWriter writer(
             folder.stagedPath(inFolder(sub, "synthetic_" + label + ".csv")), dataset, mech, m,

@@ -3,6 +3,7 @@
 /// their folders are identical by construction.
 #include <cstdint>
 #include <stop_token>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -30,6 +31,12 @@ struct ExportOptions {
   /// and writing each synthetic dataset, the utility fits) until the folders are moved into
   /// place. A stopped export writes nothing and returns cancelled.
   std::stop_token stop;
+  /// The mechanisms the analyst chose to release (the studio's per-mechanism choice): only
+  /// these go to release/, and only when releasable (pipeline::releasable); the others'
+  /// synthetic files go to internal/, and a refused mechanism blocks only itself (its
+  /// synthetic data are not written; refusals says why). nullopt (`dpsynth run`): every
+  /// releasable mechanism goes to release/, and one refusal blocks every synthetic file.
+  std::optional<std::vector<pipeline::Mechanism>> release;
 };
 
 struct ExportedFiles {
@@ -72,6 +79,8 @@ ExportedFiles exportRun(const session::Session& session, const data::Dataset& da
 
 /// The paths (relative to outDir, e.g. "release/synthetic_lw.csv") exportRun writes for this
 /// run when nothing is refused (no I/O): lets a caller warn before replacing.
-std::vector<std::string> exportFileNames(const pipeline::RunResult& result, int syntheticDatasets);
+std::vector<std::string> exportFileNames(
+    const pipeline::RunResult& result, int syntheticDatasets,
+    const std::optional<std::vector<pipeline::Mechanism>>& release = std::nullopt);
 
 }  // namespace dpsynth::core::report

@@ -32,6 +32,8 @@ struct ReportInputs {
   std::vector<std::vector<utility::DistributionSummary>> syntheticSummaries;
   std::vector<std::vector<std::string>> syntheticFiles;  ///< file names, per mechanism
   std::stop_token stop;  ///< the reports' charts sort 10^6 values: checked (exec::Cancelled)
+  /// Per mechanism: its files go to release/ (empty: every releasable one does).
+  std::vector<bool> inRelease;
 };
 
 }  // namespace dpsynth::core::report

@@ -14,6 +14,7 @@
 #include "core/report/bundle_export.h"
 #include "core/report/export_run.h"
 #include "core/report/ownership_manifest.h"
+#include "ui/dialogs/export_all_dialog.h"
 #include "ui/plots/plots_view.h"
 
 namespace dpsynth::ui {
@@ -53,37 +54,77 @@ ExportActions::ExportActions(QWidget* dialogParent)
     : QObject(dialogParent),
       dialogParent_(dialogParent),
       refused_(refusalDialogPresenter(dialogParent)),
-      confirm_([dialogParent](const QString& title, const QString& text) {
-        QMessageBox box(QMessageBox::Question, title, text, QMessageBox::NoButton, dialogParent);
-        box.setTextFormat(Qt::PlainText);
-        QPushButton* go = box.addButton(tr("Export"), QMessageBox::AcceptRole);
-        box.addButton(QMessageBox::Cancel);
-        box.exec();
-        return box.clickedButton() == go;
+      choose_([dialogParent](const RunOutput& output)
+                  -> std::optional<std::vector<pipeline::Mechanism>> {
+        ExportAllDialog dialog(output, dialogParent);
+        if (dialog.exec() != QDialog::Accepted) return std::nullopt;
+        return dialog.chosen();
       }) {}
 
-QString ExportActions::releaseSummary(const RunOutput& output) {
+std::vector<pipeline::Mechanism> ExportActions::defaultReleaseChoice(const RunOutput& output) {
+  std::vector<pipeline::Mechanism> out;
+  const auto& mechanisms = output.result->mechanisms;
+  for (std::size_t j = 0; j < mechanisms.size(); ++j) {
+    // rows[0] is the "confidential" row; then one row per mechanism, in the same order.
+    const bool usable = j + 1 >= output.table.size() || output.table[j + 1].usable;
+    if (pipeline::releasable(mechanisms[j]) && usable) out.push_back(mechanisms[j].config.mechanism);
+  }
+  return out;
+}
+
+QString ExportActions::releaseChoiceText(const RunOutput& output, std::size_t j) {
+  const auto& m = output.result->mechanisms.at(j);
+  const QString name = QString::fromStdString(pipeline::mechanismName(m.config.mechanism));
+  if (!m.refusals.empty()) return tr("%1 — refused: its DP stage failed its diagnostics").arg(name);
+  if (!pipeline::releasable(m))
+    return tr("%1 — no privacy guarantee stated (%2): never released")
+        .arg(name, m.notForRelease ? tr("a reproducible run") : tr("no DP or aDP label"));
+  const QString guarantee =
+      QString::fromStdString(pipeline::guaranteeName(pipeline::statedGuarantee(m)));
+  if (j + 1 < output.table.size() && !output.table[j + 1].usable) {
+    QStringList reasons;
+    for (const auto& r : output.table[j + 1].verdictReasons) reasons << QString::fromStdString(r);
+    return tr("%1 — %2 — UNUSABLE: %3").arg(name, guarantee, reasons.join(QStringLiteral("; ")));
+  }
+  return tr("%1 — %2 — usable").arg(name, guarantee);
+}
+
+QString ExportActions::releaseSummary(const RunOutput& output,
+                                     const std::vector<pipeline::Mechanism>& release) {
   const auto& dataset = *output.dataset;
-  QStringList names, internalNames;
-  QStringList refused;
-  for (const auto& m : output.result->mechanisms) {
+  QStringList released, internalNames, refused, unusable;
+  const auto& mechanisms = output.result->mechanisms;
+  for (std::size_t j = 0; j < mechanisms.size(); ++j) {
+    const auto& m = mechanisms[j];
     const QString name = QString::fromStdString(pipeline::mechanismName(m.config.mechanism));
+    if (!m.refusals.empty()) {
+      refused << name;
+      continue;
+    }
+    const bool chosen =
+        std::find(release.begin(), release.end(), m.config.mechanism) != release.end();
     // SPEC §0: only a stated DP or aDP label enters release/ (never a seeded run or unweighted).
-    (pipeline::releasable(m) ? names : internalNames) << name;
-    if (!m.refusals.empty()) refused << name;
+    (chosen && pipeline::releasable(m) ? released : internalNames) << name;
+    if (chosen && j + 1 < output.table.size() && !output.table[j + 1].usable) unusable << name;
   }
   QStringList lines;
-  if (!names.isEmpty())
+  if (!released.isEmpty())
     lines << tr("release/ (publishable) will hold, for %1: synthetic data, a sidecar per "
                 "mechanism and release_note.html.")
-                 .arg(names.join(QStringLiteral(", ")));
+                 .arg(released.join(QStringLiteral(", ")));
   else
-    lines << tr("Nothing will be written to release/: no mechanism of this run carries a DP or "
-                "aDP label for release.");
+    lines << tr("Nothing will be written to release/: no mechanism is chosen for release, or "
+                "none carries a DP or aDP label.");
+  if (!unusable.isEmpty())
+    lines << tr("Released although their verdict is UNUSABLE: %1. The release note states the "
+                "guarantee, not that the data are useful.")
+                 .arg(unusable.join(QStringLiteral(", ")));
   if (!internalNames.isEmpty())
-    lines << tr("internal/ will hold the synthetic data of %1 (no privacy guarantee stated: "
-                "not for release).")
+    lines << tr("internal/ will hold the synthetic data of %1 (not released).")
                  .arg(internalNames.join(QStringLiteral(", ")));
+  if (!refused.isEmpty())
+    lines << tr("%1 failed its diagnostics: its synthetic data are not written at all.")
+                 .arg(refused.join(QStringLiteral(", ")));
   lines << tr("Columns of every synthetic file: %1 (the synthesized outcome, then the public "
               "covariates, copied as they are), rows in a random order.")
                .arg(joinColumns(pipeline::releasedColumns(dataset)));
@@ -95,10 +136,6 @@ QString ExportActions::releaseSummary(const RunOutput& output) {
       "internal_report.html and the session.");
   if (output.studio.reproducible) {
     lines << tr("This is a reproducible run: every file will say NOT FOR RELEASE.");
-  }
-  if (!refused.isEmpty()) {
-    lines << tr("%1 failed its diagnostics: nothing will be written to release/.")
-                 .arg(refused.join(QStringLiteral(", ")));
   }
   return lines.join(QStringLiteral("\n\n"));
 }
@@ -141,7 +178,8 @@ bool ExportActions::exportSynthetic(const RunOutput& output,
   }
 }
 
-bool ExportActions::exportAll(const RunOutput& output, const QString& folder) {
+bool ExportActions::exportAll(const RunOutput& output, const QString& folder,
+                              std::optional<std::vector<pipeline::Mechanism>> release) {
   if (!output.result || output.result->mechanisms.empty()) {
     emit errorOccurred({tr("Nothing to export"), {}, 0, {}, tr("run a mechanism first"), {}});
     return false;
@@ -155,6 +193,9 @@ bool ExportActions::exportAll(const RunOutput& output, const QString& folder) {
     // Files the user put in release/ or internal/ are never replaced or deleted: the export
     // is refused, naming them, and writes nothing.
     options.refuseForeignFiles = true;
+    // What the analyst chose (or the usable releasable mechanisms): a refusal blocks only its
+    // own mechanism.
+    options.release = release ? *release : defaultReleaseChoice(output);
     const auto files =
         core::report::exportRun(toSession(output.studio, output.source), *output.dataset,
                                 *output.result, output.settings, options);
@@ -162,7 +203,16 @@ bool ExportActions::exportAll(const RunOutput& output, const QString& folder) {
       auto report = refusalReportOf(*output.result, RefusalReport::When::exportAll);
       report.internalFolder =
           QDir(folder).filePath(QString::fromLatin1(core::report::kInternalFolder));
-      emit message(tr("Release refused: only %1 was written").arg(report.internalFolder));
+      for (const auto& m : output.result->mechanisms) {
+        const bool chosen = std::find(options.release->begin(), options.release->end(),
+                                      m.config.mechanism) != options.release->end();
+        if (chosen && pipeline::releasable(m))
+          report.released << QString::fromStdString(pipeline::mechanismName(m.config.mechanism));
+      }
+      emit message(report.released.isEmpty()
+                       ? tr("Release refused: only %1 was written").arg(report.internalFolder)
+                       : tr("Released %1; the refused mechanisms were left out")
+                             .arg(report.released.join(QStringLiteral(", "))));
       if (refused_) refused_(report);
       return false;
     }
@@ -213,12 +263,13 @@ void ExportActions::exportAllWithDialog(const RunOutput* output) {
                         {}});
     return;
   }
-  if (confirm_ && !confirm_(tr("Export all: what the release holds"), releaseSummary(*output))) {
-    return;
-  }
+  const auto release = choose_ ? choose_(*output)
+                               : std::optional<std::vector<pipeline::Mechanism>>(
+                                     defaultReleaseChoice(*output));
+  if (!release) return;  // Cancel
   QStringList existing;
-  for (const auto& name :
-       core::report::exportFileNames(*output->result, output->studio.syntheticDatasets)) {
+  for (const auto& name : core::report::exportFileNames(
+           *output->result, output->studio.syntheticDatasets, *release)) {
     if (QFileInfo::exists(QDir(folder).filePath(QString::fromStdString(name)))) {
       existing << QString::fromStdString(name);
     }
@@ -231,7 +282,7 @@ void ExportActions::exportAllWithDialog(const RunOutput* output) {
                                 .arg(existing.mid(0, 4).join(", "))) != QMessageBox::Yes) {
     return;
   }
-  exportAll(*output, folder);
+  exportAll(*output, folder, *release);
 }
 
 void ExportActions::exportSyntheticWithDialog(const RunOutput* output,

@@ -7,6 +7,7 @@
 /// shown by the RefusalPresenter.
 #include <QObject>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -24,8 +25,9 @@ class ExportActions : public QObject {
   Q_OBJECT
 
  public:
-  /// Asks the user to confirm (title, text); true = go ahead.
-  using Confirmer = std::function<bool(const QString& title, const QString& text)>;
+  /// Asks which mechanisms to release (the dialog: ExportAllDialog); nullopt = Cancel.
+  using ReleaseChooser = std::function<std::optional<std::vector<core::pipeline::Mechanism>>(
+      const RunOutput& output)>;
 
   explicit ExportActions(QWidget* dialogParent);
 
@@ -36,11 +38,13 @@ class ExportActions : public QObject {
                        int m, const QString& csvPath);
   /// core::report::exportRun of the run into folder (release/ and internal/), with the session
   /// of the settings the run was started with; the data, session and reference files are
-  /// passed as inputs never to clobber. Returns true only when release/ was written; a refused
-  /// release writes internal/ only and shows the refusal.
-  bool exportAll(const RunOutput& output, const QString& folder);
-  /// Asks for the folder, shows what the release will hold (its columns) for confirmation,
-  /// asks before replacing files, then exportAll().
+  /// passed as inputs never to clobber. `release`: the mechanisms the analyst chose to release
+  /// (nullopt: defaultReleaseChoice); the others go to internal/, and a refused one blocks only
+  /// itself (shown). Returns true when everything chosen was written.
+  bool exportAll(const RunOutput& output, const QString& folder,
+                 std::optional<std::vector<core::pipeline::Mechanism>> release = std::nullopt);
+  /// Asks for the folder, which mechanisms to release (showing what release/ and internal/ will
+  /// hold, columns included), asks before replacing files, then exportAll().
   void exportAllWithDialog(const RunOutput* output);
   /// Asks for the file, then exportSynthetic().
   void exportSyntheticWithDialog(const RunOutput* output,
@@ -48,8 +52,18 @@ class ExportActions : public QObject {
   /// Asks for a folder (opening in defaultFolder for `source`), then PlotsView::exportAll.
   void exportPlotsWithDialog(PlotsView* plots, const DataSource& source = {});
 
-  /// The confirmation text of Export all: the release's files and columns, what never leaves.
-  static QString releaseSummary(const RunOutput& output);
+  /// What Export all offers for release by default: every mechanism with a DP or aDP label
+  /// (not refused) whose output is usable; an unusable one stays internal unless chosen.
+  static std::vector<core::pipeline::Mechanism> defaultReleaseChoice(const RunOutput& output);
+  /// A mechanism's line in the choice: "censor-w — DP — unusable: 598 of 600 records censored".
+  static QString releaseChoiceText(const RunOutput& output, std::size_t mechanism);
+  /// The confirmation text of Export all for this choice: exactly what release/ and internal/
+  /// will hold, the columns, what never leaves.
+  static QString releaseSummary(const RunOutput& output,
+                                const std::vector<core::pipeline::Mechanism>& release);
+  static QString releaseSummary(const RunOutput& output) {
+    return releaseSummary(output, defaultReleaseChoice(output));
+  }
 
   /// Where export dialogs open: the open session's folder, else the data file's folder when it
   /// can be written to, else the home folder; never the bundled samples' folder (read-only in
@@ -59,7 +73,7 @@ class ExportActions : public QObject {
   /// The open session file (an input of the export: never replaced).
   void setSessionPath(const QString& path) { sessionPath_ = path; }
   void setRefusalPresenter(RefusalPresenter presenter) { refused_ = std::move(presenter); }
-  void setConfirmer(Confirmer confirmer) { confirm_ = std::move(confirmer); }
+  void setReleaseChooser(ReleaseChooser chooser) { choose_ = std::move(chooser); }
 
  signals:
   void message(const QString& text);
@@ -72,7 +86,7 @@ class ExportActions : public QObject {
   QWidget* dialogParent_;
   QString sessionPath_;
   RefusalPresenter refused_;
-  Confirmer confirm_;
+  ReleaseChooser choose_;
 };
 
 }  // namespace dpsynth::ui

@@ -34,15 +34,23 @@ QStringList refusalParagraphs(const RefusalReport& report) {
     case RefusalReport::When::run:
       out << QApplication::translate("ReleaseRefused",
                                      "%1: no DP label. This run's synthetic data from %1 cannot "
-                                     "be released; Export all will write only the internal "
-                                     "folder.")
+                                     "be released; Export all leaves them out (the internal "
+                                     "folder keeps the diagnostics).")
                  .arg(names.join(QStringLiteral(", ")));
       break;
     case RefusalReport::When::exportAll:
-      out << QApplication::translate("ReleaseRefused",
-                                     "%1: no DP label. Nothing was written to release/ (what was "
-                                     "there before is unchanged).")
-                 .arg(names.join(QStringLiteral(", ")));
+      if (report.released.isEmpty()) {
+        out << QApplication::translate("ReleaseRefused",
+                                       "%1: no DP label. Nothing was written to release/ (what "
+                                       "was there before is unchanged).")
+                   .arg(names.join(QStringLiteral(", ")));
+      } else {
+        out << QApplication::translate("ReleaseRefused",
+                                       "%1: no DP label: its synthetic data were not written. "
+                                       "release/ holds the other mechanisms you chose: %2.")
+                   .arg(names.join(QStringLiteral(", ")),
+                        report.released.join(QStringLiteral(", ")));
+      }
       if (!report.internalFolder.isEmpty()) {
         out << QApplication::translate("ReleaseRefused",
                                        "%1 (confidential, not for publication) holds the reports "

@@ -23,6 +23,9 @@ struct RefusalReport {
   std::vector<Refused> mechanisms;
   /// Export all: the internal/ folder that was written (it holds the diagnostics).
   QString internalFolder;
+  /// Export all: the mechanisms written to release/ all the same (a refusal blocks only its own
+  /// mechanism when the analyst chose what to release).
+  QStringList released;
 
   bool empty() const { return mechanisms.empty(); }
 };
