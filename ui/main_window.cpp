@@ -103,6 +103,11 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
                   "saved analysis.")});
   });
   connect(session_, &SessionController::pathChanged, this, [this](const QString& path) {
+    // Sessions are recent files too (Open recent listed data files only).
+    if (!path.isEmpty()) {
+      appSettings_.addRecentFile(path);
+      rebuildRecentMenu();
+    }
     exports_->setSessionPath(path);
     updateTitle();
     updateExportFolders();
@@ -215,10 +220,17 @@ void MainWindow::rebuildRecentMenu() {
   recentMenu_->clear();
   const QStringList files = appSettings_.recentFiles();
   for (const QString& path : files) {
+    const bool session = path.endsWith(QStringLiteral(".dpsynth"), Qt::CaseInsensitive);
     recentMenu_
         ->addAction(QFileInfo(path).fileName(), this,
-                    [this, path] {
-                      if (services_.data->mayLoad()) services_.data->openFile(path);
+                    [this, path, session] {
+                      if (session) {
+                        if (!documentController_->maybeSave(tr("opening another session"))) return;
+                        services_.run->cancel();
+                        session_->openInBackground(path);
+                      } else if (services_.data->mayLoad()) {
+                        services_.data->openFile(path);
+                      }
                     })
         ->setToolTip(path);
   }

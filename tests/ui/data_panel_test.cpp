@@ -4,13 +4,16 @@
 #include <QFile>
 #include <QListWidget>
 #include <QSignalSpy>
+#include <QTableWidget>
 #include <QTemporaryDir>
+#include <QUndoStack>
 #include <QtTest>
 
 #include "core/data/sha256.h"
 #include "core/utility/utility.h"
 #include "studio_test_helpers.h"
 #include "ui/models/csv_preview_model.h"
+#include "ui/widgets/column_roles_view.h"
 #include "ui/widgets/outcome_summary.h"
 
 using dpsynth::core::models::Family;
@@ -217,9 +220,18 @@ class DataPanelTest : public QObject {
     QCOMPARE(panel.view.previewModel()->columnCount(), 4);
     QCOMPARE(panel.view.previewModel()->data(panel.view.previewModel()->index(1, 3)).toString(),
              QString("south"));
-    QCOMPARE(panel.view.outcomeBox()->currentText(), QString("income"));  // last numeric column
+    // Two numeric columns (age, income) and an identifier: no outcome until one is chosen
+    // (issue 23, defect 7), the identifier flagged.
+    QCOMPARE(panel.view.outcomeBox()->currentIndex(), -1);
+    QVERIFY(!panel.document.dataset());
+    QVERIFY(panel.document.dataProblem().contains("outcome"));
+    QCOMPARE(panel.document.idLikeColumns(), std::vector<std::string>{"id"});
+    QVERIFY(panel.view.columnRoles()->table()->item(0, 1)->text().contains("identifier"));
+    panel.view.outcomeBox()->setCurrentText("income");
     QVERIFY(panel.document.dataset());
     QCOMPARE(panel.document.dataset()->size(), std::size_t{5000});
+    panel.document.undoStack()->undo();
+    QCOMPARE(panel.view.outcomeBox()->currentIndex(), -1);
     QCOMPARE(panel.document.source().file, path);
     QCOMPARE(panel.document.source().displayName, QString("agency.csv"));
     // The checksum is of the file's bytes, as sessions compare it.

@@ -354,7 +354,10 @@ class StudioHonestTest : public QObject {
   void helpPageAndAbout() {
     const QString html = HelpDialog::helpHtml();
     for (const char* part : {"DP and aDP", "What ε means for each mechanism", "Reading Δ",
-                             "Reading the plots", "Choosing a mechanism", "target ignored"})
+                             "Reading the plots", "Choosing a mechanism", "target ignored",
+                             // Issue 23, defect 7: every workspace and the release choice.
+                             "Studies", "Frontier", "Analyze a release", "release this",
+                             "risk: attribute CAP"})
       QVERIFY2(html.contains(QString::fromUtf8(part)), part);
     HelpDialog dialog;
     QVERIFY(dialog.browser()->toPlainText().contains("lw-final"));

@@ -118,6 +118,8 @@ class StudioLoadTest : public QObject {
       window.setErrorPresenter(errors.presenter());
       QVERIFY(window.services().data->loadFile(data));
       spec = window.document()->settings().dataset;
+      spec.outcome = "salary";
+      spec.family = dpsynth::core::models::Family::normal;
       spec.covariates = {"gender", "age_group"};
       QVERIFY(dpsynth::ui::test::setChoice(window, spec, 1.0));
       QVERIFY(window.saveSession(path));

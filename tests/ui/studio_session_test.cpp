@@ -63,6 +63,9 @@ class StudioSessionTest : public QObject {
       window.setErrorPresenter(errors.presenter());
       QVERIFY(window.services().data->loadFile(data));
       auto spec = window.document()->settings().dataset;
+      QVERIFY(spec.outcome.empty());  // two numeric columns: none until chosen
+      spec.outcome = "salary";
+      spec.family = dpsynth::core::models::Family::normal;
       spec.covariates = {"gender", "age_group"};
       QVERIFY(dpsynth::ui::test::setChoice(window, spec, 20000.0));
       window.synthesis()->tuningPanel()->field("c")->spinBox()->setValue(0.6);

@@ -1,10 +1,12 @@
 #include "ui/controllers/document_controller.h"
 
+#include <QDir>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QMessageBox>
 #include <QPushButton>
 
+#include "ui/controllers/export_actions.h"
 #include "ui/controllers/session_controller.h"
 #include "ui/document/studio_document.h"
 
@@ -69,7 +71,12 @@ void DocumentController::setClean() { document_->setClean(); }
 bool DocumentController::save() { return path().isEmpty() ? saveAs() : write_(path()); }
 
 bool DocumentController::saveAs() {
-  const QString suggested = path().isEmpty() ? QStringLiteral("analysis.dpsynth") : path();
+  // Beside the session, else in the data's folder (not the program's working folder).
+  const QString suggested =
+      path().isEmpty()
+          ? QDir(ExportActions::defaultFolder({}, document_->source()))
+                .filePath(QStringLiteral("analysis.dpsynth"))
+          : path();
   const QString chosen = chooser_ ? chooser_(suggested) : QString();
   if (chosen.isEmpty()) return false;
   return write_(chosen);

@@ -3,6 +3,7 @@
 #include <QDir>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QInputDialog>
 #include <QMessageBox>
 #include <QPushButton>
 #include <QStandardPaths>
@@ -291,6 +292,22 @@ void ExportActions::exportSyntheticWithDialog(const RunOutput* output,
   if (!chosen) {
     emit errorOccurred({tr("Nothing to export"), {}, 0, {}, tr("run a mechanism first"), {}});
     return;
+  }
+  // Which mechanism: the selected one offered first, every mechanism of the run listed with
+  // what it states and its verdict.
+  const auto& mechanisms = output->result->mechanisms;
+  if (mechanisms.size() > 1) {
+    QStringList items;
+    int current = 0;
+    for (std::size_t j = 0; j < mechanisms.size(); ++j) {
+      items << releaseChoiceText(*output, j);
+      if (&mechanisms[j] == chosen) current = int(j);
+    }
+    bool ok = false;
+    const QString item = QInputDialog::getItem(dialogParent_, tr("Export synthetic data"),
+                                               tr("Mechanism:"), items, current, false, &ok);
+    if (!ok) return;
+    chosen = &mechanisms[std::size_t(items.indexOf(item))];
   }
   const QString name = QString::fromStdString(pipeline::mechanismName(chosen->config.mechanism));
   const QString path =

@@ -114,7 +114,18 @@ QString RunPresenter::summaryOf(const RunOutput& output) {
   return summary;
 }
 
-void RunPresenter::showOutput(const RunOutput& output, bool current) {
+void RunPresenter::showOutput(const RunOutput& output, bool current, int warnings) {
+  // The perturbed histogram samples nothing, so no stage announced it: list it too, so that
+  // every checked mechanism is in the stage list.
+  for (const auto& m : output.result->mechanisms) {
+    if (!m.ph) continue;
+    StageEvent event;
+    event.runId = output.runId;
+    event.mechanism = QString::fromStdString(pipeline::mechanismName(m.config.mechanism));
+    event.stage = tr("noisy histogram (no sampling)");
+    progress_->stageStarted(event);
+    progress_->stageFinished(event);
+  }
   results_->model()->setResults(output.table, output.warnings);
   const auto& y = output.dataset->y;
   plots_->setResults({y.data(), y.data() + y.size()},
@@ -122,8 +133,6 @@ void RunPresenter::showOutput(const RunOutput& output, bool current) {
   plots_->setRunLabel(runLabelOf(output));
   plots_->setStale(false);
   progress_->setSummary(summaryOf(output) + '.');
-  int warnings = 0;
-  for (const auto& list : output.warnings) warnings += list.size();
   // A release's seed is secret (SPEC §0): only a reproducible run's seed is ever shown.
   QString mode =
       output.settings.release

@@ -27,8 +27,9 @@ class RunPresenter : public QObject {
   /// targetEpsilon: the run's ε (drawn as ε/2 for strict-DP stages while it runs).
   void runStarting(std::optional<double> targetEpsilon);
   /// Fills table, plots and summary from a finished run. current: the settings on screen are
-  /// still the ones the run used (else the table is marked as outdated).
-  void showOutput(const RunOutput& output, bool current);
+  /// still the ones the run used (else the table is marked as outdated). warnings: how many
+  /// the Warnings tab lists (the note says the same number).
+  void showOutput(const RunOutput& output, bool current, int warnings);
   /// Marks the table as outdated (settings changed after the run).
   void showOutdated(const QString& why);
 

@@ -18,6 +18,8 @@ struct LoadedData {
   std::shared_ptr<const core::data::Dataset> dataset;
   core::data::DatasetSpec spec;
   DataSource source;
+  /// Columns that look like identifiers (column_guess.h), flagged in the column roles.
+  std::vector<std::string> idLikeColumns;
 };
 
 }  // namespace dpsynth::ui

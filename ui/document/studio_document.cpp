@@ -183,6 +183,7 @@ void StudioDocument::rebuildDataset() {
 QStringList StudioDocument::installData(const LoadedData& loaded) {
   table_ = loaded.table;
   source_ = loaded.source;
+  idLike_ = loaded.idLikeColumns;
   dataset_ = loaded.dataset;
   dataProblem_.clear();
   suggested_ = loaded.spec.family;

@@ -85,6 +85,8 @@ class StudioDocument : public QObject {
   std::shared_ptr<const core::data::Dataset> dataset() const { return dataset_; }
   QString dataProblem() const { return dataProblem_; }
   const DataSource& source() const { return source_; }
+  /// Columns of the data that look like identifiers or codes (never a sensible outcome).
+  const std::vector<std::string>& idLikeColumns() const { return idLike_; }
   /// The family the confidential values suggest for the current outcome.
   core::models::Family suggestedFamily() const { return suggested_; }
   /// settings().familyDeclared, or a bundled sample (public data, its family is public too).
@@ -170,6 +172,7 @@ class StudioDocument : public QObject {
   std::shared_ptr<const core::data::Dataset> dataset_;
   DataSource source_;
   QString dataProblem_;
+  std::vector<std::string> idLike_;
   core::models::Family suggested_ = core::models::Family::normal;
 
   ReferenceDataset reference_;

@@ -10,6 +10,10 @@
 
 namespace dpsynth::ui {
 
+bool allTruncated(const core::report::ResultsRow& row) {
+  return row.truncated && *row.truncated > 0 && row.lipschitz && *row.lipschitz == 0.0;
+}
+
 ResultsTableModel::ResultsTableModel(QObject* parent) : QAbstractTableModel(parent) {}
 
 void ResultsTableModel::setResults(const std::vector<core::report::ResultsRow>& rows,
@@ -124,6 +128,10 @@ QVariant ResultsTableModel::data(const QModelIndex& index, int role) const {
     case Qt::UserRole:
       return v;
     case Qt::DisplayRole:
+      // Every record truncated (weighted-e): nothing was fitted, and Δ = 0, ε = 0 would read as
+      // a perfect guarantee.
+      if ((index.column() == kLipschitz || index.column() == kEpsilon) && allTruncated(row))
+        return tr("– (all truncated)");
       if (index.column() == kEpsilon && v.isValid() && row.targetIgnored) {
         // ε is this mechanism's outcome (ε_x = 2Δ), not the target asked for: say so.
         return tr("%1 (target %2 ignored)")
@@ -173,6 +181,9 @@ QVariant ResultsTableModel::data(const QModelIndex& index, int role) const {
       }
       return {};
     case Qt::ToolTipRole:
+      if ((index.column() == kLipschitz || index.column() == kEpsilon) && allTruncated(row))
+        return tr("Every record was truncated (its bound exceeded ε/2): nothing was fitted, so "
+                  "there is no Δ or ε to state, and the output is unusable.");
       if (index.column() == kVerdict && !row.usable) {
         QStringList reasons;
         for (const auto& r : row.verdictReasons) reasons << QString::fromStdString(r);

@@ -9,6 +9,7 @@
 #include <QHeaderView>
 #include <QIcon>
 #include <QLabel>
+#include <QLineEdit>
 #include <QListWidget>
 #include <QMenu>
 #include <QPushButton>
@@ -74,6 +75,7 @@ DataPanel::DataPanel(StudioDocument* document, QWidget* parent)
 
   outcome_ = new QComboBox(this);
   outcome_->setObjectName(QStringLiteral("outcomeBox"));
+  outcome_->setPlaceholderText(tr("choose the column to synthesize"));
   family_ = new QComboBox(this);
   family_->setObjectName(QStringLiteral("familyBox"));
   for (auto f : kFamilies) {
@@ -87,8 +89,17 @@ DataPanel::DataPanel(StudioDocument* document, QWidget* parent)
   familyRow->addWidget(suggestion_, 1);
   covariates_ = new QListWidget(this);
   covariates_->setObjectName(QStringLiteral("covariateList"));
-  covariates_->setMaximumHeight(64);
+  covariates_->setMaximumHeight(96);
   covariates_->setToolTip(tr("Public covariates (text columns become dummy variables)"));
+  covariateFilter_ = new QLineEdit(this);
+  covariateFilter_->setObjectName(QStringLiteral("covariateFilter"));
+  covariateFilter_->setPlaceholderText(tr("filter columns"));
+  covariateFilter_->setClearButtonEnabled(true);
+  auto* covariateBox = new QVBoxLayout;
+  covariateBox->setContentsMargins(0, 0, 0, 0);
+  covariateBox->setSpacing(2);
+  covariateBox->addWidget(covariateFilter_);
+  covariateBox->addWidget(covariates_);
   dropMissing_ = new QCheckBox(tr("drop rows with missing values"), this);
   dropMissing_->setObjectName(QStringLiteral("dropMissingBox"));
   sdScale_ = new QDoubleSpinBox(this);
@@ -105,9 +116,19 @@ DataPanel::DataPanel(StudioDocument* document, QWidget* parent)
   auto* form = new QFormLayout;
   form->addRow(tr("Outcome"), outcome_);
   form->addRow(tr("Family"), familyRow);
-  form->addRow(tr("Covariates"), covariates_);
+  form->addRow(tr("Covariates"), covariateBox);
   form->addRow(dropMissing_);
   form->addRow(tr("Prior sd scale"), sdScale_);
+  sdScaleHint_ = new QLabel(this);
+  sdScaleHint_->setObjectName(QStringLiteral("sdScaleHint"));
+  sdScaleHint_->setWordWrap(true);
+  sdScaleFromBounds_ = new QToolButton(this);
+  sdScaleFromBounds_->setObjectName(QStringLiteral("sdScaleFromBounds"));
+  auto* hintRow = new QHBoxLayout;
+  hintRow->setContentsMargins(0, 0, 0, 0);
+  hintRow->addWidget(sdScaleHint_, 1);
+  hintRow->addWidget(sdScaleFromBounds_);
+  form->addRow(hintRow);
 
   problemLabel_ = new QLabel(this);
   problemLabel_->setObjectName(QStringLiteral("dataProblem"));
@@ -148,10 +169,19 @@ DataPanel::DataPanel(StudioDocument* document, QWidget* parent)
   connect(sdScale_, &QDoubleSpinBox::valueChanged, this, [this](double value) {
     if (!rendering_) document_->edit(Field::sdScale, value);
   });
+  connect(covariateFilter_, &QLineEdit::textChanged, this, [this] { applyCovariateFilter(); });
+  connect(sdScaleFromBounds_, &QToolButton::clicked, this, [this] {
+    const auto& t = document_->settings().tuning;
+    if (t.lower && t.upper && *t.upper > *t.lower)
+      document_->edit(Field::sdScale, (*t.upper - *t.lower) / 4.0);
+  });
   connect(document_, &StudioDocument::changed, this, [this](StudioDocument::Parts parts) {
     if (parts & (StudioDocument::kData | StudioDocument::kChoice)) render();
+    if (parts & (StudioDocument::kTuning | StudioDocument::kChoice | StudioDocument::kData))
+      showScaleHint();
   });
   render();
+  showScaleHint();
 }
 
 void DataPanel::openWithDialog() {
@@ -187,7 +217,13 @@ void DataPanel::render() {
     fileLabel_->setToolTip(document_->source().file);
     outcome_->clear();
     if (table) {
-      for (const auto& name : table->header) outcome_->addItem(QString::fromStdString(name));
+      for (std::size_t c = 0; c < table->header.size(); ++c) {
+        outcome_->addItem(QString::fromStdString(table->header[c]));
+        // A statistical file's variable label says what the column is.
+        if (const auto* info = table->info(c); info && !info->description.empty())
+          outcome_->setItemData(int(c), QString::fromStdString(info->description),
+                                Qt::ToolTipRole);
+      }
     }
   }
   const auto& spec = document_->settings().dataset;
@@ -237,6 +273,41 @@ void DataPanel::fillChoosers() {
     }
   }
   covariates_->setEnabled(covariates_->count() > 0);
+  covariateFilter_->setHidden(covariates_->count() <= 8);
+  applyCovariateFilter();
+}
+
+void DataPanel::applyCovariateFilter() {
+  const QString text =
+      covariateFilter_->isHidden() ? QString() : covariateFilter_->text().trimmed();
+  for (int i = 0; i < covariates_->count(); ++i) {
+    auto* item = covariates_->item(i);
+    item->setHidden(!text.isEmpty() && !item->text().contains(text, Qt::CaseInsensitive));
+  }
+}
+
+void DataPanel::showScaleHint() {
+  const auto& settings = document_->settings();
+  const bool normal = settings.dataset.family == models::Family::normal;
+  sdScaleHint_->setHidden(!(normal && document_->hasData()));
+  sdScaleFromBounds_->setHidden(true);
+  if (!normal) return;
+  const auto& t = settings.tuning;
+  if (t.lower && t.upper && *t.upper > *t.lower) {
+    const double suggested = (*t.upper - *t.lower) / 4.0;
+    sdScaleHint_->setText(tr("The priors assume values of about ±10·s. From the public PH bounds "
+                             "[%1, %2]: s = (upper − lower)/4 = %3.")
+                              .arg(*t.lower, 0, 'g', 6)
+                              .arg(*t.upper, 0, 'g', 6)
+                              .arg(suggested, 0, 'g', 6));
+    sdScaleFromBounds_->setText(tr("Use %1").arg(suggested, 0, 'g', 6));
+    sdScaleFromBounds_->setHidden(settings.run.model.sdScale == suggested);
+  } else {
+    sdScaleHint_->setText(
+        tr("The priors assume values of about ±10·s: an income needs s near its typical size. "
+           "Set s from public knowledge (a published median, or the PH bounds in Tuning, which "
+           "then give a suggestion); never from the confidential values."));
+  }
 }
 
 void DataPanel::showSummary() {
@@ -258,7 +329,7 @@ void DataPanel::showSummary() {
   problemLabel_->setVisible(!problem.isEmpty());
   problemLabel_->setText(problem);
   if (const auto table = document_->table()) {
-    roles_->setRoles(table->header, spec);
+    roles_->setRoles(*table, spec, document_->idLikeColumns());
   } else {
     roles_->clear();
   }

@@ -12,6 +12,8 @@ class QCheckBox;
 class QComboBox;
 class QDoubleSpinBox;
 class QLabel;
+class QLineEdit;
+class QToolButton;
 class QListWidget;
 class QTableView;
 
@@ -37,6 +39,10 @@ class DataPanel : public QWidget {
   QComboBox* outcomeBox() const { return outcome_; }
   QComboBox* familyBox() const { return family_; }
   QListWidget* covariateList() const { return covariates_; }
+  /// Shows only the covariates whose name contains its text (for files of many columns).
+  QLineEdit* covariateFilter() const { return covariateFilter_; }
+  /// What the normal family's prior scale means here, and a suggestion from public bounds.
+  QLabel* sdScaleHint() const { return sdScaleHint_; }
   QCheckBox* dropMissingBox() const { return dropMissing_; }
   QDoubleSpinBox* sdScaleBox() const { return sdScale_; }
   OutcomeSummary* summary() const { return summary_; }
@@ -56,6 +62,10 @@ class DataPanel : public QWidget {
   void render();
   void fillChoosers();
   void showSummary();
+  void applyCovariateFilter();
+  /// The hint under the prior scale: a suggestion from the public PH bounds, or why there is
+  /// none (the confidential values must not set it).
+  void showScaleHint();
   /// The covariates ticked in the list, in the input's column order.
   std::vector<std::string> tickedCovariates() const;
 
@@ -70,6 +80,9 @@ class DataPanel : public QWidget {
   QComboBox* family_ = nullptr;
   QLabel* suggestion_ = nullptr;
   QListWidget* covariates_ = nullptr;
+  QLineEdit* covariateFilter_ = nullptr;
+  QLabel* sdScaleHint_ = nullptr;
+  QToolButton* sdScaleFromBounds_ = nullptr;
   QCheckBox* dropMissing_ = nullptr;
   QDoubleSpinBox* sdScale_ = nullptr;
   QLabel* problemLabel_ = nullptr;

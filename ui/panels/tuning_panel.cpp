@@ -8,6 +8,7 @@
 #include <QLabel>
 #include <QPushButton>
 #include <QVBoxLayout>
+#include <cmath>
 
 #include "ui/widgets/load_indicator.h"
 #include "ui/widgets/tuning_field.h"
@@ -70,7 +71,8 @@ TuningPanel::TuningPanel(StudioDocument* document, QWidget* parent)
                      "noise of scale 2/ε."),
                   1, 100000, 1, 200, 0, 1, QVariant(), tr("auto"), true, 20});
   connect(document_, &StudioDocument::changed, this, [this](StudioDocument::Parts parts) {
-    if (parts & (StudioDocument::kTuning | StudioDocument::kReference | StudioDocument::kData))
+    if (parts & (StudioDocument::kTuning | StudioDocument::kReference | StudioDocument::kData |
+                 StudioDocument::kChoice))
       render();
   });
   render();
@@ -164,6 +166,9 @@ TuningField* TuningPanel::field(Field documentField) const {
 
 void TuningPanel::render() {
   rendering_ = true;
+  // Auto bins are ⌈√n⌉ of the data loaded: shown as such, not as a placeholder.
+  if (const auto dataset = document_->dataset())
+    fields_["bins"]->setAutoValue(std::ceil(std::sqrt(double(dataset->size()))));
   for (auto it = fields_.begin(); it != fields_.end(); ++it) {
     const QVariant shown = widgetValueOf(document_->value(keyFields_.value(it.key())));
     // Unchanged fields are left alone: setting them would end a series of wheel notches.

@@ -1,5 +1,9 @@
 #include "ui/plots/plot_widget.h"
 
+#include <QAbstractScrollArea>
+#include <QScrollBar>
+#include <QWheelEvent>
+
 #include <qcustomplot.h>
 
 #include <QContextMenuEvent>
@@ -84,7 +88,26 @@ PlotWidget::PlotWidget(QWidget* parent) : QWidget(parent) {
   connect(plot_, &QCustomPlot::mouseMove, this, &PlotWidget::onMouseMove);
   connect(plot_, &QCustomPlot::mouseWheel, this, [this] { userMovedView_ = true; });
   connect(plot_, &QCustomPlot::mouseDoubleClick, this, [this] { resetView(); });
+  plot_->installEventFilter(this);
   updateCaption();
+}
+
+bool PlotWidget::eventFilter(QObject* watched, QEvent* event) {
+  // The wheel scrolls the pane the plot sits in; Ctrl+wheel zooms. A plain wheel that zoomed
+  // stopped the pane's scrolling wherever a plot passed under the pointer.
+  if (watched == plot_ && event->type() == QEvent::Wheel &&
+      !(static_cast<QWheelEvent*>(event)->modifiers() & Qt::ControlModifier)) {
+    // Not for the plot: to the scroll bar of the pane it sits in, when there is one.
+    for (QWidget* w = parentWidget(); w; w = w->parentWidget()) {
+      if (auto* area = qobject_cast<QAbstractScrollArea*>(w)) {
+        QCoreApplication::sendEvent(area->verticalScrollBar(), event);
+        return true;
+      }
+    }
+    event->ignore();
+    return true;
+  }
+  return QWidget::eventFilter(watched, event);
 }
 
 PlotWidget::~PlotWidget() = default;

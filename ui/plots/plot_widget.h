@@ -1,6 +1,6 @@
 #pragma once
 /// Base of the studio's plots: a QCustomPlot with the behaviour every plot shares — axis
-/// labels and legend styling, hover tooltips, wheel zoom and drag pan, a context menu with
+/// labels and legend styling, hover tooltips, Ctrl+wheel zoom and drag pan, a context menu with
 /// "Export PNG…/PDF…/SVG…" and "Reset view", and coalesced redraws for live data.
 #include <QString>
 #include <QTimer>
@@ -64,6 +64,7 @@ class PlotWidget : public QWidget {
   void exportFailed(const QString& message);
 
  protected:
+  bool eventFilter(QObject* watched, QEvent* event) override;
   /// Schedules one replot within ~40 ms; many calls before then cost one replot.
   void requestReplot();
   /// Immediate queued replot (after a one-off data change).

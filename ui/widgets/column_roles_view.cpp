@@ -28,11 +28,13 @@ ColumnRolesView::ColumnRolesView(QWidget* parent) : QWidget(parent) {
          "never leave. Change roles with Outcome and Covariates above."),
       this);
   explanation->setWordWrap(true);
-  table_ = new QTableWidget(0, 2, this);
+  table_ = new QTableWidget(0, 3, this);
   table_->setObjectName(QStringLiteral("columnRolesTable"));
-  table_->setHorizontalHeaderLabels({tr("Column"), tr("Role in the release")});
+  table_->setHorizontalHeaderLabels({tr("Column"), tr("Role in the release"), tr("Label")});
   table_->horizontalHeader()->setStretchLastSection(true);
   table_->horizontalHeader()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
+  table_->horizontalHeader()->setSectionResizeMode(1, QHeaderView::ResizeToContents);
+  table_->setColumnHidden(2, true);  // a CSV has no labels
   table_->verticalHeader()->hide();
   table_->verticalHeader()->setDefaultSectionSize(table_->fontMetrics().height() + 4);
   table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
@@ -82,7 +84,43 @@ void ColumnRolesView::setRoles(const std::vector<std::string>& columns,
                         : tr("The release holds: %1").arg(released.join(QStringLiteral(", "))));
 }
 
-void ColumnRolesView::clear() { setRoles({}, {}); }
+void ColumnRolesView::setRoles(const core::data::CsvTable& table,
+                               const core::data::DatasetSpec& spec,
+                               const std::vector<std::string>& idLike) {
+  setRoles(table.header, spec);
+  bool labelled = false;
+  for (int row = 0; row < int(roles_.size()); ++row) {
+    const std::string& name = table.header[std::size_t(row)];
+    auto* label = new QTableWidgetItem;
+    if (const core::data::ColumnInfo* info = table.info(std::size_t(row))) {
+      label->setText(QString::fromStdString(info->description));
+      QStringList values;
+      for (const auto& v : info->valueLabels)
+        values << QStringLiteral("%1 = %2").arg(QString::fromStdString(v.code),
+                                                 QString::fromStdString(v.label));
+      QString tip = info->description.empty() ? QString() : QString::fromStdString(info->description);
+      if (!values.isEmpty()) {
+        tip += (tip.isEmpty() ? QString() : QStringLiteral("\n")) +
+               tr("Value labels: %1").arg(values.join(QStringLiteral(", ")));
+        if (label->text().isEmpty()) label->setText(values.join(QStringLiteral(", ")));
+      }
+      label->setToolTip(tip);
+      for (int c = 0; c < 2; ++c)
+        if (auto* item = table_->item(row, c)) item->setToolTip(tip);
+      labelled = labelled || !tip.isEmpty();
+    }
+    table_->setItem(row, 2, label);
+    if (std::find(idLike.begin(), idLike.end(), name) != idLike.end()) {
+      auto* role = table_->item(row, 1);
+      role->setText(role->text() + tr(" · looks like an identifier"));
+      role->setToolTip(tr("Every value distinct, or a name such as id or postcode: an identifier "
+                          "or a code. Not a sensible outcome, and never released."));
+    }
+  }
+  table_->setColumnHidden(2, !labelled);
+}
+
+void ColumnRolesView::clear() { setRoles(std::vector<std::string>{}, {}); }
 
 ColumnRole ColumnRolesView::role(const QString& column) const {
   for (const auto& [name, role] : roles_)

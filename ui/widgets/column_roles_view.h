@@ -2,11 +2,14 @@
 /// Every input column and its role in a release (SPEC §0): the outcome (synthesized), a public
 /// covariate (copied into the release as it is) or not released (the default: it never leaves).
 /// A view of the Outcome and Covariates choosers, never a second source of truth: the data panel
-/// calls setRoles() whenever they change.
+/// calls setRoles() whenever they change. For an SPSS, Stata or SAS file each column's variable
+/// label is shown beside it and its value labels in its tooltip; identifier-like columns are
+/// flagged.
 #include <QWidget>
 #include <string>
 #include <vector>
 
+#include "core/data/csv_table.h"
 #include "core/data/dataset.h"
 
 class QLabel;
@@ -25,6 +28,9 @@ class ColumnRolesView : public QWidget {
 
   /// Shows `columns` (the input's header, in order) with the roles `spec` gives them.
   void setRoles(const std::vector<std::string>& columns, const core::data::DatasetSpec& spec);
+  /// The same for a table: with its variable and value labels, and `idLike` flagged.
+  void setRoles(const core::data::CsvTable& table, const core::data::DatasetSpec& spec,
+                const std::vector<std::string>& idLike = {});
   void clear();
 
   /// The role shown for a column (notReleased for a column that is not shown).

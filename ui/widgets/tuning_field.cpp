@@ -171,6 +171,18 @@ void TuningField::showValue(const QVariant& value) {
   updating_ = false;
 }
 
+void TuningField::setAutoValue(double value) {
+  spec_.autoDisplay = value;
+  if (auto_ && auto_->isChecked()) {
+    const QSignalBlocker block(spin_);
+    spin_->setValue(value);
+    if (slider_) {
+      const QSignalBlocker blockSlider(slider_);
+      slider_->setValue(toSlider(value));
+    }
+  }
+}
+
 void TuningField::setValue(const QVariant& value) {
   seriesId_ = 0;  // undo/redo or a session: the next step starts a new undo step
   showValue(value);

@@ -42,6 +42,9 @@ class TuningField : public QWidget {
   void setValue(const QVariant& value);
   /// The user's reset: reported as an edit.
   void resetToDefault();
+  /// What "auto" will use here (PH bins: ⌈√n⌉ of the data loaded), shown in the greyed box
+  /// instead of the spec's placeholder, and offered when auto is unticked.
+  void setAutoValue(double value);
   /// Marks the field as blocking a mechanism (red label, the reason as tooltip); "" clears.
   void setProblem(const QString& text);
   QString problem() const { return problem_; }

@@ -8,6 +8,7 @@
 #include "core/data/regular_file.h"
 #include "core/data/sha256.h"
 #include "core/data/value_parsing.h"
+#include "ui/document/column_guess.h"
 
 namespace dpsynth::ui {
 
@@ -65,7 +66,22 @@ std::optional<LoadedData> typeAutomatically(std::shared_ptr<const data::CsvTable
                                             DataSource source, const LoadContext& context,
                                             double progressFrom) {
   LoadedData loaded;
-  loaded.spec.outcome = guessOutcome(*table);
+  loaded.idLikeColumns = idLikeColumns(*table);
+  // A user's file: an outcome only when one column can be it; with several, none until the
+  // analyst chooses (the last numeric column was too often a postcode). A bundled sample's
+  // outcome is known.
+  if (source.sample.isEmpty()) {
+    const auto candidates = outcomeCandidates(*table, loaded.idLikeColumns);
+    if (candidates.size() != 1) {
+      loaded.table = std::move(table);
+      loaded.source = std::move(source);
+      report(context, 1.0);
+      return loaded;  // no outcome, no dataset: the data panel asks for one
+    }
+    loaded.spec.outcome = candidates.front();
+  } else {
+    loaded.spec.outcome = guessOutcome(*table);
+  }
   loaded.spec.family = data::suggestFamily(*table, loaded.spec.outcome);
   report(context, progressFrom + 0.3 * (1.0 - progressFrom));
   std::optional<data::Dataset> dataset;

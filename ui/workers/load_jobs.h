@@ -25,8 +25,10 @@ LoadJob tableJob(std::shared_ptr<const core::data::CsvTable> table, DataSource s
 /// with the data's choices.
 LoadJob referenceFileJob(const QString& path, core::data::DatasetSpec spec);
 
-/// The automatic choices for a freshly read table: the guessed outcome, its suggested family,
-/// and rows with missing values dropped when they would stop the build. Throws the DataError
+/// The automatic choices for a freshly read table: for a user's file the outcome only when one
+/// column can be it (outcomeCandidates; else none, and no dataset), for a bundled sample the
+/// guessed one; its suggested family, and rows with missing values dropped when they would
+/// stop the build. Throws the DataError
 /// of the first attempt when even that does not type; nullopt when stopped.
 std::optional<LoadedData> typeAutomatically(std::shared_ptr<const core::data::CsvTable> table,
                                             DataSource source, const LoadContext& context,

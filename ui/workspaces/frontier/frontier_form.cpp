@@ -162,8 +162,12 @@ FrontierForm::FrontierForm(QWidget* parent) : QWidget(parent) {
   // Words in the list, the column's name (as in results.csv) beside them and as the item's data.
   for (const auto& m : core::study::frontierMeasures()) {
     const QString id = QString::fromStdString(m);
-    measure_->addItem(QStringLiteral("%1 (%2)").arg(measureTitle(id), id), id);
+    measure_->addItem(measureTitle(id), id);
+    measure_->setItemData(measure_->count() - 1, id, Qt::ToolTipRole);
   }
+  // Long names must not widen the form beyond its pane (the source box would be cut).
+  measure_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+  measure_->setMinimumContentsLength(14);
   measure_->setToolTip(tr("Utility measure on the vertical axis (lower is closer to the data, "
                           "except CI overlap where higher is better)."));
   form->addRow(tr("utility measure"), measure_);
@@ -171,15 +175,17 @@ FrontierForm::FrontierForm(QWidget* parent) : QWidget(parent) {
           [this] { emit measureChanged(measure()); });
   xAxis_ = new QComboBox(sweep);
   xAxis_->setObjectName(QStringLiteral("frontierXAxis"));
-  xAxis_->addItem(tr("risk: ε"), int(XAxis::epsilon));
-  xAxis_->addItem(tr("risk: attribute CAP − baseline"), int(XAxis::attributeCapGain));
+  xAxis_->addItem(tr("ε"), int(XAxis::epsilon));
+  xAxis_->addItem(tr("attribute CAP − baseline"), int(XAxis::attributeCapGain));
+  xAxis_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+  xAxis_->setMinimumContentsLength(14);
   xAxis_->setToolTip(
       tr("<p><b>ε</b>: the guarantee's bound (asked for a DP mechanism, ε_x for an aDP one).</p>"
          "<p><b>attribute CAP − baseline</b>: measured on each replicate's first synthetic "
          "dataset, with the covariates as an intruder's keys: how much more often the synthetic "
          "records predict a record's outcome correctly than the overall mode or median does. "
          "Computed from the (replicate's) data itself: internal, never published.</p>"));
-  form->addRow(tr("horizontal axis"), xAxis_);
+  form->addRow(tr("risk axis"), xAxis_);
   connect(xAxis_, &QComboBox::currentIndexChanged, this, [this] { emit xAxisChanged(xAxis()); });
   layout->addWidget(sweep);
 
@@ -288,7 +294,7 @@ QString FrontierForm::measureTitle(const QString& id) {
       {"q15", QT_TR_NOOP("synthetic 15% quantile")},
       {"q90", QT_TR_NOOP("synthetic 90% quantile")},
       {"ci_overlap", QT_TR_NOOP("regression CI overlap")},
-      {"max_std_diff", QT_TR_NOOP("largest standardised coefficient difference")},
+      {"max_std_diff", QT_TR_NOOP("largest std. coefficient difference")},
       {"pmse", QT_TR_NOOP("propensity pMSE")},
       {"max_group_mean_diff", QT_TR_NOOP("largest group mean difference")},
       {"replicated_uniques", QT_TR_NOOP("risk: replicated uniques")},

@@ -152,6 +152,7 @@ void StudyWorkspace::buildLayout() {
   progress_->setFormat(tr("%v / %m replicates"));
   progress_->setRange(0, 1);
   progress_->setValue(0);
+  if (const auto config = form_->config()) progress_->setRange(0, config->replicates);
   status_ = new QLabel;
   status_->setWordWrap(true);
   status_->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -203,6 +204,9 @@ void StudyWorkspace::buildLayout() {
     if (isRunning()) return;
     runButton_->setEnabled(form_->problems().isEmpty());
     markStale();
+    // The bar counts the replicates the form asks for ("0 / 10"), not a placeholder "0 / 1".
+    if (const auto config = form_->config(); config && progress_->value() == 0)
+      progress_->setRange(0, config->replicates);
   });
 }
 

@@ -256,8 +256,8 @@ void SynthesisWorkspace::renderResults() {
   shownRunId_ = serial;
   if (const auto& output = document_->lastOutput()) {
     if (fresh) {
-      presenter_->showOutput(*output, true);
       warnings_->setRun(*output);
+      presenter_->showOutput(*output, true, warnings_->count());
     }
   } else if (const auto& stored = document_->storedResults()) {
     if (fresh) {
