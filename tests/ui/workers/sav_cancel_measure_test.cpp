@@ -56,10 +56,14 @@ class SavCancelMeasureTest : public QObject {
       QSignalSpy progress(service.dataLoader(), &DataLoader::progressChanged);
       service.openFile(path);
       QTest::qWait(delayMs);
+      if (!ended.isEmpty()) {
+        std::printf("cancel after %4d ms: the load had already ended\n", delayMs);
+        continue;
+      }
       QElapsedTimer clock;
       clock.start();
       service.cancelLoad();
-      QVERIFY(ended.count() > 0 || ended.wait(60000));
+      QVERIFY(ended.wait(60000));
       const qint64 latency = clock.elapsed();
       QCOMPARE(ended.first().at(1).toBool(), false);  // cancelled: nothing installed
       QVERIFY(!document.hasData());
