@@ -39,6 +39,7 @@ ExportAllDialog::ExportAllDialog(const RunOutput& output, QWidget* parent)
   summary_->setWordWrap(true);
   summary_->setTextFormat(Qt::PlainText);
   summary_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  summary_->setAlignment(Qt::AlignLeft | Qt::AlignTop);
   auto* scroll = new QScrollArea(this);
   scroll->setWidget(summary_);
   scroll->setWidgetResizable(true);

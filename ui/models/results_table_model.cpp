@@ -131,7 +131,7 @@ QVariant ResultsTableModel::data(const QModelIndex& index, int role) const {
       // Every record truncated (weighted-e): nothing was fitted, and Δ = 0, ε = 0 would read as
       // a perfect guarantee.
       if ((index.column() == kLipschitz || index.column() == kEpsilon) && allTruncated(row))
-        return tr("– (all truncated)");
+        return tr("– (truncated)");
       if (index.column() == kEpsilon && v.isValid() && row.targetIgnored) {
         // ε is this mechanism's outcome (ε_x = 2Δ), not the target asked for: say so.
         return tr("%1 (target %2 ignored)")
@@ -182,8 +182,9 @@ QVariant ResultsTableModel::data(const QModelIndex& index, int role) const {
       return {};
     case Qt::ToolTipRole:
       if ((index.column() == kLipschitz || index.column() == kEpsilon) && allTruncated(row))
-        return tr("Every record was truncated (its bound exceeded ε/2): nothing was fitted, so "
-                  "there is no Δ or ε to state, and the output is unusable.");
+        return tr("Δ is 0 only because the records were truncated (their bounds exceeded ε/2) "
+                  "and dropped: nothing was fitted, so there is no Δ or ε to state, and the "
+                  "output is unusable.");
       if (index.column() == kVerdict && !row.usable) {
         QStringList reasons;
         for (const auto& r : row.verdictReasons) reasons << QString::fromStdString(r);

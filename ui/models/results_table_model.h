@@ -80,8 +80,8 @@ class ResultsTableModel : public QAbstractTableModel {
   bool stale_ = false;
 };
 
-/// weighted-e truncated every record: Δ is 0 because nothing was fitted (shown as such, never
-/// as a Δ or ε of 0).
+/// weighted-e truncated (dropped) the records that had any weight: Δ is 0 because nothing was
+/// fitted (shown as such, never as a Δ or ε of 0).
 bool allTruncated(const core::report::ResultsRow& row);
 
 }  // namespace dpsynth::ui
