@@ -95,9 +95,8 @@ void StudioDocument::edit(Field field, const FieldValue& value, int mergeId) {
   for (const auto& [f, v] : values) {
     const FieldValue before = fieldValue(settings_, f);
     const FieldValue after = normalisedValue(f, v);
-    // A family picked again is still a declaration, hence kept when only that changes.
-    if (before != after || (f == Field::familyDeclared && field == Field::family))
-      changes.push_back({f, before, after});
+    // A family picked again (the same one) still declares it: familyDeclared changes then.
+    if (before != after) changes.push_back({f, before, after});
   }
   if (changes.empty()) return;
   const QString text = editText({field, fieldValue(settings_, field), normalisedValue(field, value)});

@@ -118,6 +118,20 @@ class StudioDocumentTest : public QObject {
     QVERIFY(doc.familyDeclared());
   }
 
+  void pickingTheFamilyShownDeclaresItOnce() {
+    StudioDocument doc;
+    doc.installData(loadedTable(regionsCsv({"north"}, 20), "a.csv", Family::negbin));
+    QVERIFY(!doc.familyDeclared());
+    const int steps = doc.undoStack()->count();
+    doc.edit(Field::family, Family::negbin);  // the suggested one, picked: declared
+    QVERIFY(doc.familyDeclared());
+    QCOMPARE(doc.undoStack()->count(), steps + 1);
+    doc.edit(Field::family, Family::negbin);  // again: nothing new, no step
+    QCOMPARE(doc.undoStack()->count(), steps + 1);
+    doc.undoStack()->undo();
+    QVERIFY(!doc.familyDeclared());
+  }
+
   void theReferenceBelongsToItsData() {
     // Issue 23, defect 3: a reference chosen for one dataset does not carry over to another.
     StudioDocument doc;
