@@ -177,10 +177,14 @@ int runRun(const RunOptions& o) {
     return kExitCancelled;
   }
 
-  const auto exported = core::report::exportRun(
-      session, dataset, run, settings,
-      {o.out, session.syntheticDatasets, settings.nuts.seed, {o.session, session.weightsFrom},
-       /*refuseForeignFiles=*/!o.replace, stop, /*release: every releasable one=*/std::nullopt});
+  const auto exported = core::report::exportRun(session, dataset, run, settings,
+                                                {o.out,
+                                                 session.syntheticDatasets,
+                                                 settings.nuts.seed,
+                                                 {o.session, session.weightsFrom},
+                                                 /*refuseForeignFiles=*/!o.replace,
+                                                 stop,
+                                                 /*release: every releasable one=*/std::nullopt});
   if (exported.cancelled) {
     std::cerr << "dpsynth: cancelled; no files were written\n";
     return kExitCancelled;

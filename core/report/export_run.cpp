@@ -84,8 +84,8 @@ using Chosen = std::optional<std::vector<pipeline::Mechanism>>;
 /// refused) and, where the analyst chose, chosen.
 bool goesToRelease(const pipeline::MechanismResult& mechanism, const Chosen& chosen) {
   if (!pipeline::releasable(mechanism)) return false;
-  return !chosen || std::find(chosen->begin(), chosen->end(), mechanism.config.mechanism) !=
-                        chosen->end();
+  return !chosen ||
+         std::find(chosen->begin(), chosen->end(), mechanism.config.mechanism) != chosen->end();
 }
 
 /// True when some mechanism of the run enters release/.
@@ -134,7 +134,7 @@ ExportedFiles exportStaged(const session::Session& session, const data::Dataset&
 
   // The reports are computed from each mechanism's first dataset before anything is written.
   ReportInputs in{session, dataset, result, settings, options.seed, m, mechanismLabels(result),
-                  {},      {},      {},     {},       stop,    {}};
+                  {},      {},      {},     {},       stop,         {}};
   std::vector<std::unique_ptr<pipeline::Synthesizer>> synthesizers;
   std::vector<nlohmann::json> reports;
   ExportedFiles out;

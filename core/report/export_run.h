@@ -2,15 +2,14 @@
 /// "Export all": the one function behind both the studio's export and `dpsynth run`, so that
 /// their folders are identical by construction.
 #include <cstdint>
-#include <stop_token>
 #include <optional>
+#include <stop_token>
 #include <string>
 #include <vector>
 
-#include "core/random/seed.h"
-
 #include "core/data/dataset.h"
 #include "core/pipeline/pipeline.h"
+#include "core/random/seed.h"
 #include "core/session/session.h"
 
 namespace dpsynth::core::report {

@@ -264,8 +264,8 @@ std::string releaseNoteHtml(const ReportInputs& in, bool releasableOnly) {
         "covariates are public anyway.</p>\n";
   std::vector<std::size_t> sections;
   for (std::size_t j = 0; j < in.run.mechanisms.size(); ++j)
-    if (!releasableOnly || (in.inRelease.empty() ? pipeline::releasable(in.run.mechanisms[j])
-                                                 : bool(in.inRelease[j])))
+    if (!releasableOnly ||
+        (in.inRelease.empty() ? pipeline::releasable(in.run.mechanisms[j]) : bool(in.inRelease[j])))
       sections.push_back(j);
   if (sections.size() > 1)
     body +=

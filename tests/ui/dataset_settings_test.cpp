@@ -7,13 +7,13 @@
 #include <QtTest>
 
 #include "studio_test_helpers.h"
-#include "ui/services/run_controller.h"
 #include "ui/controllers/data_fit_check.h"
 #include "ui/main_window.h"
 #include "ui/panels/data_panel.h"
 #include "ui/panels/mechanism_panel.h"
 #include "ui/panels/results_panel.h"
 #include "ui/panels/tuning_panel.h"
+#include "ui/services/run_controller.h"
 #include "ui/widgets/tuning_field.h"
 
 using namespace dpsynth::ui;

@@ -84,8 +84,9 @@ class EmployeesWalkthroughTest : public QObject {
       QVERIFY(window.services().data->loadFile(data));
       QVERIFY(doc->settings().dataset.outcome.empty());
       QCOMPARE(doc->idLikeColumns(), (std::vector<std::string>{"id", "postcode"}));
-      qInfo("1. open: outcome none chosen; flagged: %s",
-            qPrintable(window.synthesis()->dataPanel()->columnRoles()->table()->item(1, 1)->text()));
+      qInfo(
+          "1. open: outcome none chosen; flagged: %s",
+          qPrintable(window.synthesis()->dataPanel()->columnRoles()->table()->item(1, 1)->text()));
       // 2. Outcome income (family suggested, then picked), public covariates.
       doc->edit(Field::outcome, std::string("income"));
       QVERIFY(!doc->familyDeclared());
@@ -123,7 +124,10 @@ class EmployeesWalkthroughTest : public QObject {
       QCOMPARE(output.table.size(), std::size_t(4));
       for (std::size_t j = 0; j < 3; ++j)
         qInfo("5. %s", qPrintable(ExportActions::releaseChoiceText(output, j)));
-      QCOMPARE(QString::fromStdString(output.table[2].guarantee), QString("DP"));  // censor-w
+      // censor-w with reference weights: strict DP, unless this release run's (OS-seeded) fit
+      // failed its screen, when it is refused and blocks only itself.
+      QVERIFY(output.table[2].guarantee == "DP" ||
+              !output.result->mechanisms[1].refusals.empty());
       // 6. Export all, as the dialog offers it: exactly the usable labelled outputs.
       const auto chosen = ExportActions::defaultReleaseChoice(output);
       qInfo("6. export: %s",

@@ -51,7 +51,7 @@ class ExportChoiceTest : public QObject {
     window.loadDefaults();  // nbmix, a public sample: its family is declared
     test::useSmallSampler(window, 2, 300, 300);
     window.document()->edit(Field::reproducible, false);  // a release run
-    window.document()->edit(Field::epsilon, 0.01);  // censor-uw censors nearly every record
+    window.document()->edit(Field::epsilon, 0.01);        // censor-uw censors nearly every record
     test::setMechanisms(window, {pipeline::Mechanism::lw, pipeline::Mechanism::censorUw});
     QVERIFY(runChoice(window));
     const RunOutput& out = *window.document()->lastOutput();
@@ -123,8 +123,9 @@ class ExportChoiceTest : public QObject {
                                                   pipeline::Mechanism::censorUw};
     const QString summary = ExportActions::releaseSummary(out, chosen);
     QVERIFY(summary.contains("release/ (publishable) will hold, for lw-final"));
-    QVERIFY(summary.contains("censor-uw failed its diagnostics: its synthetic data are not "
-                             "written at all"));
+    QVERIFY(
+        summary.contains("censor-uw failed its diagnostics: its synthetic data are not "
+                         "written at all"));
     QTemporaryDir dir;
     const QString folder = dir.filePath("out");
     QVERIFY(!window.exportActions()->exportAll(out, folder, chosen));  // refused: said

@@ -111,9 +111,12 @@ class SessionResultsTest : public QObject {
     QVERIFY2(warningsNote.contains("session's run"), qPrintable(warningsNote));
     QVERIFY(!warningsNote.contains("Stale"));
     // The Lipschitz violins come back, drawn from the stored quantiles.
-    QTRY_VERIFY2(
-        !reopened.synthesis()->plotsView()->plotSummary().section('\n', 0, 0).contains(": 0 plottables"),
-        qPrintable(reopened.synthesis()->plotsView()->plotSummary()));
+    QTRY_VERIFY2(!reopened.synthesis()
+                      ->plotsView()
+                      ->plotSummary()
+                      .section('\n', 0, 0)
+                      .contains(": 0 plottables"),
+                 qPrintable(reopened.synthesis()->plotsView()->plotSummary()));
     QVERIFY(errors_.count() == 0);
 
     // A settings change marks them outdated, keeping the "results from" mark.

@@ -8,9 +8,9 @@
 
 #include "ui/document/column_guess.h"
 #include "ui/document/studio_document.h"
-#include "ui/widgets/column_roles_view.h"
 #include "ui/panels/data_panel.h"
 #include "ui/services/data_service.h"
+#include "ui/widgets/column_roles_view.h"
 
 using dpsynth::ui::DataPanel;
 using dpsynth::ui::DataService;
@@ -46,8 +46,8 @@ class StatFileLoadTest : public QObject {
     // and "seen" (a date) and the labelled categories are never offered as one.
     QVERIFY(document.settings().dataset.outcome.empty());
     QVERIFY(!document.dataset());
-    const auto candidates = dpsynth::ui::outcomeCandidates(*document.table(),
-                                                           document.idLikeColumns());
+    const auto candidates =
+        dpsynth::ui::outcomeCandidates(*document.table(), document.idLikeColumns());
     QStringList offered;
     for (const auto& c : candidates) offered << QString::fromStdString(c).toLower();
     QVERIFY2(offered.contains("income") && !offered.contains("seen"),

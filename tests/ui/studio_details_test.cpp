@@ -16,6 +16,7 @@
 #include <QtTest>
 
 #include "studio_test_helpers.h"
+#include "ui/dialogs/folder_dialog.h"
 #include "ui/models/results_table_model.h"
 #include "ui/panels/data_panel.h"
 #include "ui/panels/progress_panel.h"
@@ -52,7 +53,7 @@ class StudioDetailsTest : public QObject {
     window.loadDefaults();  // nbmix: 1000 records
     TuningField* bins = window.synthesis()->tuningPanel()->field("bins");
     QVERIFY(bins->autoBox()->isChecked());
-    QCOMPARE(bins->spinBox()->value(), 32.0);  // ⌈√1000⌉, not a placeholder
+    QCOMPARE(bins->spinBox()->value(), 32.0);             // ⌈√1000⌉, not a placeholder
     QVERIFY(window.services().data->loadSample("beta"));  // 2000 records
     QCOMPARE(bins->spinBox()->value(), 45.0);
   }
@@ -108,7 +109,8 @@ class StudioDetailsTest : public QObject {
     QFile file(dir.filePath("wide.csv"));
     QVERIFY(file.open(QIODevice::WriteOnly));
     QStringList header{"y"};
-    for (int c = 0; c < 30; ++c) header << QStringLiteral("%1_%2").arg(c % 2 ? "age" : "region").arg(c);
+    for (int c = 0; c < 30; ++c)
+      header << QStringLiteral("%1_%2").arg(c % 2 ? "age" : "region").arg(c);
     file.write(header.join(',').toUtf8() + '\n');
     for (int r = 0; r < 40; ++r) {
       QStringList row{QString::number(r % 9)};
@@ -164,6 +166,18 @@ class StudioDetailsTest : public QObject {
     QVERIFY2(recent.contains(path), qPrintable(recent.join(',')));
   }
 
+  void aNewExportFolderIsMadeNotRefused() {
+    QTemporaryDir dir;
+    const QString wanted = dir.filePath("export-2026");
+    OutputFolderDialog dialog(nullptr, QStringLiteral("Export"), dir.path());
+    dialog.selectFile(wanted);
+    dialog.accept();
+    QCOMPARE(dialog.result(), int(QDialog::Accepted));
+    QVERIFY(QFileInfo(wanted).isDir());
+    QCOMPARE(QFileInfo(dialog.selectedFiles().value(0)).absoluteFilePath(),
+             QFileInfo(wanted).absoluteFilePath());
+  }
+
   void theWheelOverAPlotScrollsThePane() {
     QScrollArea area;
     auto* inner = new QWidget;
@@ -183,7 +197,7 @@ class StudioDetailsTest : public QObject {
     QWheelEvent down(centre, target->mapToGlobal(centre), QPoint(), QPoint(0, -120), Qt::NoButton,
                      Qt::NoModifier, Qt::NoScrollPhase, false);
     QApplication::sendEvent(target, &down);
-    QVERIFY(area.verticalScrollBar()->value() > 0);  // the pane scrolled
+    QVERIFY(area.verticalScrollBar()->value() > 0);                    // the pane scrolled
     QCOMPARE(plot->customPlot()->xAxis->range().lower, before.lower);  // the plot did not zoom
   }
 

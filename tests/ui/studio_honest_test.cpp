@@ -76,7 +76,8 @@ class StudioHonestTest : public QObject {
   void plotsNameTheirRunAndMechanism() {
     test::ErrorRecorder errors;
     auto window = makeHonestWindow(errors);
-    dpsynth::ui::test::setMechanisms(*window, {pipeline::Mechanism::lwFinal, pipeline::Mechanism::lw});
+    dpsynth::ui::test::setMechanisms(*window,
+                                     {pipeline::Mechanism::lwFinal, pipeline::Mechanism::lw});
     QVERIFY(runHonest(*window));
     PlotsView* plots = window->synthesis()->plotsView();
     for (int t = 0; t < PlotsView::kTabCount; ++t) {
@@ -126,7 +127,8 @@ class StudioHonestTest : public QObject {
       QVERIFY(p->staleText().contains(window->synthesis()->resultsPanel()->note()));
       QVERIFY(p->pointCount() > 0);
     }
-    QVERIFY(!window->synthesis()->warningsPanel()->list()->isEnabled() || window->synthesis()->warningsPanel()->count() == 0);
+    QVERIFY(!window->synthesis()->warningsPanel()->list()->isEnabled() ||
+            window->synthesis()->warningsPanel()->count() == 0);
     // New data: nothing of the previous dataset is left, and nothing is marked stale.
     QVERIFY(window->services().data->loadSample("poisson"));
     for (int t = 0; t < PlotsView::kTabCount; ++t) {
@@ -168,8 +170,7 @@ class StudioHonestTest : public QObject {
     const auto all = pipeline::allMechanisms();
     dpsynth::ui::test::setMechanisms(*window, all);
     QStringList messages;
-    for (const auto& issue : mechanismIssues(window->document()->current()))
-      messages << issue.text;
+    for (const auto& issue : mechanismIssues(window->document()->current())) messages << issue.text;
     const RunPlan plan = planRun(window->document()->current());
     messages << plan.blocking << plan.skipped;
     QVERIFY(messages.size() >= 5);
@@ -193,7 +194,8 @@ class StudioHonestTest : public QObject {
     // Bad numbers too.
     tuning->field("epsilon")->setValue(QVariant());
     tuning->field("k")->setValue(QVariant());
-    dpsynth::ui::test::setMechanisms(*window, {pipeline::Mechanism::weightedE, pipeline::Mechanism::censorW});
+    dpsynth::ui::test::setMechanisms(
+        *window, {pipeline::Mechanism::weightedE, pipeline::Mechanism::censorW});
     QVERIFY(!window->synthesis()->startRun(true));
     messages << errors.last().problem;
     for (const QString& m : messages) QVERIFY2(!m.contains("--"), qPrintable(m));
@@ -276,7 +278,8 @@ class StudioHonestTest : public QObject {
   void resultsTableSorts() {
     test::ErrorRecorder errors;
     auto window = makeHonestWindow(errors);
-    dpsynth::ui::test::setMechanisms(*window, 
+    dpsynth::ui::test::setMechanisms(
+        *window,
         {pipeline::Mechanism::unweighted, pipeline::Mechanism::lw, pipeline::Mechanism::lwFinal});
     QVERIFY(runHonest(*window));
     ResultsPanel* results = window->synthesis()->resultsPanel();
@@ -324,7 +327,8 @@ class StudioHonestTest : public QObject {
     spec.outcome = "visits";
     spec.covariates = {"gender", "region"};
     spec.family = dpsynth::core::models::Family::poisson;
-    QVERIFY(dpsynth::ui::test::setChoice(*window, spec, window->document()->settings().run.model.sdScale));
+    QVERIFY(dpsynth::ui::test::setChoice(*window, spec,
+                                         window->document()->settings().run.model.sdScale));
     dpsynth::ui::test::setMechanisms(*window, {pipeline::Mechanism::unweighted});
     QVERIFY(runHonest(*window));
     const QStringList want = {"intercept", "gender=M", "region=South", "region=West"};
@@ -347,17 +351,18 @@ class StudioHonestTest : public QObject {
     // The window's export dialogs follow the data.
     MainWindow window;
     window.loadDefaults();
-    QVERIFY(!window.synthesis()->plotsView()->lipschitzPlot()->exportFolder().contains("resources/samples"));
+    QVERIFY(!window.synthesis()->plotsView()->lipschitzPlot()->exportFolder().contains(
+        "resources/samples"));
     QVERIFY(!window.synthesis()->plotsView()->lipschitzPlot()->exportFolder().isEmpty());
   }
 
   void helpPageAndAbout() {
     const QString html = HelpDialog::helpHtml();
-    for (const char* part : {"DP and aDP", "What ε means for each mechanism", "Reading Δ",
-                             "Reading the plots", "Choosing a mechanism", "target ignored",
-                             // Issue 23, defect 7: every workspace and the release choice.
-                             "Studies", "Frontier", "Analyze a release", "release this",
-                             "risk: attribute CAP"})
+    for (const char* part :
+         {"DP and aDP", "What ε means for each mechanism", "Reading Δ", "Reading the plots",
+          "Choosing a mechanism", "target ignored",
+          // Issue 23, defect 7: every workspace and the release choice.
+          "Studies", "Frontier", "Analyze a release", "release this", "risk: attribute CAP"})
       QVERIFY2(html.contains(QString::fromUtf8(part)), part);
     HelpDialog dialog;
     QVERIFY(dialog.browser()->toPlainText().contains("lw-final"));

@@ -6,12 +6,12 @@
 #include <QPushButton>
 #include <QScreen>
 #include <QScrollArea>
+#include <QScrollBar>
 #include <QSignalSpy>
 #include <QSpinBox>
+#include <QStyle>
 #include <QTabWidget>
 #include <QTableView>
-#include <QScrollBar>
-#include <QStyle>
 #include <QtTest>
 
 #include "studio_test_helpers.h"
@@ -255,21 +255,20 @@ class StudioLayoutTest : public QObject {
       window.show();
     } else {
       window.showMaximized();  // as an analyst's window manager shows it
-      QTRY_VERIFY_WITH_TIMEOUT(window.frameGeometry().height() > window.geometry().height(),
-                               10000);
+      QTRY_VERIFY_WITH_TIMEOUT(window.frameGeometry().height() > window.geometry().height(), 10000);
     }
     QVERIFY(QTest::qWaitForWindowExposed(&window));
     QTest::qWait(300);
-    dpsynth::ui::test::setMechanisms(window,
-        {pipeline::Mechanism::lw, pipeline::Mechanism::lwFinal, pipeline::Mechanism::censorW});
+    dpsynth::ui::test::setMechanisms(window, {pipeline::Mechanism::lw, pipeline::Mechanism::lwFinal,
+                                              pipeline::Mechanism::censorW});
     QVERIFY(run(window));
     shoot(&window, QStringLiteral("studio_1280x720%1.png").arg(suffix));
     if (!suffix.isEmpty()) return;
 
     // An unusable result and the warnings pane.
     window.document()->edit(dpsynth::ui::Field::epsilon, 0.01);
-    dpsynth::ui::test::setMechanisms(window, 
-        {pipeline::Mechanism::lwFinal, pipeline::Mechanism::weightedE});
+    dpsynth::ui::test::setMechanisms(
+        window, {pipeline::Mechanism::lwFinal, pipeline::Mechanism::weightedE});
     QVERIFY(run(window));
     window.synthesis()->bottomTabs()->setCurrentWidget(window.synthesis()->warningsPanel());
     window.synthesis()->plotsView()->setCurrentIndex(PlotsView::kTraces);
@@ -279,7 +278,8 @@ class StudioLayoutTest : public QObject {
     shoot(&window, QStringLiteral("stale_plots.png"));
 
     // A mechanism with a missing setting, marked in the list and at its fields before Run.
-    dpsynth::ui::test::setMechanisms(window, {pipeline::Mechanism::lwFinal, pipeline::Mechanism::ph});
+    dpsynth::ui::test::setMechanisms(window,
+                                     {pipeline::Mechanism::lwFinal, pipeline::Mechanism::ph});
     TuningField* lower = window.synthesis()->tuningPanel()->field("lower");
     for (QWidget* w = lower->parentWidget(); w; w = w->parentWidget()) {
       if (auto* scroll = qobject_cast<QScrollArea*>(w)) {
@@ -316,14 +316,15 @@ class StudioLayoutTest : public QObject {
     // The risk axis (issue 24): attribute CAP − baseline needs covariates as an intruder's keys:
     // the salary sample with gender and age group, a bootstrap of the data (an internal study).
     QVERIFY(window.services().data->loadSample("salary"));
-    QVERIFY(test::setChoice(window, {"weeks_worked", {"gender", "age_group"},
-                                     dpsynth::core::models::Family::poisson, false},
-                            1.0));
+    QVERIFY(test::setChoice(
+        window,
+        {"weeks_worked", {"gender", "age_group"}, dpsynth::core::models::Family::poisson, false},
+        1.0));
     window.document()->edit(dpsynth::ui::Field::lower, 0.0);
     window.document()->edit(dpsynth::ui::Field::upper, 53.0);
     form->setSource(FrontierForm::Source::confidential);
-    form->setMechanisms({pipeline::Mechanism::lwFinal, pipeline::Mechanism::censorUw,
-                         pipeline::Mechanism::ph});
+    form->setMechanisms(
+        {pipeline::Mechanism::lwFinal, pipeline::Mechanism::censorUw, pipeline::Mechanism::ph});
     form->replicatesBox()->setValue(4);
     form->chainsBox()->setValue(1);
     form->warmupBox()->setValue(150);

@@ -23,7 +23,6 @@
 #include "studio_test_helpers.h"
 #include "support/test_files.h"
 #include "ui/controllers/export_actions.h"
-#include "ui/services/run_controller.h"
 #include "ui/main_window.h"
 #include "ui/models/results_table_model.h"
 #include "ui/panels/data_panel.h"
@@ -32,6 +31,7 @@
 #include "ui/panels/results_panel.h"
 #include "ui/panels/sampler_panel.h"
 #include "ui/panels/tuning_panel.h"
+#include "ui/services/run_controller.h"
 #include "ui/widgets/guarantee_badge.h"
 #include "ui/widgets/tuning_field.h"
 
@@ -82,7 +82,8 @@ class StudioRunTest : public QObject {
     test::ErrorRecorder errors;
     auto window = makeWindow(errors);
     QSignalSpy ended(window->synthesis(), &dpsynth::ui::SynthesisWorkspace::runEnded);
-    dpsynth::ui::test::setMechanisms(*window, 
+    dpsynth::ui::test::setMechanisms(
+        *window,
         {pipeline::Mechanism::lwFinal, pipeline::Mechanism::censorW, pipeline::Mechanism::ph});
     window->document()->edit(dpsynth::ui::Field::lower, 0.0);
     window->document()->edit(dpsynth::ui::Field::upper, 400.0);
@@ -201,8 +202,8 @@ class StudioRunTest : public QObject {
     if (!QFile::exists(DPSYNTH_CLI_PATH)) QSKIP("the dpsynth CLI is not built in this tree");
     test::ErrorRecorder errors;
     auto window = makeWindow(errors);
-    dpsynth::ui::test::setMechanisms(*window, 
-        {pipeline::Mechanism::lw, pipeline::Mechanism::lwFinal});
+    dpsynth::ui::test::setMechanisms(*window,
+                                     {pipeline::Mechanism::lw, pipeline::Mechanism::lwFinal});
     QSignalSpy ended(window->synthesis(), &dpsynth::ui::SynthesisWorkspace::runEnded);
     QVERIFY(window->synthesis()->startRun(false));
     QVERIFY(test::waitForRun(*window, ended));
@@ -235,7 +236,8 @@ class StudioRunTest : public QObject {
     // And the table on screen is results.csv.
     QFile results(QDir(studioOut).filePath("internal/results.csv"));
     QVERIFY(results.open(QIODevice::ReadOnly));
-    QCOMPARE(results.readAll().toStdString(), window->synthesis()->resultsPanel()->model()->toCsv());
+    QCOMPARE(results.readAll().toStdString(),
+             window->synthesis()->resultsPanel()->model()->toCsv());
 
     // A file the user put into internal/ is never replaced or deleted: Export all into that
     // folder again is refused, naming it, and changes nothing.
@@ -311,8 +313,8 @@ class StudioRunTest : public QObject {
     spec.family = dpsynth::core::models::Family::negbin;
     QVERIFY(dpsynth::ui::test::setChoice(*window, spec, 1.0));
     test::useSmallSampler(*window, 2, 40, 10);
-    dpsynth::ui::test::setMechanisms(*window, 
-        {pipeline::Mechanism::lwFinal, pipeline::Mechanism::censorUw});
+    dpsynth::ui::test::setMechanisms(*window,
+                                     {pipeline::Mechanism::lwFinal, pipeline::Mechanism::censorUw});
     window->document()->setCurrentMechanism(pipeline::Mechanism::censorUw);
     QSignalSpy ended(window->synthesis(), &dpsynth::ui::SynthesisWorkspace::runEnded);
     QVERIFY(window->synthesis()->startRun(false));
@@ -466,7 +468,8 @@ class StudioRunTest : public QObject {
     QCOMPARE(out.cachedStages, QStringList({"unweighted", "lw"}));
     QCOMPARE(*out.result->mechanisms[0].k, 0.8);
     int cachedRows = 0;
-    for (const auto& row : window->synthesis()->progressPanel()->rows()) cachedRows += row.fromCache;
+    for (const auto& row : window->synthesis()->progressPanel()->rows())
+      cachedRows += row.fromCache;
     QCOMPARE(cachedRows, 2);
     QVERIFY(window->synthesis()->progressPanel()->summary().contains("2 from the cache"));
 

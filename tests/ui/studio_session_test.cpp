@@ -75,7 +75,8 @@ class StudioSessionTest : public QObject {
       window.document()->edit(dpsynth::ui::Field::lower, 0.0);
       window.document()->edit(dpsynth::ui::Field::upper, 500000.0);
       window.synthesis()->tuningPanel()->checkBox("radiusRelative")->setChecked(false);
-      dpsynth::ui::test::setMechanisms(window, 
+      dpsynth::ui::test::setMechanisms(
+          window,
           {pipeline::Mechanism::lwFinal, pipeline::Mechanism::censorW, pipeline::Mechanism::ph});
       test::useSmallSampler(window, 3, 120, 130, 424242);  // reproducible, seed 424242
       window.synthesis()->samplerPanel()->neighboursBox()->setCurrentIndex(
@@ -147,7 +148,10 @@ class StudioSessionTest : public QObject {
       MainWindow window;
       window.setErrorPresenter(errors.presenter());
       QVERIFY(window.services().data->loadFile(data));
-      QVERIFY(!window.synthesis()->samplerPanel()->reproducibleBox()->isChecked());  // new analyses: release
+      QVERIFY(!window.synthesis()
+                   ->samplerPanel()
+                   ->reproducibleBox()
+                   ->isChecked());  // new analyses: release
       const auto settings = window.document()->current();
       releaseSeed = settings.runSettings().nuts.seed;
       QVERIFY(!releaseSeed.isUserSeed());
@@ -188,7 +192,8 @@ class StudioSessionTest : public QObject {
       QVERIFY(window.synthesis()->guaranteeBadge()->text().contains("asymptotic DP"));
       QVERIFY(!window.document()->current().run.weightReference);
 
-      QVERIFY(window.services().data->loadReference(reference, window.document()->settings().dataset));
+      QVERIFY(
+          window.services().data->loadReference(reference, window.document()->settings().dataset));
       const auto s = window.document()->current();
       QVERIFY(s.run.weightReference);
       QCOMPARE(s.run.weightReference->family, Family::beta);
@@ -198,7 +203,8 @@ class StudioSessionTest : public QObject {
       QVERIFY(window.saveSession(path));
 
       // A reference that cannot be read is shown like a data error; the loaded one stays.
-      QVERIFY(!window.services().data->loadReference(test::malformedPath("ragged_row.csv"), window.document()->settings().dataset));
+      QVERIFY(!window.services().data->loadReference(test::malformedPath("ragged_row.csv"),
+                                                     window.document()->settings().dataset));
       QCOMPARE(errors.count(), std::size_t(1));
       QVERIFY(errors.last().title.contains("reference"));
       QCOMPARE(errors.last().line, qint64(3));
@@ -219,7 +225,8 @@ class StudioSessionTest : public QObject {
     const auto s = reopened.document()->current();
     QCOMPARE(s.weightsFrom, reference.toStdString());
     QVERIFY(s.run.weightReference);
-    QVERIFY(reopened.synthesis()->tuningPanel()->referenceLabel()->text().contains("reference.csv"));
+    QVERIFY(
+        reopened.synthesis()->tuningPanel()->referenceLabel()->text().contains("reference.csv"));
   }
 
   void changedDataFileIsReported() {

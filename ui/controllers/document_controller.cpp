@@ -72,11 +72,10 @@ bool DocumentController::save() { return path().isEmpty() ? saveAs() : write_(pa
 
 bool DocumentController::saveAs() {
   // Beside the session, else in the data's folder (not the program's working folder).
-  const QString suggested =
-      path().isEmpty()
-          ? QDir(ExportActions::defaultFolder({}, document_->source()))
-                .filePath(QStringLiteral("analysis.dpsynth"))
-          : path();
+  const QString suggested = path().isEmpty()
+                                ? QDir(ExportActions::defaultFolder({}, document_->source()))
+                                      .filePath(QStringLiteral("analysis.dpsynth"))
+                                : path();
   const QString chosen = chooser_ ? chooser_(suggested) : QString();
   if (chosen.isEmpty()) return false;
   return write_(chosen);

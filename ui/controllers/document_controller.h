@@ -2,8 +2,8 @@
 /// The document's file: it has one (or is Untitled) and unsaved changes or not (the
 /// StudioDocument says which). This controller names it for the window title ([*] marker),
 /// implements Save / Save As and asks Save / Discard / Cancel before unsaved work would be lost
-/// (quit, New, Open, other data). The question and the file chooser are injectable, so tests answer them without a
-/// modal loop.
+/// (quit, New, Open, other data). The question and the file chooser are injectable, so tests answer
+/// them without a modal loop.
 #include <QObject>
 #include <QString>
 #include <functional>

@@ -16,6 +16,7 @@
 #include "core/report/export_run.h"
 #include "core/report/ownership_manifest.h"
 #include "ui/dialogs/export_all_dialog.h"
+#include "ui/dialogs/folder_dialog.h"
 #include "ui/plots/plots_view.h"
 
 namespace dpsynth::ui {
@@ -55,8 +56,8 @@ ExportActions::ExportActions(QWidget* dialogParent)
     : QObject(dialogParent),
       dialogParent_(dialogParent),
       refused_(refusalDialogPresenter(dialogParent)),
-      choose_([dialogParent](const RunOutput& output)
-                  -> std::optional<std::vector<pipeline::Mechanism>> {
+      choose_([dialogParent](
+                  const RunOutput& output) -> std::optional<std::vector<pipeline::Mechanism>> {
         ExportAllDialog dialog(output, dialogParent);
         if (dialog.exec() != QDialog::Accepted) return std::nullopt;
         return dialog.chosen();
@@ -68,7 +69,8 @@ std::vector<pipeline::Mechanism> ExportActions::defaultReleaseChoice(const RunOu
   for (std::size_t j = 0; j < mechanisms.size(); ++j) {
     // rows[0] is the "confidential" row; then one row per mechanism, in the same order.
     const bool usable = j + 1 >= output.table.size() || output.table[j + 1].usable;
-    if (pipeline::releasable(mechanisms[j]) && usable) out.push_back(mechanisms[j].config.mechanism);
+    if (pipeline::releasable(mechanisms[j]) && usable)
+      out.push_back(mechanisms[j].config.mechanism);
   }
   return out;
 }
@@ -91,7 +93,7 @@ QString ExportActions::releaseChoiceText(const RunOutput& output, std::size_t j)
 }
 
 QString ExportActions::releaseSummary(const RunOutput& output,
-                                     const std::vector<pipeline::Mechanism>& release) {
+                                      const std::vector<pipeline::Mechanism>& release) {
   const auto& dataset = *output.dataset;
   QStringList released, internalNames, refused, unusable;
   const auto& mechanisms = output.result->mechanisms;
@@ -114,8 +116,9 @@ QString ExportActions::releaseSummary(const RunOutput& output,
                 "mechanism and release_note.html.")
                  .arg(released.join(QStringLiteral(", ")));
   else
-    lines << tr("Nothing will be written to release/: no mechanism is chosen for release, or "
-                "none carries a DP or aDP label.");
+    lines << tr(
+        "Nothing will be written to release/: no mechanism is chosen for release, or "
+        "none carries a DP or aDP label.");
   if (!unusable.isEmpty())
     lines << tr("Released although their verdict is UNUSABLE: %1. The release note states the "
                 "guarantee, not that the data are useful.")
@@ -241,9 +244,8 @@ void ExportActions::exportAllWithDialog(const RunOutput* output) {
     emit errorOccurred({tr("Nothing to export"), {}, 0, {}, tr("run a mechanism first"), {}});
     return;
   }
-  const QString folder =
-      QFileDialog::getExistingDirectory(dialogParent_, tr("Export all results to folder"),
-                                        defaultFolder(sessionPath_, output->source));
+  const QString folder = chooseOutputFolder(dialogParent_, tr("Export all results to folder"),
+                                            defaultFolder(sessionPath_, output->source));
   if (folder.isEmpty()) return;
   // Files the user keeps in release/ or internal/ are never replaced: say so before any work.
   for (const char* sub : {core::report::kReleaseFolder, core::report::kInternalFolder}) {
@@ -264,13 +266,13 @@ void ExportActions::exportAllWithDialog(const RunOutput* output) {
                         {}});
     return;
   }
-  const auto release = choose_ ? choose_(*output)
-                               : std::optional<std::vector<pipeline::Mechanism>>(
-                                     defaultReleaseChoice(*output));
+  const auto release =
+      choose_ ? choose_(*output)
+              : std::optional<std::vector<pipeline::Mechanism>>(defaultReleaseChoice(*output));
   if (!release) return;  // Cancel
   QStringList existing;
-  for (const auto& name : core::report::exportFileNames(
-           *output->result, output->studio.syntheticDatasets, *release)) {
+  for (const auto& name :
+       core::report::exportFileNames(*output->result, output->studio.syntheticDatasets, *release)) {
     if (QFileInfo::exists(QDir(folder).filePath(QString::fromStdString(name)))) {
       existing << QString::fromStdString(name);
     }
@@ -319,8 +321,8 @@ void ExportActions::exportSyntheticWithDialog(const RunOutput* output,
 }
 
 void ExportActions::exportPlotsWithDialog(PlotsView* plots, const DataSource& source) {
-  const QString folder = QFileDialog::getExistingDirectory(
-      dialogParent_, tr("Export plots to folder"), defaultFolder(sessionPath_, source));
+  const QString folder = chooseOutputFolder(dialogParent_, tr("Export plots to folder"),
+                                            defaultFolder(sessionPath_, source));
   if (folder.isEmpty()) return;
   QString error;
   if (plots->exportAll(folder, QStringLiteral("png"), &error)) {

@@ -26,8 +26,8 @@ class ExportActions : public QObject {
 
  public:
   /// Asks which mechanisms to release (the dialog: ExportAllDialog); nullopt = Cancel.
-  using ReleaseChooser = std::function<std::optional<std::vector<core::pipeline::Mechanism>>(
-      const RunOutput& output)>;
+  using ReleaseChooser =
+      std::function<std::optional<std::vector<core::pipeline::Mechanism>>(const RunOutput& output)>;
 
   explicit ExportActions(QWidget* dialogParent);
 

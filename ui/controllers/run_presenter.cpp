@@ -2,11 +2,11 @@
 
 #include <QTime>
 
-#include "ui/services/run_controller.h"
 #include "ui/panels/progress_panel.h"
 #include "ui/panels/results_panel.h"
 #include "ui/plots/plot_widget.h"
 #include "ui/plots/plots_view.h"
+#include "ui/services/run_controller.h"
 
 namespace dpsynth::ui {
 

@@ -10,8 +10,7 @@ namespace dpsynth::ui {
 
 namespace session = core::session;
 
-SessionController::SessionController(StudioDocument* document, DataService* data,
-                                     QObject* parent)
+SessionController::SessionController(StudioDocument* document, DataService* data, QObject* parent)
     : QObject(parent), document_(document), data_(data) {
   // The end of the load an openInBackground() started: apply the session to its data. Any
   // other load that ends (a file opened meanwhile replaced it) drops the session.
@@ -156,12 +155,15 @@ void SessionController::finish(const Pending& pending, const QString& changed,
     const auto& header = document_->table()->header;
     const std::string& outcome = pending.settings.dataset.outcome;
     const bool missing = std::find(header.begin(), header.end(), outcome) == header.end();
-    const QString problem =
-        missing ? tr("The session's outcome column '%1' is not in the data.")
-                      .arg(QString::fromStdString(outcome))
-                : document_->dataProblem();
-    emit errorOccurred({tr("Session does not fit the data"), document_->source().file, 0,
-                        missing ? QString::fromStdString(outcome) : QString(), problem, {}});
+    const QString problem = missing ? tr("The session's outcome column '%1' is not in the data.")
+                                          .arg(QString::fromStdString(outcome))
+                                    : document_->dataProblem();
+    emit errorOccurred({tr("Session does not fit the data"),
+                        document_->source().file,
+                        0,
+                        missing ? QString::fromStdString(outcome) : QString(),
+                        problem,
+                        {}});
   }
   // The session's reference, read as its own (the stored results stay current); one that
   // cannot be read is reported and left out.

@@ -34,11 +34,10 @@ bool idLikeName(const std::string& name) {
   n.replace(QLatin1Char('-'), QLatin1Char('_')).replace(QLatin1Char(' '), QLatin1Char('_'));
   const QStringList words = n.split(QLatin1Char('_'), Qt::SkipEmptyParts);
   for (const QString& w : words)
-    if (w == QLatin1String("id") || w == QLatin1String("ids") ||
-        w == QLatin1String("identifier") || w == QLatin1String("postcode") ||
-        w == QLatin1String("zip") || w == QLatin1String("zipcode") ||
-        w == QLatin1String("postal") || w == QLatin1String("serial") ||
-        w == QLatin1String("uuid") || w == QLatin1String("key"))
+    if (w == QLatin1String("id") || w == QLatin1String("ids") || w == QLatin1String("identifier") ||
+        w == QLatin1String("postcode") || w == QLatin1String("zip") ||
+        w == QLatin1String("zipcode") || w == QLatin1String("postal") ||
+        w == QLatin1String("serial") || w == QLatin1String("uuid") || w == QLatin1String("key"))
       return true;
   return n.endsWith(QLatin1String("id")) && n.size() <= 8 && !n.contains(QLatin1String("mid"));
 }

@@ -88,8 +88,8 @@ std::optional<data::Dataset> matchDesign(const data::Dataset& reference, const d
     const bool inData = isCategorical(data, covariate);
     const bool inReference = isCategorical(reference, covariate);
     if (inData != inReference) {
-      add("covariate '" + covariate + "' is " + (inData ? "text" : "numbers") + " in the data but " +
-          (inReference ? "text" : "numbers") + " in the reference");
+      add("covariate '" + covariate + "' is " + (inData ? "text" : "numbers") +
+          " in the data but " + (inReference ? "text" : "numbers") + " in the reference");
       continue;
     }
     if (!inData) continue;
@@ -115,7 +115,8 @@ std::optional<data::Dataset> matchDesign(const data::Dataset& reference, const d
   matched.X.resize(n, static_cast<Eigen::Index>(data.designNames.size()));
   const auto columnOf = [&reference](const std::string& name) -> Eigen::Index {
     const auto it = std::find(reference.designNames.begin(), reference.designNames.end(), name);
-    return it == reference.designNames.end() ? -1 : Eigen::Index(it - reference.designNames.begin());
+    return it == reference.designNames.end() ? -1
+                                             : Eigen::Index(it - reference.designNames.begin());
   };
   for (std::size_t j = 0; j < data.designNames.size(); ++j) {
     const std::string& name = data.designNames[j];
@@ -141,10 +142,9 @@ std::optional<data::Dataset> matchDesign(const data::Dataset& reference, const d
   return matched;
 }
 
-std::shared_ptr<const data::Dataset> ReferenceDataset::datasetFor(const data::DatasetSpec& spec,
-                                                                  std::string* problem,
-                                                                  std::shared_ptr<const data::Dataset>
-                                                                      data) const {
+std::shared_ptr<const data::Dataset> ReferenceDataset::datasetFor(
+    const data::DatasetSpec& spec, std::string* problem,
+    std::shared_ptr<const data::Dataset> data) const {
   if (!table_) {
     if (problem) problem->clear();
     return nullptr;

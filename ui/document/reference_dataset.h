@@ -31,10 +31,9 @@ class ReferenceDataset {
   /// dataset, the reference's design is matched to it by level names: the same covariates with
   /// the same levels make the same design columns in the data's order, whichever level each
   /// file happens to list first; different levels are a problem that names them.
-  std::shared_ptr<const core::data::Dataset> datasetFor(const core::data::DatasetSpec& spec,
-                                                        std::string* problem,
-                                                        std::shared_ptr<const core::data::Dataset>
-                                                            data = nullptr) const;
+  std::shared_ptr<const core::data::Dataset> datasetFor(
+      const core::data::DatasetSpec& spec, std::string* problem,
+      std::shared_ptr<const core::data::Dataset> data = nullptr) const;
 
  private:
   std::shared_ptr<const core::data::CsvTable> table_;

@@ -34,8 +34,18 @@ bool isNumeric(const FieldValue& value) {
          std::holds_alternative<std::optional<double>>(value);
 }
 
-enum class Kind { boolean, integer, number, optionalNumber, seed, text, names, mechanisms,
-                  family, neighbours };
+enum class Kind {
+  boolean,
+  integer,
+  number,
+  optionalNumber,
+  seed,
+  text,
+  names,
+  mechanisms,
+  family,
+  neighbours
+};
 
 Kind kindOf(Field field) {
   switch (field) {
@@ -373,10 +383,11 @@ QString describeValue(Field field, const FieldValue& value) {
   if (const auto* b = std::get_if<bool>(&v)) return *b ? QObject::tr("on") : QObject::tr("off");
   if (const auto* d = std::get_if<double>(&v)) return QString::number(*d, 'g', 6);
   if (const auto* o = std::get_if<std::optional<double>>(&v)) {
-    if (!*o) return field == Field::declaredRows ? QObject::tr("not declared")
-                  : field == Field::lower || field == Field::upper ? QObject::tr("unset")
-                  : field == Field::epsilon ? QObject::tr("none")
-                                            : QObject::tr("auto");
+    if (!*o)
+      return field == Field::declaredRows                     ? QObject::tr("not declared")
+             : field == Field::lower || field == Field::upper ? QObject::tr("unset")
+             : field == Field::epsilon                        ? QObject::tr("none")
+                                                              : QObject::tr("auto");
     return QString::number(**o, 'g', 6);
   }
   if (const auto* i = std::get_if<int>(&v)) {

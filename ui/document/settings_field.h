@@ -21,33 +21,33 @@ namespace dpsynth::ui {
 /// Every setting a view can edit. The data choice (outcome .. sdScale), the checked mechanisms,
 /// the shared tuning, and the release and sampler settings.
 enum class Field {
-  outcome,         ///< std::string
-  family,          ///< core::models::Family
-  familyDeclared,  ///< bool: picked by the analyst (or a session / public sample), not suggested
-  covariates,      ///< std::vector<std::string>, in the input's column order
-  dropMissing,     ///< bool
-  sdScale,         ///< double
-  mechanisms,      ///< std::vector<Mechanism>, in allMechanisms() order
-  c,               ///< double
-  g,               ///< double
-  k,               ///< std::optional<double> (nullopt: auto)
-  epsilon,         ///< std::optional<double> (nullopt: none)
-  radius,          ///< double
-  radiusRelative,  ///< bool
-  downscale,       ///< std::optional<double> (nullopt: auto)
-  lower,           ///< std::optional<double> (nullopt: unset)
-  upper,           ///< std::optional<double>
-  bins,            ///< int (0: auto)
-  chains,          ///< int
-  warmup,          ///< int
-  draws,           ///< int
-  threads,         ///< int (0: auto)
-  syntheticDatasets,    ///< int
-  declaredRows,         ///< std::optional<double> (a whole number; nullopt: not declared)
-  sizeEpsilon,          ///< double
-  seed,                 ///< std::uint64_t (the study seed; a release never shows its own)
-  reproducible,         ///< bool
-  neighbours,           ///< core::privacy::Neighbours
+  outcome,            ///< std::string
+  family,             ///< core::models::Family
+  familyDeclared,     ///< bool: picked by the analyst (or a session / public sample), not suggested
+  covariates,         ///< std::vector<std::string>, in the input's column order
+  dropMissing,        ///< bool
+  sdScale,            ///< double
+  mechanisms,         ///< std::vector<Mechanism>, in allMechanisms() order
+  c,                  ///< double
+  g,                  ///< double
+  k,                  ///< std::optional<double> (nullopt: auto)
+  epsilon,            ///< std::optional<double> (nullopt: none)
+  radius,             ///< double
+  radiusRelative,     ///< bool
+  downscale,          ///< std::optional<double> (nullopt: auto)
+  lower,              ///< std::optional<double> (nullopt: unset)
+  upper,              ///< std::optional<double>
+  bins,               ///< int (0: auto)
+  chains,             ///< int
+  warmup,             ///< int
+  draws,              ///< int
+  threads,            ///< int (0: auto)
+  syntheticDatasets,  ///< int
+  declaredRows,       ///< std::optional<double> (a whole number; nullopt: not declared)
+  sizeEpsilon,        ///< double
+  seed,               ///< std::uint64_t (the study seed; a release never shows its own)
+  reproducible,       ///< bool
+  neighbours,         ///< core::privacy::Neighbours
   tunedOnConfidential,  ///< bool
 };
 

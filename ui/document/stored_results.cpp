@@ -46,10 +46,13 @@ session::SessionResults storedResultsOf(const RunOutput& output, const QDateTime
   out.createdAt = finishedAt.toUTC().toString(Qt::ISODate).toStdString();
   out.dataSha256 = output.source.sha256;
   for (const auto& r : output.table) {
-    out.rows.push_back({r.mechanism, r.guarantee, r.lipschitz, r.epsilon, r.censored, r.truncated,
-                        r.maxEcdf, r.avgEcdf, r.mean, r.median, r.q15, r.q90, r.epsilonTarget,
-                        r.targetIgnored, r.usable, r.verdictReasons, r.marginalOnly, r.ciOverlap,
-                        r.maxStdDiff, r.pmse, r.maxGroupMeanDiff});
+    out.rows.push_back({r.mechanism,      r.guarantee,     r.lipschitz,
+                        r.epsilon,        r.censored,      r.truncated,
+                        r.maxEcdf,        r.avgEcdf,       r.mean,
+                        r.median,         r.q15,           r.q90,
+                        r.epsilonTarget,  r.targetIgnored, r.usable,
+                        r.verdictReasons, r.marginalOnly,  r.ciOverlap,
+                        r.maxStdDiff,     r.pmse,          r.maxGroupMeanDiff});
   }
   for (std::size_t i = 0; i < output.plots.size(); ++i) {
     const MechanismPlotData& plot = output.plots[i];
@@ -103,8 +106,8 @@ QString storedResultsNote(const session::SessionResults& results, const std::str
   const QString time = when.isValid()
                            ? when.toUTC().toString(QStringLiteral("yyyy-MM-dd HH:mm 'UTC'"))
                            : QString::fromStdString(results.createdAt);
-  QString note = QObject::tr("Results from %1 on data %2 (session)")
-                     .arg(time, shortHash(results.dataSha256));
+  QString note =
+      QObject::tr("Results from %1 on data %2 (session)").arg(time, shortHash(results.dataSha256));
   if (results.dataSha256 != loadedSha256) {
     note += QObject::tr(" · STALE: the data is now %1").arg(shortHash(loadedSha256));
   } else if (results.settingsChanged || changedSince) {

@@ -99,9 +99,10 @@ void StudioDocument::edit(Field field, const FieldValue& value, int mergeId) {
     if (before != after) changes.push_back({f, before, after});
   }
   if (changes.empty()) return;
-  const QString text = editText({field, fieldValue(settings_, field), normalisedValue(field, value)});
-  undo_->push(new FieldEditCommand(this, std::move(changes), text,
-                                   values.size() == 1 ? mergeId : 0));
+  const QString text =
+      editText({field, fieldValue(settings_, field), normalisedValue(field, value)});
+  undo_->push(
+      new FieldEditCommand(this, std::move(changes), text, values.size() == 1 ? mergeId : 0));
 }
 
 void StudioDocument::edit(const Values& values, const QString& text) {
@@ -264,8 +265,7 @@ void StudioDocument::setRunOutput(const RunOutput& output) {
   emit changed(kResults);
 }
 
-void StudioDocument::setStoredResults(
-    const std::optional<core::session::SessionResults>& results) {
+void StudioDocument::setStoredResults(const std::optional<core::session::SessionResults>& results) {
   lastOutput_.reset();
   ++resultsSerial_;
   stored_ = results;

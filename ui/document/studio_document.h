@@ -45,8 +45,8 @@ class StudioDocument : public QObject {
   };
   Q_DECLARE_FLAGS(Parts, Part)
   /// The parts whose change makes the results outdated.
-  static constexpr int kSettingsParts = kData | kChoice | kMechanisms | kTuning | kSampler |
-                                        kReference;
+  static constexpr int kSettingsParts =
+      kData | kChoice | kMechanisms | kTuning | kSampler | kReference;
 
   using Values = std::vector<std::pair<Field, FieldValue>>;
 

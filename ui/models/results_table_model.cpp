@@ -182,9 +182,10 @@ QVariant ResultsTableModel::data(const QModelIndex& index, int role) const {
       return {};
     case Qt::ToolTipRole:
       if ((index.column() == kLipschitz || index.column() == kEpsilon) && allTruncated(row))
-        return tr("Δ is 0 only because the records were truncated (their bounds exceeded ε/2) "
-                  "and dropped: nothing was fitted, so there is no Δ or ε to state, and the "
-                  "output is unusable.");
+        return tr(
+            "Δ is 0 only because the records were truncated (their bounds exceeded ε/2) "
+            "and dropped: nothing was fitted, so there is no Δ or ε to state, and the "
+            "output is unusable.");
       if (index.column() == kVerdict && !row.usable) {
         QStringList reasons;
         for (const auto& r : row.verdictReasons) reasons << QString::fromStdString(r);

@@ -185,10 +185,9 @@ DataPanel::DataPanel(StudioDocument* document, QWidget* parent)
 }
 
 void DataPanel::openWithDialog() {
-  const QString folder =
-      document_->source().file.isEmpty() || !document_->source().sample.isEmpty()
-          ? QString()
-          : QFileInfo(document_->source().file).absolutePath();
+  const QString folder = document_->source().file.isEmpty() || !document_->source().sample.isEmpty()
+                             ? QString()
+                             : QFileInfo(document_->source().file).absolutePath();
   const QString path = QFileDialog::getOpenFileName(
       this, tr("Open confidential data"), folder,
       tr("Data files (*.csv *.tsv *.txt *.sav *.zsav *.por *.dta *.sas7bdat *.xpt);;"
@@ -221,8 +220,7 @@ void DataPanel::render() {
         outcome_->addItem(QString::fromStdString(table->header[c]));
         // A statistical file's variable label says what the column is.
         if (const auto* info = table->info(c); info && !info->description.empty())
-          outcome_->setItemData(int(c), QString::fromStdString(info->description),
-                                Qt::ToolTipRole);
+          outcome_->setItemData(int(c), QString::fromStdString(info->description), Qt::ToolTipRole);
       }
     }
   }
@@ -246,8 +244,7 @@ void DataPanel::fillChoosers() {
       if (name != spec.outcome) names.push_back(name);
   }
   const auto ticked = [&spec](const std::string& name) {
-    return std::find(spec.covariates.begin(), spec.covariates.end(), name) !=
-                   spec.covariates.end()
+    return std::find(spec.covariates.begin(), spec.covariates.end(), name) != spec.covariates.end()
                ? Qt::Checked
                : Qt::Unchecked;
   };

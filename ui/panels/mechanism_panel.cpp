@@ -80,8 +80,7 @@ void MechanismPanel::render() {
   for (int row = 0; row < list_->count(); ++row) {
     auto* item = list_->item(row);
     const auto m = static_cast<pipeline::Mechanism>(item->data(Qt::UserRole).toInt());
-    const auto state =
-        std::find(on.begin(), on.end(), m) != on.end() ? Qt::Checked : Qt::Unchecked;
+    const auto state = std::find(on.begin(), on.end(), m) != on.end() ? Qt::Checked : Qt::Unchecked;
     if (item->checkState() != state) item->setCheckState(state);
     if (focus == m && list_->currentRow() != row) list_->setCurrentRow(row);
   }

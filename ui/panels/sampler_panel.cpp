@@ -57,23 +57,28 @@ SamplerPanel::SamplerPanel(StudioDocument* document, QWidget* parent)
       if (!rendering_) document_->edit(documentField, documentValueOf(v));
     });
   };
-  add(Field::chains, {"chains", tr("chains"), tr("Independent NUTS chains (run in parallel threads)."), 1, 64, 1,
+  add(Field::chains,
+      {"chains", tr("chains"), tr("Independent NUTS chains (run in parallel threads)."), 1, 64, 1,
        64, 0, 1, double(defaults.chains)});
-  add(Field::warmup, {"warmup", tr("warm-up"),
+  add(Field::warmup,
+      {"warmup", tr("warm-up"),
        tr("Warm-up iterations per chain (step size and mass matrix adaptation; discarded)."), 0,
        1e6, 0, 1e6, 0, 100, double(defaults.warmup)});
-  add(Field::draws, {"draws", tr("draws"), tr("Kept draws per chain after warm-up."), 1, 1e7, 1, 1e7, 0, 100,
-       double(defaults.draws)});
-  add(Field::threads, {"threads", tr("threads"),
+  add(Field::draws, {"draws", tr("draws"), tr("Kept draws per chain after warm-up."), 1, 1e7, 1,
+                     1e7, 0, 100, double(defaults.draws)});
+  add(Field::threads,
+      {"threads", tr("threads"),
        tr("Worker threads for the chains; auto = min(chains, cores). Draws do not depend on it."),
        1, 256, 1, 256, 0, 1, QVariant(), tr("auto"), false, 2});
-  add(Field::syntheticDatasets, {"syntheticDatasets", tr("datasets m"),
+  add(Field::syntheticDatasets,
+      {"syntheticDatasets", tr("datasets m"),
        tr("Synthetic datasets to export. Releasing m datasets spends m·ε under basic "
           "composition."),
        1, 1000, 1, 1000, 0, 1, 1.0});
   // SPEC §0 "The size of the data": under add-remove (or with rows dropped for missing values)
   // the number of records is confidential.
-  add(Field::declaredRows, {"declaredRows", tr("rows (public)"),
+  add(Field::declaredRows,
+      {"declaredRows", tr("rows (public)"),
        tr("<p>Synthetic records per dataset, <b>declared public</b>: choose the number without "
           "looking at the data. It replaces the number of records everywhere a release "
           "publishes it, and costs no ε.</p>"
@@ -81,9 +86,10 @@ SamplerPanel::SamplerPanel(StudioDocument* document, QWidget* parent)
           "public and used as it is; under add-remove, or when rows with missing values are "
           "dropped, the count is confidential and a noisy count at ε<sub>n</sub> is used "
           "instead.</p>"),
-       1, double(privacy::kMaxDeclaredRows), 1, double(privacy::kMaxDeclaredRows), 0, 1,
-       QVariant(), tr("not declared"), false, 1000});
-  add(Field::sizeEpsilon, {"sizeEpsilon", tr("size ε\u2099"),
+       1, double(privacy::kMaxDeclaredRows), 1, double(privacy::kMaxDeclaredRows), 0, 1, QVariant(),
+       tr("not declared"), false, 1000});
+  add(Field::sizeEpsilon,
+      {"sizeEpsilon", tr("size ε\u2099"),
        tr("<p>ε<sub>n</sub> of the noisy number of records, used when the number of records is "
           "confidential (add-remove, or rows dropped for missing values) and no public size is "
           "declared: the count plus exact two-sided geometric noise, P(k) ∝ exp(−ε<sub>n</sub>"

@@ -27,10 +27,11 @@ TuningPanel::TuningPanel(StudioDocument* document, QWidget* parent)
   form->setContentsMargins(0, 0, 0, 0);
   form->setRowWrapPolicy(QFormLayout::DontWrapRows);
 
-  addField(form, Field::c, {"c", tr("c"),
-                  tr("Weight scale of LW and CW: α_i = clamp(c·(1 − f̃_i) + g, 0, 1), with f̃_i the "
-                     "record's normalised |log-likelihood| (LW) or isolation risk (CW)."),
-                  0, 10, 0, 2, 2, 0.01, defaults.c});
+  addField(form, Field::c,
+           {"c", tr("c"),
+            tr("Weight scale of LW and CW: α_i = clamp(c·(1 − f̃_i) + g, 0, 1), with f̃_i the "
+               "record's normalised |log-likelihood| (LW) or isolation risk (CW)."),
+            0, 10, 0, 2, 2, 0.01, defaults.c});
   addField(form, Field::g,
            {"g", tr("g"), tr("Weight shift of LW and CW: α_i = clamp(c·(1 − f̃_i) + g, 0, 1)."), -1,
             1, -0.5, 0.5, 2, 0.01, defaults.g});
@@ -40,36 +41,43 @@ TuningPanel::TuningPanel(StudioDocument* document, QWidget* parent)
                "auto searches k so that Δ stays within 1% of the LW/CW bound without "
                "exceeding it."),
             0.001, 1, 0.5, 1, 3, 0.005, optionalToVariant(defaults.k), tr("auto"), true, 0.95});
-  addField(form, Field::epsilon, {"epsilon", tr("ε"),
-                  tr("Target ε. Strict DP for censor-uw, ph, and censor-w with weights from a "
-                     "reference dataset: each contribution is clamped to an interval [L, U] set by "
-                     "ε, the family and the neighbour relation; PH noise has scale "
-                     "(sensitivity)/ε. Weighted-e drops records with bound > ε/2; sw uses "
-                     "a = min(1, (ε/2)/Δ_x), or matches LW's Δ when none."),
-                  0.01, 1000, 0.1, 20, 2, 0.1, optionalToVariant(defaults.epsilon), tr("none")});
-  addField(form, Field::radius, {"radius", tr("CW radius"),
-                  tr("Isolation risk of CW: IR_i = #{j : |y_j − y_i| > r_i}/n with r_i = r·|y_i| "
-                     "(relative) or r (absolute)."),
-                  0, 1e9, 0, 1, 3, 0.01, defaults.radius});
-  addCheck(form, Field::radiusRelative, "radiusRelative", tr("relative radius (r·|y_i|)"), defaults.radiusRelative,
+  addField(form, Field::epsilon,
+           {"epsilon", tr("ε"),
+            tr("Target ε. Strict DP for censor-uw, ph, and censor-w with weights from a "
+               "reference dataset: each contribution is clamped to an interval [L, U] set by "
+               "ε, the family and the neighbour relation; PH noise has scale "
+               "(sensitivity)/ε. Weighted-e drops records with bound > ε/2; sw uses "
+               "a = min(1, (ε/2)/Δ_x), or matches LW's Δ when none."),
+            0.01, 1000, 0.1, 20, 2, 0.1, optionalToVariant(defaults.epsilon), tr("none")});
+  addField(form, Field::radius,
+           {"radius", tr("CW radius"),
+            tr("Isolation risk of CW: IR_i = #{j : |y_j − y_i| > r_i}/n with r_i = r·|y_i| "
+               "(relative) or r (absolute)."),
+            0, 1e9, 0, 1, 3, 0.01, defaults.radius});
+  addCheck(form, Field::radiusRelative, "radiusRelative", tr("relative radius (r·|y_i|)"),
+           defaults.radiusRelative,
            tr("Checked: the CW ball around y_i has radius r·|y_i|; unchecked: radius r."));
-  addField(form, Field::downscale, {"downscale", tr("downscale"),
-                  tr("Weighted-e and censor-w multiply the LW weights by d ∈ (0, 1]; auto uses "
-                     "d = min(1, (ε/2)/Δ_{α,x}) from the LW fit (the reference's LW fit when "
-                     "weights come from a reference dataset)."),
-                  0.001, 1, 0.05, 1, 3, 0.01, optionalToVariant(defaults.downscale), tr("auto")});
+  addField(form, Field::downscale,
+           {"downscale", tr("downscale"),
+            tr("Weighted-e and censor-w multiply the LW weights by d ∈ (0, 1]; auto uses "
+               "d = min(1, (ε/2)/Δ_{α,x}) from the LW fit (the reference's LW fit when "
+               "weights come from a reference dataset)."),
+            0.001, 1, 0.05, 1, 3, 0.01, optionalToVariant(defaults.downscale), tr("auto")});
   addReferenceRow(form);
-  addField(form, Field::lower, {"lower", tr("PH lower"),
-                  tr("Public lower bound a of the perturbed histogram. It must come from public "
-                     "knowledge, never from the confidential data (beta family: 0)."),
-                  -1e12, 1e12, 0, 1, 4, 1, QVariant(), tr("unset"), false});
-  addField(form, Field::upper, {"upper", tr("PH upper"),
-                  tr("Public upper bound b of the perturbed histogram (beta family: 1)."), -1e12,
-                  1e12, 0, 1, 4, 1, QVariant(), tr("unset"), false, 1});
-  addField(form, Field::bins, {"bins", tr("PH bins"),
-                  tr("Number of histogram bins m; auto = ⌈√n⌉. D_j = C_j + discrete Laplace "
-                     "noise of scale 2/ε."),
-                  1, 100000, 1, 200, 0, 1, QVariant(), tr("auto"), true, 20});
+  addField(form, Field::lower,
+           {"lower", tr("PH lower"),
+            tr("Public lower bound a of the perturbed histogram. It must come from public "
+               "knowledge, never from the confidential data (beta family: 0)."),
+            -1e12, 1e12, 0, 1, 4, 1, QVariant(), tr("unset"), false});
+  addField(form, Field::upper,
+           {"upper", tr("PH upper"),
+            tr("Public upper bound b of the perturbed histogram (beta family: 1)."), -1e12, 1e12, 0,
+            1, 4, 1, QVariant(), tr("unset"), false, 1});
+  addField(form, Field::bins,
+           {"bins", tr("PH bins"),
+            tr("Number of histogram bins m; auto = ⌈√n⌉. D_j = C_j + discrete Laplace "
+               "noise of scale 2/ε."),
+            1, 100000, 1, 200, 0, 1, QVariant(), tr("auto"), true, 20});
   connect(document_, &StudioDocument::changed, this, [this](StudioDocument::Parts parts) {
     if (parts & (StudioDocument::kTuning | StudioDocument::kReference | StudioDocument::kData |
                  StudioDocument::kChoice))

@@ -2,8 +2,8 @@
 
 #include <QApplication>
 #include <QLabel>
-#include <QStyle>
 #include <QListWidget>
+#include <QStyle>
 #include <QVBoxLayout>
 #include <algorithm>
 
@@ -39,8 +39,8 @@ void WarningsPanel::add(const QString& mechanism, const QString& stage, const QS
                         bool severe) {
   // Core's warnings may name command-line flags (--sd-scale): show the studio's fields.
   const QString shown = withFieldNames(text);
-  auto* item = new QListWidgetItem(
-      QStringLiteral("%1 · %2\n%3").arg(mechanism, stage, shown), list_);
+  auto* item =
+      new QListWidgetItem(QStringLiteral("%1 · %2\n%3").arg(mechanism, stage, shown), list_);
   item->setIcon(QApplication::style()->standardIcon(severe ? QStyle::SP_MessageBoxCritical
                                                            : QStyle::SP_MessageBoxWarning));
   item->setToolTip(shown);

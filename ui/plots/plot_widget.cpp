@@ -1,11 +1,8 @@
 #include "ui/plots/plot_widget.h"
 
-#include <QAbstractScrollArea>
-#include <QScrollBar>
-#include <QWheelEvent>
-
 #include <qcustomplot.h>
 
+#include <QAbstractScrollArea>
 #include <QContextMenuEvent>
 #include <QDir>
 #include <QFileDialog>
@@ -14,8 +11,10 @@
 #include <QLabel>
 #include <QMenu>
 #include <QMessageBox>
+#include <QScrollBar>
 #include <QToolTip>
 #include <QVBoxLayout>
+#include <QWheelEvent>
 
 #include "ui/plots/plot_style.h"
 #include "ui/plots/violin_plottable.h"

@@ -1,8 +1,8 @@
 #pragma once
 /// Owns a load worker and its thread, and tells the GUI about the current load only: a load
 /// replaced by a newer one, or cancelled, never reaches the listeners. The data service has one
-/// for the data and one for the reference dataset. The owner installs what finished() brings; until then its
-/// old data stays as it was (a cancelled or failed load changes nothing).
+/// for the data and one for the reference dataset. The owner installs what finished() brings; until
+/// then its old data stays as it was (a cancelled or failed load changes nothing).
 #include <QObject>
 #include <QString>
 

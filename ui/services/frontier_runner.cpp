@@ -27,9 +27,9 @@ FrontierRunner::~FrontierRunner() {
 void FrontierRunner::start(FrontierRequest request) {
   const std::stop_token token = stopper_.next();
   running_ = true;
-  QMetaObject::invokeMethod(runner_, [this, request = std::move(request), token] {
-    run(request, token);
-  }, Qt::QueuedConnection);
+  QMetaObject::invokeMethod(
+      runner_, [this, request = std::move(request), token] { run(request, token); },
+      Qt::QueuedConnection);
 }
 
 void FrontierRunner::cancel() { stopper_.cancel(); }

@@ -1,8 +1,9 @@
 #pragma once
 /// Runs the study behind the frontier view on a thread of its own: replicates (a bootstrap of
-/// data in memory, or a generator's draws) through core::study::runStudy (replicates in parallel under one thread budget),
-/// each finished replicate handed to the GUI thread as a queued signal with its rows.
-/// cancel() may be called from any thread: it requests the study's stop_source directly.
+/// data in memory, or a generator's draws) through core::study::runStudy (replicates in parallel
+/// under one thread budget), each finished replicate handed to the GUI thread as a queued signal
+/// with its rows. cancel() may be called from any thread: it requests the study's stop_source
+/// directly.
 #include <QObject>
 #include <QThread>
 #include <memory>

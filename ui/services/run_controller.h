@@ -8,8 +8,8 @@
 #include <memory>
 #include <vector>
 
-#include "ui/studio_settings.h"
 #include "ui/document/run_types.h"
+#include "ui/studio_settings.h"
 
 class QThread;
 
@@ -86,4 +86,3 @@ class RunController : public QObject {
 };
 
 }  // namespace dpsynth::ui
-

@@ -11,8 +11,7 @@ StudyJob::~StudyJob() {
   cleanUp();
 }
 
-void StudyJob::start(const core::study::StudyConfig& config, const QString& folder,
-                     int threads) {
+void StudyJob::start(const core::study::StudyConfig& config, const QString& folder, int threads) {
   if (running_) return;
   cleanUp();
   running_ = true;

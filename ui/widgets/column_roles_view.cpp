@@ -97,8 +97,9 @@ void ColumnRolesView::setRoles(const core::data::CsvTable& table,
       QStringList values;
       for (const auto& v : info->valueLabels)
         values << QStringLiteral("%1 = %2").arg(QString::fromStdString(v.code),
-                                                 QString::fromStdString(v.label));
-      QString tip = info->description.empty() ? QString() : QString::fromStdString(info->description);
+                                                QString::fromStdString(v.label));
+      QString tip =
+          info->description.empty() ? QString() : QString::fromStdString(info->description);
       if (!values.isEmpty()) {
         tip += (tip.isEmpty() ? QString() : QStringLiteral("\n")) +
                tr("Value labels: %1").arg(values.join(QStringLiteral(", ")));
@@ -113,8 +114,9 @@ void ColumnRolesView::setRoles(const core::data::CsvTable& table,
     if (std::find(idLike.begin(), idLike.end(), name) != idLike.end()) {
       auto* role = table_->item(row, 1);
       role->setText(role->text() + tr(" · looks like an identifier"));
-      role->setToolTip(tr("Every value distinct, or a name such as id or postcode: an identifier "
-                          "or a code. Not a sensible outcome, and never released."));
+      role->setToolTip(
+          tr("Every value distinct, or a name such as id or postcode: an identifier "
+             "or a code. Not a sensible outcome, and never released."));
     }
   }
   table_->setColumnHidden(2, !labelled);

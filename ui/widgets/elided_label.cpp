@@ -16,7 +16,8 @@ void ElidedLabel::setFullText(const QString& text) {
 }
 
 QSize ElidedLabel::minimumSizeHint() const {
-  return {fontMetrics().horizontalAdvance(QStringLiteral("…")) * 4, QLabel::minimumSizeHint().height()};
+  return {fontMetrics().horizontalAdvance(QStringLiteral("…")) * 4,
+          QLabel::minimumSizeHint().height()};
 }
 
 void ElidedLabel::resizeEvent(QResizeEvent* event) {

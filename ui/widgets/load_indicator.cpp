@@ -7,7 +7,6 @@
 #include <QToolButton>
 #include <QVBoxLayout>
 
-
 namespace dpsynth::ui {
 
 LoadIndicator::LoadIndicator(QWidget* parent) : QWidget(parent) {

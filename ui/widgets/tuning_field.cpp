@@ -237,10 +237,10 @@ void TuningField::commit(int dragId) {
   emit valueChanged(now);
 }
 
-
 QVariant widgetValueOf(const FieldValue& value) {
   if (const auto* d = std::get_if<double>(&value)) return *d;
-  if (const auto* o = std::get_if<std::optional<double>>(&value)) return *o ? QVariant(**o) : QVariant();
+  if (const auto* o = std::get_if<std::optional<double>>(&value))
+    return *o ? QVariant(**o) : QVariant();
   if (const auto* i = std::get_if<int>(&value)) return *i > 0 ? QVariant(double(*i)) : QVariant();
   if (const auto* b = std::get_if<bool>(&value)) return *b;
   return {};

@@ -80,4 +80,3 @@ class LoadWorker : public QObject {
 void registerLoadTypes();
 
 }  // namespace dpsynth::ui
-

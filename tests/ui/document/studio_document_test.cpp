@@ -25,8 +25,8 @@ LoadedData loadedTable(const std::string& csv, const std::string& name, Family f
   loaded.table = std::make_shared<const data::CsvTable>(data::parseCsv(csv, name));
   loaded.spec.outcome = "y";
   loaded.spec.family = family;
-  loaded.dataset = std::make_shared<const data::Dataset>(data::buildDataset(*loaded.table,
-                                                                            loaded.spec));
+  loaded.dataset =
+      std::make_shared<const data::Dataset>(data::buildDataset(*loaded.table, loaded.spec));
   loaded.source.file = QString::fromStdString("/data/" + name);
   loaded.source.displayName = QString::fromStdString(name);
   loaded.source.sha256 = name + "-digest";
@@ -185,8 +185,7 @@ class StudioDocumentTest : public QObject {
     doc.edit(Field::mechanisms, std::vector<pipeline::Mechanism>{pipeline::Mechanism::lwFinal,
                                                                  pipeline::Mechanism::censorW,
                                                                  pipeline::Mechanism::weightedE});
-    doc.setReference(
-        loadedTable(regionsCsv({"north", "west"}, 40), "ref.csv", Family::negbin));
+    doc.setReference(loadedTable(regionsCsv({"north", "west"}, 40), "ref.csv", Family::negbin));
     std::string problem;
     QVERIFY(!doc.referenceDataset(&problem));
     // In words a person can compare.

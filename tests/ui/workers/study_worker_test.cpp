@@ -1,14 +1,13 @@
 /// StudyJob runs a study off the GUI thread: the rows of each replicate arrive by queued
 /// signal on the GUI thread, progress counts every replicate, the folder is written, and a
 /// second run into the same folder only reopens it (resume: nothing left to run).
-#include "ui/services/study_job.h"
-
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QThread>
 #include <QtTest>
 
 #include "core/study/study_store.h"
+#include "ui/services/study_job.h"
 
 using namespace dpsynth::ui;
 namespace study = dpsynth::core::study;

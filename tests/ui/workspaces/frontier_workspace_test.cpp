@@ -1,12 +1,14 @@
+#include "ui/workspaces/frontier/frontier_workspace.h"
+
 #include <qcustomplot.h>
 
 #include <QCheckBox>
 #include <QComboBox>
 #include <QLabel>
 #include <QLineEdit>
-#include <QStandardItemModel>
 #include <QSignalSpy>
 #include <QSpinBox>
+#include <QStandardItemModel>
 #include <QTabWidget>
 #include <QUndoStack>
 #include <QtTest>
@@ -22,7 +24,6 @@
 #include "ui/services/frontier_runner.h"
 #include "ui/workspaces/frontier/frontier_form.h"
 #include "ui/workspaces/frontier/frontier_plot.h"
-#include "ui/workspaces/frontier/frontier_workspace.h"
 
 using namespace dpsynth::ui;
 namespace pipeline = dpsynth::core::pipeline;
@@ -224,7 +225,8 @@ class FrontierWorkspaceTest : public QObject {
 
     // A reference dataset loaded in Tuning becomes the default.
     const QString reference = test::samplePath("nbmix");
-    QVERIFY(window.services().data->loadReference(reference, window.document()->settings().dataset));
+    QVERIFY(
+        window.services().data->loadReference(reference, window.document()->settings().dataset));
     QCOMPARE(form->source(), FrontierForm::Source::reference);
     QVERIFY(model->item(0)->isEnabled());
     QVERIFY(form->sourceBox()->currentText().contains(QLatin1String("nbmix.csv")));
@@ -236,13 +238,15 @@ class FrontierWorkspaceTest : public QObject {
     QVERIFY(!model->item(0)->isEnabled());
 
     // The generator's text follows the family until it is edited, and must match it.
-    dpsynth::ui::test::setChoice(window, {"count", {}, dpsynth::core::models::Family::poisson, false}, 1.0);
+    dpsynth::ui::test::setChoice(window,
+                                 {"count", {}, dpsynth::core::models::Family::poisson, false}, 1.0);
     QCOMPARE(form->generatorEdit()->text(), QStringLiteral("poisson(10)"));
     form->generatorEdit()->setText(QStringLiteral("negbin(5,1)"));
     QVERIFY(!frontier->start());
     QVERIFY2(frontier->statusText().contains(QLatin1String("family in Synthesis is poisson")),
              qPrintable(frontier->statusText()));
-    dpsynth::ui::test::setChoice(window, {"count", {}, dpsynth::core::models::Family::negbin, false}, 1.0);
+    dpsynth::ui::test::setChoice(window,
+                                 {"count", {}, dpsynth::core::models::Family::negbin, false}, 1.0);
     QCOMPARE(form->generatorEdit()->text(), QStringLiteral("negbin(5,1)"));  // edited: kept
     form->generatorEdit()->setText(QStringLiteral("negbin(5"));
     QVERIFY(!frontier->start());
@@ -288,7 +292,8 @@ class FrontierWorkspaceTest : public QObject {
     QVERIFY(window.document()->settings().run.tunedOnConfidential);
 
     // The reference dataset resampled: public too.
-    QVERIFY(window.services().data->loadReference(test::samplePath("nbmix"), window.document()->settings().dataset));
+    QVERIFY(window.services().data->loadReference(test::samplePath("nbmix"),
+                                                  window.document()->settings().dataset));
     QCOMPARE(form->source(), FrontierForm::Source::reference);
     form->recordsBox()->setValue(0);  // as many as the reference has
     QVERIFY2(frontier->start(), qPrintable(frontier->statusText()));

@@ -168,8 +168,9 @@ FrontierForm::FrontierForm(QWidget* parent) : QWidget(parent) {
   // Long names must not widen the form beyond its pane (the source box would be cut).
   measure_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
   measure_->setMinimumContentsLength(14);
-  measure_->setToolTip(tr("Utility measure on the vertical axis (lower is closer to the data, "
-                          "except CI overlap where higher is better)."));
+  measure_->setToolTip(
+      tr("Utility measure on the vertical axis (lower is closer to the data, "
+         "except CI overlap where higher is better)."));
   form->addRow(tr("utility measure"), measure_);
   connect(measure_, &QComboBox::currentIndexChanged, this,
           [this] { emit measureChanged(measure()); });

@@ -121,8 +121,9 @@ void FrontierPlot::setXAxis(XAxis axis) {
   } else {
     plot->xAxis->setScaleType(QCPAxis::stLinear);
     plot->xAxis->setTicker(QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));
-    plot->xAxis->setLabel(tr("risk: attribute CAP − baseline (median; what the synthetic file "
-                             "adds to correct attribution; internal)"));
+    plot->xAxis->setLabel(
+        tr("risk: attribute CAP − baseline (median; what the synthetic file "
+           "adds to correct attribution; internal)"));
   }
   dirty_ = true;
   requestReplot();
@@ -178,10 +179,10 @@ void FrontierPlot::prepareReplot() {
     bool marginalOnly = false;
     for (std::size_t k = i; k < end; ++k) marginalOnly = marginalOnly || points_[k].marginalOnly;
     // Said where it is read, not only on hover: such a mechanism ignores the covariates.
-    s.median->setName(QStringLiteral("%1 — %2%3")
-                          .arg(s.series, guaranteeWords(g),
-                               marginalOnly ? tr(" · marginal only (ignores the covariates)")
-                                            : QString()));
+    s.median->setName(
+        QStringLiteral("%1 — %2%3")
+            .arg(s.series, guaranteeWords(g),
+                 marginalOnly ? tr(" · marginal only (ignores the covariates)") : QString()));
     for (std::size_t k = i; k < end; ++k) {
       const auto& p = points_[k];
       s.median->addData(p.x, p.value.median);
@@ -208,8 +209,8 @@ void FrontierPlot::prepareReplot() {
   failedGraph_ = failed;
   beyondGraph_ = plot->addGraph();
   beyondGraph_->setLineStyle(QCPGraph::lsNone);
-  beyondGraph_->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssTriangle,
-                                                QPen(QColor(90, 90, 90), 1.5), Qt::NoBrush, 11));
+  beyondGraph_->setScatterStyle(
+      QCPScatterStyle(QCPScatterStyle::ssTriangle, QPen(QColor(90, 90, 90), 1.5), Qt::NoBrush, 11));
   beyondGraph_->setName(tr("median beyond the axis (hover for its value)"));
 }
 

@@ -12,8 +12,8 @@
 #include <QVBoxLayout>
 #include <algorithm>
 #include <array>
-#include <map>
 #include <exception>
+#include <map>
 
 #include "core/study/study_store.h"
 #include "ui/document/studio_document.h"
@@ -392,8 +392,8 @@ void FrontierWorkspace::refreshPoints() {
   }
 }
 
-std::vector<study::FrontierPoint> withAttributeCapGain(std::vector<study::FrontierPoint> points,
-                                                       const std::vector<std::vector<std::string>>& rows) {
+std::vector<study::FrontierPoint> withAttributeCapGain(
+    std::vector<study::FrontierPoint> points, const std::vector<std::vector<std::string>>& rows) {
   const auto header = study::studyHeader();
   const auto column = [&header](const char* name) {
     return static_cast<std::size_t>(std::find(header.begin(), header.end(), name) - header.begin());
@@ -436,8 +436,7 @@ void FrontierWorkspace::loadPoint(const study::FrontierPoint& point) {
   if (point.g) values.emplace_back(Field::g, *point.g);
   if (!point.downscaleText.empty()) {
     const auto d = FrontierForm::parseList(QString::fromStdString(point.downscaleText), true);
-    values.emplace_back(Field::downscale,
-                        d && !d->empty() ? d->front() : std::optional<double>());
+    values.emplace_back(Field::downscale, d && !d->empty() ? d->front() : std::optional<double>());
   }
   // A release, not a reproducible run: the frontier's seeded replicates were the study.
   values.emplace_back(Field::reproducible, false);
@@ -445,7 +444,7 @@ void FrontierWorkspace::loadPoint(const study::FrontierPoint& point) {
   // public data replaces such a choice, so it clears the mark.
   values.emplace_back(Field::tunedOnConfidential, showsConfidential_);
   const QString what = QStringLiteral("%1, %2").arg(QString::fromStdString(point.mechanism),
-                                                     frontierSettingsText(point));
+                                                    frontierSettingsText(point));
   document_->edit(values, tr("Load frontier point %1").arg(what));
   document_->setCurrentMechanism(chosen);
   const QString mark = showsConfidential_

@@ -1,5 +1,7 @@
 #include "ui/workspaces/inference/analyze_workspace.h"
 
+#include <qcustomplot.h>
+
 #include <QComboBox>
 #include <QFileDialog>
 #include <QFileInfo>
@@ -16,14 +18,13 @@
 #include <QVBoxLayout>
 #include <cmath>
 #include <initializer_list>
-#include <qcustomplot.h>
 
 #include "core/data/csv_writer.h"
 #include "core/infer/da_convergence.h"
 #include "core/infer/infer_outputs.h"
 #include "core/report/infer_folder.h"
-#include "ui/plots/trace_plot.h"
 #include "ui/document/studio_document.h"
+#include "ui/plots/trace_plot.h"
 #include "ui/workspaces/inference/acceptance_plot.h"
 #include "ui/workspaces/inference/inference_summary_table.h"
 #include "ui/workspaces/inference/make_release_dialog.h"
@@ -34,8 +35,7 @@
 
 namespace dpsynth::ui {
 
-AnalyzeWorkspace::AnalyzeWorkspace(StudioDocument* document, const StudioServices&,
-                                   QWidget* parent)
+AnalyzeWorkspace::AnalyzeWorkspace(StudioDocument* document, const StudioServices&, QWidget* parent)
     : QWidget(parent) {
   registerInferenceTypes();
   document_ = document;

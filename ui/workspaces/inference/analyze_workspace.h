@@ -49,8 +49,8 @@ class AnalyzeWorkspace : public QWidget {
 
   /// Follows the document's data (offered for "Make a release"); without a document (tests of
   /// the workspace alone) setLoadedData() gives it.
-  explicit AnalyzeWorkspace(StudioDocument* document = nullptr,
-                            const StudioServices& services = {}, QWidget* parent = nullptr);
+  explicit AnalyzeWorkspace(StudioDocument* document = nullptr, const StudioServices& services = {},
+                            QWidget* parent = nullptr);
   ~AnalyzeWorkspace() override;
 
   /// The data loaded in the synthesis workspace (null: none). Offered for "Make a release" and

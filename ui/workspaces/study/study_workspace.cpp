@@ -18,13 +18,13 @@
 #include "core/data/csv_writer.h"
 #include "core/study/study_config.h"
 #include "ui/plots/plot_export.h"
-#include "ui/studio_resources.h"
 #include "ui/services/study_job.h"
-#include "ui/workspaces/study/synthesis_bootstrap.h"
+#include "ui/studio_resources.h"
 #include "ui/workspaces/study/analytic_values.h"
 #include "ui/workspaces/study/study_config_form.h"
 #include "ui/workspaces/study/study_counts_table.h"
 #include "ui/workspaces/study/study_violin_plot.h"
+#include "ui/workspaces/study/synthesis_bootstrap.h"
 
 namespace dpsynth::ui {
 namespace {

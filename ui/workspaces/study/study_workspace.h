@@ -34,8 +34,8 @@ class StudyWorkspace : public QWidget {
  public:
   /// Bootstraps of the synthesis data take the document's file and choices; without a
   /// document (tests of the form alone) only a bootstrap provider can give one.
-  explicit StudyWorkspace(StudioDocument* document = nullptr,
-                          const StudioServices& services = {}, QWidget* parent = nullptr);
+  explicit StudyWorkspace(StudioDocument* document = nullptr, const StudioServices& services = {},
+                          QWidget* parent = nullptr);
   ~StudyWorkspace() override;
 
   /// The bundled presets (resources/studies), by file name without ".json".

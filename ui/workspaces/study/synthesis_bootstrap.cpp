@@ -6,14 +6,14 @@
 
 namespace dpsynth::ui {
 
-std::optional<core::study::Bootstrap> studyBootstrapOf(const StudioDocument& data,
-                                                      QString& why) {
+std::optional<core::study::Bootstrap> studyBootstrapOf(const StudioDocument& data, QString& why) {
   if (!data.hasData()) {
     why = QObject::tr("Load a file in Synthesis first: the study resamples it.");
     return std::nullopt;
   }
   if (!data.dataset()) {
-    why = QObject::tr("The synthesis data's choices do not make a dataset: %1").arg(data.dataProblem());
+    why = QObject::tr("The synthesis data's choices do not make a dataset: %1")
+              .arg(data.dataProblem());
     return std::nullopt;
   }
   QString file = data.source().file;

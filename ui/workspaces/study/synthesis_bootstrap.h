@@ -13,6 +13,6 @@ class StudioDocument;
 
 /// nullopt with `why` set when nothing usable is loaded.
 std::optional<core::study::Bootstrap> studyBootstrapOf(const StudioDocument& document,
-                                                      QString& why);
+                                                       QString& why);
 
 }  // namespace dpsynth::ui

@@ -22,8 +22,7 @@ void drawStoredLipschitz(const session::SessionResults& results, PlotsView* plot
     if (values.empty()) values = q;
     // A stored run shows each mechanism's final fit: the stage is the mechanism itself.
     plots->updateLipschitz(QString::fromStdString(m.mechanism), QString::fromStdString(m.mechanism),
-                           values, strict, epsilon,
-                           m.lipschitzMax);
+                           values, strict, epsilon, m.lipschitzMax);
   }
 }
 

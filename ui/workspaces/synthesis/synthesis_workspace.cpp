@@ -96,21 +96,21 @@ SynthesisWorkspace::SynthesisWorkspace(StudioDocument* document, const StudioSer
     services_.data->openReference(path, document_->settings().dataset);
   });
   connect(tuning_, &TuningPanel::referenceCleared, document_, &StudioDocument::clearReference);
-  connect(dataService, &DataService::dataInstalled, this,
-          [this](const DataSource& source, const QStringList& reset) {
-            QString note = tr("New data: press Run.");
-            QString status = tr("Loaded %1: %2 rows")
-                                 .arg(source.displayName)
-                                 .arg(document_->table()->rows.size());
-            if (!reset.isEmpty()) {
-              const QString what = tr("reset to the defaults for the new data: %1")
-                                       .arg(reset.join(QStringLiteral(", ")));
-              note += QLatin1Char(' ') + what.at(0).toUpper() + what.mid(1) + QLatin1Char('.');
-              status += QStringLiteral(" · ") + what;
-            }
-            results_->setNote(note);
-            services_.notifier->message(status);
-          });
+  connect(
+      dataService, &DataService::dataInstalled, this,
+      [this](const DataSource& source, const QStringList& reset) {
+        QString note = tr("New data: press Run.");
+        QString status =
+            tr("Loaded %1: %2 rows").arg(source.displayName).arg(document_->table()->rows.size());
+        if (!reset.isEmpty()) {
+          const QString what = tr("reset to the defaults for the new data: %1")
+                                   .arg(reset.join(QStringLiteral(", ")));
+          note += QLatin1Char(' ') + what.at(0).toUpper() + what.mid(1) + QLatin1Char('.');
+          status += QStringLiteral(" · ") + what;
+        }
+        results_->setNote(note);
+        services_.notifier->message(status);
+      });
 
   connect(controls_->runButton(), &QPushButton::clicked, this, [this] { startRun(true); });
   connect(controls_->cancelButton(), &QPushButton::clicked, this, [this] { cancelRun(); });
@@ -194,14 +194,15 @@ bool SynthesisWorkspace::startRun(bool interactive) {
   const RunPlan plan = planRun(settings);
   check_->check(settings);
   if (!dataset) {
-    problem = withFieldNames(document_->hasData() ? document_->dataProblem()
-                                                  : tr("load data first"));
+    problem =
+        withFieldNames(document_->hasData() ? document_->dataProblem() : tr("load data first"));
   } else {
     problem = plan.blocking.join(QStringLiteral("; "));
     if (problem.isEmpty() && !settings.reproducible && !document_->familyDeclared())
-      problem = tr("the family was suggested from the data being released; pick it in the Family "
-                   "box to declare it (a release must not take it from the confidential values), "
-                   "or make the run reproducible for a study");
+      problem =
+          tr("the family was suggested from the data being released; pick it in the Family "
+             "box to declare it (a release must not take it from the confidential values), "
+             "or make the run reproducible for a study");
   }
   if (!problem.isEmpty()) {
     services_.notifier->message(tr("Cannot run: %1").arg(problem));
@@ -242,8 +243,8 @@ void SynthesisWorkspace::onDocumentChanged(StudioDocument::Parts parts) {
   }
   if (parts & StudioDocument::kSettingsParts) check_->check(document_->current());
   if (parts & (StudioDocument::kSettingsParts | StudioDocument::kResults)) renderResults();
-  if (parts & (StudioDocument::kSettingsParts | StudioDocument::kResults |
-               StudioDocument::kFocus)) {
+  if (parts &
+      (StudioDocument::kSettingsParts | StudioDocument::kResults | StudioDocument::kFocus)) {
     updateBadge();
   }
   if (parts & (StudioDocument::kResults | StudioDocument::kFocus)) followCurrentMechanism();
@@ -252,8 +253,8 @@ void SynthesisWorkspace::onDocumentChanged(StudioDocument::Parts parts) {
 void SynthesisWorkspace::renderResults() {
   const bool current = document_->resultsCurrent();
   const quint64 serial = document_->resultsSerial();
-  const bool fresh = serial != shownRunId_;
-  shownRunId_ = serial;
+  const bool fresh = serial != shownResults_;
+  shownResults_ = serial;
   if (const auto& output = document_->lastOutput()) {
     if (fresh) {
       warnings_->setRun(*output);
@@ -311,8 +312,7 @@ void SynthesisWorkspace::followCurrentMechanism() {
   const auto current = document_->currentMechanism();
   if (!current) return;
   QComboBox* selector = plots_->lipschitzWeightPlot()->mechanismSelector();
-  const int index =
-      selector->findText(QString::fromStdString(pipeline::mechanismName(*current)));
+  const int index = selector->findText(QString::fromStdString(pipeline::mechanismName(*current)));
   if (index >= 0) plots_->lipschitzWeightPlot()->setCurrentMechanism(index);
 }
 

@@ -102,10 +102,8 @@ class SynthesisWorkspace : public QWidget {
   SettingsCheck* check_ = nullptr;
   DataFitCheck* fitCheck_ = nullptr;
   RunPresenter* presenter_ = nullptr;
-  /// The run whose output the table and plots show (0: none), and whether they show a session's
-  /// stored results.
-  quint64 shownRunId_ = 0;
-  bool showsStored_ = false;
+  /// The document's resultsSerial() the table, plots and warnings show.
+  quint64 shownResults_ = 0;
   /// The analyst moved the plots / results divider in this session: keep it where it is.
   bool centreSizedByUser_ = false;
 };

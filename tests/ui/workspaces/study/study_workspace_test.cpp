@@ -286,8 +286,7 @@ class StudyWorkspaceTest : public QObject {
     QVERIFY2(config, qPrintable(workspace->form()->problems().join("; ")));
     QVERIFY(config->source.bootstrap);
     QVERIFY(QString::fromStdString(config->source.bootstrap->file).endsWith("samples/nbmix.csv"));
-    QCOMPARE(config->source.bootstrap->outcome,
-             window.document()->settings().dataset.outcome);
+    QCOMPARE(config->source.bootstrap->outcome, window.document()->settings().dataset.outcome);
     QCOMPARE(config->source.bootstrap->family, dpsynth::core::models::Family::negbin);
     QVERIFY(!config->source.generator);
   }
