@@ -15,6 +15,26 @@ class QToolButton;
 namespace dpsynth::ui {
 
 struct TuningFieldSpec {
+  /// The panels list their fields positionally; the optional tail has its defaults here (an
+  /// aggregate initialised without it warned under -Wmissing-field-initializers).
+  TuningFieldSpec(QString key_, QString label_, QString toolTip_, double minimum_, double maximum_,
+                  double sliderMinimum_, double sliderMaximum_, int decimals_, double step_,
+                  QVariant defaultValue_, QString autoText_ = {}, bool slider_ = true,
+                  double autoDisplay_ = 0)
+      : key(std::move(key_)),
+        label(std::move(label_)),
+        toolTip(std::move(toolTip_)),
+        minimum(minimum_),
+        maximum(maximum_),
+        sliderMinimum(sliderMinimum_),
+        sliderMaximum(sliderMaximum_),
+        decimals(decimals_),
+        step(step_),
+        defaultValue(std::move(defaultValue_)),
+        autoText(std::move(autoText_)),
+        slider(slider_),
+        autoDisplay(autoDisplay_) {}
+
   QString key;                                  ///< settings key ("c", "epsilon", ...)
   QString label;                                ///< short label ("c", "ε")
   QString toolTip;                              ///< what it does and the formula it enters
