@@ -37,6 +37,20 @@ bool parseNumber(const std::string& text, double& value) {
 
 json number(double v) { return std::isfinite(v) ? json(v) : json(nullptr); }
 
+json summariesJson(const std::vector<ColumnSummary>& summaries) {
+  json columns = json::object();
+  for (const auto& s : summaries)
+    columns[s.column] = {{"n", s.n},
+                         {"min", number(s.min)},
+                         {"q1", number(s.q1)},
+                         {"median", number(s.median)},
+                         {"mean", number(s.mean)},
+                         {"q3", number(s.q3)},
+                         {"max", number(s.max)},
+                         {"sd", number(s.sd)}};
+  return columns;
+}
+
 /// Four significant digits for reading (summary.json keeps the exact values).
 std::string cell(double v) {
   if (!std::isfinite(v)) return "NA";
@@ -112,6 +126,21 @@ std::vector<CellSummary> summarizeStudy(const std::vector<std::vector<std::strin
       }
       if (numeric && !values.empty()) c.columns.push_back(summarizeValues(header[col], values));
     }
+    for (const char* name : kRiskColumns)
+      for (const auto& s : c.columns)
+        if (s.column == name) c.disclosure.push_back(s);
+    const auto at = [&](const char* name) {
+      return static_cast<std::size_t>(std::find(header.begin(), header.end(), name) -
+                                      header.begin());
+    };
+    std::vector<double> gains;
+    for (const auto* row : groups[g]) {
+      double cap = 0, baseline = 0;
+      if (parseNumber((*row)[at("attribute_cap")], cap) &&
+          parseNumber((*row)[at("attribute_cap_baseline")], baseline))
+        gains.push_back(cap - baseline);
+    }
+    if (!gains.empty()) c.disclosure.push_back(summarizeValues(kCapGainColumn, gains));
     out.push_back(std::move(c));
   }
   return out;
@@ -123,13 +152,14 @@ std::string summaryJson(const StudyConfig& config, const std::vector<CellSummary
   for (const auto& c : cells) {
     json keys = json::object();
     for (std::size_t k = 0; k < c.keys.size(); ++k) keys[header[k + 2]] = c.keys[k];
-    json columns = json::object();
-    for (const auto& s : c.columns)
-      columns[s.column] = {{"n", s.n},           {"min", number(s.min)},
-                           {"q1", number(s.q1)}, {"median", number(s.median)},
-                           {"mean", number(s.mean)}, {"q3", number(s.q3)},
-                           {"max", number(s.max)},   {"sd", number(s.sd)}};
-    list.push_back({{"cell", c.cell}, {"keys", keys}, {"columns", columns}});
+    const json risk = c.disclosure.empty() ? json(nullptr)
+                                           : json{{"internal", true},
+                                                  {"note", kRiskInternalLine},
+                                                  {"columns", summariesJson(c.disclosure)}};
+    list.push_back({{"cell", c.cell},
+                    {"keys", keys},
+                    {"columns", summariesJson(c.columns)},
+                    {"disclosure_risk", risk}});
   }
   const json out{{"version", 1},
                  {"config", json::parse(studyConfigToJson(config))},
@@ -158,14 +188,23 @@ std::string summaryMarkdown(const StudyConfig& config, const std::vector<CellSum
   if (!config.note.empty()) md += "\nNote: " + config.note + "\n";
   md += "\nQuantiles are R's type 7; sd has the n − 1 divisor; 4 significant digits here, exact "
         "values in summary.json.\n";
+  const auto table = [](const std::vector<ColumnSummary>& summaries, bool risk) {
+    std::string t = "| column | n | Min | Q1 | Median | Mean | Q3 | Max | sd |\n";
+    t += "|---|---|---|---|---|---|---|---|---|\n";
+    for (const auto& s : summaries) {
+      const bool isRisk = std::any_of(std::begin(kRiskColumns), std::end(kRiskColumns),
+                                      [&](const char* name) { return s.column == name; });
+      if (isRisk && !risk) continue;  // in the cell's disclosure table
+      t += "| " + s.column + " | " + std::to_string(s.n) + " | " + cell(s.min) + " | " +
+           cell(s.q1) + " | " + cell(s.median) + " | " + cell(s.mean) + " | " + cell(s.q3) + " | " +
+           cell(s.max) + " | " + cell(s.sd) + " |\n";
+    }
+    return t;
+  };
   for (const auto& c : cells) {
-    md += "\n## " + cellTitle(c) + "\n\n";
-    md += "| column | n | Min | Q1 | Median | Mean | Q3 | Max | sd |\n";
-    md += "|---|---|---|---|---|---|---|---|---|\n";
-    for (const auto& s : c.columns)
-      md += "| " + s.column + " | " + std::to_string(s.n) + " | " + cell(s.min) + " | " +
-            cell(s.q1) + " | " + cell(s.median) + " | " + cell(s.mean) + " | " + cell(s.q3) +
-            " | " + cell(s.max) + " | " + cell(s.sd) + " |\n";
+    md += "\n## " + cellTitle(c) + "\n\n" + table(c.columns, false);
+    if (!c.disclosure.empty())
+      md += "\n" + std::string(kRiskInternalLine) + "\n\n" + table(c.disclosure, true);
   }
   return md;
 }
