@@ -23,6 +23,7 @@
 #include "core/pipeline/report.h"
 #include "core/pipeline/synthesis.h"
 #include "core/report/staged_files.h"
+#include "core/summary/run_summary.h"
 
 namespace dpsynth::cli {
 
@@ -368,9 +369,12 @@ int runFit(const FitOptions& o) {
   const bool refused = !o.syntheticOut.empty() && !result.refusals.empty();
   nlohmann::json report;
   try {
-    const core::pipeline::Synthesizer synthesizer(dataset, result, settings.model,
-                                                  settings.nuts.seed, stop);
-    const Eigen::VectorXd first = synthesizer.draw(0, stop);
+    // The run's one seed rule (core/summary/run_summary.h): the dataset the report describes
+    // is the first one written.
+    const core::summary::RunSummary summary =
+        core::summary::firstDatasets(dataset, run, settings, stop);
+    const core::pipeline::Synthesizer& synthesizer = *summary.synthesizers.front();
+    const Eigen::VectorXd& first = summary.firstSynthetic.front();
     report = core::pipeline::buildReport(dataset, result, settings, first, stop);
 
     // Every output is written into a staging folder beside its target and moved into place
@@ -389,9 +393,9 @@ int runFit(const FitOptions& o) {
         for (const auto& f : bundle.csvFiles) outputs.stage(f);
         outputs.stage(bundle.sidecar);
         // One dataset in memory at a time: drawn, written, forgotten.
-        core::pipeline::SyntheticBundleWriter writer(outputs.stagingPath(o.syntheticOut), dataset,
-                                                     result, o.datasets, settings.nuts.seed,
-                                                     /*staged=*/true);
+        core::pipeline::SyntheticBundleWriter writer(
+            outputs.stagingPath(o.syntheticOut), dataset, result, o.datasets,
+            core::summary::synthesisSeed(settings), /*staged=*/true);
         for (int k = 0; k < o.datasets; ++k)
           writer.add(k == 0 ? first : synthesizer.draw(k, stop), stop);
         writer.finish();

@@ -180,10 +180,12 @@ int runRun(const RunOptions& o) {
     return kExitCancelled;
   }
 
-  const auto exported = core::report::exportRun(
-      session, dataset, run, settings,
-      {o.out, session.syntheticDatasets, settings.nuts.seed, {o.session, session.weightsFrom},
-       /*refuseForeignFiles=*/!o.replace, stop});
+  const auto exported = core::report::exportRun(session, dataset, run, settings,
+                                                {o.out,
+                                                 session.syntheticDatasets,
+                                                 {o.session, session.weightsFrom},
+                                                 /*refuseForeignFiles=*/!o.replace,
+                                                 stop});
   if (exported.cancelled) {
     std::cerr << "dpsynth: cancelled; no files were written\n";
     return kExitCancelled;

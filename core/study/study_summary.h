@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "core/study/study_config.h"
+#include "core/study/study_row.h"
 
 namespace dpsynth::core::study {
 
@@ -41,8 +42,12 @@ inline constexpr const char* kRiskInternalLine =
     "replicate's data (after synthpop's replicated uniques, TCAP/DiSCO-style attribution and "
     "DCR): internal only, computed from the data, never for release.";
 
-/// Summaries per cell, in order of first appearance in the rows (studyHeader() layout). The
-/// numeric columns are every column after the cell keys whose non-empty fields are numbers.
+/// Summaries per cell, in order of first appearance in the rows. The numeric columns are every
+/// numeric column of the rows (the results' and the fit's diagnostics), each over the rows that
+/// have a value.
+std::vector<CellSummary> summarizeStudy(const std::vector<StudyRow>& rows);
+/// The same for rows as the study's CSV holds them (studyHeader() layout; decoded by
+/// studyRowsFromCsv, std::invalid_argument for a row that is not in it).
 std::vector<CellSummary> summarizeStudy(const std::vector<std::vector<std::string>>& rows);
 
 /// summary.json: {"version": 1, "config": <canonical config>, "internal_study": true when the
