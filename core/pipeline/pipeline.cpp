@@ -144,7 +144,7 @@ class MechanismRun {
     detail::StageSampling how;
     StagePtr fit = stage(kind, label, alpha, clamp, start, std::nullopt, previousRunner, how);
     while (fit) {
-      result_.refusals = screenFailures(fit->name, fit->posterior, fit->sample);
+      result_.refusals = screenFailures(fit->name, fit->posterior, fit->sample, fit->labels);
       if (result_.refusals.empty() || how.budgetFactor >= kScreenMaxBudgetFactor) break;
       how.budgetFactor *= 2;
       ++how.retry;

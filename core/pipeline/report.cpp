@@ -142,6 +142,11 @@ json buildReport(const data::Dataset& dataset, const MechanismResult& result,
         fin->censored() ? json(fin->lipschitz.maxRaw) : json(nullptr);
     r["weights"] = weightsJson(fin->weights);
     r["posterior"] = posteriorJson(fin->posterior);
+    // Each posterior key's design name ("beta[1]": "health=poor"), for readers of the report.
+    r["parameter_labels"] = json::object();
+    for (std::size_t j = 0; j < fin->posterior.size(); ++j)
+      r["parameter_labels"][fin->posterior[j].name] =
+          parameterLabel(fin->posterior, fin->labels, j);
   } else {
     r["lipschitz"] = nullptr;
     r["lipschitz_q90"] = nullptr;
@@ -149,6 +154,7 @@ json buildReport(const data::Dataset& dataset, const MechanismResult& result,
     r["lipschitz_uncensored"] = nullptr;
     r["weights"] = nullptr;
     r["posterior"] = json::object();
+    r["parameter_labels"] = json::object();
   }
   r["k"] = optionalNumber(result.k);
   r["k_band"] = optionalNumber(result.kBand);

@@ -38,6 +38,9 @@ struct StageResult {
   double upper = std::numeric_limits<double>::infinity();   ///< clamp U (+inf: not censored)
   mcmc::SampleResult sample;         ///< draws on the unconstrained scale
   std::vector<mcmc::ParameterSummary> posterior;
+  /// What tables and messages call posterior[j]: its design name ("intercept", "health=poor",
+  /// models::parameterLabels); posterior[j].name stays the report's key ("beta[1]").
+  std::vector<std::string> labels;
   privacy::LipschitzResult lipschitz;
   WeightSummary weights;
   std::vector<std::string> warnings; ///< plain-language diagnostics problems of this stage
@@ -56,6 +59,12 @@ struct StageResult {
   bool censored() const { return std::isfinite(lower) || std::isfinite(upper); }
 };
 using StagePtr = std::shared_ptr<const StageResult>;
+
+/// labels[j] when there is one label per posterior entry, else posterior[j].name.
+inline const std::string& parameterLabel(const std::vector<mcmc::ParameterSummary>& posterior,
+                                         const std::vector<std::string>& labels, std::size_t j) {
+  return labels.size() == posterior.size() ? labels[j] : posterior[j].name;
+}
 
 /// What one mechanism run produces.
 struct MechanismResult {

@@ -387,10 +387,8 @@ void FrontierWorkspace::loadPoint(const study::FrontierPoint& point) {
   if (point.epsilon) set(QStringLiteral("epsilon"), *point.epsilon);
   if (point.c) set(QStringLiteral("c"), *point.c);
   if (point.g) set(QStringLiteral("g"), *point.g);
-  if (!point.downscaleText.empty()) {
-    const auto d = FrontierForm::parseList(QString::fromStdString(point.downscaleText), true);
-    set(QStringLiteral("downscale"), d && !d->empty() && d->front() ? QVariant(*d->front()) : QVariant());
-  }
+  if (point.hasDownscale)
+    set(QStringLiteral("downscale"), point.downscale ? QVariant(*point.downscale) : QVariant());
   // A release, not a reproducible run: the frontier's seeded replicates were the study.
   changes.push_back({sampler, QStringLiteral("reproducible"),
                      sampler->settingValue(QStringLiteral("reproducible")), false, 0});
