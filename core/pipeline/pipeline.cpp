@@ -197,7 +197,7 @@ class MechanismRun {
     direct.parameterisation = models::Parameterisation::direct;
     const auto model = models::makeModel(runner_.dataset(), direct, {}, runner_.stopToken());
     const Eigen::MatrixXd draws =
-        models::convertDraws(reference_->spaceModel(), *model, refUnw->sample.pooled());
+        models::convertDraws(reference_->spaceModel(), *model, refUnw->sample->pooled());
     const auto pass =
         privacy::computeLipschitz(*model, draws, models::LikelihoodWeights{},
                                   detail::lipschitzThreadCount(runner_.settings()),
