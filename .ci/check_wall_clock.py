@@ -5,7 +5,8 @@ A busy CI machine (two cores shared by sanitizer builds) makes short time bounds
 bound is a benchmark's job (`dpsynth bench`), not a unit test's: tests count events instead
 (README, DESIGN.md). This scans tests/ for assertions (QVERIFY, QVERIFY2, QCOMPARE_LT/LE,
 QTRY_*) that compare a time-like value (elapsed, ms, msec, millis, seconds, latency, duration)
-with `<` or `<=` against a number, and reports those under one second.
+with `<` or `<=` against a number (a gap, a latency, an elapsed time), and reports those under
+one second.
 
 Prints file:line: the assertion, and a count. Exit status 1 when one is found outside the
 --report-only folders (e.g. --report-only tests/ui while another change fixes them).
@@ -18,7 +19,7 @@ import sys
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 ASSERT = re.compile(r'\b(QVERIFY2?|QCOMPARE_(?:LT|LE)|QTRY_VERIFY2?(?:_WITH_TIMEOUT)?|'
                     r'QTRY_COMPARE(?:_WITH_TIMEOUT)?)\s*\(')
-TIME_WORD = re.compile(r'elapsed|msec|millis|\bms\b|Ms\b|_ms\b|seconds|latency|duration',
+TIME_WORD = re.compile(r'elapsed|msec|millis|\bms\b|Ms\b|_ms\b|seconds|latency|duration|gap|took',
                        re.IGNORECASE)
 BOUND = re.compile(r'([A-Za-z_][\w.:>()\-\[\]]*)\s*(<=|<)\s*([0-9][0-9.e]*)(?:\s*\*\s*([0-9.]+))?')
 

@@ -165,16 +165,16 @@ nlohmann::json runCase(const Case& c, core::pipeline::RunSettings settings) {
   double sampling = 0, lipschitz = 0;
   for (const auto& st : r.stages) {
     if (st->fromCache) continue;
-    gradients += st->sample.gradientEvaluations();
-    sampling += st->sample.seconds;
-    lipschitz += st->seconds - st->sample.seconds;  // the pass, plus summaries
+    gradients += st->sample->gradientEvaluations();
+    sampling += st->sample->seconds;
+    lipschitz += st->seconds - st->sample->seconds;  // the pass, plus summaries
   }
   double minEss = INFINITY, maxRhat = 0;
   for (const auto& p : r.final->posterior) {
     minEss = std::min(minEss, p.essBulk);
     maxRhat = std::max(maxRhat, p.rhat);
   }
-  const double essPerSecond = minEss / r.final->sample.seconds;
+  const double essPerSecond = minEss / r.final->sample->seconds;
   auto optional = [](const std::optional<double>& v) {
     return v ? nlohmann::json(*v) : nlohmann::json(nullptr);
   };
@@ -186,10 +186,10 @@ nlohmann::json runCase(const Case& c, core::pipeline::RunSettings settings) {
           {"stages", r.stages.size()},
           {"gradient_evaluations", gradients},
           {"gradient_evaluations_per_second", gradients / sampling},
-          {"final_stage_seconds", r.final->sample.seconds},
+          {"final_stage_seconds", r.final->sample->seconds},
           {"min_ess_bulk", minEss},
           {"min_ess_bulk_per_second", essPerSecond},
-          {"final_divergences", r.final->sample.divergences()},
+          {"final_divergences", r.final->sample->divergences()},
           {"final_max_rhat", maxRhat},
           {"epsilon", r.epsilon},
           {"k", optional(r.k)},

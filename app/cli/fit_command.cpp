@@ -251,6 +251,10 @@ int runFit(const FitOptions& o) {
   config.lower = o.lower;
   config.upper = o.upper;
   config.bins = o.bins;
+  // A declared family's natural PH bounds (beta's [0, 1]) are public: the one rule every front
+  // end uses (core::pipeline::withFamilyDefaults), applied before the settings are checked.
+  if (!o.family.empty())
+    config = core::pipeline::withFamilyDefaults(config, core::models::parseFamily(o.family));
   // Every draw is kept (chains × draws × dimension doubles): bound the product, not only each.
   requireRange("--chains × --draws", static_cast<long long>(o.chains) * o.draws, 1LL,
                10'000'000LL, "use fewer chains or draws");

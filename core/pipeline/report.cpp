@@ -56,17 +56,17 @@ json stageJson(const StageResult& s) {
             {"lipschitz_q90", s.lipschitz.q90},
             {"lipschitz_q95", s.lipschitz.q95},
             {"seconds", s.seconds},
-            {"sampling_seconds", s.sample.seconds},
-            {"divergences", s.sample.divergences()},
+            {"sampling_seconds", s.sample->seconds},
+            {"divergences", s.sample->divergences()},
             {"max_rhat", maxRhat(s)},
             {"min_ess_bulk", minEssBulk(s)},
-            {"gradient_evaluations", s.sample.gradientEvaluations()},
-            {"metric", mcmc::metricKindName(s.sample.metric())},
+            {"gradient_evaluations", s.sample->gradientEvaluations()},
+            {"metric", mcmc::metricKindName(s.sample->metric())},
             {"weights", weightsJson(s.weights)},
             {"from_cache", s.fromCache},
             {"k", optionalNumber(s.k)},
-            {"lipschitz_mc_sd", std::isfinite(s.lipschitz.maxMcSd) ? json(s.lipschitz.maxMcSd)
-                                                                    : json(nullptr)},
+            {"lipschitz_mc_sd",
+             std::isfinite(s.lipschitz.maxMcSd) ? json(s.lipschitz.maxMcSd) : json(nullptr)},
             {"warnings", s.warnings}};
   if (s.censored()) {
     j["clamp"] = std::max(std::abs(s.lower), std::abs(s.upper));  // the bound on |contribution|
@@ -175,28 +175,28 @@ json buildReport(const data::Dataset& dataset, const MechanismResult& result,
   long long gradients = 0;
   for (const auto& s : result.stages) {
     if (s->fromCache) continue;
-    seconds += s->sample.seconds;
-    gradients += s->sample.gradientEvaluations();
+    seconds += s->sample->seconds;
+    gradients += s->sample->gradientEvaluations();
   }
-  r["sampler"] = {{"chains", settings.nuts.chains},
-                  {"warmup", settings.nuts.warmup},
-                  {"draws", settings.nuts.draws},
-                  {"divergences", fin ? fin->sample.divergences() : 0},
-                  {"tree_depth_saturated", fin ? fin->sample.treeDepthSaturated() : 0},
-                  {"seconds", seconds},
-                  {"gradient_evaluations", gradients},
-                  // A release's seed came from the OS and is written nowhere (SPEC §0).
-                  {"seed", settings.nuts.seed.isUserSeed() && !settings.release
-                               ? json(settings.nuts.seed.lo)
-                               : json(nullptr)},
-                  {"mode", settings.release ? "release" : "reproducible"},
-                  {"max_tree_depth", settings.nuts.maxTreeDepth},
-                  // The metric setting, and the metric the final fit's chains used.
-                  {"metric_setting", mcmc::metricChoiceName(settings.nuts.metric)},
-                  {"metric", fin ? json(mcmc::metricKindName(fin->sample.metric())) : json(nullptr)},
-                  {"step_sizes", json::array()}};
+  r["sampler"] = {
+      {"chains", settings.nuts.chains},
+      {"warmup", settings.nuts.warmup},
+      {"draws", settings.nuts.draws},
+      {"divergences", fin ? fin->sample->divergences() : 0},
+      {"tree_depth_saturated", fin ? fin->sample->treeDepthSaturated() : 0},
+      {"seconds", seconds},
+      {"gradient_evaluations", gradients},
+      // A release's seed came from the OS and is written nowhere (SPEC §0).
+      {"seed", settings.nuts.seed.isUserSeed() && !settings.release ? json(settings.nuts.seed.lo)
+                                                                    : json(nullptr)},
+      {"mode", settings.release ? "release" : "reproducible"},
+      {"max_tree_depth", settings.nuts.maxTreeDepth},
+      // The metric setting, and the metric the final fit's chains used.
+      {"metric_setting", mcmc::metricChoiceName(settings.nuts.metric)},
+      {"metric", fin ? json(mcmc::metricKindName(fin->sample->metric())) : json(nullptr)},
+      {"step_sizes", json::array()}};
   if (fin)
-    for (const auto& c : fin->sample.chains) r["sampler"]["step_sizes"].push_back(c.stepSize);
+    for (const auto& c : fin->sample->chains) r["sampler"]["step_sizes"].push_back(c.stepSize);
   r["seconds"] = result.seconds;
 
   r["stages"] = json::array();

@@ -122,7 +122,7 @@ const models::SynthesisModel& StageRunner::spaceModel() const {
 std::vector<Eigen::VectorXd> initsFrom(const StageResult& previous, int chains,
                                        const models::Model* from, const models::Model* to) {
   std::vector<Eigen::VectorXd> inits;
-  const auto& prevChains = previous.sample.chains;
+  const auto& prevChains = previous.sample->chains;
   if (prevChains.empty()) return inits;
   for (int c = 0; c < chains; ++c) {
     const auto& draws = prevChains[static_cast<std::size_t>(c) % prevChains.size()].draws;
@@ -194,6 +194,7 @@ StagePtr StageRunner::run(const std::string& mechanism, const std::string& kind,
   const std::string key = cacheKey(kind, weights, nuts, sampling.exact);
   if (cache_) {
     if (StagePtr cached = cache_->find(key)) {
+      // A stage of its own (this use's label, marked fromCache) that shares the cached draws.
       auto copy = std::make_shared<StageResult>(*cached);
       copy->name = label;
       copy->fromCache = true;

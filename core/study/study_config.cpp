@@ -192,7 +192,7 @@ std::vector<std::string> StudyConfig::validate() const {
                        " (every draw of a replicate is kept in memory)");
   bool hasPh = false;
   for (auto m : mechanisms) hasPh = hasPh || m == pipeline::Mechanism::ph;
-  if (hasPh && family() != models::Family::beta && !(histogram.lower && histogram.upper))
+  if (hasPh && !pipeline::naturalBounds(family()) && !(histogram.lower && histogram.upper))
     problems.push_back(
         "ph.lower, ph.upper: the perturbed histogram needs public bounds (never from the data)");
   if (histogram.lower && histogram.upper && !(*histogram.lower < *histogram.upper))

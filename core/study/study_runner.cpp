@@ -31,7 +31,7 @@ CellKeys cellKeys(const StudyCell& cell) {
 void setDiagnostics(StudyRow& row, const pipeline::MechanismResult& result) {
   row.seconds = result.seconds;
   if (!result.final) return;
-  row.divergences = result.final->sample.divergences();
+  row.divergences = result.final->sample->divergences();
   for (const auto& p : result.final->posterior)
     if (std::isfinite(p.rhat)) row.maxRhat = std::max(row.maxRhat.value_or(0.0), p.rhat);
 }

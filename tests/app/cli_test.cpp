@@ -123,6 +123,31 @@ class CliTest : public QObject {
     QVERIFY2(r.err.contains(expected), qPrintable(r.err));
   }
 
+  /// One rule in core for every front end (withFamilyDefaults): the beta family's natural
+  /// bounds [0, 1] are public, so ph on a beta outcome needs no --lower/--upper (it did in fit,
+  /// not in the studio or studies); bounds given are kept.
+  void phTakesBetasNaturalBounds() {
+    const QString report = dir_->filePath("ph.json");
+    Run r = runCli(QStringList{"fit", "--data", cliSample("beta"), "--outcome", "value", "--family",
+                               "beta", "--mechanism", "ph", "--epsilon", "1", "--report", report} +
+                   kSmall);
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    QFile f(report);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    const QJsonObject ph = QJsonDocument::fromJson(f.readAll()).object()["ph"].toObject();
+    QCOMPARE(ph["lower"].toDouble(), 0.0);
+    QCOMPARE(ph["upper"].toDouble(), 1.0);
+    f.close();
+    r = runCli(QStringList{"fit", "--data", cliSample("beta"), "--outcome", "value", "--family",
+                           "beta", "--mechanism", "ph", "--epsilon", "1", "--lower", "0", "--upper",
+                           "0.5", "--report", report} +
+               kSmall);
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    QCOMPARE(QJsonDocument::fromJson(f.readAll()).object()["ph"].toObject()["upper"].toDouble(),
+             0.5);
+  }
+
   void summarySaysWhenTheTargetIsIgnoredAndWhenAResultIsUnusable() {
     QStringList all{"fit", "--data", cliSample("nbmix"), "--outcome", "count", "--family", "negbin"};
     // Long enough chains to converge: a fit that has not is unusable whatever else holds.
