@@ -262,7 +262,8 @@ StagePtr StageRunner::run(const std::string& mechanism, const std::string& kind,
   // Exact draws are independent: chain diagnostics say nothing about them.
   if (!sampling.exact)
     stage->warnings =
-        diagnosticWarnings(label, stage->posterior, sample, nuts.maxTreeDepth, stage->labels);
+        diagnosticWarnings(label, stage->posterior, sample, nuts.maxTreeDepth, weights.censored(),
+                           stage->labels);
   stage->sample = std::move(sample);
   stage->seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -301,6 +302,7 @@ std::optional<mcmc::SampleResult> StageRunner::sampleExactly(
 std::vector<std::string> diagnosticWarnings(const std::string& stage,
                                             const std::vector<mcmc::ParameterSummary>& posterior,
                                             const mcmc::SampleResult& sample, int maxTreeDepth,
+                                            bool censored,
                                             const std::vector<std::string>& labels) {
   std::vector<std::string> warnings;
   const auto chains = static_cast<double>(sample.chains.size());
@@ -323,9 +325,10 @@ std::vector<std::string> diagnosticWarnings(const std::string& stage,
   if (worstRhat) {
     warnings.push_back("stage " + stage + ": R-hat " + formatFixed(worstRhat->rhat, 2) + " for " +
                        parameterLabel(posterior, labels, rhatAt) +
-                       ": the chains disagree, so the pseudo-posterior may be multimodal or flat "
-                       "(common with heavy censoring); treat this stage's Lipschitz bound and "
-                       "utility with caution, and try more warm-up");
+                       ": the chains disagree, so the pseudo-posterior may be multimodal or flat" +
+                       std::string(censored ? " (common with heavy censoring)" : "") +
+                       "; treat this stage's Lipschitz bound and utility with caution, and try "
+                       "more warm-up");
   }
   if (worstEss) {
     warnings.push_back("stage " + stage + ": bulk-ESS " + formatFixed(worstEss->essBulk, 0) +
@@ -334,10 +337,13 @@ std::vector<std::string> diagnosticWarnings(const std::string& stage,
                        "stable estimates; run more draws");
   }
   if (int d = sample.divergences(); d > 0) {
+    // Only a censored fit has flat regions where the clamp holds every record at its bound;
+    // elsewhere a divergence means a region of strong curvature (a funnel, a narrow ridge).
     warnings.push_back("stage " + stage + ": " + std::to_string(d) +
-                       " divergent transitions: the sampler could not explore part of the "
-                       "pseudo-posterior (often a flat, censored region), so the draws may be "
-                       "biased");
+                       " divergent transitions: the sampler could not explore part of the " +
+                       (censored ? std::string("pseudo-posterior (often a flat, censored region)")
+                                 : std::string("posterior (a region of strong curvature)")) +
+                       ", so the draws may be biased");
   }
   if (int t = sample.treeDepthSaturated(); t > 0) {
     warnings.push_back("stage " + stage + ": " + std::to_string(t) +

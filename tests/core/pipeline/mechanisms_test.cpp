@@ -79,12 +79,17 @@ class MechanismsTest : public QObject {
     QVERIFY(mean(lwFinal.final->alpha) > mean(lw.final->alpha));
     QVERIFY(mean(cwFinal.final->alpha) > mean(cw.final->alpha));
 
-    // k = auto: within 1% of the LW bound, never above it.
+    // k = auto: within the search's band below the LW bound (1%, or wider where Δ's Monte Carlo
+    // error is larger: reweight_search.h), never above it.
     const double target = lw.final->lipschitz.max;
+    const double band = lwFinal.kBand.value_or(0.01);
+    QVERIFY(band >= 0.01 && band <= 0.05);
     QVERIFY2(lwFinal.final->lipschitz.max <= target,
              qPrintable(QString("%1 > %2").arg(lwFinal.final->lipschitz.max).arg(target)));
-    QVERIFY2(lwFinal.final->lipschitz.max >= 0.99 * target,
-             qPrintable(QString("%1 < 0.99 * %2").arg(lwFinal.final->lipschitz.max).arg(target)));
+    QVERIFY2(
+        lwFinal.final->lipschitz.max >= (1.0 - band) * target,
+        qPrintable(
+            QString("%1 < (1 - %2) * %3").arg(lwFinal.final->lipschitz.max).arg(band).arg(target)));
     QVERIFY(lwFinal.k && *lwFinal.k > 0 && *lwFinal.k <= 1);
 
     // No weight falls below k times its old value; records at or under kΔ never lose weight.
