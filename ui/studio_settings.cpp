@@ -9,12 +9,8 @@ std::vector<pipeline::MechanismConfig> StudioSettings::mechanismConfigs() const 
   for (auto mechanism : mechanisms) {
     pipeline::MechanismConfig config = tuning;
     config.mechanism = mechanism;
-    // SPEC §4: the beta family's outcome lives in (0, 1), which is public knowledge.
-    if (dataset.family == core::models::Family::beta) {
-      if (!config.lower) config.lower = 0.0;
-      if (!config.upper) config.upper = 1.0;
-    }
-    configs.push_back(config);
+    // SPEC §4: a family's natural bounds (beta's (0, 1)) are public: core's one rule.
+    configs.push_back(pipeline::withFamilyDefaults(config, dataset.family));
   }
   return configs;
 }

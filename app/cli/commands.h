@@ -10,6 +10,7 @@ namespace dpsynth::cli {
 struct FitOptions {
   std::string data, outcome, family, mechanism = "unweighted";
   std::vector<std::string> covariates;
+  std::vector<std::string> references;  ///< --reference COL=LEVEL items
   double c = 1.0, g = 0.0;
   std::optional<double> radius;
   bool radiusRelative = false;
@@ -55,6 +56,7 @@ struct RunOptions {
   bool replace = false;  ///< delete files in out/release, out/internal that dpsynth did not write
   std::optional<std::size_t> rows;    ///< --rows: overrides the session's declared size
   std::optional<double> sizeEpsilon;  ///< --size-epsilon: overrides the session's ε_n
+  std::vector<std::string> references;  ///< --reference COL=LEVEL: overrides the session's
 };
 void addRunCommand(CLI::App& app, RunOptions& options);
 int runRun(const RunOptions& options);

@@ -1,4 +1,6 @@
 /// dpsynth fit: one mechanism on one CSV, with report JSON and synthetic data (SPEC §7).
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <iomanip>
@@ -17,10 +19,11 @@
 #include "core/pipeline/bundle_writer.h"
 #include "core/pipeline/export.h"
 #include "core/pipeline/pipeline.h"
+#include "core/pipeline/release_claim.h"
 #include "core/pipeline/report.h"
 #include "core/pipeline/synthesis.h"
-#include "core/pipeline/release_claim.h"
 #include "core/report/staged_files.h"
+#include "core/summary/run_summary.h"
 
 namespace dpsynth::cli {
 
@@ -33,6 +36,7 @@ void addFitCommand(CLI::App& app, FitOptions& o) {
   fit->add_option("--outcome", o.outcome, "Outcome column to synthesize")->required();
   fit->add_option("--covariates", o.covariates, "Public covariate columns (A,B,...)")
       ->delimiter(',');
+  addReferenceOption(*fit, o.references, "");
   fit->add_option("--family", o.family,
                   "poisson | negbin | beta | normal (required for a release; a --seed run without it "
                   "uses the family suggested from the data)");
@@ -160,15 +164,27 @@ void printSummary(const core::data::Dataset& dataset, const core::pipeline::Mech
   if (r.censoredRecords) std::cout << "censored records " << *r.censoredRecords << "\n";
   if (r.truncatedRecords) std::cout << "truncated records " << *r.truncatedRecords << "\n";
   if (r.final) {
-    std::cout << "\n" << std::left << std::setw(12) << "parameter" << std::right
-              << std::setw(10) << "mean" << std::setw(10) << "sd" << std::setw(10) << "2.5%"
-              << std::setw(10) << "97.5%" << std::setw(8) << "R-hat" << std::setw(9) << "ESS"
+    // Parameters by their design names ("health=poor"); the report keys them beta[j].
+    const auto& posterior = r.final->posterior;
+    int width = 12;
+    for (std::size_t j = 0; j < posterior.size(); ++j)
+      width = std::max(
+          width,
+          static_cast<int>(core::pipeline::parameterLabel(posterior, r.final->labels, j).size()) +
+              2);
+    std::cout << "\n"
+              << std::left << std::setw(width) << "parameter" << std::right << std::setw(10)
+              << "mean" << std::setw(10) << "sd" << std::setw(10) << "2.5%" << std::setw(10)
+              << "97.5%" << std::setw(8) << "R-hat" << std::setw(9) << "ESS"
               << "\n";
-    for (const auto& p : r.final->posterior)
-      std::cout << std::left << std::setw(12) << p.name << std::right << std::setw(10) << p.mean
-                << std::setw(10) << p.sd << std::setw(10) << p.q025 << std::setw(10) << p.q975
-                << std::setw(8) << std::setprecision(3) << p.rhat << std::setw(9)
-                << std::setprecision(4) << std::round(p.essBulk) << "\n";
+    for (std::size_t j = 0; j < posterior.size(); ++j) {
+      const auto& p = posterior[j];
+      std::cout << std::left << std::setw(width)
+                << core::pipeline::parameterLabel(posterior, r.final->labels, j) << std::right
+                << std::setw(10) << p.mean << std::setw(10) << p.sd << std::setw(10) << p.q025
+                << std::setw(10) << p.q975 << std::setw(8) << std::setprecision(3) << p.rhat
+                << std::setw(9) << std::setprecision(4) << std::round(p.essBulk) << "\n";
+    }
   }
   const auto& u = report["utility"];
   const auto& c = report["confidential"];
@@ -235,6 +251,10 @@ int runFit(const FitOptions& o) {
   config.lower = o.lower;
   config.upper = o.upper;
   config.bins = o.bins;
+  // A declared family's natural PH bounds (beta's [0, 1]) are public: the one rule every front
+  // end uses (core::pipeline::withFamilyDefaults), applied before the settings are checked.
+  if (!o.family.empty())
+    config = core::pipeline::withFamilyDefaults(config, core::models::parseFamily(o.family));
   // Every draw is kept (chains × draws × dimension doubles): bound the product, not only each.
   requireRange("--chains × --draws", static_cast<long long>(o.chains) * o.draws, 1LL,
                10'000'000LL, "use fewer chains or draws");
@@ -307,6 +327,7 @@ int runFit(const FitOptions& o) {
   core::data::DatasetSpec spec;
   spec.outcome = o.outcome;
   spec.covariates = o.covariates;
+  spec.referenceLevels = parseReferenceLevels(o.references);
   spec.dropMissing = o.dropMissing;
   spec.family = o.family.empty() ? core::data::suggestFamily(*table, o.outcome)
                                  : core::models::parseFamily(o.family);
@@ -352,9 +373,12 @@ int runFit(const FitOptions& o) {
   const bool refused = !o.syntheticOut.empty() && !result.refusals.empty();
   nlohmann::json report;
   try {
-    const core::pipeline::Synthesizer synthesizer(dataset, result, settings.model,
-                                                  settings.nuts.seed, stop);
-    const Eigen::VectorXd first = synthesizer.draw(0, stop);
+    // The run's one seed rule (core/summary/run_summary.h): the dataset the report describes
+    // is the first one written.
+    const core::summary::RunSummary summary =
+        core::summary::firstDatasets(dataset, run, settings, stop);
+    const core::pipeline::Synthesizer& synthesizer = *summary.synthesizers.front();
+    const Eigen::VectorXd& first = summary.firstSynthetic.front();
     report = core::pipeline::buildReport(dataset, result, settings, first, stop);
 
     // Every output is written into a staging folder beside its target and moved into place
@@ -373,9 +397,9 @@ int runFit(const FitOptions& o) {
         for (const auto& f : bundle.csvFiles) outputs.stage(f);
         outputs.stage(bundle.sidecar);
         // One dataset in memory at a time: drawn, written, forgotten.
-        core::pipeline::SyntheticBundleWriter writer(outputs.stagingPath(o.syntheticOut), dataset,
-                                                     result, o.datasets, settings.nuts.seed,
-                                                     /*staged=*/true);
+        core::pipeline::SyntheticBundleWriter writer(
+            outputs.stagingPath(o.syntheticOut), dataset, result, o.datasets,
+            core::summary::synthesisSeed(settings), /*staged=*/true);
         for (int k = 0; k < o.datasets; ++k)
           writer.add(k == 0 ? first : synthesizer.draw(k, stop), stop);
         writer.finish();

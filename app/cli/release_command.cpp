@@ -1,7 +1,6 @@
 /// dpsynth release: a privatized statistic and its release file (SPEC §6, README "Release
 /// files"): --kind naive-bayes (004 §4) here, --kind linreg (004 §5) in linreg_release_command.cpp.
 #include <iostream>
-#include <map>
 #include <stdexcept>
 
 #include "app/cli/cli_common.h"
@@ -9,8 +8,9 @@
 #include "app/cli/output_plan.h"
 #include "app/cli/run_inputs.h"
 #include "core/data/csv_table.h"
-#include "core/data/data_file.h"
 #include "core/data/csv_writer.h"
+#include "core/data/data_file.h"
+#include "core/infer/naive_bayes_records.h"
 #include "core/infer/release_file.h"
 
 namespace dpsynth::cli {
@@ -19,10 +19,7 @@ namespace {
 /// The public layout from the flags: the levels are declared, never read from the data (the set
 /// of values present in confidential data is itself confidential).
 core::infer::NaiveBayesLayout releaseLayout(const ReleaseOptions& o) {
-  core::infer::NaiveBayesLayout layout;
-  layout.classes = splitFlag(o.classLevels, '|');
-  layout.features = splitFlag(o.features, ',');
-  std::map<std::string, std::vector<std::string>> declared;
+  core::infer::DeclaredLevels declared;
   for (const std::string& spec : o.levels) {
     const auto eq = spec.find('=');
     if (eq == std::string::npos) {
@@ -34,28 +31,14 @@ core::infer::NaiveBayesLayout releaseLayout(const ReleaseOptions& o) {
                                   "--levels once per feature");
     }
   }
-  for (const std::string& f : layout.features) {
-    const auto it = declared.find(f);
-    if (it == declared.end()) {
+  declared[o.classColumn] = splitFlag(o.classLevels, '|');
+  const std::vector<std::string> features = splitFlag(o.features, ',');
+  for (const std::string& f : features)
+    if (!declared.count(f))
       throw std::invalid_argument("--levels " + f +
                                   "=...: declare the public levels of every feature (they are "
                                   "not read from the confidential data)");
-    }
-    layout.levels.push_back(it->second);
-  }
-  const auto problems = layout.validate();
-  if (!problems.empty()) throw std::invalid_argument(problems.front());
-  return layout;
-}
-
-int levelIndex(const std::vector<std::string>& levels, const std::string& value,
-               const core::data::CsvTable& table, std::size_t row, const std::string& column) {
-  for (std::size_t l = 0; l < levels.size(); ++l) {
-    if (levels[l] == value) return static_cast<int>(l);
-  }
-  throw std::invalid_argument(table.file + ": line " + std::to_string(table.lineOfRow[row]) +
-                              ", column " + column + ": '" + value +
-                              "' is not one of the declared levels");
+  return core::infer::declaredLayout(o.classColumn, features, declared);
 }
 
 }  // namespace
@@ -120,27 +103,13 @@ int runRelease(const ReleaseOptions& o) {
   const std::optional<core::data::CsvTable> read = readInputCsv(o.data, stop, false);
   if (!read) return cancelledWhileReading(o.data);
   const core::data::CsvTable& table = *read;
-  const std::size_t classColumn = table.columnIndex(o.classColumn);
-  std::vector<std::size_t> columns;
-  for (const auto& f : layout.features) columns.push_back(table.columnIndex(f));
-  std::vector<std::vector<int>> records;
-  records.reserve(table.rows.size());
-  for (std::size_t r = 0; r < table.rows.size(); ++r) {
-    if ((r & 65535) == 0 && stop.stop_requested()) return cancelledNothingWritten();
-    const auto row = table.rows[r];
-    std::vector<int> codes{levelIndex(layout.classes, std::string(row[classColumn]), table, r,
-                                      o.classColumn)};
-    for (std::size_t k = 0; k < columns.size(); ++k) {
-      codes.push_back(levelIndex(layout.levels[k], std::string(row[columns[k]]), table, r,
-                                 layout.features[k]));
-    }
-    records.push_back(std::move(codes));
-  }
+  // The same coding as the studio's release from data (core/infer/naive_bayes_records.h).
+  const auto records = core::infer::naiveBayesRecords(table, o.classColumn, layout, stop);
+  if (!records) return cancelledNothingWritten();
   const auto bits = seed ? core::privacy::makeSeededSource(*seed)
                          : core::privacy::makeOsRandomSource();
-  const core::infer::NaiveBayesRelease release =
-      core::infer::makeNaiveBayesRelease(layout, records, o.epsilon, *bits, seed.has_value(),
-                                         o.prior);
+  const core::infer::NaiveBayesRelease release = core::infer::makeNaiveBayesRelease(
+      layout, *records, o.epsilon, *bits, seed.has_value(), o.prior);
   if (stop.stop_requested()) return cancelledNothingWritten();
   core::data::writeTextAtomic(o.out, core::infer::releaseToJson(release));
   if (seed) std::cerr << "reproducible noise (--seed): the release file says not_for_release\n";

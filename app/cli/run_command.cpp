@@ -38,6 +38,7 @@ void addRunCommand(CLI::App& app, RunOptions& o) {
                 "Replace OUT/release and OUT/internal even when they hold files dpsynth did not "
                 "write (deleting them); without it such a folder is refused before the run");
   addSizeOptions(*run, o.rows, o.sizeEpsilon, " (default: the session's)");
+  addReferenceOption(*run, o.references, ", overriding the session's for the columns named");
 }
 
 namespace {
@@ -107,7 +108,9 @@ int runRun(const RunOptions& o) {
   std::stop_token stop = interruptToken();
 
   // A bad session file is a SessionError: bad input (exit 2) through core::classify.
-  const core::session::Session session = core::session::loadSession(o.session);
+  core::session::Session session = core::session::loadSession(o.session);
+  for (const auto& [column, level] : parseReferenceLevels(o.references))
+    session.dataset.referenceLevels[column] = level;
   if (session.mechanisms.empty())
     throw std::invalid_argument("session " + o.session + " has no mechanisms to run");
   {
@@ -180,7 +183,6 @@ int runRun(const RunOptions& o) {
   const auto exported = core::report::exportRun(session, dataset, run, settings,
                                                 {o.out,
                                                  session.syntheticDatasets,
-                                                 settings.nuts.seed,
                                                  {o.session, session.weightsFrom},
                                                  /*refuseForeignFiles=*/!o.replace,
                                                  stop,

@@ -10,6 +10,7 @@
 #include "app/cli/cli_common.h"
 #include "core/data/csv_table.h"
 #include "core/data/data_file.h"
+#include "core/data/quote_value.h"
 #include "core/pipeline/export.h"
 #include "core/pipeline/release_claim.h"
 
@@ -131,6 +132,33 @@ std::shared_ptr<const core::data::Dataset> loadReference(const std::string& file
   auto dataset = buildInputDataset(*table, spec, stop);
   if (!dataset) return nullptr;
   return std::make_shared<const core::data::Dataset>(std::move(*dataset));
+}
+
+void addReferenceOption(CLI::App& command, std::vector<std::string>& references,
+                        const std::string& what) {
+  command
+      .add_option("--reference", references,
+                  "Reference level of a categorical covariate, COLUMN=LEVEL (repeat or separate "
+                  "by commas; default: the first level in label order, or in sorted order for "
+                  "text)" +
+                      what)
+      ->delimiter(',');
+}
+
+std::map<std::string, std::string> parseReferenceLevels(const std::vector<std::string>& items) {
+  std::map<std::string, std::string> out;
+  for (const auto& item : items) {
+    const auto eq = item.find('=');
+    if (eq == std::string::npos || eq == 0 || eq + 1 == item.size())
+      throw std::invalid_argument("--reference " + core::data::quoteForMessage(item, 40) +
+                                  ": write COLUMN=LEVEL, e.g. --reference health=poor");
+    const std::string column = item.substr(0, eq);
+    if (!out.emplace(column, item.substr(eq + 1)).second)
+      throw std::invalid_argument("--reference: the column " +
+                                  core::data::quoteForMessage(column, 40) +
+                                  " is given twice; a covariate has one reference level");
+  }
+  return out;
 }
 
 int cancelledWhileReading(const std::string& file) {

@@ -4,6 +4,7 @@
 /// output_plan.h).
 #include <CLI/CLI.hpp>
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <stop_token>
 #include <string>
@@ -74,6 +75,16 @@ int cancelledNothingWritten();
 /// SPEC §0: a seeded run is not for release and never writes into a folder named release/;
 /// throws std::invalid_argument naming `path` when seeded and it lies in one.
 void refuseSeededIntoRelease(const std::string& path, bool seeded);
+
+/// Adds --reference COL=LEVEL (repeatable, or comma-separated) to a command that builds a
+/// design: the reference level of a categorical covariate.
+void addReferenceOption(CLI::App& command, std::vector<std::string>& references,
+                        const std::string& what);
+
+/// --reference's items as column → level. Throws std::invalid_argument naming the option for an
+/// item that is not COLUMN=LEVEL or a column named twice. Whether the column is a categorical
+/// covariate holding that level is checked when the dataset is built (data::buildDataset).
+std::map<std::string, std::string> parseReferenceLevels(const std::vector<std::string>& items);
 
 /// One line naming the input columns that will not leave (empty when none).
 std::string droppedColumnsLine(const core::data::Dataset& dataset);

@@ -61,6 +61,18 @@ std::vector<std::size_t> usedColumns(const CsvTable& table, const DatasetSpec& s
     }
     columns.push_back(table.columnIndex(name));
   }
+  // A reference level belongs to a covariate: a misspelt column would otherwise be ignored.
+  for (const auto& [column, level] : spec.referenceLevels) {
+    if (std::find(spec.covariates.begin(), spec.covariates.end(), column) != spec.covariates.end())
+      continue;
+    std::string covariates;
+    for (const auto& c : spec.covariates) covariates += (covariates.empty() ? "" : ", ") + c;
+    throw DataError(table.file, 0, column,
+                    "is not a covariate, so it has no reference level (asked for " +
+                        quoteForMessage(level) + ")",
+                    covariates.empty() ? "The model has no covariates."
+                                       : "Name one of the covariates: " + covariates + ".");
+  }
   return columns;
 }
 
@@ -201,7 +213,7 @@ void checkFamily(const CsvTable& table, std::size_t column, const std::vector<st
 }
 
 /// One covariate's part of the design, typed before X is allocated: a numeric column, or the
-/// level of every record (levels in order of appearance; the first is the reference).
+/// level of every record (levels in orderLevels' order; the first is the reference).
 struct CovariateDesign {
   std::string name;
   Eigen::VectorXd numeric;           ///< when levels is empty
@@ -211,20 +223,10 @@ struct CovariateDesign {
   std::size_t width() const { return levels.empty() ? 1 : levels.size() - 1; }
 };
 
-/// Puts the levels of a labelled column in label order (the file's), so that the reference is
-/// the first label present rather than the label of the first record; codes follow.
-void orderByLabels(const ColumnInfo& info, std::vector<std::string_view>& levels,
+/// Puts the levels in `order` (order[k] is the current index of the level that becomes k-th);
+/// the records' codes follow.
+void reorderLevels(const std::vector<std::uint32_t>& order, std::vector<std::string_view>& levels,
                    std::vector<std::uint32_t>& codes) {
-  const auto rank = [&](std::string_view level) {
-    for (std::size_t k = 0; k < info.valueLabels.size(); ++k)
-      if (info.valueLabels[k].label == level) return k;
-    return info.valueLabels.size();  // cannot happen when labelsAreLevels; kept last
-  };
-  std::vector<std::uint32_t> order(levels.size());
-  for (std::uint32_t k = 0; k < order.size(); ++k) order[k] = k;
-  std::stable_sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
-    return rank(levels[a]) < rank(levels[b]);
-  });
   std::vector<std::uint32_t> newIndex(levels.size());
   std::vector<std::string_view> sorted(levels.size());
   for (std::uint32_t k = 0; k < order.size(); ++k) {
@@ -235,11 +237,52 @@ void orderByLabels(const ColumnInfo& info, std::vector<std::string_view>& levels
   for (std::uint32_t& code : codes) code = newIndex[code];
 }
 
+/// The order of a categorical covariate's levels, which never depends on the order of the
+/// records: a labelled column's in label order (the file's), a text column's sorted; the
+/// reference named by the user, if any, first. Throws DataError when the column does not hold
+/// that level.
+void orderLevels(const CsvTable& table, const std::string& name, const ColumnInfo* labels,
+                 const std::string* reference, std::vector<std::string_view>& levels,
+                 std::vector<std::uint32_t>& codes) {
+  std::vector<std::uint32_t> order(levels.size());
+  for (std::uint32_t k = 0; k < order.size(); ++k) order[k] = k;
+  if (labels) {
+    const auto rank = [&](std::string_view level) {
+      for (std::size_t k = 0; k < labels->valueLabels.size(); ++k)
+        if (labels->valueLabels[k].label == level) return k;
+      return labels->valueLabels.size();  // cannot happen when labelsAreLevels; kept last
+    };
+    std::stable_sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
+      return rank(levels[a]) < rank(levels[b]);
+    });
+  } else {
+    std::sort(order.begin(), order.end(),
+              [&](std::uint32_t a, std::uint32_t b) { return levels[a] < levels[b]; });
+  }
+  if (reference) {
+    const std::string_view wanted = trimBlanks(*reference);
+    const auto at = std::find_if(order.begin(), order.end(),
+                                 [&](std::uint32_t k) { return levels[k] == wanted; });
+    if (at == order.end()) {
+      std::string known;
+      for (std::size_t k = 0; k < order.size() && k < 12; ++k)
+        known += (k ? ", " : "") + quoteForMessage(levels[order[k]], 30);
+      if (order.size() > 12) known += ", ... (" + std::to_string(order.size()) + " in all)";
+      throw DataError(table.file, 0, name,
+                      "has no level " + quoteForMessage(*reference) + " to be the reference",
+                      "Its levels are " + known + ".");
+    }
+    std::rotate(order.begin(), at, at + 1);
+  }
+  reorderLevels(order, levels, codes);
+}
+
 /// Types one covariate: numeric if every value is a number, else text with one dummy per
 /// non-reference level. A column whose value labels are its levels (a statistical file) is
 /// always categorical, its levels in label order.
 CovariateDesign typeCovariate(const CsvTable& table, std::size_t column,
-                              const std::vector<std::size_t>& kept, const std::stop_token& stop) {
+                              const std::vector<std::size_t>& kept, const std::string* reference,
+                              const std::stop_token& stop) {
   const auto n = static_cast<Eigen::Index>(kept.size());
   const ColumnInfo* info = table.info(column);
   const bool labelled = info && info->labelsAreLevels;
@@ -288,6 +331,12 @@ CovariateDesign typeCovariate(const CsvTable& table, std::size_t column,
         std::string(kOutOfRangeHint));
   }
   if (textValues == 0) {
+    if (reference) {
+      throw DataError(table.file, 0, name,
+                      "is numeric, so it has no reference level (asked for " +
+                          quoteForMessage(*reference) + ")",
+                      "A reference level applies to a categorical covariate only.");
+    }
     if ((numeric.array() == numeric[0]).all()) {
       throw DataError(table.file, 0, name,
                       "has the same value (" + formatNumber(numeric[0]) + ") in every record",
@@ -311,7 +360,6 @@ CovariateDesign typeCovariate(const CsvTable& table, std::size_t column,
     if (inserted) levels.push_back(level);
     design.codes[i] = it->second;
   }
-  if (labelled) orderByLabels(*info, levels, design.codes);
   if (levels.size() > maxLevels(kept.size())) {
     throw DataError(
         table.file, 0, name,
@@ -329,6 +377,7 @@ CovariateDesign typeCovariate(const CsvTable& table, std::size_t column,
                     "has only one level (" + quoteForMessage(levels.front()) + ")",
                     "A covariate with a single level duplicates the intercept; remove it.");
   }
+  orderLevels(table, name, labelled ? info : nullptr, reference, levels, design.codes);
   design.levels.assign(levels.begin(), levels.end());
   return design;
 }
@@ -368,7 +417,10 @@ Dataset build(const CsvTable& table, const DatasetSpec& spec, const std::stop_to
   covariates.reserve(columns.size() - 1);
   std::size_t width = 1;  // the intercept
   for (std::size_t k = 1; k < columns.size(); ++k) {
-    covariates.push_back(typeCovariate(table, columns[k], kept, stop));
+    const auto reference = spec.referenceLevels.find(spec.covariates[k - 1]);
+    covariates.push_back(typeCovariate(
+        table, columns[k], kept,
+        reference == spec.referenceLevels.end() ? nullptr : &reference->second, stop));
     width += covariates.back().width();
   }
   // X is filled in place, one pass per covariate: a dummy block is zeroed and each record

@@ -4,6 +4,7 @@
 /// data_file.h) by choosing columns by name.
 #include <Eigen/Dense>
 #include <cstddef>
+#include <map>
 #include <optional>
 #include <stop_token>
 #include <string>
@@ -19,6 +20,11 @@ struct DatasetSpec {
   std::vector<std::string> covariates;  ///< public covariate column names (may be empty)
   models::Family family = models::Family::normal;
   bool dropMissing = false;  ///< drop rows with an empty/NA field in a used column
+  /// The reference level of categorical covariates (column → level), chosen by the user; a
+  /// categorical covariate not named here takes its first level in label order (a labelled
+  /// column) or in sorted order (text). Either way the design never depends on the order of
+  /// the records.
+  std::map<std::string, std::string> referenceLevels;
 };
 
 struct Dataset {
@@ -48,12 +54,14 @@ struct Dataset {
 /// for: unknown columns; non-numeric outcome; missing values (unless dropMissing); negative or
 /// non-integer counts for poisson/negbin; values outside (0,1) for beta (with the count of
 /// offending values and a suggested transform); fewer than 2 records; constant outcome.
-/// Text covariates become dummy columns with the first level (in order of appearance) as the
-/// reference; a column whose value labels are its levels (ColumnInfo::labelsAreLevels, from an
-/// SPSS or Stata file) is categorical with its levels in label order, the first present being
-/// the reference; numeric covariates are used as they are. A labelled outcome is read as its
-/// codes; a date or time outcome (ColumnInfo::kind) is refused. Also refused: a covariate whose only
-/// non-numbers are numbers out of a double's range ("1e400"), and a text covariate with more
+/// Text covariates become dummy columns, their levels in sorted (byte) order; a column whose
+/// value labels are its levels (ColumnInfo::labelsAreLevels, from an SPSS or Stata file) is
+/// categorical with its levels in label order. The reference (no dummy) is the level named in
+/// spec.referenceLevels, else the first level in that order; numeric covariates are used as they
+/// are. Also refused: a reference level for a column that is not a covariate, for a numeric
+/// covariate, or that the column does not hold. A labelled outcome is read as its
+/// codes; a date or time outcome (ColumnInfo::kind) is refused. Also refused: a covariate whose
+/// only non-numbers are numbers out of a double's range ("1e400"), and a text covariate with more
 /// than max(50, n/2) levels (an identifier would give one dummy per record). Values and names
 /// in messages are shortened and escaped (quoteForMessage).
 Dataset buildDataset(const CsvTable& table, const DatasetSpec& spec);

@@ -1,5 +1,6 @@
 #include "core/data/regression_samples.h"
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <stdexcept>
@@ -72,6 +73,70 @@ Dataset poissonRegressionSample(std::size_t n, std::uint64_t seed) {
   }
   return numericDataset("count", models::Family::poisson, std::move(y), std::move(X),
                         {"(Intercept)", "household", "region=south", "region=east", "region=west"});
+}
+
+Dataset surveyRegressionSample(models::Family family, std::size_t n, std::uint64_t seed) {
+  requireRecords(n);
+  if (family == models::Family::normal) {
+    throw std::invalid_argument("survey regression sample: poisson, negbin or beta only");
+  }
+  static constexpr std::array<double, 4> kRegionEffect{0.0, 0.3, -0.2, 0.0};
+  static constexpr std::array<double, 3> kSectorEffect{0.0, 0.4, 0.0};
+  const auto rows = static_cast<Eigen::Index>(n);
+  Eigen::MatrixXd X = Eigen::MatrixXd::Zero(rows, 8);
+  Eigen::VectorXd y(rows);
+  rnd::Rng rng = rnd::makeRng(seed, 0);
+  for (Eigen::Index i = 0; i < rows; ++i) {
+    const std::size_t region = rnd::uniformIndex(rng, 4);
+    const std::size_t sector = rnd::uniformIndex(rng, 3);
+    const double age = std::round(10.0 * (20.0 + 45.0 * rnd::uniform01(rng))) / 10.0;
+    const double income = std::round(1e4 + 9e4 * rnd::uniform01(rng));
+    const double eta =
+        0.2 + kRegionEffect[region] + kSectorEffect[sector] + 0.01 * age + 8e-6 * income;
+    X(i, 0) = 1.0;
+    if (region > 0) X(i, static_cast<Eigen::Index>(region)) = 1.0;
+    if (sector > 0) X(i, 3 + static_cast<Eigen::Index>(sector)) = 1.0;
+    X(i, 6) = age;
+    X(i, 7) = income;
+    switch (family) {
+      case models::Family::negbin:
+        y[i] = static_cast<double>(rnd::negativeBinomial(rng, std::exp(eta), 2.0));
+        break;
+      case models::Family::poisson:
+        y[i] = static_cast<double>(rnd::poisson(rng, std::exp(eta - 1.0)));
+        break;
+      default: {
+        const double mean = 1.0 / (1.0 + std::exp(-(eta - 1.2 - 0.015 * age - 1.1e-5 * income)));
+        const double v = rnd::beta(rng, 20.0 * mean, 20.0 * (1.0 - mean));
+        y[i] = std::clamp(std::round(v * 1e6) / 1e6, 1e-6, 1.0 - 1e-6);
+      }
+    }
+  }
+  const char* outcome = family == models::Family::beta ? "share" : "visits";
+  return numericDataset(outcome, family, std::move(y), std::move(X),
+                        {"(Intercept)", "region=south", "region=east", "region=west",
+                         "sector=private", "sector=nonprofit", "age", "income"});
+}
+
+Dataset continuousNegbinSample(std::size_t n, std::uint64_t seed) {
+  requireRecords(n);
+  const auto rows = static_cast<Eigen::Index>(n);
+  Eigen::MatrixXd X(rows, 6);
+  Eigen::VectorXd y(rows);
+  rnd::Rng rng = rnd::makeRng(seed, 0);
+  for (Eigen::Index i = 0; i < rows; ++i) {
+    const double age = 20.0 + 45.0 * rnd::uniform01(rng);
+    const double income = 1e4 + 9e4 * rnd::uniform01(rng);
+    const double hours = 60.0 * rnd::uniform01(rng);
+    const double distance = std::pow(10.0, -1.0 + 3.0 * rnd::uniform01(rng));
+    const double score = rnd::standardNormal(rng);
+    const double eta =
+        0.5 + 0.01 * age + 5e-6 * income + 0.005 * hours - 0.1 * std::log10(distance) + 0.2 * score;
+    X.row(i) << 1.0, age, income, hours, distance, score;
+    y[i] = static_cast<double>(rnd::negativeBinomial(rng, std::exp(eta), 2.0));
+  }
+  return numericDataset("count", models::Family::negbin, std::move(y), std::move(X),
+                        {"(Intercept)", "age", "income", "hours", "distance", "score"});
 }
 
 }  // namespace dpsynth::core::data

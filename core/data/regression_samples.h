@@ -22,4 +22,21 @@ Dataset normalRegressionSample(std::size_t n, std::uint64_t seed);
 /// Design: (Intercept), household, region=south, region=east, region=west.
 Dataset poissonRegressionSample(std::size_t n, std::uint64_t seed);
 
+/// A count or beta regression with covariates on scales four orders of magnitude apart, as in a
+/// survey file: region ∈ {north, south, east, west} and sector ∈ {public, private, nonprofit}
+/// uniformly (first level the reference; west and nonprofit without an effect), age uniform in
+/// [20, 65] (one decimal) and income uniform in [10⁴, 10⁵] (whole units);
+///   η = 0.2 + (0, 0.3, −0.2, 0)[region] + (0, 0.4, 0)[sector] + 0.01 age + 8·10⁻⁶ income,
+/// negbin: NB2(e^η, φ = 2); poisson: Poisson(e^{η − 1}); beta: logit φ = η − 1.2 − 0.015 age −
+/// 1.1·10⁻⁵ income, y ~ Beta(20φ, 20(1 − φ)) (y rounded to six decimals inside (0, 1)).
+/// Design: (Intercept), region=south, region=east, region=west, sector=private,
+/// sector=nonprofit, age, income.
+Dataset surveyRegressionSample(models::Family family, std::size_t n, std::uint64_t seed);
+
+/// A negbin regression with five continuous covariates (every record its own pattern): age in
+/// [20, 65], income in [10⁴, 10⁵], hours in [0, 60], distance log-uniform in [0.1, 100] and
+/// score ~ N(0, 1); η = 0.5 + 0.01 age + 5·10⁻⁶ income + 0.005 hours − 0.1 log10 distance +
+/// 0.2 score, y ~ NB2(e^η, φ = 2). Design: (Intercept), age, income, hours, distance, score.
+Dataset continuousNegbinSample(std::size_t n, std::uint64_t seed);
+
 }  // namespace dpsynth::core::data

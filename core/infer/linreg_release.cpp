@@ -6,6 +6,7 @@
 #include <set>
 #include <stdexcept>
 
+#include "core/infer/release_header.h"
 #include "core/infer/release_reader.h"
 
 namespace dpsynth::core::infer {
@@ -332,13 +333,10 @@ LinregRelease makeLinregRelease(const LinregLayout& layout, const LinregModelSpe
 }
 
 std::string linregReleaseToJson(const LinregRelease& r) {
+  const ReleaseHeader header{"linreg", "discrete-laplace", r.epsilon, r.neighbours,
+                             r.n,      r.notForRelease};
   nlohmann::ordered_json j;
-  j["version"] = 1;
-  j["kind"] = "linreg";
-  j["mechanism"] = "discrete-laplace";
-  j["epsilon"] = r.epsilon;
-  j["neighbours"] = r.neighbours;
-  j["n"] = r.n;
+  writeReleaseHeader(j, header);
   nlohmann::ordered_json predictors = nlohmann::ordered_json::array();
   for (int k = 0; k < r.layout.predictorCount(); ++k) {
     const auto i = static_cast<std::size_t>(k);
@@ -368,25 +366,19 @@ std::string linregReleaseToJson(const LinregRelease& r) {
                 {"sigma", r.spec.sigma},
                 {"predictors", dist}};
   j["prior"] = {{"beta_sd", r.spec.priorSd}};
-  if (r.notForRelease) j["not_for_release"] = true;
+  writeReleaseMark(j, header);
   return j.dump(2) + "\n";
 }
 
 LinregRelease linregReleaseFromJson(const std::string& text, const std::string& file) {
   const nlohmann::json j = parseReleaseJson(text, file);
   const io::JsonReader r = releaseReader(j, file);
-  checkReleaseHeader(r, "linreg");
-  if (r.string("mechanism") != "discrete-laplace") {
-    r.fail("mechanism", "is unknown for a linreg release (expected \"discrete-laplace\")");
-  }
+  const ReleaseHeader header = readReleaseHeader(r, {"linreg", {"discrete-laplace"}});
   LinregRelease out;
-  out.neighbours = r.string("neighbours");
-  if (out.neighbours != "replace-one") {
-    r.fail("neighbours", "must be \"replace-one\": linreg releases are defined for it only");
-  }
-  out.epsilon = r.number("epsilon");
-  if (!(out.epsilon > 0.0) || !std::isfinite(out.epsilon)) r.fail("epsilon", "must be positive");
-  out.n = r.integer<int>("n", 1, kMaxReleaseRecords);
+  out.neighbours = header.neighbours;
+  out.epsilon = header.epsilon;
+  out.n = header.n;
+  out.notForRelease = header.notForRelease;
   const io::JsonReader layout = r.object("layout");
   const nlohmann::json& predictors = layout.array("predictors");
   for (std::size_t k = 0; k < predictors.size(); ++k) {
@@ -431,7 +423,6 @@ LinregRelease linregReleaseFromJson(const std::string& text, const std::string& 
     out.spec.predictorSds.push_back(d.number("sd"));
   }
   out.spec.priorSd = r.object("prior").number("beta_sd");
-  out.notForRelease = r.boolean("not_for_release", false);
   try {
     out.model();  // checks the spec, the number of sums, n and the scale
   } catch (const std::invalid_argument& e) {

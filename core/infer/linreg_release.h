@@ -27,6 +27,7 @@
 #include <vector>
 
 #include "core/infer/record_additive.h"
+#include "core/privacy/neighbours.h"
 #include "core/privacy/perturbed_histogram.h"
 
 namespace dpsynth::core::infer {
@@ -132,7 +133,8 @@ struct LinregRelease {
   LinregModelSpec spec;
   int n = 0;
   double epsilon = 0.0;  ///< as asked; the noise rate never exceeds it
-  std::string neighbours = "replace-one";
+  /// Replace-one only (004's Hamming distance 1; the sensitivity above is that relation's).
+  privacy::Neighbours neighbours = privacy::Neighbours::replaceOne;
   /// Discrete Laplace rate num/den ≤ ε/Δ_γ per grid unit: P(noise = k·γ) ∝ exp(−|k| t).
   std::uint64_t rateNum = 0, rateDen = 1;
   Eigen::VectorXd noisy;  ///< d sums, natural units (multiples of kLinregGrid)

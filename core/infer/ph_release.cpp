@@ -5,9 +5,14 @@
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
+#include "core/infer/release_header.h"
 #include "core/infer/release_reader.h"
 
 namespace dpsynth::core::infer {
+
+namespace {
+constexpr const char* kPhMechanism = "perturbed histogram, discrete Laplace noise";
+}  // namespace
 
 std::vector<double> PhReleaseFile::edges() const {
   return privacy::phEdges(lower, upper, static_cast<std::size_t>(bins));
@@ -74,13 +79,9 @@ PhReleaseFile phReleaseFile(const privacy::PhRelease& release, double epsilon,
 }
 
 std::string phReleaseToJson(const PhReleaseFile& r) {
+  const ReleaseHeader header{"ph", kPhMechanism, r.epsilon, r.neighbours, r.n, r.notForRelease};
   nlohmann::ordered_json j;
-  j["version"] = 1;
-  j["kind"] = "ph";
-  j["mechanism"] = "perturbed histogram, discrete Laplace noise";
-  j["epsilon"] = r.epsilon;
-  j["neighbours"] = privacy::neighboursName(r.neighbours);
-  j["n"] = r.n;
+  writeReleaseHeader(j, header);
   j["n_source"] = privacy::sizeSourceName(r.nSource);
   if (r.nSource == privacy::SizeSource::noisy) {
     j["size_epsilon"] = r.sizeEpsilon;
@@ -106,22 +107,20 @@ std::string phReleaseToJson(const PhReleaseFile& r) {
   j["noisy_counts_clamped_at_zero"] = r.clampedAtZero;
   if (r.synthesizerFamily) j["synthesizer_family"] = models::familyName(*r.synthesizerFamily);
   j["model"] = "any synthesizer family, chosen at inference (dpsynth infer --family)";
-  if (r.notForRelease) j["not_for_release"] = true;
+  writeReleaseMark(j, header);
   return j.dump(2) + "\n";
 }
 
 PhReleaseFile phReleaseFromJson(const std::string& text, const std::string& file) {
   const nlohmann::json j = parseReleaseJson(text, file);
   const io::JsonReader r = releaseReader(j, file);
-  checkReleaseHeader(r, "ph");
+  // Any mechanism text: files written before the wording settled stay readable.
+  const ReleaseHeader header = readReleaseHeader(r, {"ph", {}, /*addRemove=*/true});
   PhReleaseFile out;
-  out.epsilon = r.number("epsilon");
-  try {
-    out.neighbours = privacy::parseNeighbours(r.string("neighbours"));
-  } catch (const std::invalid_argument& e) {
-    r.fail("neighbours", e.what());
-  }
-  out.n = r.integer<int>("n", 1, kMaxReleaseRecords);
+  out.epsilon = header.epsilon;
+  out.neighbours = header.neighbours;
+  out.n = header.n;
+  out.notForRelease = header.notForRelease;
   const io::JsonReader bounds = r.object("bounds");
   out.lower = bounds.number("lower");
   out.upper = bounds.number("upper");
@@ -142,7 +141,6 @@ PhReleaseFile phReleaseFromJson(const std::string& text, const std::string& file
       r.fail("synthesizer_family", e.what());
     }
   }
-  out.notForRelease = r.boolean("not_for_release", false);
   if (r.has("n_source")) {
     try {
       out.nSource = privacy::parseSizeSource(r.string("n_source"));

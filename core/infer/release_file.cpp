@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
+#include "core/infer/release_header.h"
 #include "core/infer/release_reader.h"
 #include "core/privacy/perturbed_histogram.h"
 
@@ -63,13 +64,10 @@ NaiveBayesRelease makeNaiveBayesRelease(const NaiveBayesLayout& layout,
 }
 
 std::string releaseToJson(const NaiveBayesRelease& r) {
+  const ReleaseHeader header{"naive-bayes", "discrete-laplace", r.epsilon, r.neighbours,
+                             r.n,           r.notForRelease};
   nlohmann::ordered_json j;
-  j["version"] = 1;
-  j["kind"] = "naive-bayes";
-  j["mechanism"] = "discrete-laplace";
-  j["epsilon"] = r.epsilon;
-  j["neighbours"] = r.neighbours;
-  j["n"] = r.n;
+  writeReleaseHeader(j, header);
   nlohmann::ordered_json features = nlohmann::ordered_json::array();
   for (int k = 0; k < r.layout.featureCount(); ++k) {
     features.push_back({{"name", r.layout.features[static_cast<std::size_t>(k)]},
@@ -83,25 +81,19 @@ std::string releaseToJson(const NaiveBayesRelease& r) {
                                           r.noisyCounts.data() + r.noisyCounts.size());
   j["model"] = "naive-bayes log-linear (004 section 4)";
   j["prior"] = {{"dirichlet", r.priorAlpha}};
-  if (r.notForRelease) j["not_for_release"] = true;
+  writeReleaseMark(j, header);
   return j.dump(2) + "\n";
 }
 
 NaiveBayesRelease releaseFromJson(const std::string& text, const std::string& file) {
   const nlohmann::json j = parseReleaseJson(text, file);
   const io::JsonReader r = releaseReader(j, file);
-  checkReleaseHeader(r, "naive-bayes");
-  if (r.string("mechanism") != "discrete-laplace") {
-    r.fail("mechanism", "is unknown for a naive-bayes release (expected \"discrete-laplace\")");
-  }
+  const ReleaseHeader header = readReleaseHeader(r, {"naive-bayes", {"discrete-laplace"}});
   NaiveBayesRelease out;
-  out.neighbours = r.string("neighbours");
-  if (out.neighbours != "replace-one") {
-    r.fail("neighbours", "must be \"replace-one\": naive-bayes releases are defined for it only");
-  }
-  out.epsilon = r.number("epsilon");
-  if (!(out.epsilon > 0.0) || !std::isfinite(out.epsilon)) r.fail("epsilon", "must be positive");
-  out.n = r.integer<int>("n", 1, kMaxReleaseRecords);
+  out.neighbours = header.neighbours;
+  out.epsilon = header.epsilon;
+  out.n = header.n;
+  out.notForRelease = header.notForRelease;
   const io::JsonReader layout = r.object("layout");
   out.layout.classes = layout.strings("classes");
   const nlohmann::json& features = layout.array("features");
@@ -124,7 +116,6 @@ NaiveBayesRelease releaseFromJson(const std::string& text, const std::string& fi
   out.noisyCounts = Eigen::Map<const Eigen::VectorXd>(counts.data(),
                                                       static_cast<Eigen::Index>(counts.size()));
   out.priorAlpha = r.object("prior").number("dirichlet");
-  out.notForRelease = r.boolean("not_for_release", false);
   try {
     out.model();  // checks layout, counts, n and prior
   } catch (const std::invalid_argument& e) {

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/infer/naive_bayes_release.h"
+#include "core/privacy/neighbours.h"
 #include "core/privacy/perturbed_histogram.h"
 
 namespace dpsynth::core::infer {
@@ -17,7 +18,8 @@ struct NaiveBayesRelease {
   NaiveBayesLayout layout;
   int n = 0;
   double epsilon = 0.0;              ///< as asked; the noise rate below never exceeds it
-  std::string neighbours = "replace-one";
+  /// Replace-one only (the sensitivity 2K is that relation's).
+  privacy::Neighbours neighbours = privacy::Neighbours::replaceOne;
   /// Discrete Laplace rate t = rateNum / rateDen ≤ ε / (2K): P(noise = k) ∝ exp(−|k| t).
   std::uint64_t rateNum = 0, rateDen = 1;
   Eigen::VectorXd noisyCounts;       ///< in NaiveBayesLayout::cell() order

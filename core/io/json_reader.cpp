@@ -53,6 +53,14 @@ json parseJson(const std::string& text, const std::string& label, Raise raise) {
   return doc;
 }
 
+std::optional<json> tryParseJson(const std::string& text) {
+  try {
+    return parseJson(text, "");
+  } catch (const JsonError&) {
+    return std::nullopt;
+  }
+}
+
 JsonReader::JsonReader(const json& object, std::string label, std::string where, Raise raise)
     : object_(object), label_(std::move(label)), where_(std::move(where)), raise_(raise) {
   if (!object_.is_object()) fail("", "must be a JSON object");

@@ -35,6 +35,10 @@ using Raise = void (*)(const std::string& message);
 /// file in messages ("session file 'a.dpsynth'").
 nlohmann::json parseJson(const std::string& text, const std::string& label, Raise raise = nullptr);
 
+/// parseJson for a probe ("is this a file dpsynth wrote?"): nullopt instead of an error for text
+/// that is not JSON or holds a key twice (a file that says two things vouches for nothing).
+std::optional<nlohmann::json> tryParseJson(const std::string& text);
+
 class JsonReader {
  public:
   /// Reads the keys of `object` (refused unless it is a JSON object). `where` is the key path

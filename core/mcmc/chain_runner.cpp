@@ -5,6 +5,7 @@
 #include <string>
 
 #include "core/mcmc/nuts_kernel.h"
+#include "core/mcmc/sampled_coordinates.h"
 
 namespace dpsynth::core::mcmc {
 
@@ -48,9 +49,19 @@ std::optional<ChainResult> ChainRunner::run(std::stop_token stop) {
   const int total = warmup + config_.draws;
   random::Rng rng = random::makeRng(config_.seed, static_cast<std::uint64_t>(chain_));
 
-  NutsKernel kernel(model_, resolveMetric(config_.metric, model_), warmup, config_.maxTreeDepth,
-                    config_.targetAccept);
-  kernel.start(findInitialPoint(kernel.hamiltonian(), config_, chain_, rng), rng, stop);
+  // Coordinates the model draws exactly stay out of the trajectories: the kernel samples the
+  // others, and each kept draw is completed with fresh exact draws from this chain's stream.
+  const std::vector<int> exact = model_.exactCoordinates();
+  std::optional<SampledCoordinates> view;
+  if (!exact.empty()) view.emplace(model_, exact);
+  const models::Model& target = view ? static_cast<const models::Model&>(*view) : model_;
+  NutsConfig config = config_;
+  if (view)
+    for (auto& init : config.inits) init = view->project(init);
+
+  NutsKernel kernel(target, resolveMetric(config.metric, target), warmup, config.maxTreeDepth,
+                    config.targetAccept);
+  kernel.start(findInitialPoint(kernel.hamiltonian(), config, chain_, rng), rng, stop);
 
   ChainResult result;
   result.draws.resize(config_.draws, dim);
@@ -64,7 +75,11 @@ std::optional<ChainResult> ChainRunner::run(std::stop_token stop) {
 
     if (!inWarmup) {
       const int draw = iteration - warmup;
-      result.draws.row(draw) = kernel.position().transpose();
+      if (view) {
+        result.draws.row(draw) = view->expand(kernel.position(), rng).transpose();
+      } else {
+        result.draws.row(draw) = kernel.position().transpose();
+      }
       if (stats.divergent) ++result.divergences;
       if (stats.treeDepth >= config_.maxTreeDepth) ++result.treeDepthSaturated;
       sumAccept += stats.acceptStat;

@@ -13,6 +13,28 @@ constexpr const char* kOverflow =
     "unconstrained scale (is the posterior improper or very wide?)";
 }  // namespace
 
+Eigen::MatrixXd regularisedCovariance(const Eigen::MatrixXd& covariance, double n) {
+  const double weight = n / (n + 5.0);
+  const Eigen::VectorXd sd = covariance.diagonal().cwiseMax(0.0).cwiseSqrt();
+  // The diagonal adapter's variances, exactly.
+  const Eigen::VectorXd var =
+      (weight * covariance.diagonal().array() + 1e-3 * (5.0 / (n + 5.0))).matrix();
+  const Eigen::VectorXd s = var.cwiseSqrt();
+  Eigen::MatrixXd out(covariance.rows(), covariance.cols());
+  for (Eigen::Index j = 0; j < covariance.cols(); ++j) {
+    for (Eigen::Index i = 0; i < covariance.rows(); ++i) {
+      if (i == j) {
+        out(i, j) = var[i];
+      } else if (sd[i] > 0.0 && sd[j] > 0.0) {
+        out(i, j) = weight * covariance(i, j) / (sd[i] * sd[j]) * s[i] * s[j];
+      } else {
+        out(i, j) = 0.0;  // a coordinate that never moved in the window: no correlation to keep
+      }
+    }
+  }
+  return out;
+}
+
 WindowedMetricAdapter::WindowedMetricAdapter(MetricKind kind, int dim, int warmup,
                                              int initBuffer, int termBuffer, int baseWindow)
     : WindowedMetricAdapter(dim, warmup, initBuffer, termBuffer, baseWindow) {
@@ -88,9 +110,8 @@ bool WindowedMetricAdapter::learn(const Eigen::VectorXd& q, Eigen::MatrixXd& inv
   if (inSlowWindow()) covariance_->add(q);
   if (atWindowEnd()) {
     computeNextWindow();
-    const double n = static_cast<double>(covariance_->count());
-    inverseMetric = (n / (n + 5.0)) * covariance_->covariance();
-    inverseMetric.diagonal().array() += 1e-3 * (5.0 / (n + 5.0));
+    inverseMetric =
+        regularisedCovariance(covariance_->covariance(), static_cast<double>(covariance_->count()));
     if (!inverseMetric.allFinite()) throw std::runtime_error(kOverflow);
     covariance_->restart();
     ++counter_;

@@ -13,6 +13,16 @@
 
 namespace dpsynth::core::mcmc {
 
+/// The dense metric's regularised estimate from a window's sample covariance Σ̂ of n draws:
+/// Stan's shrinkage n/(n + 5) towards a scaled identity, taken in standardised coordinates.
+/// Its diagonal is the diagonal adapter's (n/(n + 5)) var + 1e-3 (5/(n + 5)) exactly, and its
+/// correlations are Σ̂'s shrunk by n/(n + 5). Stan's (n/(n + 5)) Σ̂ + 1e-3 (5/(n + 5)) I adds the
+/// same absolute 1e-3 to every variance, which swamps a coordinate of sd 10⁻⁴ (a coefficient of
+/// a covariate in tens of thousands) and keeps the full covariances beside it: the metric then
+/// moves such coordinates together on scales the posterior does not have. Here the dense metric
+/// never gives a coordinate another scale than the diagonal metric would.
+Eigen::MatrixXd regularisedCovariance(const Eigen::MatrixXd& covariance, double n);
+
 class WindowedMetricAdapter {
  public:
   static constexpr int kInitBuffer = 75;
@@ -33,8 +43,8 @@ class WindowedMetricAdapter {
   /// variance estimate (n / (n + 5)) var + 1e-3 (5 / (n + 5)). Throws std::runtime_error if the
   /// estimate overflows.
   bool learn(const Eigen::VectorXd& q, Eigen::VectorXd& inverseMetric);
-  /// The dense counterpart (Stan's dense_e): at the end of a slow window inverseMetric holds
-  /// (n / (n + 5)) Σ̂ + 1e-3 (5 / (n + 5)) I with Σ̂ the window's sample covariance. Throws
+  /// The dense counterpart: at the end of a slow window inverseMetric holds
+  /// regularisedCovariance(Σ̂, n) of the window's sample covariance Σ̂. Throws
   /// std::logic_error unless the adapter was made for MetricKind::dense.
   bool learn(const Eigen::VectorXd& q, Eigen::MatrixXd& inverseMetric);
 

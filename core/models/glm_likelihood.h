@@ -22,12 +22,12 @@ struct GlmShape {
   int coefficients = 1;       ///< K, columns of the design (intercept first)
   bool interceptOnly = true;  ///< K == 1 (X is a column of ones)
   double sdScale = 1.0;       ///< public prior scale (normal family)
-  /// Families with a hierarchical coefficient prior (negbin), regressions only: sample the
-  /// coefficients non-centred, β_j = κ_j(σ_j) z_j (see NegbinLikelihood).
-  bool nonCentred = false;
-  /// Non-centred coefficients: the data scale d_j of each (about the posterior sd β_j would have
-  /// from the data alone); empty or +inf means plain non-centring, κ_j(σ) = σ.
-  std::vector<double> dataScales;
+  /// Families with a hierarchical coefficient prior (negbin), regressions only: integrate each
+  /// coefficient's scale σ_j out and sample the coefficients as θ = basis·b, b_j the SpikeMap
+  /// coordinate of β_j of width spikeWidths[j] (see NegbinLikelihood).
+  bool integratedScales = false;
+  std::vector<double> spikeWidths;
+  Eigen::MatrixXd basis;  ///< K × K upper triangular with a positive diagonal
 };
 
 /// One record's log-likelihood f and its partial derivatives with respect to η and to the
@@ -80,7 +80,7 @@ concept SufficientLikelihood =
 };
 
 /// Optional capability of a family: coefficients that are a non-linear function of u (negbin's
-/// non-centred β_j = σ_j z_j). The evaluator then forms η = X·coefficients(u) and passes the
+/// β_j = g_j((basis⁻¹θ)_j)). The evaluator then forms η = X·coefficients(u) and passes the
 /// gradient with respect to β back through addCoefficientGradient; otherwise β = u.head(K).
 template <class L>
 concept TransformedCoefficients =
@@ -90,6 +90,42 @@ concept TransformedCoefficients =
   lik.coefficients(u, out);
   /// grad += (∂β/∂u)ᵀ gBeta, for gBeta = ∂(log likelihood)/∂β.
   lik.addCoefficientGradient(u, u, out);
+};
+
+/// The most patterns GlmModel hands a family's block kernel at once.
+inline constexpr std::size_t kMaxPatternBlock = 256;
+
+/// Optional capability of a family: the terms of a block of n ≤ kMaxPatternBlock patterns at
+/// once (f into f; with kGrad ∂f/∂η into dEta and ∂f/∂aux into dAux), vectorised with Eigen's
+/// packet functions. A pattern must get the same bits wherever it sits in a block (the
+/// Lipschitz pass tiles patterns otherwise than the gradient does), so kernels pad blocks to
+/// whole packets instead of finishing with scalar code.
+template <class L>
+concept BlockLikelihood = requires(const typename L::Data* data, const double* eta, std::size_t n,
+                                   const typename L::Params& params, double* out) {
+  L::template block<true>(data, eta, n, params, out, out, out);
+};
+
+/// Optional capability of a family: terms that depend on the outcome and the auxiliary only
+/// (negbin's lgamma(y + φ) − lgamma(φ)), tabulated once per call over the distinct outcomes
+/// instead of once per pattern. indexOutcomes runs once per model on the pattern data (it may
+/// number them); tabulate<kGrad>(params, n) returns params that carry the table when it pays
+/// for n pattern evaluations (otherwise params as they were), valid until the next call on the
+/// same thread.
+template <class L>
+concept OutcomeTable = requires(L& lik, const L& constLik, std::vector<typename L::Data>& data,
+                                const typename L::Params& params) {
+  lik.indexOutcomes(data);
+  { constLik.template tabulate<true>(params, std::size_t{0}) } -> std::same_as<typename L::Params>;
+};
+
+/// Optional capability of a family: coordinates drawn exactly instead of by the sampler
+/// (Model::exactCoordinates), none when the list is empty.
+template <class L>
+concept ExactlyDrawnCoordinates = requires(const L& lik, Eigen::Ref<Eigen::VectorXd> u,
+                                           random::Rng& rng) {
+  { lik.exactCoordinates() } -> std::same_as<std::vector<int>>;
+  lik.completeDraw(u, rng);
 };
 
 /// Optional capability of a family: a better starting point for a regression (K > 1) than its

@@ -3,12 +3,13 @@
 /// Per call it computes η once per distinct record pattern (once in total for intercept-only
 /// models), asks the family for f, ∂f/∂η and ∂f/∂aux, combines them with the weights and the
 /// clamp, and forms the coefficient gradient as Xᵀ(w ⊙ ∂f/∂η). No heap allocation per call: work
-/// arrays are per thread, so one const model can serve several chain threads at once. Uncensored fits of
-/// families with exact sufficient statistics (glm_likelihood.h) skip the patterns altogether.
+/// arrays are per thread, so one const model can serve several chain threads at once. Uncensored
+/// fits of families with exact sufficient statistics (glm_likelihood.h) skip the patterns
+/// altogether.
 ///
 /// Regressions can be sampled in a better-conditioned form (GlmForm): with QR the sampled
 /// coefficients are θ = R*β and the pattern design rows are those of Q* = XR*⁻¹ (QrTransform);
-/// a family with TransformedCoefficients (non-centred negbin) maps its own coordinates to β.
+/// a family with TransformedCoefficients (negbin) maps its own coordinates to β.
 /// The family always sees β: its prior is evaluated at β = R*⁻¹θ and the gradient mapped back
 /// (the Jacobian of a linear map is constant), and constrain()/unconstrain() report β.
 #include <algorithm>
@@ -71,10 +72,11 @@ struct GlmForm {
   /// Sample θ = R*β (QR). Ignored for intercept-only models and for designs QrTransform
   /// refuses (n ≤ K, (nearly) collinear columns): they keep β.
   bool qr = false;
-  /// Families with TransformedCoefficients: sample the coefficients non-centred, with these data
-  /// scales (GlmShape). Ignored for intercept-only models.
-  bool nonCentred = false;
-  std::vector<double> dataScales;
+  /// Families with TransformedCoefficients (negbin): integrate the coefficients' scales out and
+  /// sample θ = basis·b (GlmShape). Ignored for intercept-only models.
+  bool integratedScales = false;
+  std::vector<double> spikeWidths;
+  Eigen::MatrixXd basis;
   /// Families with RegressionStart: start regressions there instead of at initialPoint(y).
   /// Ignored for intercept-only models.
   bool regressionStart = false;
@@ -83,6 +85,9 @@ struct GlmForm {
 template <GlmLikelihood L>
 class GlmModel final : public SynthesisModel {
  public:
+  /// Patterns per block of the regression passes: a block's design rows (K·2 KB) and work
+  /// arrays stay in L1/L2 between forming η and the gradient.
+  static constexpr Eigen::Index kPatternBlock = static_cast<Eigen::Index>(kMaxPatternBlock);
   /// X must have K >= 1 columns, the first all ones; weights must already be validated.
   /// sufficientStatistics: use the family's exact shortcut where it applies (ModelSpec).
   /// Grouping 10^7 records takes seconds, and each later step (QR, the starting point, the
@@ -92,14 +97,18 @@ class GlmModel final : public SynthesisModel {
            LikelihoodWeights weights, const GlmForm& form = {}, bool sufficientStatistics = true,
            const std::stop_token& stop = {})
       : family_(family),
-        shape_{static_cast<int>(X.cols()), X.cols() == 1, sdScale,
-               X.cols() > 1 && form.nonCentred, form.dataScales},
+        shape_{static_cast<int>(X.cols()),
+               X.cols() == 1,
+               sdScale,
+               X.cols() > 1 && form.integratedScales,
+               form.spikeWidths,
+               form.basis},
         lik_(shape_),
         weights_(std::move(weights)),
         groups_(groupRecords(y, X, weights_.alpha, stop)),
         clamped_(weights_.censored()),
         qr_((exec::throwIfStopped(stop), form.qr && X.cols() > 1) ? QrTransform::fromDesign(X)
-                                                                 : std::nullopt),
+                                                                  : std::nullopt),
         transformed_(transformsCoefficients(lik_)),
         initial_((exec::throwIfStopped(stop), toSampled(startingPoint(y, X, form)))) {
     if (qr_ && transformed_) {
@@ -111,6 +120,7 @@ class GlmModel final : public SynthesisModel {
     exec::throwIfStopped(stop);
     data_.reserve(groups_.patterns());
     for (Eigen::Index p = 0; p < groups_.y.size(); ++p) data_.push_back(L::data(groups_.y[p]));
+    if constexpr (OutcomeTable<L>) lik_.indexOutcomes(data_);
     exec::throwIfStopped(stop);
     if constexpr (SufficientLikelihood<L>) {
       if (sufficientStatistics && !clamped_ && groups_.active > 0 && lik_.usesSufficient()) {
@@ -133,6 +143,13 @@ class GlmModel final : public SynthesisModel {
   }
   Eigen::VectorXd initialPoint() const override { return initial_; }
   bool correlatedCoordinates() const override { return !shape_.interceptOnly; }
+  std::vector<int> exactCoordinates() const override {
+    if constexpr (ExactlyDrawnCoordinates<L>) return lik_.exactCoordinates();
+    return {};
+  }
+  void completeDraw(Eigen::Ref<Eigen::VectorXd> u, random::Rng& rng) const override {
+    if constexpr (ExactlyDrawnCoordinates<L>) lik_.completeDraw(u, rng);
+  }
   std::size_t records() const override { return groups_.recordPattern.size(); }
   Family family() const override { return family_; }
   const LikelihoodWeights& weights() const override { return weights_; }
@@ -173,6 +190,16 @@ class GlmModel final : public SynthesisModel {
     if (qr_) qr_->betaToTheta(v.head(shape_.coefficients));
     return v;
   }
+  /// The family's per-call parameters, with its outcome table (OutcomeTable) when it pays for
+  /// `evaluations` pattern evaluations.
+  template <bool kGrad>
+  typename L::Params paramsFor(const Eigen::VectorXd& u, std::size_t evaluations) const {
+    if constexpr (OutcomeTable<L>) {
+      return lik_.template tabulate<kGrad>(lik_.params(u), evaluations);
+    } else {
+      return lik_.params(u);
+    }
+  }
   /// Calls sink(p, RecordTerms) for patterns [0, count); ∂f/∂η and ∂f/∂aux only with kGrad.
   /// The sink is a template parameter so that the per-pattern work inlines into one loop.
   template <bool kGrad, class Sink>
@@ -181,6 +208,19 @@ class GlmModel final : public SynthesisModel {
   /// η of patterns [0, count) into s.eta.
   void linearPredictor(const Eigen::VectorXd& u, std::size_t count,
                        const detail::EvalScratch& s) const;
+  /// f, ∂f/∂η and ∂f/∂aux of patterns [p0, p0 + len) at their η: the family's vectorised
+  /// kernel (BlockLikelihood) or its per-pattern terms.
+  template <bool kGrad>
+  void blockTerms(const typename L::Params& params, std::size_t p0, std::size_t len,
+                  const double* eta, double* f, double* dEta, double* dAux) const;
+  /// The coefficients η is formed with: u's head, or β for a family that maps u to β.
+  const double* etaCoefficients(const Eigen::VectorXd& u) const;
+  /// Uncensored regressions: Σ_p w_p f_p into logLik, Σ_p w_p ∂f_p/∂aux into gradAux and
+  /// Xᵀ(w ⊙ ∂f/∂η) into gCoef, in one pass over blocks of patterns: each block's design rows
+  /// form its η and, still in cache, its share of the gradient, so the design is read once
+  /// per gradient (at 10⁶ records it is the memory traffic that sets the pace).
+  void fusedRegressionPass(const Eigen::VectorXd& u, const typename L::Params& params,
+                           double& logLik, double& gradAux, Eigen::VectorXd& gCoef) const;
 
   Family family_;
   GlmShape shape_;
@@ -238,6 +278,65 @@ void GlmModel<L>::forEachPattern(const Eigen::VectorXd& u, const typename L::Par
 }
 
 template <GlmLikelihood L>
+template <bool kGrad>
+void GlmModel<L>::blockTerms(const typename L::Params& params, std::size_t p0, std::size_t len,
+                             const double* eta, double* f, double* dEta, double* dAux) const {
+  if constexpr (BlockLikelihood<L>) {
+    L::template block<kGrad>(data_.data() + p0, eta, len, params, f, dEta, dAux);
+  } else {
+    for (std::size_t k = 0; k < len; ++k) {
+      const auto terms = L::template etaTerms<kGrad>(eta[k], params);
+      const RecordTerms r = L::template record<kGrad>(data_[p0 + k], eta[k], terms, params);
+      f[k] = r.f;
+      if constexpr (kGrad) {
+        dEta[k] = r.dEta;
+        dAux[k] = r.dAux;
+      }
+    }
+  }
+}
+
+template <GlmLikelihood L>
+const double* GlmModel<L>::etaCoefficients(const Eigen::VectorXd& u) const {
+  if constexpr (TransformedCoefficients<L>) {
+    if (transformed_) {
+      Eigen::VectorXd& beta = detail::coefficientScratch().beta;
+      lik_.coefficients(u, beta);
+      return beta.data();
+    }
+  }
+  return u.data();
+}
+
+template <GlmLikelihood L>
+void GlmModel<L>::fusedRegressionPass(const Eigen::VectorXd& u, const typename L::Params& params,
+                                      double& logLik, double& gradAux,
+                                      Eigen::VectorXd& gCoef) const {
+  const Eigen::Index K = shape_.coefficients;
+  const Eigen::Map<const Eigen::VectorXd> c(etaCoefficients(u), K);
+  gCoef.setZero(K);
+  const auto active = static_cast<Eigen::Index>(groups_.active);
+  const double* weight = groups_.weight.data();
+  constexpr Eigen::Index kBlock = kPatternBlock;
+  alignas(64) double eta[kBlock], f[kBlock], dEta[kBlock], dAux[kBlock];
+  for (Eigen::Index p0 = 0; p0 < active; p0 += kBlock) {
+    const Eigen::Index len = std::min(kBlock, active - p0);
+    const auto rows = groups_.X.block(p0, 0, len, K);
+    Eigen::Map<Eigen::VectorXd> etaBlock(eta, len);
+    etaBlock.noalias() = rows * c;
+    blockTerms<true>(params, static_cast<std::size_t>(p0), static_cast<std::size_t>(len), eta, f,
+                     dEta, dAux);
+    for (Eigen::Index k = 0; k < len; ++k) {
+      const double w = weight[p0 + k];
+      logLik += w * f[k];
+      dEta[k] *= w;
+      gradAux += w * dAux[k];
+    }
+    gCoef.noalias() += rows.transpose() * Eigen::Map<const Eigen::VectorXd>(dEta, len);
+  }
+}
+
+template <GlmLikelihood L>
 double GlmModel<L>::logDensity(const Eigen::VectorXd& u, Eigen::VectorXd& grad) const {
   constexpr double kNegInf = -std::numeric_limits<double>::infinity();
   detail::requireSize(u, dim());
@@ -268,7 +367,7 @@ double GlmModel<L>::logDensity(const Eigen::VectorXd& u, Eigen::VectorXd& grad) 
       return total;
     }
   }
-  const auto params = lik_.params(u);
+  const auto params = paramsFor<true>(u, active);
   const detail::EvalScratch s = detail::evalScratch(active);
   double logLik = 0.0;
   double gradAux = 0.0;
@@ -285,12 +384,21 @@ double GlmModel<L>::logDensity(const Eigen::VectorXd& u, Eigen::VectorXd& grad) 
         gradAux += w * r.dAux;
       });
     } else {
-      forEachPattern<true>(u, params, active, s, [&](std::size_t p, const RecordTerms& r) {
-        const double w = weight[p];
-        logLik += w * r.f;
-        s.dEta[p] = w * r.dEta;
-        gradAux += w * r.dAux;
-      });
+      Eigen::VectorXd& gCoef = detail::coefficientScratch().gBeta;
+      fusedRegressionPass(u, params, logLik, gradAux, gCoef);
+      if (!std::isfinite(logLik)) return kNegInf;
+      bool mapped = false;
+      if constexpr (TransformedCoefficients<L>) {
+        if (transformed_) {
+          lik_.addCoefficientGradient(u, gCoef, grad);
+          mapped = true;
+        }
+      }
+      if (!mapped) grad.head(shape_.coefficients) += gCoef;
+      if (lik_.auxIndex() >= 0) grad[lik_.auxIndex()] += gradAux;
+      const double total = logPrior + logLik;
+      if (!std::isfinite(total) || !grad.allFinite()) return kNegInf;
+      return total;
     }
   } else {
     forEachPattern<true>(u, params, active, s, [&](std::size_t p, const RecordTerms& r) {
@@ -376,7 +484,7 @@ void GlmModel<L>::patternLogLik(const Eigen::VectorXd& u, std::size_t begin, std
       static_cast<std::size_t>(out.size()) != end - begin) {
     throw std::invalid_argument("patternLogLik: bad pattern range or output size");
   }
-  const auto params = lik_.params(u);
+  const auto params = paramsFor<false>(u, end - begin);
   const auto count = static_cast<Eigen::Index>(end - begin);
   const auto first = static_cast<Eigen::Index>(begin);
   double* f = out.data();
@@ -391,42 +499,24 @@ void GlmModel<L>::patternLogLik(const Eigen::VectorXd& u, std::size_t begin, std
   }
   // η_p = Σ_j X_pj c_j summed in column order for every pattern, so that a pattern's value
   // does not depend on the range it is evaluated in (a tiled pass over patterns gives the same
-  // bits as recordLogLik). Blocks of kBlock patterns keep their partial sums in registers.
-  // The coefficients η is formed with: u's head, or β for a family that maps u to β
-  // (non-centred negbin).
-  const double* c = u.data();
-  if constexpr (TransformedCoefficients<L>) {
-    if (transformed_) {
-      Eigen::VectorXd& beta = detail::coefficientScratch().beta;
-      lik_.coefficients(u, beta);
-      c = beta.data();
-    }
-  }
-  constexpr Eigen::Index kBlock = 8;
+  // bits as recordLogLik); then the block's terms at once.
+  const double* c = etaCoefficients(u);
+  constexpr Eigen::Index kBlock = kPatternBlock;
   const Eigen::MatrixXd& X = groups_.X;
   const Eigen::Index K = shape_.coefficients;
   const double* x = X.data() + first;
   const Eigen::Index stride = X.rows();
-  auto finish = [&](Eigen::Index k, double eta) {
-    const auto terms = L::template etaTerms<false>(eta, params);
-    f[k] = L::template record<false>(data_[static_cast<std::size_t>(first + k)], eta, terms,
-                                     params).f;
-  };
-  Eigen::Index k0 = 0;
-  for (; k0 + kBlock <= count; k0 += kBlock) {
-    double eta[kBlock];
-    for (Eigen::Index b = 0; b < kBlock; ++b) eta[b] = x[k0 + b] * c[0];
+  alignas(64) double eta[kBlock];
+  for (Eigen::Index k0 = 0; k0 < count; k0 += kBlock) {
+    const Eigen::Index len = std::min(kBlock, count - k0);
+    for (Eigen::Index b = 0; b < len; ++b) eta[b] = x[k0 + b] * c[0];
     for (Eigen::Index j = 1; j < K; ++j) {
       const double* column = x + j * stride + k0;
-      const double uj = c[j];
-      for (Eigen::Index b = 0; b < kBlock; ++b) eta[b] += column[b] * uj;
+      const double cj = c[j];
+      for (Eigen::Index b = 0; b < len; ++b) eta[b] += column[b] * cj;
     }
-    for (Eigen::Index b = 0; b < kBlock; ++b) finish(k0 + b, eta[b]);
-  }
-  for (Eigen::Index k = k0; k < count; ++k) {
-    double eta = x[k] * c[0];
-    for (Eigen::Index j = 1; j < K; ++j) eta += x[j * stride + k] * c[j];
-    finish(k, eta);
+    blockTerms<false>(params, static_cast<std::size_t>(first + k0), static_cast<std::size_t>(len),
+                      eta, f + k0, nullptr, nullptr);
   }
 }
 

@@ -1,5 +1,6 @@
 #include "core/models/model.h"
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 #include <string>
@@ -10,6 +11,8 @@
 #include "core/models/negbin_likelihood.h"
 #include "core/models/normal_likelihood.h"
 #include "core/models/poisson_likelihood.h"
+#include "core/models/qr_transform.h"
+#include "core/models/scale_mixture_prior.h"
 
 namespace dpsynth::core::models {
 
@@ -74,19 +77,35 @@ void validateWeights(const LikelihoodWeights& weights, std::size_t n) {
 }
 
 /// The sampled form of a family's regression coefficients (Parameterisation::automatic): QR for
-/// the families whose prior is a function of β alone; negbin, whose prior β_j ~ Normal(0, σ_j)
-/// ties each coefficient to a scale of its own, is sampled non-centred with data scales instead
-/// (NegbinLikelihood). The data scales come from the design and the outcomes, never the
-/// weights, so every stage of one dataset shares one unconstrained space.
+/// the families whose prior is a function of β alone. negbin's prior β_j ~ Normal(0, σ_j) ties
+/// each coefficient to a scale of its own, which is integrated out (NegbinLikelihood); its
+/// coefficients are sampled through the same QR basis and a SpikeMap per coefficient, whose
+/// width is the coefficient's data scale. Basis and widths come from the design and the
+/// outcomes, never the weights, so every stage of one dataset shares one unconstrained space.
 GlmForm formFor(Family family, Parameterisation parameterisation, const data::Dataset& dataset) {
   GlmForm form;
   if (parameterisation == Parameterisation::direct || dataset.X.cols() < 2) return form;
   form.regressionStart = true;
-  if (family == Family::negbin) {
-    form.nonCentred = true;
-    form.dataScales = NegbinLikelihood::dataScales(dataset.y, dataset.X);
-  } else {
+  if (family != Family::negbin) {
     form.qr = true;
+    return form;
+  }
+  form.integratedScales = true;
+  const std::vector<double> scales = NegbinLikelihood::dataScales(dataset.y, dataset.X);
+  for (double d : scales) {
+    form.spikeWidths.push_back(std::isfinite(d) && d > 0.0 ? std::min(d, SpikeMap::kMaxWidth)
+                                                           : SpikeMap::kMaxWidth);
+  }
+  if (const auto qr = QrTransform::fromDesign(dataset.X)) {
+    form.basis = qr->r();
+  } else {
+    // A design QR refuses (collinear, n <= K): each coefficient on its data scale instead.
+    form.basis = Eigen::MatrixXd::Zero(dataset.X.cols(), dataset.X.cols());
+    for (std::size_t j = 0; j < scales.size(); ++j) {
+      const double d = scales[j];
+      form.basis(static_cast<Eigen::Index>(j), static_cast<Eigen::Index>(j)) =
+          std::isfinite(d) && d > 0.0 ? 1.0 / d : 1.0;
+    }
   }
   return form;
 }

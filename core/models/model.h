@@ -43,6 +43,14 @@ class Model {
   /// True when the posterior's coordinates are expected to be correlated (regression
   /// coefficients): the sampler's automatic metric choice then adapts a dense metric.
   virtual bool correlatedCoordinates() const { return false; }
+  /// Coordinates the sampler does not move (ascending): independent of the others in the
+  /// posterior, with a known distribution, the log density depending on them through an
+  /// additive term only. After every transition of the other coordinates, completeDraw fills
+  /// them with an exact draw (negbin's w_j ~ Normal(0, 1), whose quantile of σ_j | β_j is σ_j),
+  /// so that trajectories need not carry them. Empty by default.
+  virtual std::vector<int> exactCoordinates() const { return {}; }
+  /// Sets u's exactCoordinates() to an exact draw of their distribution.
+  virtual void completeDraw(Eigen::Ref<Eigen::VectorXd> u, random::Rng& rng) const {}
 };
 
 /// How a regression's coefficients are laid out on the unconstrained scale. The posterior of
@@ -50,10 +58,11 @@ class Model {
 /// geometry the sampler sees differs.
 enum class Parameterisation {
   /// Regressions (K > 1): QR for poisson, beta and normal (u holds θ = R*β, see QrTransform);
-  /// negbin non-centred, u holds z with β_j = σ_j z_j. Intercept-only models: direct.
+  /// negbin with each σ_j integrated out, u holds θ = R*b (b_j β_j's SpikeMap coordinate) and
+  /// a standard normal w_j that gives σ_j | β_j (NegbinLikelihood). Intercept-only: direct.
   automatic,
-  /// u holds β itself, negbin centred (β_j ~ Normal(0, σ_j)): the form before the QR and
-  /// non-centred ones, kept for tests and comparisons.
+  /// u holds β itself, negbin centred (β_j ~ Normal(0, σ_j), u holds log σ_j): the form
+  /// before the QR and integrated ones, kept for tests and comparisons.
   direct,
 };
 

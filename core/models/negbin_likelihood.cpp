@@ -1,6 +1,7 @@
 #include "core/models/negbin_likelihood.h"
 
 #include <algorithm>
+#include <stdexcept>
 
 #include "core/models/glm_parameters.h"
 
@@ -14,16 +15,63 @@ std::vector<std::string> NegbinLikelihood::parameterNames() const {
   return names;
 }
 
+NegbinLikelihood::NegbinLikelihood(GlmShape shape)
+    : shape_(std::move(shape)), integrated_(shape_.integratedScales && !shape_.interceptOnly) {
+  if (!integrated_) return;
+  const int k = shape_.coefficients;
+  if (shape_.basis.rows() != k || shape_.basis.cols() != k ||
+      static_cast<int>(shape_.spikeWidths.size()) != k) {
+    throw std::invalid_argument("negbin: integrated scales need a K x K basis and K widths");
+  }
+  for (double width : shape_.spikeWidths) spikes_.emplace_back(width);
+}
+
+Eigen::VectorXd NegbinLikelihood::spikeCoordinates(const Eigen::VectorXd& u) const {
+  Eigen::VectorXd b = u.head(shape_.coefficients);
+  shape_.basis.triangularView<Eigen::Upper>().solveInPlace(b);
+  return b;
+}
+
+void NegbinLikelihood::coefficients(const Eigen::VectorXd& u, Eigen::VectorXd& beta) const {
+  const int k = shape_.coefficients;
+  if (!integrated_) {
+    beta = u.head(k);
+    return;
+  }
+  beta = spikeCoordinates(u);
+  for (int j = 0; j < k; ++j) beta[j] = spikes_[static_cast<std::size_t>(j)].toBeta(beta[j]);
+}
+
+void NegbinLikelihood::addCoefficientGradient(const Eigen::VectorXd& u,
+                                              const Eigen::VectorXd& gBeta,
+                                              Eigen::VectorXd& grad) const {
+  const int k = shape_.coefficients;
+  if (!integrated_) {
+    grad.head(k) += gBeta;
+    return;
+  }
+  Eigen::VectorXd g = spikeCoordinates(u);
+  for (int j = 0; j < k; ++j) {
+    double slope = 0.0;
+    spikes_[static_cast<std::size_t>(j)].toBeta(g[j], slope);
+    g[j] = slope * gBeta[j];
+  }
+  shape_.basis.transpose().triangularView<Eigen::Lower>().solveInPlace(g);  // ∂/∂θ = basis⁻ᵀ ∂/∂b
+  grad.head(k) += g;
+}
+
 Eigen::VectorXd NegbinLikelihood::constrain(const Eigen::VectorXd& u) const {
   detail::requireSize(u, dim());
   const int k = shape_.coefficients;
   Eigen::VectorXd theta(dim());
-  theta.head(k) = u.head(k);
-  theta.segment(k, k) = u.segment(k, k).array().exp();
-  for (int j = nonCentredFrom_; j < k; ++j) {  // β_j = κ_j(σ_j) z_j
-    double kappa = 0.0, r = 0.0;
-    scaleTerms(j, u[k + j], kappa, r);
-    theta[j] *= kappa;
+  if (!integrated_) {
+    theta.head(k) = u.head(k);
+    theta.segment(k, k) = u.segment(k, k).array().exp();
+  } else {
+    Eigen::VectorXd beta;
+    coefficients(u, beta);
+    theta.head(k) = beta;
+    for (int j = 0; j < k; ++j) theta[k + j] = ScaleMixturePrior::sigmaFromScore(beta[j], u[k + j]);
   }
   theta[2 * k] = std::exp(-u[2 * k]);
   return theta;
@@ -35,31 +83,56 @@ Eigen::VectorXd NegbinLikelihood::unconstrain(const Eigen::VectorXd& theta) cons
   for (int j = 0; j < k; ++j) detail::requireAbove(theta[k + j], 0.0, "negbin sigma");
   detail::requireAbove(theta[2 * k], 0.0, "negbin phi");
   Eigen::VectorXd u(dim());
-  u.head(k) = theta.head(k);
-  u.segment(k, k) = theta.segment(k, k).array().log();
-  for (int j = nonCentredFrom_; j < k; ++j) {  // z_j = β_j / κ_j(σ_j)
-    double kappa = 0.0, r = 0.0;
-    scaleTerms(j, u[k + j], kappa, r);
-    u[j] /= kappa;
+  if (!integrated_) {
+    u.head(k) = theta.head(k);
+    u.segment(k, k) = theta.segment(k, k).array().log();
+  } else {
+    Eigen::VectorXd b(k);
+    for (int j = 0; j < k; ++j) {
+      b[j] = spikes_[static_cast<std::size_t>(j)].fromBeta(theta[j]);
+      u[k + j] = ScaleMixturePrior::normalScore(theta[j], theta[k + j]);
+    }
+    u.head(k).noalias() = shape_.basis.triangularView<Eigen::Upper>() * b;
   }
   u[2 * k] = -std::log(theta[2 * k]);
   return u;
 }
 
 Eigen::VectorXd NegbinLikelihood::initialPoint(const Eigen::VectorXd& y) const {
-  Eigen::VectorXd u = Eigen::VectorXd::Zero(dim());  // σ_j = 1, so z_0 = β_0 if non-centred
+  Eigen::VectorXd u = Eigen::VectorXd::Zero(dim());  // σ_j = 1, or w_j = 0 (σ_j | β_j's median)
   u[0] = detail::logMeanCount(y);
   // Method of moments for the overdispersion: var = μ + τμ², kept inside a sane range.
   const double mean = std::max(y.mean(), 0.01);
   const double var = y.size() > 1 ? (y.array() - y.mean()).square().sum() / (y.size() - 1) : 0.0;
   const double tau = std::clamp((var - mean) / (mean * mean), 1e-3, 1e2);
   u[auxIndex()] = std::log(tau);
-  if (nonCentredFrom_ == 0) {  // non-centred: z_0 = β_0 / κ_0(σ_0 = 1)
-    double kappa = 0.0, r = 0.0;
-    scaleTerms(0, 0.0, kappa, r);
-    u[0] /= kappa;
+  if (integrated_) {  // β = (log mean, 0, ..., 0) in the sampled coordinates
+    const int k = shape_.coefficients;
+    Eigen::VectorXd b = Eigen::VectorXd::Zero(k);
+    b[0] = spikes_[0].fromBeta(u[0]);
+    u.head(k).noalias() = shape_.basis.triangularView<Eigen::Upper>() * b;
   }
   return u;
+}
+
+void NegbinLikelihood::indexOutcomes(std::vector<Data>& data) {
+  std::vector<double> values;
+  values.reserve(data.size());
+  for (const Data& d : data) values.push_back(d.y);
+  std::sort(values.begin(), values.end());
+  values.erase(std::unique(values.begin(), values.end()), values.end());
+  distinct_.clear();
+  for (double v : values) distinct_.push_back(NegbinLikelihood::data(v));
+  for (Data& d : data) {
+    d.outcome =
+        static_cast<int>(std::lower_bound(values.begin(), values.end(), d.y) - values.begin());
+  }
+}
+
+NegbinLikelihood::PhiTerms* NegbinLikelihood::phiTable(std::size_t size) {
+  thread_local std::vector<PhiTerms> table;
+  if (table.size() < size) table.resize(size);
+  return table.data();
 }
 
 std::vector<double> NegbinLikelihood::dataScales(const Eigen::VectorXd& y, const Eigen::MatrixXd& X) {
@@ -84,32 +157,33 @@ std::vector<double> NegbinLikelihood::dataScales(const Eigen::VectorXd& y, const
 double NegbinLikelihood::logPrior(const Eigen::VectorXd& u, Eigen::VectorXd& grad) const {
   const int k = shape_.coefficients;
   double lp = 0.0;
-  for (int j = 0; j < nonCentredFrom_; ++j) {
-    const double beta = u[j];
-    const double s = u[k + j];
-    const double invVar = std::exp(-2.0 * s);
-    const double var = std::exp(2.0 * s);
-    // β_j | σ_j: −log σ_j − β²/(2σ²). σ_j half-t(3): −2 log(1 + σ²/3), Jacobian +log σ_j;
-    // the two log σ_j cancel.
-    lp += -0.5 * beta * beta * invVar - 0.5 * (kSigmaNu + 1.0) * std::log1p(var / kSigmaNu);
-    grad[j] -= beta * invVar;
-    grad[k + j] += beta * beta * invVar - (kSigmaNu + 1.0) / (1.0 + kSigmaNu * invVar);
-  }
-  for (int j = nonCentredFrom_; j < k; ++j) {
-    // β_j = κ z_j: the centred density −β²/(2σ²) − log σ + log half-t(σ) + s (Jacobian of
-    // σ = e^s) plus the Jacobian log κ = s + (log r)/2 of z ↦ β; κ²/σ² = r, so
-    // −r z²/2 − log(1 + σ²/3)·2 + s + (log r)/2 (constants dropped). r = 1 gives the plain
-    // non-centred z ~ Normal(0, 1).
-    const double z = u[j];
-    const double s = u[k + j];
-    double kappa = 0.0, r = 0.0;
-    scaleTerms(j, s, kappa, r);
-    lp += -0.5 * r * z * z - 0.5 * (kSigmaNu + 1.0) * std::log1p(std::exp(2.0 * s) / kSigmaNu) +
-          s + 0.5 * std::log(r);
-    grad[j] -= r * z;
-    // dr/ds = −2r(1 − r).
-    grad[k + j] += r * (1.0 - r) * z * z + r -
-                   (kSigmaNu + 1.0) / (1.0 + kSigmaNu * std::exp(-2.0 * s));
+  if (!integrated_) {
+    for (int j = 0; j < k; ++j) {
+      const double beta = u[j];
+      const double s = u[k + j];
+      const double invVar = std::exp(-2.0 * s);
+      const double var = std::exp(2.0 * s);
+      // β_j | σ_j: −log σ_j − β²/(2σ²). σ_j half-t(3): −2 log(1 + σ²/3), Jacobian +log σ_j;
+      // the two log σ_j cancel.
+      lp += -0.5 * beta * beta * invVar - 0.5 * (kSigmaNu + 1.0) * std::log1p(var / kSigmaNu);
+      grad[j] -= beta * invVar;
+      grad[k + j] += beta * beta * invVar - (kSigmaNu + 1.0) / (1.0 + kSigmaNu * invVar);
+    }
+  } else {
+    // log p(β_j) + log dβ_j/db_j per coefficient (the prior density of b), mapped to θ through
+    // the constant basis; w_j ~ Normal(0, 1).
+    Eigen::VectorXd g = spikeCoordinates(u);
+    for (int j = 0; j < k; ++j) {
+      double slope = 0.0, value = 0.0, slopeOfValue = 0.0;
+      spikes_[static_cast<std::size_t>(j)].toBeta(g[j], slope, value, slopeOfValue);
+      lp += value;
+      g[j] = slopeOfValue;
+      const double w = u[k + j];
+      lp -= 0.5 * w * w;
+      grad[k + j] -= w;
+    }
+    shape_.basis.transpose().triangularView<Eigen::Lower>().solveInPlace(g);
+    grad.head(k) += g;
   }
   lp += detail::addLogHalfCauchyPrior(u[2 * k], kTauScale, grad[2 * k]);
   return lp;

@@ -1,21 +1,25 @@
 #pragma once
 /// NB2 regression with log link: mean μ = e^η, variance μ + μ²/φ. Hierarchical shrinkage on the
 /// coefficients: σ_j ~ half-Student-t(3, 0, 1), β_j ~ Normal(0, σ_j); τ = 1/φ ~ half-Cauchy(0, 5).
-/// u = (c_0..c_{K-1}, log σ_0..log σ_{K-1}, log τ); the auxiliary is log τ.
+/// u = (c_0..c_{K-1}, s_0..s_{K-1}, log τ); the auxiliary is log τ.
 ///
-/// Intercept-only models and shape.nonCentred == false: centred, c_j = β_j. Regressions with
-/// shape.nonCentred: c_j = z_j with β_j = κ_j(σ_j) z_j, κ_j(σ) = σ d_j / √(σ² + d_j²), where
-/// d_j (shape.dataScales) is about the sd β_j has from the data alone. Each σ_j is informed by
-/// its β_j only, so when the data pin β_j to a small value its posterior spans orders of
-/// magnitude either side of d_j: below d_j the centred form has a funnel (β_j squeezed to ±σ_j)
-/// and above it the plain non-centred form β_j = σ_j z_j has the mirror image (z_j squeezed to
-/// ±d_j/σ_j). κ_j is σ_j below d_j and d_j above it, so z_j's conditional width stays near 1 on
-/// both sides (measured on the salary sample: 351 divergences centred, hundreds non-centred,
-/// none with κ). d_j = +inf gives the plain non-centred form.
+/// Intercept-only models and the direct form: centred, c_j = β_j and s_j = log σ_j.
+/// Regressions (shape.integratedScales): σ_j is integrated out. Each σ_j is informed by its β_j
+/// only, so where the data pin β_j to a small value the joint (β_j, σ_j) is a funnel spanning
+/// orders of magnitude, which no fixed metric follows (measured on the salary sample: hundreds
+/// of divergences centred or non-centred). β_j's marginal prior p(β_j) is one-dimensional and
+/// closed-form (ScaleMixturePrior), so the sampler moves (β, φ) only: c = θ = basis·b with b_j the
+/// SpikeMap coordinate of β_j (basis is the design's QR R*, so that θ is about as well
+/// conditioned as a Poisson regression's), and s_j = w_j is an independent standard normal from
+/// which σ_j = the w_j-quantile of σ_j | β_j follows exactly (constrain()); the sampler draws
+/// the w_j afresh after each transition instead of moving them (exactCoordinates()). The
+/// posterior of (β, σ, φ) is the centred one; only the coordinates differ.
 #include <cmath>
 #include <limits>
+#include <vector>
 
 #include "core/models/glm_likelihood.h"
+#include "core/models/scale_mixture_prior.h"
 #include "core/models/special_math.h"
 
 namespace dpsynth::core::models {
@@ -36,12 +40,19 @@ class NegbinLikelihood {
     double y;
     double logGammaY1;  ///< lgamma(y + 1)
     int smallCount;     ///< y when y is an integer below kSmallCount, else -1
+    int outcome = -1;   ///< index among the model's distinct outcomes (indexOutcomes), or -1
+  };
+  /// The φ-terms of one distinct outcome y (OutcomeTable).
+  struct PhiTerms {
+    double logGammaRatio;  ///< lgamma(y + φ) − lgamma(φ)
+    double digammaDiff;    ///< ψ(y + φ) − ψ(φ) (0 when tabulated without derivatives)
   };
   struct Params {
     double phi;
     double logPhi;
     double logGammaPhi;
     double digammaPhi;
+    const PhiTerms* table = nullptr;  ///< per Data::outcome, when tabulated for this call
   };
   struct EtaTerms {
     double logShareMu;   ///< log(μ / (μ + φ))
@@ -50,9 +61,7 @@ class NegbinLikelihood {
     double sharePhi;     ///< φ / (μ + φ)
   };
 
-  explicit NegbinLikelihood(GlmShape shape)
-      : shape_(std::move(shape)),
-        nonCentredFrom_(shape_.nonCentred && !shape_.interceptOnly ? 0 : shape_.coefficients) {}
+  explicit NegbinLikelihood(GlmShape shape);
 
   int dim() const { return 2 * shape_.coefficients + 1; }
   int auxIndex() const { return 2 * shape_.coefficients; }
@@ -73,13 +82,36 @@ class NegbinLikelihood {
     return {phi, logPhi, detail::logGamma(phi), detail::digamma(phi)};
   }
 
+  /// Numbers the distinct outcomes of the pattern data (OutcomeTable).
+  void indexOutcomes(std::vector<Data>& data);
+  /// params with the φ-terms of every distinct outcome (OutcomeTable): a count model has tens
+  /// to hundreds of distinct outcomes against thousands of patterns, so each pattern then costs
+  /// one exp and one log1p. Not worth it when the outcomes are nearly all distinct.
+  template <bool kGrad>
+  Params tabulate(const Params& p, std::size_t evaluations) const {
+    if (distinct_.empty() || 2 * distinct_.size() > evaluations) return p;
+    PhiTerms* table = phiTable(distinct_.size());
+    for (std::size_t i = 0; i < distinct_.size(); ++i) {
+      double digammaDiff = 0.0;
+      table[i].logGammaRatio = logGammaRatio<kGrad>(distinct_[i], p, digammaDiff);
+      table[i].digammaDiff = digammaDiff;
+    }
+    Params out = p;
+    out.table = table;
+    return out;
+  }
+
+  /// One exp and one log1p: with e = e^{−|d|}, d = η − log φ, the shares are 1/(1 + e) and
+  /// e/(1 + e) and their logs −log1p(e) and −|d| − log1p(e), none formed by subtraction.
   template <bool kGrad>
   static EtaTerms etaTerms(double eta, const Params& p) {
-    // log(μ+φ) = logaddexp(η, log φ), split so that neither share is computed by subtraction.
     const double d = eta - p.logPhi;
-    const double logShareMu = -detail::log1pExp(-d);
-    const double logSharePhi = -detail::log1pExp(d);
-    return {logShareMu, logSharePhi, std::exp(logShareMu), std::exp(logSharePhi)};
+    const double e = std::exp(-std::abs(d));
+    const double l = std::log1p(e);
+    const double big = 1.0 / (1.0 + e);
+    const double small = e * big;
+    if (d > 0.0) return {-l, -d - l, big, small};  // μ > φ
+    return {d - l, -l, small, big};
   }
 
   /// lgamma(y+φ) − lgamma(φ), and (kGrad) ψ(y+φ) − ψ(φ) into digammaDiff. Shared with the
@@ -117,7 +149,14 @@ class NegbinLikelihood {
   template <bool kGrad>
   static RecordTerms record(const Data& d, double eta, const EtaTerms& e, const Params& p) {
     double digammaDiff = 0.0;  // ψ(y+φ) − ψ(φ)
-    const double gammaRatio = logGammaRatio<kGrad>(d, p, digammaDiff);
+    double gammaRatio = 0.0;
+    if (p.table && d.outcome >= 0) {
+      const PhiTerms& t = p.table[d.outcome];
+      gammaRatio = t.logGammaRatio;
+      digammaDiff = t.digammaDiff;
+    } else {
+      gammaRatio = logGammaRatio<kGrad>(d, p, digammaDiff);
+    }
     RecordTerms r;
     r.f = gammaRatio - d.logGammaY1 + p.phi * e.logSharePhi + d.y * e.logShareMu;
     if constexpr (kGrad) {
@@ -129,56 +168,84 @@ class NegbinLikelihood {
     return r;
   }
 
+  /// BlockLikelihood: etaTerms' exp and log1p for the whole block in Eigen's packets, the rest
+  /// per pattern.
+  template <bool kGrad>
+  static void block(const Data* d, const double* eta, std::size_t n, const Params& p, double* f,
+                    double* dEta, double* dAux) {
+    alignas(64) double gap[kMaxPatternBlock];  // d = η − log φ
+    alignas(64) double e[kMaxPatternBlock];    // e^{−|d|}
+    alignas(64) double l[kMaxPatternBlock];    // log1p(e)
+    alignas(64) double inv[kMaxPatternBlock];  // 1/(1 + e)
+    const std::size_t m = (n + 3) & ~std::size_t{3};
+    for (std::size_t k = 0; k < n; ++k) gap[k] = eta[k] - p.logPhi;
+    for (std::size_t k = n; k < m; ++k) gap[k] = 0.0;
+    // Four lanes at a time in registers and Eigen's packets. log1p(e) = log u − ((u − 1) − e)/u
+    // with u = 1 + e: the correction restores what the rounding of u lost (e/u where u rounds
+    // to 1), with no select(), which Eigen 3.4 evaluates element by element with libm's log.
+    using Lanes = Eigen::Array4d;
+    for (std::size_t k = 0; k < m; k += 4) {
+      const Lanes x = (-Eigen::Map<const Lanes>(gap + k).abs()).exp();
+      const Lanes u = x + 1.0;
+      Eigen::Map<Lanes>(e + k) = x;
+      Eigen::Map<Lanes>(l + k) = u.log() - ((u - 1.0) - x) / u;
+      Eigen::Map<Lanes>(inv + k) = u.inverse();
+    }
+    for (std::size_t k = 0; k < n; ++k) {
+      const double big = inv[k];
+      const double small = e[k] * big;
+      const bool muAbove = gap[k] > 0.0;
+      const EtaTerms t = muAbove ? EtaTerms{-l[k], -gap[k] - l[k], big, small}
+                                 : EtaTerms{gap[k] - l[k], -l[k], small, big};
+      const RecordTerms r = record<kGrad>(d[k], eta[k], t, p);
+      f[k] = r.f;
+      if constexpr (kGrad) {
+        dEta[k] = r.dEta;
+        dAux[k] = r.dAux;
+      }
+    }
+  }
+
   double draw(random::Rng& rng, double eta, const Params& p) const;
 
-  /// The data scale d_j of each coefficient for GlmShape::dataScales, from the design and the
-  /// outcomes' mean and variance (never the weights): the sd β_j would have from the data alone.
+  /// The data scale d_j of each coefficient, from the design and the outcomes' mean and
+  /// variance (never the weights): the sd β_j would have from the data alone. Sets the width of
+  /// each coefficient's SpikeMap.
   static std::vector<double> dataScales(const Eigen::VectorXd& y, const Eigen::MatrixXd& X);
 
-  /// Whether any coefficient is non-centred (TransformedCoefficients).
-  bool transformsCoefficients() const { return nonCentredFrom_ < shape_.coefficients; }
-  /// β at u: c_j for centred coefficients, κ_j(σ_j) z_j for non-centred ones.
-  void coefficients(const Eigen::VectorXd& u, Eigen::VectorXd& beta) const {
-    const int k = shape_.coefficients;
-    beta = u.head(k);
-    for (int j = nonCentredFrom_; j < k; ++j) {
-      double kappa = 0.0, r = 0.0;
-      scaleTerms(j, u[k + j], kappa, r);
-      beta[j] *= kappa;
-    }
+  /// ExactlyDrawnCoordinates: with integrated scales the w_j are independent standard normals
+  /// in the posterior too, so they are drawn after each transition instead of sampled (σ_j |
+  /// β_j is then exactly their quantile); the sampler moves (θ, log τ) only.
+  std::vector<int> exactCoordinates() const {
+    std::vector<int> out;
+    if (integrated_)
+      for (int j = 0; j < shape_.coefficients; ++j) out.push_back(shape_.coefficients + j);
+    return out;
   }
-  /// grad += (∂β/∂u)ᵀ gBeta: ∂β_j/∂z_j = κ_j and ∂β_j/∂log σ_j = β_j r_j for non-centred j.
-  void addCoefficientGradient(const Eigen::VectorXd& u, const Eigen::VectorXd& gBeta,
-                              Eigen::VectorXd& grad) const {
-    const int k = shape_.coefficients;
-    for (int j = 0; j < nonCentredFrom_; ++j) grad[j] += gBeta[j];
-    for (int j = nonCentredFrom_; j < k; ++j) {
-      double kappa = 0.0, r = 0.0;
-      scaleTerms(j, u[k + j], kappa, r);
-      grad[j] += kappa * gBeta[j];
-      grad[k + j] += kappa * u[j] * r * gBeta[j];
-    }
-  }
-  /// Non-centred coefficient j at log σ_j = s: κ = σd/√(σ² + d²) (β_j = κ z_j) and
-  /// r = d²/(σ² + d²) = d log κ / d log σ; κ = σ and r = 1 without a data scale d.
-  void scaleTerms(int j, double s, double& kappa, double& r) const {
-    const double sigma = std::exp(s);
-    const double d = j < static_cast<int>(shape_.dataScales.size())
-                         ? shape_.dataScales[static_cast<std::size_t>(j)]
-                         : std::numeric_limits<double>::infinity();
-    if (!std::isfinite(d)) {
-      kappa = sigma;
-      r = 1.0;
-      return;
-    }
-    const double ratio = sigma / d;
-    r = 1.0 / (1.0 + ratio * ratio);
-    kappa = sigma * std::sqrt(r);
+  void completeDraw(Eigen::Ref<Eigen::VectorXd> u, random::Rng& rng) const {
+    if (!integrated_) return;
+    for (int j = 0; j < shape_.coefficients; ++j)
+      u[shape_.coefficients + j] = random::standardNormal(rng);
   }
 
+  /// Whether the coefficients are sampled through basis and SpikeMaps (TransformedCoefficients).
+  bool transformsCoefficients() const { return integrated_; }
+  /// β at u.
+  void coefficients(const Eigen::VectorXd& u, Eigen::VectorXd& beta) const;
+  /// grad += (∂β/∂u)ᵀ gBeta.
+  void addCoefficientGradient(const Eigen::VectorXd& u, const Eigen::VectorXd& gBeta,
+                              Eigen::VectorXd& grad) const;
+
  private:
+  /// The calling thread's table of at least `size` entries.
+  static PhiTerms* phiTable(std::size_t size);
+  /// b = basis⁻¹ θ for the head of u.
+  Eigen::VectorXd spikeCoordinates(const Eigen::VectorXd& u) const;
+
   GlmShape shape_;
-  int nonCentredFrom_;  ///< 0 (non-centred) or K (centred): the first non-centred coefficient
+  bool integrated_;
+  std::vector<SpikeMap> spikes_;  ///< per coefficient (integrated scales)
+  std::vector<Data> distinct_;    ///< distinct outcomes, in index order (indexOutcomes)
 };
 
 }  // namespace dpsynth::core::models

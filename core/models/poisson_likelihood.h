@@ -43,6 +43,26 @@ class PoissonLikelihood {
     return {d.y * eta - e.mu - d.logGammaY1, d.y - e.mu, 0.0};
   }
 
+  /// BlockLikelihood: e^η of the block in Eigen's packets.
+  template <bool kGrad>
+  static void block(const Data* d, const double* eta, std::size_t n, const Params&, double* f,
+                    double* dEta, double* dAux) {
+    alignas(64) double mu[kMaxPatternBlock];
+    alignas(64) double in[kMaxPatternBlock];
+    const std::size_t m = (n + 3) & ~std::size_t{3};
+    for (std::size_t k = 0; k < n; ++k) in[k] = eta[k];
+    for (std::size_t k = n; k < m; ++k) in[k] = 0.0;
+    for (std::size_t k = 0; k < m; k += 4)
+      Eigen::Map<Eigen::Array4d>(mu + k) = Eigen::Map<const Eigen::Array4d>(in + k).exp();
+    for (std::size_t k = 0; k < n; ++k) {
+      f[k] = d[k].y * eta[k] - mu[k] - d[k].logGammaY1;
+      if constexpr (kGrad) {
+        dEta[k] = d[k].y - mu[k];
+        dAux[k] = 0.0;
+      }
+    }
+  }
+
   double draw(random::Rng& rng, double eta, const Params&) const;
 
  private:

@@ -9,6 +9,7 @@
 
 #include "core/data/regular_file.h"
 #include "core/data/sha256.h"
+#include "core/io/json_reader.h"
 #include "core/pipeline/export.h"
 
 namespace dpsynth::core::pipeline {
@@ -37,7 +38,8 @@ bool isSha256Hex(const nlohmann::json& value) {
 /// `why`) when the text is not such a sidecar.
 std::optional<std::vector<std::pair<std::string, std::string>>> sidecarFiles(
     const std::string& text, const std::string& csvPath, std::string& why) {
-  const nlohmann::json j = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
+  // The project's one parser: a manifest holding a key twice is not one dpsynth wrote.
+  const nlohmann::json j = io::tryParseJson(text).value_or(nlohmann::json());
   // Keys are compared as JSON values: a "kind" that is a number is no sidecar, not an error.
   if (!j.is_object() || !j.contains("kind") || j["kind"] != kSidecarKind ||
       !j.contains("version") || j["version"] != kSidecarVersion || !j.contains("tool") ||

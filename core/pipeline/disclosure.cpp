@@ -1,9 +1,11 @@
 #include "core/pipeline/disclosure.h"
 
+#include <cstdint>
 #include <stdexcept>
 #include <string>
 
 #include "core/exec/cancellation.h"
+#include "core/exec/interruptible_sort.h"
 #include "core/pipeline/export.h"
 
 namespace dpsynth::core::pipeline {
@@ -19,14 +21,32 @@ std::vector<std::size_t> keyColumns(const data::Dataset& dataset) {
   return out;
 }
 
-std::string keyOf(const data::Dataset& dataset, const std::vector<std::size_t>& columns,
-                  std::size_t row) {
-  std::string key;
-  for (std::size_t c : columns) {
-    key += dataset.source.rows[row][c];
-    key += '\x1f';  // a unit separator: "a" + "bc" and "ab" + "c" stay apart
+/// Each row's key group: rows sorted by their key cells (compared in place, no string per
+/// row), then numbered by runs of equal keys.
+std::vector<std::uint32_t> keyGroups(const data::Dataset& dataset,
+                                     const std::vector<std::size_t>& columns,
+                                     const std::stop_token& stop) {
+  const std::size_t n = dataset.size();
+  const auto& rows = dataset.source.rows;
+  auto compare = [&](std::size_t a, std::size_t b) {
+    for (std::size_t c : columns) {
+      const int r = rows[a][c].compare(rows[b][c]);
+      if (r != 0) return r;
+    }
+    return 0;
+  };
+  std::vector<std::uint32_t> order(n);
+  for (std::size_t i = 0; i < n; ++i) order[i] = static_cast<std::uint32_t>(i);
+  exec::stableSort(
+      order.begin(), order.end(),
+      [&](std::uint32_t a, std::uint32_t b) { return compare(a, b) < 0; }, stop);
+  std::vector<std::uint32_t> group(n);
+  std::uint32_t next = 0;
+  for (std::size_t k = 0; k < n; ++k) {
+    if (k > 0 && compare(order[k - 1], order[k]) != 0) ++next;
+    group[order[k]] = next;
   }
-  return key;
+  return group;
 }
 
 }  // namespace
@@ -40,17 +60,15 @@ utility::DisclosureRisk disclosureRisk(const data::Dataset& dataset,
   if (sourceRows ? sourceRows->size() != rows : rows != n)
     throw std::invalid_argument("disclosure risk: one source row per synthetic record is needed");
   const std::vector<std::size_t> columns = keyColumns(dataset);
-  std::vector<std::string> keysConf, keysSyn;  // empty: no covariates, one group
+  std::vector<std::uint32_t> groupsConf, groupsSyn;  // empty: no covariates, one group
   if (!columns.empty()) {
-    keysConf.resize(n);
-    keysSyn.resize(rows);
-    for (std::size_t i = 0; i < n; ++i) {
-      if ((i & 65535) == 0) exec::throwIfStopped(stop);
-      keysConf[i] = keyOf(dataset, columns, i);
-    }
-    for (std::size_t r = 0; r < rows; ++r) keysSyn[r] = keysConf[sourceRows ? (*sourceRows)[r] : r];
+    groupsConf = keyGroups(dataset, columns, stop);
+    groupsSyn.resize(rows);
+    for (std::size_t r = 0; r < rows; ++r)
+      groupsSyn[r] = groupsConf[sourceRows ? (*sourceRows)[r] : r];
   }
-  return utility::measureDisclosureRisk(keysConf, dataset.y, keysSyn, synthetic, tolerance, stop);
+  return utility::measureDisclosureRiskByGroup(groupsConf, dataset.y, groupsSyn, synthetic,
+                                               tolerance, stop);
 }
 
 nlohmann::json disclosureRiskJson(const data::Dataset& dataset, const utility::DisclosureRisk& r,

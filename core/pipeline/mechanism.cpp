@@ -128,6 +128,19 @@ std::vector<SettingProblem> MechanismConfig::problems() const {
   return out;
 }
 
+std::optional<std::pair<double, double>> naturalBounds(models::Family family) {
+  if (family == models::Family::beta) return std::pair{0.0, 1.0};
+  return std::nullopt;
+}
+
+MechanismConfig withFamilyDefaults(MechanismConfig config, models::Family family) {
+  if (const auto bounds = naturalBounds(family)) {
+    if (!config.lower) config.lower = bounds->first;
+    if (!config.upper) config.upper = bounds->second;
+  }
+  return config;
+}
+
 std::vector<std::string> MechanismConfig::validate() const {
   std::vector<std::string> out;
   const std::string who = mechanismName(mechanism) + ": ";

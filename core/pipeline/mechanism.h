@@ -3,8 +3,10 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
+#include "core/models/family.h"
 #include "core/pipeline/setting_problem.h"
 
 namespace dpsynth::core::pipeline {
@@ -56,5 +58,16 @@ struct MechanismConfig {
   /// problems() as plain-language messages "<mechanism>: <text with the plain keys>".
   std::vector<std::string> validate() const;
 };
+
+/// The public bounds a family's outcome lives in whatever the data (SPEC §4: the beta family's
+/// (0, 1)), [lower, upper]; none for the families whose outcome is unbounded. A property of the
+/// family, never of the confidential values, so the perturbed histogram may use them (SPEC §0).
+std::optional<std::pair<double, double>> naturalBounds(models::Family family);
+
+/// The rule every front end uses (the command line, the studio, studies, sessions): a PH bound
+/// the user left unset takes the family's natural bound (naturalBounds); bounds the user set are
+/// kept. Nothing else changes. The pipeline applies it too (runMechanisms), so front ends call it
+/// before validating.
+MechanismConfig withFamilyDefaults(MechanismConfig config, models::Family family);
 
 }  // namespace dpsynth::core::pipeline

@@ -144,7 +144,7 @@ class MechanismRun {
     detail::StageSampling how;
     StagePtr fit = stage(kind, label, alpha, clamp, start, std::nullopt, previousRunner, how);
     while (fit) {
-      result_.refusals = screenFailures(fit->name, fit->posterior, fit->sample);
+      result_.refusals = screenFailures(fit->name, fit->posterior, fit->sample, fit->labels);
       if (result_.refusals.empty() || how.budgetFactor >= kScreenMaxBudgetFactor) break;
       how.budgetFactor *= 2;
       ++how.retry;
@@ -197,7 +197,7 @@ class MechanismRun {
     direct.parameterisation = models::Parameterisation::direct;
     const auto model = models::makeModel(runner_.dataset(), direct, {}, runner_.stopToken());
     const Eigen::MatrixXd draws =
-        models::convertDraws(reference_->spaceModel(), *model, refUnw->sample.pooled());
+        models::convertDraws(reference_->spaceModel(), *model, refUnw->sample->pooled());
     const auto pass =
         privacy::computeLipschitz(*model, draws, models::LikelihoodWeights{},
                                   detail::lipschitzThreadCount(runner_.settings()),
@@ -448,9 +448,12 @@ void makeRelease(RunSettings& settings) {
   settings.release = true;
 }
 
-RunResult runMechanisms(const data::Dataset& dataset, const std::vector<MechanismConfig>& configs,
+RunResult runMechanisms(const data::Dataset& dataset, const std::vector<MechanismConfig>& asked,
                         const RunSettings& settings, StageCache* cache, std::stop_token stop,
                         PipelineObserver* observer) {
+  // The family's public bounds fill unset PH bounds, whichever front end asked (SPEC §4).
+  std::vector<MechanismConfig> configs;
+  for (const auto& c : asked) configs.push_back(withFamilyDefaults(c, dataset.family));
   std::vector<std::string> problems = settings.nuts.validate();
   for (const auto& c : configs) {
     auto p = c.validate();

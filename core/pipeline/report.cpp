@@ -56,17 +56,17 @@ json stageJson(const StageResult& s) {
             {"lipschitz_q90", s.lipschitz.q90},
             {"lipschitz_q95", s.lipschitz.q95},
             {"seconds", s.seconds},
-            {"sampling_seconds", s.sample.seconds},
-            {"divergences", s.sample.divergences()},
+            {"sampling_seconds", s.sample->seconds},
+            {"divergences", s.sample->divergences()},
             {"max_rhat", maxRhat(s)},
             {"min_ess_bulk", minEssBulk(s)},
-            {"gradient_evaluations", s.sample.gradientEvaluations()},
-            {"metric", mcmc::metricKindName(s.sample.metric())},
+            {"gradient_evaluations", s.sample->gradientEvaluations()},
+            {"metric", mcmc::metricKindName(s.sample->metric())},
             {"weights", weightsJson(s.weights)},
             {"from_cache", s.fromCache},
             {"k", optionalNumber(s.k)},
-            {"lipschitz_mc_sd", std::isfinite(s.lipschitz.maxMcSd) ? json(s.lipschitz.maxMcSd)
-                                                                    : json(nullptr)},
+            {"lipschitz_mc_sd",
+             std::isfinite(s.lipschitz.maxMcSd) ? json(s.lipschitz.maxMcSd) : json(nullptr)},
             {"warnings", s.warnings}};
   if (s.censored()) {
     j["clamp"] = std::max(std::abs(s.lower), std::abs(s.upper));  // the bound on |contribution|
@@ -142,6 +142,11 @@ json buildReport(const data::Dataset& dataset, const MechanismResult& result,
         fin->censored() ? json(fin->lipschitz.maxRaw) : json(nullptr);
     r["weights"] = weightsJson(fin->weights);
     r["posterior"] = posteriorJson(fin->posterior);
+    // Each posterior key's design name ("beta[1]": "health=poor"), for readers of the report.
+    r["parameter_labels"] = json::object();
+    for (std::size_t j = 0; j < fin->posterior.size(); ++j)
+      r["parameter_labels"][fin->posterior[j].name] =
+          parameterLabel(fin->posterior, fin->labels, j);
   } else {
     r["lipschitz"] = nullptr;
     r["lipschitz_q90"] = nullptr;
@@ -149,6 +154,7 @@ json buildReport(const data::Dataset& dataset, const MechanismResult& result,
     r["lipschitz_uncensored"] = nullptr;
     r["weights"] = nullptr;
     r["posterior"] = json::object();
+    r["parameter_labels"] = json::object();
   }
   r["k"] = optionalNumber(result.k);
   r["k_band"] = optionalNumber(result.kBand);
@@ -169,28 +175,28 @@ json buildReport(const data::Dataset& dataset, const MechanismResult& result,
   long long gradients = 0;
   for (const auto& s : result.stages) {
     if (s->fromCache) continue;
-    seconds += s->sample.seconds;
-    gradients += s->sample.gradientEvaluations();
+    seconds += s->sample->seconds;
+    gradients += s->sample->gradientEvaluations();
   }
-  r["sampler"] = {{"chains", settings.nuts.chains},
-                  {"warmup", settings.nuts.warmup},
-                  {"draws", settings.nuts.draws},
-                  {"divergences", fin ? fin->sample.divergences() : 0},
-                  {"tree_depth_saturated", fin ? fin->sample.treeDepthSaturated() : 0},
-                  {"seconds", seconds},
-                  {"gradient_evaluations", gradients},
-                  // A release's seed came from the OS and is written nowhere (SPEC §0).
-                  {"seed", settings.nuts.seed.isUserSeed() && !settings.release
-                               ? json(settings.nuts.seed.lo)
-                               : json(nullptr)},
-                  {"mode", settings.release ? "release" : "reproducible"},
-                  {"max_tree_depth", settings.nuts.maxTreeDepth},
-                  // The metric setting, and the metric the final fit's chains used.
-                  {"metric_setting", mcmc::metricChoiceName(settings.nuts.metric)},
-                  {"metric", fin ? json(mcmc::metricKindName(fin->sample.metric())) : json(nullptr)},
-                  {"step_sizes", json::array()}};
+  r["sampler"] = {
+      {"chains", settings.nuts.chains},
+      {"warmup", settings.nuts.warmup},
+      {"draws", settings.nuts.draws},
+      {"divergences", fin ? fin->sample->divergences() : 0},
+      {"tree_depth_saturated", fin ? fin->sample->treeDepthSaturated() : 0},
+      {"seconds", seconds},
+      {"gradient_evaluations", gradients},
+      // A release's seed came from the OS and is written nowhere (SPEC §0).
+      {"seed", settings.nuts.seed.isUserSeed() && !settings.release ? json(settings.nuts.seed.lo)
+                                                                    : json(nullptr)},
+      {"mode", settings.release ? "release" : "reproducible"},
+      {"max_tree_depth", settings.nuts.maxTreeDepth},
+      // The metric setting, and the metric the final fit's chains used.
+      {"metric_setting", mcmc::metricChoiceName(settings.nuts.metric)},
+      {"metric", fin ? json(mcmc::metricKindName(fin->sample->metric())) : json(nullptr)},
+      {"step_sizes", json::array()}};
   if (fin)
-    for (const auto& c : fin->sample.chains) r["sampler"]["step_sizes"].push_back(c.stepSize);
+    for (const auto& c : fin->sample->chains) r["sampler"]["step_sizes"].push_back(c.stepSize);
   r["seconds"] = result.seconds;
 
   r["stages"] = json::array();

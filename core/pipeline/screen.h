@@ -27,8 +27,10 @@ inline const std::string kScreenMaxBudgetFactorText = "4 times";
 
 /// Why a stage's draws fail the screen: R-hat above kScreenMaxRhat (or not computable), any
 /// divergence, bulk-ESS below kScreenMinEssPerChain per chain. Empty when the stage passes.
+/// Parameters are named by `labels` (StageResult::labels) when given.
 std::vector<std::string> screenFailures(const std::string& stage,
                                         const std::vector<mcmc::ParameterSummary>& posterior,
-                                        const mcmc::SampleResult& sample);
+                                        const mcmc::SampleResult& sample,
+                                        const std::vector<std::string>& labels = {});
 
 }  // namespace dpsynth::core::pipeline

@@ -27,6 +27,31 @@ struct WeightSummary {
 WeightSummary summarizeWeights(const std::vector<double>& alpha, std::size_t n,
                                const std::stop_token& stop = {});
 
+/// A stage's draws, immutable and shared: the StageResult a cache hit hands out (under its own
+/// name, marked fromCache) shares them with the cached stage instead of copying chains × draws
+/// × dimension doubles. Reads go through -> (or convert to const mcmc::SampleResult&).
+class SharedSample {
+ public:
+  SharedSample() : sample_(std::make_shared<mcmc::SampleResult>()) {}
+  /// Takes a fresh sample (implicit: `stage.sample = std::move(sample)`).
+  SharedSample(mcmc::SampleResult sample)  // NOLINT(google-explicit-constructor)
+      : sample_(std::make_shared<mcmc::SampleResult>(std::move(sample))) {}
+  const mcmc::SampleResult& operator*() const { return *sample_; }
+  const mcmc::SampleResult* operator->() const { return sample_.get(); }
+  operator const mcmc::SampleResult&() const { return *sample_; }  // NOLINT
+  /// The sample to change in place (a stage built by hand): copied first when another stage
+  /// shares it, so that no other stage sees the change.
+  mcmc::SampleResult& edit() {
+    if (sample_.use_count() > 1) sample_ = std::make_shared<mcmc::SampleResult>(*sample_);
+    return *sample_;
+  }
+  /// True when both hold the very same draws (no copy was made).
+  bool sharesWith(const SharedSample& other) const { return sample_ == other.sample_; }
+
+ private:
+  std::shared_ptr<mcmc::SampleResult> sample_;
+};
+
 /// The result of one weighted (and possibly censored) fit. Immutable once made: shared between
 /// mechanisms and threads through std::shared_ptr<const StageResult>.
 /// alpha and lipschitz.perRecord are CONFIDENTIAL (functions of the data): plots and internal
@@ -36,8 +61,11 @@ struct StageResult {
   std::vector<double> alpha;         ///< weights used (size n; all ones for unweighted)
   double lower = -std::numeric_limits<double>::infinity();  ///< clamp L (-inf: not censored)
   double upper = std::numeric_limits<double>::infinity();   ///< clamp U (+inf: not censored)
-  mcmc::SampleResult sample;         ///< draws on the unconstrained scale
+  SharedSample sample;  ///< draws on the unconstrained scale (shared, immutable)
   std::vector<mcmc::ParameterSummary> posterior;
+  /// What tables and messages call posterior[j]: its design name ("intercept", "health=poor",
+  /// models::parameterLabels); posterior[j].name stays the report's key ("beta[1]").
+  std::vector<std::string> labels;
   privacy::LipschitzResult lipschitz;
   WeightSummary weights;
   std::vector<std::string> warnings; ///< plain-language diagnostics problems of this stage
@@ -56,6 +84,12 @@ struct StageResult {
   bool censored() const { return std::isfinite(lower) || std::isfinite(upper); }
 };
 using StagePtr = std::shared_ptr<const StageResult>;
+
+/// labels[j] when there is one label per posterior entry, else posterior[j].name.
+inline const std::string& parameterLabel(const std::vector<mcmc::ParameterSummary>& posterior,
+                                         const std::vector<std::string>& labels, std::size_t j) {
+  return labels.size() == posterior.size() ? labels[j] : posterior[j].name;
+}
 
 /// What one mechanism run produces.
 struct MechanismResult {

@@ -9,6 +9,7 @@
 #include <thread>
 
 #include "core/exec/cancellation.h"
+#include "core/models/parameter_labels.h"
 #include "core/privacy/exact_sampler.h"
 #include "core/random/rng.h"
 
@@ -121,7 +122,7 @@ const models::SynthesisModel& StageRunner::spaceModel() const {
 std::vector<Eigen::VectorXd> initsFrom(const StageResult& previous, int chains,
                                        const models::Model* from, const models::Model* to) {
   std::vector<Eigen::VectorXd> inits;
-  const auto& prevChains = previous.sample.chains;
+  const auto& prevChains = previous.sample->chains;
   if (prevChains.empty()) return inits;
   for (int c = 0; c < chains; ++c) {
     const auto& draws = prevChains[static_cast<std::size_t>(c) % prevChains.size()].draws;
@@ -193,6 +194,7 @@ StagePtr StageRunner::run(const std::string& mechanism, const std::string& kind,
   const std::string key = cacheKey(kind, weights, nuts, sampling.exact);
   if (cache_) {
     if (StagePtr cached = cache_->find(key)) {
+      // A stage of its own (this use's label, marked fromCache) that shares the cached draws.
       auto copy = std::make_shared<StageResult>(*cached);
       copy->name = label;
       copy->fromCache = true;
@@ -241,6 +243,9 @@ StagePtr StageRunner::run(const std::string& mechanism, const std::string& kind,
   stage->reference = reference_;
   stage->k = k;
   stage->posterior = mcmc::summarize(*model, sample);
+  std::vector<std::string> names;
+  for (const auto& p : stage->posterior) names.push_back(p.name);
+  stage->labels = models::parameterLabels(names, dataset_.designNames);
   // The pass polls the stop token: a Cancel during a large fit's pass ends the stage too.
   auto lipschitz = privacy::computeLipschitz(*model, sample.pooled(), weights,
                                              lipschitzThreadCount(settings_), stop_);
@@ -256,7 +261,9 @@ StagePtr StageRunner::run(const std::string& mechanism, const std::string& kind,
   stage->budgetFactor = sampling.budgetFactor;
   // Exact draws are independent: chain diagnostics say nothing about them.
   if (!sampling.exact)
-    stage->warnings = diagnosticWarnings(label, stage->posterior, sample, nuts.maxTreeDepth);
+    stage->warnings =
+        diagnosticWarnings(label, stage->posterior, sample, nuts.maxTreeDepth, weights.censored(),
+                           stage->labels);
   stage->sample = std::move(sample);
   stage->seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -294,34 +301,49 @@ std::optional<mcmc::SampleResult> StageRunner::sampleExactly(
 
 std::vector<std::string> diagnosticWarnings(const std::string& stage,
                                             const std::vector<mcmc::ParameterSummary>& posterior,
-                                            const mcmc::SampleResult& sample, int maxTreeDepth) {
+                                            const mcmc::SampleResult& sample, int maxTreeDepth,
+                                            bool censored,
+                                            const std::vector<std::string>& labels) {
   std::vector<std::string> warnings;
   const auto chains = static_cast<double>(sample.chains.size());
   const mcmc::ParameterSummary* worstRhat = nullptr;
   const mcmc::ParameterSummary* worstEss = nullptr;
-  for (const auto& p : posterior) {
+  std::size_t rhatAt = 0, essAt = 0;
+  for (std::size_t j = 0; j < posterior.size(); ++j) {
+    const auto& p = posterior[j];
     if (std::isnan(p.rhat) || p.rhat > 1.01)
-      if (!worstRhat || std::isnan(p.rhat) || p.rhat > worstRhat->rhat) worstRhat = &p;
+      if (!worstRhat || std::isnan(p.rhat) || p.rhat > worstRhat->rhat) {
+        worstRhat = &p;
+        rhatAt = j;
+      }
     if (std::isnan(p.essBulk) || p.essBulk < 100.0 * chains)
-      if (!worstEss || std::isnan(p.essBulk) || p.essBulk < worstEss->essBulk) worstEss = &p;
+      if (!worstEss || std::isnan(p.essBulk) || p.essBulk < worstEss->essBulk) {
+        worstEss = &p;
+        essAt = j;
+      }
   }
   if (worstRhat) {
     warnings.push_back("stage " + stage + ": R-hat " + formatFixed(worstRhat->rhat, 2) + " for " +
-                       worstRhat->name +
-                       ": the chains disagree, so the pseudo-posterior may be multimodal or flat "
-                       "(common with heavy censoring); treat this stage's Lipschitz bound and "
-                       "utility with caution, and try more warm-up");
+                       parameterLabel(posterior, labels, rhatAt) +
+                       ": the chains disagree, so the pseudo-posterior may be multimodal or flat" +
+                       std::string(censored ? " (common with heavy censoring)" : "") +
+                       "; treat this stage's Lipschitz bound and utility with caution, and try "
+                       "more warm-up");
   }
   if (worstEss) {
-    warnings.push_back("stage " + stage + ": bulk-ESS " + formatFixed(worstEss->essBulk, 0) + " for " +
-                       worstEss->name + " is below 100 per chain: too few effective draws for "
+    warnings.push_back("stage " + stage + ": bulk-ESS " + formatFixed(worstEss->essBulk, 0) +
+                       " for " + parameterLabel(posterior, labels, essAt) +
+                       " is below 100 per chain: too few effective draws for "
                        "stable estimates; run more draws");
   }
   if (int d = sample.divergences(); d > 0) {
+    // Only a censored fit has flat regions where the clamp holds every record at its bound;
+    // elsewhere a divergence means a region of strong curvature (a funnel, a narrow ridge).
     warnings.push_back("stage " + stage + ": " + std::to_string(d) +
-                       " divergent transitions: the sampler could not explore part of the "
-                       "pseudo-posterior (often a flat, censored region), so the draws may be "
-                       "biased");
+                       " divergent transitions: the sampler could not explore part of the " +
+                       (censored ? std::string("pseudo-posterior (often a flat, censored region)")
+                                 : std::string("posterior (a region of strong curvature)")) +
+                       ", so the draws may be biased");
   }
   if (int t = sample.treeDepthSaturated(); t > 0) {
     warnings.push_back("stage " + stage + ": " + std::to_string(t) +

@@ -91,9 +91,13 @@ int lipschitzThreadCount(const RunSettings& settings);
 std::string formatFixed(double v, int digits);
 
 /// Plain-language warnings for R-hat > 1.01, bulk-ESS < 100 per chain, divergences and tree
-/// depth saturation.
+/// depth saturation. Parameters are named by `labels` (StageResult::labels) when given.
+/// `censored`: the stage's likelihood is clamped, the only case in which they may speak of
+/// censoring.
 std::vector<std::string> diagnosticWarnings(const std::string& stage,
                                             const std::vector<mcmc::ParameterSummary>& posterior,
-                                            const mcmc::SampleResult& sample, int maxTreeDepth);
+                                            const mcmc::SampleResult& sample, int maxTreeDepth,
+                                            bool censored,
+                                            const std::vector<std::string>& labels = {});
 
 }  // namespace dpsynth::core::pipeline::detail

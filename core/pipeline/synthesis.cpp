@@ -70,7 +70,7 @@ Synthesizer::Synthesizer(const data::Dataset& dataset, const MechanismResult& re
         "synthetic record");
   if (result.ph) return;
   if (!result.final) throw std::invalid_argument("the mechanism result has no final fit");
-  for (const auto& c : result.final->sample.chains)
+  for (const auto& c : result.final->sample->chains)
     totalDraws_ += static_cast<std::uint64_t>(c.draws.rows());
   if (totalDraws_ == 0) throw std::invalid_argument("the final fit has no draws");
   // The posterior predictive does not depend on the weights: an unweighted model suffices.
@@ -83,7 +83,7 @@ Eigen::VectorXd Synthesizer::draw(int j, const std::stop_token& stop) const {
   exec::throwIfStopped(stop);
   random::Rng rng = random::makeRng(seed_, 1000 + static_cast<std::uint64_t>(j));
   if (result_.ph) return privacy::samplePerturbedHistogram(*result_.ph, rows_, rng);
-  const auto& chains = result_.final->sample.chains;
+  const auto& chains = result_.final->sample->chains;
   std::uint64_t s = random::uniformIndex(rng, totalDraws_);
   std::size_t c = 0;
   while (s >= static_cast<std::uint64_t>(chains[c].draws.rows())) {

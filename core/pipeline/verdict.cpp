@@ -70,8 +70,8 @@ Verdict judge(const MechanismResult& result, const Eigen::VectorXd& confidential
   // A posterior fit whose chains fail the screen's diagnostics (aDP and unweighted fits, which
   // are not screened before their release) is not an answer whatever its other numbers say.
   if (result.final && result.final->sampling == Sampling::mcmc) {
-    const auto failures =
-        screenFailures(result.final->name, result.final->posterior, result.final->sample);
+    const auto failures = screenFailures(result.final->name, result.final->posterior,
+                                         result.final->sample, result.final->labels);
     if (!failures.empty()) {
       std::string line = "the fit did not converge (";
       for (std::size_t i = 0; i < failures.size(); ++i) line += (i ? "; " : "") + failures[i];

@@ -51,7 +51,7 @@ class NegbinTarget final : public CellTarget {
       : sum_(p.y, p.alpha, p.lower, p.upper),
         prior_(LocationPrior::negbinIntercept()),
         tauAxis_(PriorAxis::halfCauchy(Lik::kTauScale)),
-        lik_(models::GlmShape{1, true, p.sdScale, false, {}}) {
+        lik_(models::GlmShape{1, true, p.sdScale, false, {}, {}}) {
     for (double y : sum_.outcomes()) data_.push_back(Lik::data(y));
     f_.resize(data_.size());
     ranges_.resize(data_.size());

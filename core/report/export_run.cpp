@@ -19,6 +19,7 @@
 #include "core/report/report_inputs.h"
 #include "core/report/results_table.h"
 #include "core/report/staged_folder.h"
+#include "core/summary/run_summary.h"
 
 namespace dpsynth::core::report {
 
@@ -133,22 +134,29 @@ ExportedFiles exportStaged(const session::Session& session, const data::Dataset&
   const std::stop_token& stop = options.stop;
 
   // The reports are computed from each mechanism's first dataset before anything is written.
-  ReportInputs in{session, dataset, result, settings, options.seed, m, mechanismLabels(result),
-                  {},      {},      {},     {},       stop,         {}};
-  std::vector<std::unique_ptr<pipeline::Synthesizer>> synthesizers;
+  summary::RunSummary run = summary::summarizeRun(dataset, result, settings, stop);
+  ReportInputs in{session,
+                  dataset,
+                  result,
+                  settings,
+                  summary::synthesisSeed(settings),
+                  m,
+                  mechanismLabels(result),
+                  std::move(run.rows),
+                  std::move(run.firstSynthetic),
+                  {},
+                  {},
+                  stop,
+                  {}};
+  const auto& synthesizers = run.synthesizers;
   std::vector<nlohmann::json> reports;
   ExportedFiles out;
   for (std::size_t j = 0; j < result.mechanisms.size(); ++j) {
     const auto& mech = result.mechanisms[j];
-    synthesizers.push_back(
-        std::make_unique<pipeline::Synthesizer>(dataset, mech, settings.model, options.seed, stop));
-    in.firstSynthetic.push_back(synthesizers.back()->draw(0, stop));
     in.syntheticFiles.push_back(syntheticNames(in.labels[j], m));
-    reports.push_back(
-        pipeline::buildReport(dataset, mech, settings, in.firstSynthetic.back(), stop));
+    reports.push_back(pipeline::buildReport(dataset, mech, settings, in.firstSynthetic[j], stop));
     if (!mech.refusals.empty()) out.refusals.push_back(pipeline::refusalMessage(mech));
   }
-  in.rows = resultsTable(dataset, result, in.firstSynthetic, stop);
   session::Session saved = session;
   if (!saved.dataFile.empty())
     saved.dataFile = fs::absolute(saved.dataFile).lexically_normal().string();
@@ -188,7 +196,7 @@ ExportedFiles exportStaged(const session::Session& session, const data::Dataset&
         // One dataset in memory at a time: drawn, written, summarised for the release note.
         pipeline::SyntheticBundleWriter writer(
             folder.stagedPath(inFolder(sub, "synthetic_" + label + ".csv")), dataset, mech, m,
-            options.seed, /*staged=*/true);
+            summary::synthesisSeed(settings), /*staged=*/true);
         for (int k = 0; k < m; ++k) {
           const Eigen::VectorXd y = k == 0 ? in.firstSynthetic[j] : synthesizers[j]->draw(k, stop);
           writer.add(y, stop);

@@ -17,7 +17,6 @@ namespace dpsynth::core::report {
 struct ExportOptions {
   std::string outDir;
   int syntheticDatasets = 1;  ///< m synthetic datasets per mechanism
-  random::Seed seed = 1;      ///< synthesis seed: the run's seed (a release's is never written)
   /// Files the run read (data, session, reference): an export never moves, replaces or deletes
   /// them, wherever they are.
   std::vector<std::string> inputs;
@@ -64,8 +63,9 @@ inline constexpr const char* kInternalFolder = "internal";
 /// unweighted fit and any run without a DP or aDP label never write into it).
 /// Each folder also gets its ownership manifest (.dpsynth-manifest.json: names and SHA-256 of
 /// its files, ownership_manifest.h), which is not among the paths returned or listed here.
-/// Synthetic data come from pipeline::Synthesizer(dataset, result, settings.model, seed), drawn
-/// and written one dataset at a time (as pipeline::synthesize would give them).
+/// Synthetic data come from summary::summarizeRun's synthesizers (the run's seed,
+/// summary::synthesisSeed), drawn and written one dataset at a time (as pipeline::synthesize
+/// would give them).
 /// Nothing is written when anything fails: both folders are built in a hidden folder inside
 /// outDir and moved into place together. When a mechanism's release is refused, only internal/
 /// is written (refusals says why). Throws std::invalid_argument for a cancelled or empty run,

@@ -172,14 +172,13 @@ std::string stagesTable(const pipeline::MechanismResult& m) {
     }
     if (s->posterior.empty()) maxRhat = minEss = NAN;
     const bool censored = s->censored();
-    rows.push_back({s->name, displayNumber(s->lipschitz.max), displayNumber(2 * s->lipschitz.max),
-                    displayNumber(s->lipschitz.q90), displayNumber(s->lipschitz.q95),
-                    censored ? "[" + displayNumber(s->lower) + ", " + displayNumber(s->upper) + "]"
-                             : "—",
-                    censored ? std::to_string(s->lipschitz.censoredRecords) : "—",
-                    std::to_string(s->sample.divergences()), displayNumber(maxRhat),
-                    displayNumber(minEss), s->k ? displayNumber(*s->k) : "—",
-                    s->fromCache ? "yes" : "no"});
+    rows.push_back(
+        {s->name, displayNumber(s->lipschitz.max), displayNumber(2 * s->lipschitz.max),
+         displayNumber(s->lipschitz.q90), displayNumber(s->lipschitz.q95),
+         censored ? "[" + displayNumber(s->lower) + ", " + displayNumber(s->upper) + "]" : "—",
+         censored ? std::to_string(s->lipschitz.censoredRecords) : "—",
+         std::to_string(s->sample->divergences()), displayNumber(maxRhat), displayNumber(minEss),
+         s->k ? displayNumber(*s->k) : "—", s->fromCache ? "yes" : "no"});
   }
   return htmlTable({"stage", "Δ", "εₓ", "Δ q90", "Δ q95", "clamp M", "censored", "divergences",
                     "max R-hat", "min bulk-ESS", "k", "cached"},
@@ -273,12 +272,12 @@ std::string mechanismSection(const ReportInputs& in, std::size_t j) {
   if (fin) {
     html += "<h3>Posterior of the final fit</h3>\n" + posteriorTable(*fin);
     std::string steps;
-    for (const auto& ch : fin->sample.chains)
+    for (const auto& ch : fin->sample->chains)
       steps += (steps.empty() ? "" : ", ") + displayNumber(ch.stepSize);
-    html += "<p class=\"note\">Divergences " + std::to_string(fin->sample.divergences()) +
+    html += "<p class=\"note\">Divergences " + std::to_string(fin->sample->divergences()) +
             ", iterations at the maximum tree depth " +
-            std::to_string(fin->sample.treeDepthSaturated()) + ", step sizes " + escapeHtml(steps) +
-            ".</p>\n";
+            std::to_string(fin->sample->treeDepthSaturated()) + ", step sizes " +
+            escapeHtml(steps) + ".</p>\n";
   }
   html += "<h3>Diagnostics</h3>\n" + htmlList(m.warnings, "No warnings.");
 

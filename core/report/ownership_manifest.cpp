@@ -10,6 +10,7 @@
 #include "core/data/csv_writer.h"
 #include "core/data/regular_file.h"
 #include "core/data/sha256.h"
+#include "core/io/json_reader.h"
 
 namespace dpsynth::core::report {
 namespace {
@@ -30,7 +31,8 @@ std::optional<std::map<std::string, std::string>> recordedDigests(const fs::path
   } catch (const std::exception&) {
     return std::nullopt;  // unreadable or too large: not one dpsynth wrote, it vouches for nothing
   }
-  const nlohmann::json j = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
+  // The project's one parser: a manifest holding a key twice is not one dpsynth wrote.
+  const nlohmann::json j = io::tryParseJson(text).value_or(nlohmann::json());
   // Compared as JSON values: a "kind" that is no string is not a manifest (value() would throw).
   if (!j.is_object() || !j.contains("kind") || j["kind"] != kManifestKind ||
       !j.contains("version") || j["version"] != kManifestVersion)

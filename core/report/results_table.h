@@ -1,74 +1,16 @@
 #pragma once
-/// The results table of a run in the layout of 002's Table 2: one "confidential" row with the
-/// data's own statistics, then one row per mechanism. The studio's table, results.csv and the
-/// internal report all show these rows, so they cannot disagree.
-#include <Eigen/Dense>
-#include <cstdint>
-#include <optional>
-#include <string>
-#include <vector>
-
-#include "core/data/dataset.h"
-#include "core/pipeline/pipeline.h"
+/// The results table now lives in core/summary (typed rows with their CSV codec, and the one run
+/// summary that draws the first synthetic datasets): these names are kept for the studio and
+/// scripts written against core::report. New code uses core/summary/run_summary.h.
+#include "core/summary/results_rows.h"
 
 namespace dpsynth::core::report {
 
-struct ResultsRow {
-  std::string mechanism;                   ///< "confidential", or the mechanism's label
-  std::string guarantee;                   ///< "none" | "aDP" | "DP"; empty for "confidential"
-  std::optional<double> lipschitz;         ///< Δ of the final fit (none for ph and "confidential")
-  std::optional<double> epsilon;           ///< asked ε (DP) or ε_x = 2Δ
-  std::optional<std::size_t> censored;     ///< censor-uw, censor-w
-  std::optional<std::size_t> truncated;    ///< weighted-e
-  std::optional<double> maxEcdf, avgEcdf;  ///< against the confidential data
-  double mean = 0, median = 0, q15 = 0, q90 = 0;  ///< of the (first) synthetic dataset
-  /// The ε target asked for, and whether the mechanism used it (pipeline::usesEpsilonTarget):
-  /// for lw, cw, lw-final, cw-final and unweighted `epsilon` is an outcome, not the target.
-  std::optional<double> epsilonTarget;
-  bool targetIgnored = false;
-  /// pipeline::judge on the first synthetic dataset; empty reasons when usable.
-  bool usable = true;
-  std::vector<std::string> verdictReasons;
-  /// The mechanism draws the outcome ignoring the covariates (ph; pipeline::marginalOnly).
-  bool marginalOnly = false;
-  /// Utility that sees the covariates (utility/regression_utility.h), against the confidential
-  /// data: mean CI overlap and max standardized difference of the model's GLM coefficients,
-  /// pMSE of a logistic propensity model, max |group mean difference| over the levels of the
-  /// categorical covariates. None for "confidential", for models without covariates, and for
-  /// a fit that could not be made.
-  std::optional<double> ciOverlap, maxStdDiff, pmse, maxGroupMeanDiff;
-  /// Empirical disclosure risk (pipeline/disclosure.h): computed from the confidential data,
-  /// internal only. None for "confidential" and where a measure is undefined.
-  std::optional<double> replicatedUniques, attributeCap, attributeCapBaseline, dcrShare;
-};
-
-/// One label per mechanism of the run, used in file names and table rows: the mechanism's name
-/// ("censor-w"), or "censor-w-2", "censor-w-3"... for the second and later runs of a mechanism
-/// that occurs more than once (e.g. at two values of ε).
-std::vector<std::string> mechanismLabels(const pipeline::RunResult& run);
-
-/// Rows for the given first synthetic dataset of each mechanism (synthetic[j] belongs to
-/// run.mechanisms[j]). Throws std::invalid_argument when the sizes do not match. The utility
-/// measures take seconds on 10^6 records: `stop` ends them with exec::Cancelled.
-std::vector<ResultsRow> resultsTable(const data::Dataset& dataset, const pipeline::RunResult& run,
-                                     const std::vector<Eigen::VectorXd>& firstSynthetic,
-                                     const std::stop_token& stop = {});
-
-/// Rows with each mechanism's first synthetic dataset drawn as exportRun and the report JSON
-/// draw it: pipeline::synthesize(dataset, result, model, 1, seed).front().
-std::vector<ResultsRow> resultsTable(const data::Dataset& dataset, const pipeline::RunResult& run,
-                                     const models::ModelSpec& model, std::uint64_t seed,
-                                     const std::stop_token& stop = {});
-
-/// "mechanism", "guarantee", "lipschitz", "epsilon", "censored", "truncated", "max_ecdf",
-/// "avg_ecdf", "mean", "median", "q15", "q90", then (added later, at the end) "marginal_only",
-/// "ci_overlap", "max_std_diff", "pmse", "max_group_mean_diff".
-std::vector<std::string> resultsHeader();
-
-/// The rows as CSV fields: numbers as data::formatNumber (exact, round-trip), empty for n/a.
-std::vector<std::vector<std::string>> resultsCsvRows(const std::vector<ResultsRow>& rows);
-
-/// Writes header + rows atomically (data::writeCsvAtomic). Readable by R, Stata and Excel.
-void writeResultsCsv(const std::string& path, const std::vector<ResultsRow>& rows);
+using summary::mechanismLabels;
+using summary::resultsCsvRows;
+using summary::resultsHeader;
+using summary::ResultsRow;
+using summary::resultsTable;
+using summary::writeResultsCsv;
 
 }  // namespace dpsynth::core::report

@@ -84,7 +84,8 @@ std::string toJson(const Session& session) {
              {"covariates", session.dataset.covariates},
              {"family", models::familyName(session.dataset.family)},
              {"drop_missing", session.dataset.dropMissing},
-             {"weights_from", session.weightsFrom}}},
+             {"weights_from", session.weightsFrom},
+             {"reference_levels", session.dataset.referenceLevels}}},
            {"mechanisms", mechanisms},
            {"run",
             {{"seed", session.reproducible ? json(nuts.seed.lo) : json(nullptr)},
@@ -95,8 +96,8 @@ std::string toJson(const Session& session) {
              {"threads", nuts.threads},
              {"metric", mcmc::metricChoiceName(nuts.metric)},
              {"sd_scale", session.run.model.sdScale},
-             {"rows", session.run.size.declaredRows ? json(*session.run.size.declaredRows)
-                                                    : json(nullptr)},
+             {"rows",
+              session.run.size.declaredRows ? json(*session.run.size.declaredRows) : json(nullptr)},
              {"size_epsilon", session.run.size.epsilon},
              {"tuned_on_confidential", session.run.tunedOnConfidential}}},
            {"synthetic_datasets", session.syntheticDatasets}};
@@ -129,6 +130,12 @@ Session fromJson(const std::string& text, const std::string& file) {
   }
   session.dataset.dropMissing = data.boolean("drop_missing");
   if (data.has("weights_from")) session.weightsFrom = data.string("weights_from");
+  // Added after version 1 was fixed: older files name no reference level (the default rule).
+  if (data.has("reference_levels")) {
+    const io::JsonReader levels = data.object("reference_levels");
+    for (const auto& [column, level] : data.require("reference_levels").items())
+      session.dataset.referenceLevels[column] = levels.string(column);
+  }
 
   const json& mechanisms = top.require("mechanisms");
   if (!mechanisms.is_array()) top.fail("mechanisms", "must be a list");

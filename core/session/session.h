@@ -37,7 +37,7 @@ struct Session {
   /// SHA-256 of the data file's bytes when the session was saved (lower-case hex); empty when
   /// unknown (the data check then reports "unverified").
   std::string dataSha256;
-  data::DatasetSpec dataset;  ///< outcome, covariates, family, dropMissing
+  data::DatasetSpec dataset;  ///< outcome, covariates, family, dropMissing, referenceLevels
   std::vector<pipeline::MechanismConfig> mechanisms;
   /// model.sdScale, neighbours, size ("rows", "size_epsilon"), tunedOnConfidential and
   /// nuts.{seed, chains, warmup, draws, threads, metric} are stored;

@@ -8,6 +8,7 @@
 
 #include "core/data/csv_writer.h"
 #include "core/study/coverage_study.h"
+#include "core/summary/results_rows.h"
 
 namespace dpsynth::core::study {
 namespace {
@@ -17,12 +18,15 @@ std::size_t coverageColumn(const char* name) {
   return static_cast<std::size_t>(std::find(header.begin(), header.end(), name) - header.begin());
 }
 
+/// A number field of the coverage rows, read by the rows' one CSV number codec.
 double coverageNumber(const std::string& text) {
+  std::optional<double> v;
   try {
-    return std::stod(text);
-  } catch (const std::exception&) {
-    throw ConfigError("coverage rows: '" + text + "' is not a number");
+    v = summary::csvNumber("coverage", text);
+  } catch (const std::invalid_argument&) {
   }
+  if (!v) throw ConfigError("coverage rows: '" + text + "' is not a number");
+  return *v;
 }
 
 std::string significant(double x) {

@@ -93,7 +93,7 @@ std::vector<std::string> CoverageConfig::validate() const {
 }
 
 bool isCoverageConfigText(const std::string& text) {
-  const json top = json::parse(text, nullptr, /*allow_exceptions=*/false);
+  const json top = io::tryParseJson(text).value_or(json());
   if (!top.is_object()) return false;
   const auto it = top.find("kind");
   return it != top.end() && it->is_string() && it->get<std::string>() == kCoverageKind;

@@ -1,31 +1,15 @@
 #include "core/study/frontier.h"
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <stdexcept>
 
-#include "core/report/results_table.h"
 #include "core/study/study_runner.h"
+#include "core/summary/results_rows.h"
 
 namespace dpsynth::core::study {
 namespace {
-
-std::size_t frontierColumn(const std::vector<std::string>& header, const std::string& name) {
-  const auto it = std::find(header.begin(), header.end(), name);
-  if (it == header.end()) throw std::invalid_argument("frontier: no column '" + name + "'");
-  return static_cast<std::size_t>(it - header.begin());
-}
-
-std::optional<double> frontierNumber(const std::string& text) {
-  if (text.empty()) return std::nullopt;
-  try {
-    std::size_t used = 0;
-    const double v = std::stod(text, &used);
-    if (used == text.size()) return v;
-  } catch (const std::exception&) {
-  }
-  return std::nullopt;
-}
 
 int guaranteeRank(pipeline::Guarantee g) {
   switch (g) {
@@ -45,7 +29,7 @@ pipeline::Guarantee parseGuarantee(const std::string& text) {
 }  // namespace
 
 std::vector<std::string> frontierMeasures() {
-  const auto header = report::resultsHeader();
+  const auto& header = summary::resultsHeader();
   std::vector<std::string> out;
   auto it = std::find(header.begin(), header.end(), "truncated");
   for (++it; it != header.end(); ++it)
@@ -55,66 +39,60 @@ std::vector<std::string> frontierMeasures() {
 
 std::vector<FrontierPoint> frontierPoints(const std::vector<std::vector<std::string>>& rows,
                                           const std::string& measure) {
+  const auto& header = studyRowHeader();
+  for (const auto& row : rows)
+    if (row.size() != header.size())
+      throw std::invalid_argument("frontier: a row has " + std::to_string(row.size()) +
+                                  " fields, the header " + std::to_string(header.size()));
+  return frontierPoints(studyRowsFromCsv(rows), measure);
+}
+
+std::vector<FrontierPoint> frontierPoints(const std::vector<StudyRow>& rows,
+                                          const std::string& measure) {
   const auto measures = frontierMeasures();
   if (std::find(measures.begin(), measures.end(), measure) == measures.end())
     throw std::invalid_argument("frontier: '" + measure + "' is not a utility measure");
-  const auto header = studyHeader();
-  const std::size_t cellCol = frontierColumn(header, "cell");
-  const std::size_t mechCol = frontierColumn(header, "cell_mechanism");
-  const std::size_t epsCol = frontierColumn(header, "cell_epsilon");
-  const std::size_t cCol = frontierColumn(header, "cell_c");
-  const std::size_t gCol = frontierColumn(header, "cell_g");
-  const std::size_t dCol = frontierColumn(header, "cell_downscale");
-  const std::size_t guaranteeCol = frontierColumn(header, "guarantee");
-  const std::size_t realisedCol = frontierColumn(header, "epsilon");
-  const std::size_t marginalCol = frontierColumn(header, "marginal_only");
-  const std::size_t valueCol = frontierColumn(header, measure);
 
   struct Cell {
-    const std::vector<std::string>* first = nullptr;
+    const StudyRow* first = nullptr;
     std::vector<double> values, realised;
     int guaranteeRank = 2;
     int bestRank = 0;
     std::size_t withoutGuarantee = 0;
     bool marginalOnly = false;
   };
-  std::vector<std::string> order;
-  std::map<std::string, Cell> cells;
+  std::vector<int> order;
+  std::map<int, Cell> cells;
   for (const auto& row : rows) {
-    if (row.size() != header.size())
-      throw std::invalid_argument("frontier: a row has " + std::to_string(row.size()) +
-                                  " fields, the header " + std::to_string(header.size()));
-    if (row[mechCol] == "confidential") continue;
-    auto [it, fresh] = cells.try_emplace(row[cellCol]);
+    if (!row.cell) continue;  // the confidential rows
+    auto [it, fresh] = cells.try_emplace(*row.cell);
     Cell& cell = it->second;
     if (fresh) {
-      order.push_back(row[cellCol]);
+      order.push_back(*row.cell);
       cell.first = &row;
     }
-    if (const auto v = frontierNumber(row[valueCol])) cell.values.push_back(*v);
-    if (const auto e = frontierNumber(row[realisedCol])) cell.realised.push_back(*e);
-    const int rank = guaranteeRank(parseGuarantee(row[guaranteeCol]));
+    if (const auto v = row.results.number(measure); v && !std::isnan(*v)) cell.values.push_back(*v);
+    if (row.results.epsilon) cell.realised.push_back(*row.results.epsilon);
+    const int rank = guaranteeRank(parseGuarantee(row.results.guarantee));
     cell.guaranteeRank = std::min(cell.guaranteeRank, rank);
     cell.bestRank = std::max(cell.bestRank, rank);
     if (rank == 0) ++cell.withoutGuarantee;
-    cell.marginalOnly = cell.marginalOnly || row[marginalCol] == "true";
+    cell.marginalOnly = cell.marginalOnly || row.results.marginalOnly;
   }
 
   std::vector<FrontierPoint> points;
   for (const auto& key : order) {
     const Cell& cell = cells.at(key);
     if (cell.values.empty()) continue;
-    const auto& r = *cell.first;
+    const CellKeys& keys = cell.first->keys;
     FrontierPoint p;
     p.cell = key;
-    p.mechanism = r[mechCol];
-    p.epsilonText = r[epsCol];
-    p.cText = r[cCol];
-    p.gText = r[gCol];
-    p.downscaleText = r[dCol];
-    p.epsilon = frontierNumber(p.epsilonText);
-    p.c = frontierNumber(p.cText);
-    p.g = frontierNumber(p.gText);
+    p.mechanism = keys.mechanism;
+    p.epsilon = keys.epsilon;
+    p.c = keys.c;
+    p.g = keys.g;
+    p.hasDownscale = keys.hasDownscale;
+    p.downscale = keys.downscale;
     p.value = summarizeValues(measure, cell.values);
     if (!cell.realised.empty()) p.guaranteeEpsilon = summarizeValues("epsilon", cell.realised);
     if (p.epsilon) {
@@ -141,10 +119,10 @@ std::vector<FrontierPoint> frontierPoints(const std::vector<std::vector<std::str
     p.series = p.mechanism;
     if (p.epsilon) {
       std::string tuning;
-      if (!p.cText.empty()) tuning += "c=" + p.cText;
-      if (!p.gText.empty()) tuning += (tuning.empty() ? "" : ", ") + std::string("g=") + p.gText;
-      if (!p.downscaleText.empty())
-        tuning += (tuning.empty() ? "" : ", ") + std::string("d=") + p.downscaleText;
+      if (p.c) tuning += "c=" + p.cText();
+      if (p.g) tuning += (tuning.empty() ? "" : ", ") + std::string("g=") + p.gText();
+      if (p.hasDownscale)
+        tuning += (tuning.empty() ? "" : ", ") + std::string("d=") + p.downscaleText();
       if (!tuning.empty()) p.series += " (" + tuning + ")";
     }
     points.push_back(std::move(p));

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/pipeline/mechanism.h"
+#include "core/study/study_row.h"
 #include "core/study/study_summary.h"
 
 namespace dpsynth::core::study {
@@ -17,13 +18,12 @@ namespace dpsynth::core::study {
 std::vector<std::string> frontierMeasures();
 
 struct FrontierPoint {
-  std::string cell;       ///< the rows' "cell" field
-  std::string mechanism;  ///< cell_mechanism
-  /// The cell's keys as in the rows (empty = the axis does not apply to the mechanism;
-  /// downscale may be "auto").
-  std::string epsilonText, cText, gText, downscaleText;
+  int cell = 0;                   ///< the cell's index (studyCells order)
+  std::string mechanism;          ///< cell_mechanism
   std::optional<double> epsilon;  ///< the ε target of the cell, when the mechanism takes one
   std::optional<double> c, g;     ///< when the mechanism uses them
+  bool hasDownscale = false;      ///< the mechanism takes a downscale d
+  std::optional<double> downscale;  ///< with hasDownscale: a value, or nullopt = "auto"
   /// Where the point sits on the ε axis: the ε target, or for mechanisms whose ε is an outcome
   /// (unweighted, lw, lw-final, …) the median over replicates of the "epsilon" column (ε_x).
   double x = 0;
@@ -45,11 +45,23 @@ struct FrontierPoint {
   /// c sweep of censor-w gives a line per c); mechanisms without an ε target form one line
   /// over their tuning (their ε_x moves with c and g).
   std::string series;
+
+  /// The cell's keys, and as the rows spell them ("" for an axis the mechanism does not use,
+  /// downscale "auto"): for labels and exported tables, never to be parsed back.
+  CellKeys keys() const { return {mechanism, epsilon, c, g, hasDownscale, downscale}; }
+  std::string epsilonText() const { return keys().epsilonText(); }
+  std::string cText() const { return keys().cText(); }
+  std::string gText() const { return keys().gText(); }
+  std::string downscaleText() const { return keys().downscaleText(); }
 };
 
 /// One point per cell in order of first appearance, skipping the confidential rows and the
 /// cells where no replicate has a value of `measure`. Within a series the points are sorted by
-/// x. Throws std::invalid_argument for an unknown measure or rows not in studyHeader() layout.
+/// x. Throws std::invalid_argument for an unknown measure.
+std::vector<FrontierPoint> frontierPoints(const std::vector<StudyRow>& rows,
+                                          const std::string& measure);
+/// The same for rows as the study's CSV holds them (decoded by studyRowsFromCsv:
+/// std::invalid_argument for rows not in studyHeader() layout).
 std::vector<FrontierPoint> frontierPoints(const std::vector<std::vector<std::string>>& rows,
                                           const std::string& measure);
 

@@ -49,6 +49,7 @@ ReplicateSource::ReplicateSource(const StudyConfig& config) : n_(config.source.n
   spec.outcome = b.outcome;
   spec.covariates = b.covariates;
   spec.family = b.family;
+  spec.referenceLevels = b.referenceLevels;
   original_ = data::buildDataset(data::readDataFile(b.file), spec);
   if (n_ == 0) n_ = original_->size();
 }

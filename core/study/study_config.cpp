@@ -44,7 +44,7 @@ std::string trim(const std::string& s) {
 
 StudySource sourceFromJson(const json& value, const std::string& file) {
   const ConfigReader r(value, file, "source");
-  r.onlyKeys({"generator", "n", "bootstrap", "outcome", "covariates", "family"});
+  r.onlyKeys({"generator", "n", "bootstrap", "outcome", "covariates", "family", "reference"});
   StudySource source;
   const bool hasGenerator = r.find("generator") != nullptr;
   const bool hasBootstrap = r.find("bootstrap") != nullptr;
@@ -56,7 +56,7 @@ StudySource sourceFromJson(const json& value, const std::string& file) {
     } catch (const std::invalid_argument& e) {
       r.fail("generator", e.what());
     }
-    for (const char* key : {"outcome", "covariates", "family"})
+    for (const char* key : {"outcome", "covariates", "family", "reference"})
       if (r.find(key)) r.fail(key, "belongs to a bootstrap source, not a generator");
     source.n = static_cast<std::size_t>(r.integer("n", 2, 100'000'000));
   } else {
@@ -64,6 +64,11 @@ StudySource sourceFromJson(const json& value, const std::string& file) {
     b.file = r.string("bootstrap");
     b.outcome = r.string("outcome");
     if (r.find("covariates")) b.covariates = r.strings("covariates");
+    if (r.find("reference")) {
+      const io::JsonReader levels = r.object("reference");
+      for (const auto& [column, level] : r.require("reference").items())
+        b.referenceLevels[column] = levels.string(column);
+    }
     try {
       b.family = models::parseFamily(r.string("family"));
     } catch (const std::invalid_argument& e) {
@@ -187,7 +192,7 @@ std::vector<std::string> StudyConfig::validate() const {
                        " (every draw of a replicate is kept in memory)");
   bool hasPh = false;
   for (auto m : mechanisms) hasPh = hasPh || m == pipeline::Mechanism::ph;
-  if (hasPh && family() != models::Family::beta && !(histogram.lower && histogram.upper))
+  if (hasPh && !pipeline::naturalBounds(family()) && !(histogram.lower && histogram.upper))
     problems.push_back(
         "ph.lower, ph.upper: the perturbed histogram needs public bounds (never from the data)");
   if (histogram.lower && histogram.upper && !(*histogram.lower < *histogram.upper))
@@ -290,6 +295,8 @@ std::string studyConfigToJson(const StudyConfig& config) {
                   {"covariates", b.covariates},
                   {"family", models::familyName(b.family)}};
     if (config.source.n > 0) source["n"] = config.source.n;
+    // Written only when set: the canonical text (and hash) of older studies stays the same.
+    if (!b.referenceLevels.empty()) source["reference"] = b.referenceLevels;
   }
   json mechanisms = json::array();
   for (auto m : config.mechanisms) mechanisms.push_back(pipeline::mechanismName(m));

@@ -4,6 +4,7 @@
 /// written to JSON ("version": 1); the minimal config of SPEC §8 is accepted as it is.
 #include <cstddef>
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -47,6 +48,9 @@ struct Bootstrap {
   std::string outcome;
   std::vector<std::string> covariates;
   models::Family family = models::Family::negbin;
+  /// "reference": {"COLUMN": "LEVEL"}: the reference level of categorical covariates
+  /// (data::DatasetSpec::referenceLevels).
+  std::map<std::string, std::string> referenceLevels;
 };
 
 struct StudySource {

@@ -5,6 +5,7 @@
 
 #include "core/data/csv_writer.h"
 #include "core/report/svg_chart.h"
+#include "core/study/study_row.h"
 #include "core/study/study_runner.h"
 #include "core/study/study_summary.h"
 
@@ -12,28 +13,30 @@ namespace dpsynth::core::study {
 
 std::string lipschitzViolins(const StudyConfig& config,
                              const std::vector<std::vector<std::string>>& rows) {
-  const auto header = studyHeader();
-  const auto column = static_cast<std::size_t>(
-      std::find(header.begin(), header.end(), "lipschitz") - header.begin());
-  std::vector<std::string> order;
+  return lipschitzViolins(config, studyRowsFromCsv(rows));
+}
+
+std::string lipschitzViolins(const StudyConfig& config, const std::vector<StudyRow>& rows) {
+  std::vector<int> order;
   std::vector<report::ViolinGroup> groups;
   for (const auto& row : rows) {
-    if (row[1].empty() || row[column].empty()) continue;  // confidential rows, ph
-    auto it = std::find(order.begin(), order.end(), row[1]);
+    if (!row.cell || !row.results.lipschitz) continue;  // confidential rows, ph
+    auto it = std::find(order.begin(), order.end(), *row.cell);
     if (it == order.end()) {
-      order.push_back(row[1]);
+      order.push_back(*row.cell);
       report::ViolinGroup g;
-      g.label = row[2];
-      if (!row[3].empty()) {
-        g.label += "\nε=" + row[3];
-        g.reference = std::stod(row[3]) / 2;
+      g.label = row.keys.mechanism;
+      if (row.keys.epsilon) {
+        g.label += "\nε=" + row.keys.epsilonText();
+        g.reference = *row.keys.epsilon / 2;
         g.referenceLabel = "ε/2";
       }
-      if (!row[6].empty()) g.label += (row[3].empty() ? "\n" : " ") + std::string("d=") + row[6];
+      if (row.keys.hasDownscale)
+        g.label += (row.keys.epsilon ? " " : "\n") + std::string("d=") + row.keys.downscaleText();
       groups.push_back(g);
       it = order.end() - 1;
     }
-    groups[static_cast<std::size_t>(it - order.begin())].values.push_back(std::stod(row[column]));
+    groups[static_cast<std::size_t>(it - order.begin())].values.push_back(*row.results.lipschitz);
   }
   report::ChartOptions options;
   options.title = std::string(config.source.bootstrap ? "INTERNAL (bootstrap of confidential "
@@ -54,12 +57,14 @@ std::vector<std::string> studyOutputNames() {
 void writeStudyOutputs(const std::string& folder, const StudyConfig& config,
                        const std::vector<std::vector<std::string>>& rows) {
   namespace fs = std::filesystem;
-  const auto cells = summarizeStudy(rows);
+  // Decoded once (the CSV edge): the summaries and the chart read the same structs.
+  const std::vector<StudyRow> typed = studyRowsFromCsv(rows);
+  const auto cells = summarizeStudy(typed);
   data::writeTextAtomic((fs::path(folder) / "summary.json").string(), summaryJson(config, cells));
   data::writeTextAtomic((fs::path(folder) / "summary.md").string(),
                         summaryMarkdown(config, cells));
   data::writeTextAtomic((fs::path(folder) / "lipschitz.svg").string(),
-                        lipschitzViolins(config, rows));
+                        lipschitzViolins(config, typed));
   // A folder of bootstrap replicates of confidential data marks itself internal (SPEC §0), so
   // that no file of it is mistaken for a release.
   if (config.source.bootstrap)

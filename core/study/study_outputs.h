@@ -5,10 +5,13 @@
 #include <vector>
 
 #include "core/study/study_config.h"
+#include "core/study/study_row.h"
 
 namespace dpsynth::core::study {
 
 /// Violins of the "lipschitz" column per cell (cells without any Δ, e.g. ph, are left out).
+std::string lipschitzViolins(const StudyConfig& config, const std::vector<StudyRow>& rows);
+/// The same for rows as the study's CSV holds them (studyRowsFromCsv).
 std::string lipschitzViolins(const StudyConfig& config,
                              const std::vector<std::vector<std::string>>& rows);
 

@@ -40,14 +40,11 @@ pipeline::MechanismConfig StudyCell::mechanismConfig(const StudyConfig& config) 
   m.downscale = hasDownscale ? downscale : std::optional<double>(1.0);
   if (mechanism == Mechanism::lwFinal || mechanism == Mechanism::cwFinal) m.k = std::nullopt;
   if (mechanism == Mechanism::ph) {
-    const bool beta = config.family() == models::Family::beta;
-    m.lower = config.histogram.lower ? config.histogram.lower
-                                     : (beta ? std::optional<double>(0.0) : std::nullopt);
-    m.upper = config.histogram.upper ? config.histogram.upper
-                                     : (beta ? std::optional<double>(1.0) : std::nullopt);
+    m.lower = config.histogram.lower;
+    m.upper = config.histogram.upper;
     m.bins = config.histogram.bins;
   }
-  return m;
+  return pipeline::withFamilyDefaults(m, config.family());
 }
 
 std::vector<StudyCell> studyCells(const StudyConfig& config) {

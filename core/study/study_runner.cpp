@@ -1,59 +1,44 @@
 #include "core/study/study_runner.h"
 
-#include "core/exec/cancellation.h"
-
 #include <algorithm>
 #include <chrono>
 #include <cmath>
 
-#include "core/data/csv_writer.h"
+#include "core/exec/cancellation.h"
 #include "core/exec/parallel_for.h"
 #include "core/pipeline/pipeline.h"
 #include "core/random/rng.h"
-#include "core/report/results_table.h"
+#include "core/study/study_row.h"
+#include "core/summary/run_summary.h"
 
 namespace dpsynth::core::study {
 namespace {
 
-/// Sub-seed tags of a replicate's seed: the data draw and the synthetic datasets of the rows.
-constexpr std::uint64_t kDataTag = 0x64617461;   // "data"
-constexpr std::uint64_t kSynthTag = 0x73796e74;  // "synt"
+/// Sub-seed tag of a replicate's seed for its data draw (the sampler and the synthetic datasets
+/// use the replicate's seed as any run uses its own, summary::synthesisSeed).
+constexpr std::uint64_t kDataTag = 0x64617461;  // "data"
 
-std::string optionalField(const std::optional<double>& v) {
-  return v ? data::formatNumber(*v) : std::string();
+CellKeys cellKeys(const StudyCell& cell) {
+  return {pipeline::mechanismName(cell.mechanism),
+          cell.epsilon,
+          cell.c,
+          cell.g,
+          cell.hasDownscale,
+          cell.downscale};
 }
 
-std::vector<std::string> cellFields(int index, const StudyCell& cell) {
-  std::string downscale;
-  if (cell.hasDownscale) downscale = cell.downscale ? data::formatNumber(*cell.downscale) : "auto";
-  return {std::to_string(index),       pipeline::mechanismName(cell.mechanism),
-          optionalField(cell.epsilon), optionalField(cell.c),
-          optionalField(cell.g),       downscale};
-}
-
-std::vector<std::string> diagnosticFields(const pipeline::MechanismResult& result) {
-  if (!result.final) return {"", "", data::formatNumber(result.seconds)};
-  double maxRhat = 0;
-  bool any = false;
+/// Divergences and the largest finite R-hat of the final fit (none without one), and seconds.
+void setDiagnostics(StudyRow& row, const pipeline::MechanismResult& result) {
+  row.seconds = result.seconds;
+  if (!result.final) return;
+  row.divergences = result.final->sample->divergences();
   for (const auto& p : result.final->posterior)
-    if (std::isfinite(p.rhat)) {
-      maxRhat = std::max(maxRhat, p.rhat);
-      any = true;
-    }
-  return {std::to_string(result.final->sample.divergences()),
-          any ? data::formatNumber(maxRhat) : std::string(),
-          data::formatNumber(result.seconds)};
+    if (std::isfinite(p.rhat)) row.maxRhat = std::max(row.maxRhat.value_or(0.0), p.rhat);
 }
 
 }  // namespace
 
-std::vector<std::string> studyHeader() {
-  std::vector<std::string> header{"replicate", "cell",  "cell_mechanism", "cell_epsilon",
-                                  "cell_c",    "cell_g", "cell_downscale"};
-  for (const auto& h : report::resultsHeader()) header.push_back(h);
-  for (const char* h : {"divergences", "max_rhat", "seconds"}) header.push_back(h);
-  return header;
-}
+std::vector<std::string> studyHeader() { return studyRowHeader(); }
 
 std::optional<ReplicateRows> runReplicate(const StudyConfig& config, const ReplicateSource& source,
                                           int replicate, std::stop_token stop) {
@@ -87,32 +72,32 @@ std::optional<ReplicateRows> runReplicate(const StudyConfig& config, const Repli
   if (run.mechanisms.size() != cells.size())
     throw std::logic_error("study replicate: the pipeline returned fewer mechanisms than cells");
 
-  std::vector<report::ResultsRow> table;
+  // The run summary of every front end (summary/run_summary.h): the first synthetic dataset
+  // drawn with the run's seed, as `dpsynth fit` and "Export all" draw it.
+  std::vector<summary::ResultsRow> table;
   try {
-    table = report::resultsTable(dataset, run, settings.model,
-                                 random::deriveSeed(random::Seed(seed), kSynthTag).lo, stop);
+    table = summary::summarizeRun(dataset, run, settings, stop).rows;
   } catch (const exec::Cancelled&) {
     return std::nullopt;
   }
-  const auto fields = report::resultsCsvRows(table);
-  if (fields.size() != cells.size() + 1)
+  if (table.size() != cells.size() + 1)
     throw std::logic_error("study replicate: results rows do not match the cells");
 
   ReplicateRows out;
   out.replicate = replicate;
-  const std::string r = std::to_string(replicate);
-  std::vector<std::string> confidential{r, "", "confidential", "", "", "", ""};
-  confidential.insert(confidential.end(), fields[0].begin(), fields[0].end());
-  confidential.insert(confidential.end(), {"", "", ""});
-  out.rows.push_back(std::move(confidential));
+  StudyRow confidential;
+  confidential.replicate = replicate;
+  confidential.keys.mechanism = "confidential";
+  confidential.results = table[0];
+  out.rows.push_back(studyCsvFields(confidential));
   for (std::size_t j = 0; j < cells.size(); ++j) {
-    std::vector<std::string> row{r};
-    const auto keys = cellFields(static_cast<int>(j), cells[j]);
-    row.insert(row.end(), keys.begin(), keys.end());
-    row.insert(row.end(), fields[j + 1].begin(), fields[j + 1].end());
-    const auto diagnostics = diagnosticFields(run.mechanisms[j]);
-    row.insert(row.end(), diagnostics.begin(), diagnostics.end());
-    out.rows.push_back(std::move(row));
+    StudyRow row;
+    row.replicate = replicate;
+    row.cell = static_cast<int>(j);
+    row.keys = cellKeys(cells[j]);
+    row.results = table[j + 1];
+    setDiagnostics(row, run.mechanisms[j]);
+    out.rows.push_back(studyCsvFields(row));
   }
   return out;
 }

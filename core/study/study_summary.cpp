@@ -3,18 +3,18 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <functional>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
 #include "core/data/csv_writer.h"
+#include "core/study/study_row.h"
 #include "core/study/study_runner.h"
 
 namespace dpsynth::core::study {
 namespace {
 
 using nlohmann::json;
-
-constexpr std::size_t kKeyColumns = 7;  // replicate, cell, cell_mechanism ... cell_downscale
 
 /// R's type 7: h = (n − 1)p, x[⌊h⌋] + (h − ⌊h⌋)(x[⌊h⌋+1] − x[⌊h⌋]) on the sorted values.
 double quantile7(const std::vector<double>& sorted, double p) {
@@ -24,18 +24,21 @@ double quantile7(const std::vector<double>& sorted, double p) {
   return sorted[lo] + (h - static_cast<double>(lo)) * (sorted[hi] - sorted[lo]);
 }
 
-bool parseNumber(const std::string& text, double& value) {
-  if (text.empty()) return false;
-  try {
-    std::size_t used = 0;
-    value = std::stod(text, &used);
-    return used == text.size();
-  } catch (const std::exception&) {
-    return false;
-  }
-}
-
 json number(double v) { return std::isfinite(v) ? json(v) : json(nullptr); }
+
+json summariesJson(const std::vector<ColumnSummary>& summaries) {
+  json columns = json::object();
+  for (const auto& s : summaries)
+    columns[s.column] = {{"n", s.n},
+                         {"min", number(s.min)},
+                         {"q1", number(s.q1)},
+                         {"median", number(s.median)},
+                         {"mean", number(s.mean)},
+                         {"q3", number(s.q3)},
+                         {"max", number(s.max)},
+                         {"sd", number(s.sd)}};
+  return columns;
+}
 
 /// Four significant digits for reading (summary.json keeps the exact values).
 std::string cell(double v) {
@@ -77,41 +80,60 @@ ColumnSummary summarizeValues(const std::string& column, std::vector<double> val
 }
 
 std::vector<CellSummary> summarizeStudy(const std::vector<std::vector<std::string>>& rows) {
-  const auto header = studyHeader();
-  std::vector<std::string> order;
-  std::vector<std::vector<const std::vector<std::string>*>> groups;
-  for (const auto& row : rows) {
-    if (row.size() != header.size())
+  for (const auto& row : rows)
+    if (row.size() != studyRowHeader().size())
       throw std::invalid_argument("study summary: a row has " + std::to_string(row.size()) +
-                                  " fields, the header " + std::to_string(header.size()));
-    const auto it = std::find(order.begin(), order.end(), row[1]);
+                                  " fields, the header " + std::to_string(studyRowHeader().size()));
+  return summarizeStudy(studyRowsFromCsv(rows));
+}
+
+std::vector<CellSummary> summarizeStudy(const std::vector<StudyRow>& rows) {
+  // Cells in order of first appearance; the confidential rows (no cell) form one group.
+  std::vector<std::optional<int>> order;
+  std::vector<std::vector<const StudyRow*>> groups;
+  for (const auto& row : rows) {
+    const auto it = std::find(order.begin(), order.end(), row.cell);
     if (it == order.end()) {
-      order.push_back(row[1]);
+      order.push_back(row.cell);
       groups.push_back({&row});
     } else {
       groups[static_cast<std::size_t>(it - order.begin())].push_back(&row);
     }
   }
+  // The numeric columns in header order: the results' (text and flag columns have no number),
+  // then the fit's diagnostics.
+  using Value = std::function<std::optional<double>(const StudyRow&)>;
+  std::vector<std::pair<std::string, Value>> numeric;
+  for (const auto& name : summary::resultsHeader())
+    numeric.emplace_back(name, [name](const StudyRow& r) { return r.results.number(name); });
+  numeric.emplace_back("divergences", [](const StudyRow& r) {
+    return r.divergences ? std::optional<double>(static_cast<double>(*r.divergences))
+                         : std::nullopt;
+  });
+  numeric.emplace_back("max_rhat", [](const StudyRow& r) { return r.maxRhat; });
+  numeric.emplace_back("seconds", [](const StudyRow& r) { return r.seconds; });
+
   std::vector<CellSummary> out;
   for (std::size_t g = 0; g < groups.size(); ++g) {
+    const StudyRow& first = *groups[g].front();
     CellSummary c;
-    c.cell = order[g];
-    c.keys.assign(groups[g].front()->begin() + 2, groups[g].front()->begin() + kKeyColumns);
-    for (std::size_t col = kKeyColumns; col < header.size(); ++col) {
+    c.cell = first.cell ? std::to_string(*first.cell) : std::string();
+    c.keys = {first.keys.mechanism, first.keys.epsilonText(), first.keys.cText(),
+              first.keys.gText(), first.keys.downscaleText()};
+    for (const auto& [name, value] : numeric) {
       std::vector<double> values;
-      bool numeric = true;
-      for (const auto* row : groups[g]) {
-        const std::string& field = (*row)[col];
-        double v = 0;
-        if (field.empty()) continue;
-        if (!parseNumber(field, v)) {
-          numeric = false;
-          break;
-        }
-        values.push_back(v);
-      }
-      if (numeric && !values.empty()) c.columns.push_back(summarizeValues(header[col], values));
+      for (const StudyRow* row : groups[g])
+        if (const auto v = value(*row); v && !std::isnan(*v)) values.push_back(*v);
+      if (!values.empty()) c.columns.push_back(summarizeValues(name, values));
     }
+    for (const char* name : kRiskColumns)
+      for (const auto& s : c.columns)
+        if (s.column == name) c.disclosure.push_back(s);
+    std::vector<double> gains;
+    for (const StudyRow* row : groups[g])
+      if (row->results.attributeCap && row->results.attributeCapBaseline)
+        gains.push_back(*row->results.attributeCap - *row->results.attributeCapBaseline);
+    if (!gains.empty()) c.disclosure.push_back(summarizeValues(kCapGainColumn, gains));
     out.push_back(std::move(c));
   }
   return out;
@@ -123,13 +145,14 @@ std::string summaryJson(const StudyConfig& config, const std::vector<CellSummary
   for (const auto& c : cells) {
     json keys = json::object();
     for (std::size_t k = 0; k < c.keys.size(); ++k) keys[header[k + 2]] = c.keys[k];
-    json columns = json::object();
-    for (const auto& s : c.columns)
-      columns[s.column] = {{"n", s.n},           {"min", number(s.min)},
-                           {"q1", number(s.q1)}, {"median", number(s.median)},
-                           {"mean", number(s.mean)}, {"q3", number(s.q3)},
-                           {"max", number(s.max)},   {"sd", number(s.sd)}};
-    list.push_back({{"cell", c.cell}, {"keys", keys}, {"columns", columns}});
+    const json risk = c.disclosure.empty() ? json(nullptr)
+                                           : json{{"internal", true},
+                                                  {"note", kRiskInternalLine},
+                                                  {"columns", summariesJson(c.disclosure)}};
+    list.push_back({{"cell", c.cell},
+                    {"keys", keys},
+                    {"columns", summariesJson(c.columns)},
+                    {"disclosure_risk", risk}});
   }
   const json out{{"version", 1},
                  {"config", json::parse(studyConfigToJson(config))},
@@ -158,14 +181,23 @@ std::string summaryMarkdown(const StudyConfig& config, const std::vector<CellSum
   if (!config.note.empty()) md += "\nNote: " + config.note + "\n";
   md += "\nQuantiles are R's type 7; sd has the n − 1 divisor; 4 significant digits here, exact "
         "values in summary.json.\n";
+  const auto table = [](const std::vector<ColumnSummary>& summaries, bool risk) {
+    std::string t = "| column | n | Min | Q1 | Median | Mean | Q3 | Max | sd |\n";
+    t += "|---|---|---|---|---|---|---|---|---|\n";
+    for (const auto& s : summaries) {
+      const bool isRisk = std::any_of(std::begin(kRiskColumns), std::end(kRiskColumns),
+                                      [&](const char* name) { return s.column == name; });
+      if (isRisk && !risk) continue;  // in the cell's disclosure table
+      t += "| " + s.column + " | " + std::to_string(s.n) + " | " + cell(s.min) + " | " +
+           cell(s.q1) + " | " + cell(s.median) + " | " + cell(s.mean) + " | " + cell(s.q3) + " | " +
+           cell(s.max) + " | " + cell(s.sd) + " |\n";
+    }
+    return t;
+  };
   for (const auto& c : cells) {
-    md += "\n## " + cellTitle(c) + "\n\n";
-    md += "| column | n | Min | Q1 | Median | Mean | Q3 | Max | sd |\n";
-    md += "|---|---|---|---|---|---|---|---|---|\n";
-    for (const auto& s : c.columns)
-      md += "| " + s.column + " | " + std::to_string(s.n) + " | " + cell(s.min) + " | " +
-            cell(s.q1) + " | " + cell(s.median) + " | " + cell(s.mean) + " | " + cell(s.q3) +
-            " | " + cell(s.max) + " | " + cell(s.sd) + " |\n";
+    md += "\n## " + cellTitle(c) + "\n\n" + table(c.columns, false);
+    if (!c.disclosure.empty())
+      md += "\n" + std::string(kRiskInternalLine) + "\n\n" + table(c.disclosure, true);
   }
   return md;
 }

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "core/study/study_config.h"
+#include "core/study/study_row.h"
 
 namespace dpsynth::core::study {
 
@@ -22,14 +23,37 @@ struct CellSummary {
   std::string cell;            ///< the "cell" field ("" for the confidential rows)
   std::vector<std::string> keys;  ///< cell_mechanism, cell_epsilon, cell_c, cell_g, cell_downscale
   std::vector<ColumnSummary> columns;  ///< numeric columns with at least one value
+  /// The empirical disclosure risk of the cell (kRiskColumns, then kCapGainColumn), those with
+  /// at least one value. Computed from the data of each replicate: internal only, like every
+  /// file of a study (SPEC §0), and the summaries say so.
+  std::vector<ColumnSummary> disclosure;
 };
 
-/// Summaries per cell, in order of first appearance in the rows (studyHeader() layout). The
-/// numeric columns are every column after the cell keys whose non-empty fields are numbers.
+/// The disclosure-risk columns of the results table (report/results_table.h) that a study
+/// summarises per cell, as for the other measures.
+inline constexpr const char* kRiskColumns[] = {"replicated_uniques", "attribute_cap",
+                                               "attribute_cap_baseline", "dcr_share"};
+/// attribute_cap − attribute_cap_baseline of each replicate (what the synthetic file adds to a
+/// guess made without it), summarised over the replicates where both are defined.
+inline constexpr const char* kCapGainColumn = "attribute_cap_gain";
+/// The line the summaries give the disclosure risk.
+inline constexpr const char* kRiskInternalLine =
+    "Empirical disclosure risk of each replicate's first synthetic dataset against that "
+    "replicate's data (after synthpop's replicated uniques, TCAP/DiSCO-style attribution and "
+    "DCR): internal only, computed from the data, never for release.";
+
+/// Summaries per cell, in order of first appearance in the rows. The numeric columns are every
+/// numeric column of the rows (the results' and the fit's diagnostics), each over the rows that
+/// have a value.
+std::vector<CellSummary> summarizeStudy(const std::vector<StudyRow>& rows);
+/// The same for rows as the study's CSV holds them (studyHeader() layout; decoded by
+/// studyRowsFromCsv, std::invalid_argument for a row that is not in it).
 std::vector<CellSummary> summarizeStudy(const std::vector<std::vector<std::string>>& rows);
 
 /// summary.json: {"version": 1, "config": <canonical config>, "internal_study": true when the
-/// source is a bootstrap, "quantile_type": 7, "cells": [...]}.
+/// source is a bootstrap, "quantile_type": 7, "cells": [...]}; each cell holds "columns" (every
+/// numeric column) and "disclosure_risk" ({"internal": true, "note": kRiskInternalLine,
+/// "columns": CellSummary::disclosure}, null for a cell without any).
 std::string summaryJson(const StudyConfig& config, const std::vector<CellSummary>& cells);
 /// The first line of a bootstrap study's summary.md and of its INTERNAL.txt: a resample of the
 /// confidential data is internal, never a release (SPEC §0).
@@ -38,7 +62,8 @@ inline constexpr const char* kInternalStudyLine =
     "publish any file of this folder.";
 
 /// summary.md: one table per cell, a row per column (002 Table 1 layout), numbers to 4
-/// significant digits; a bootstrap study's begins with kInternalStudyLine.
+/// significant digits, the disclosure risk in a table of its own under kRiskInternalLine; a
+/// bootstrap study's begins with kInternalStudyLine.
 std::string summaryMarkdown(const StudyConfig& config, const std::vector<CellSummary>& cells);
 
 }  // namespace dpsynth::core::study

@@ -317,7 +317,10 @@ class BadInputMatrixTest : public QObject {
     add("sd-scale 0", fit("counts.csv", "count", "normal", {"--sd-scale", "0"}), "--sd-scale");
     add("radius -1", betaFit({"--mechanism", "cw", "--radius", "-1"}), "--radius");
     add("censor without epsilon", betaFit({"--mechanism", "censor-uw"}), "--epsilon");
-    add("ph without bounds", betaFit({"--mechanism", "ph", "--epsilon", "1"}), "--lower");
+    // Beta's natural bounds [0, 1] are public (cli_test's phTakesBetasNaturalBounds); counts have
+    // none.
+    add("ph without bounds",
+        fit("counts.csv", "count", "poisson", {"--mechanism", "ph", "--epsilon", "1"}), "--lower");
     add("ph bounds inverted",
         betaFit({"--mechanism", "ph", "--epsilon", "1", "--lower", "1", "--upper", "0"}),
         "lower");

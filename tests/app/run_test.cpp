@@ -4,21 +4,22 @@
 #include <QElapsedTimer>
 #include <QFile>
 #include <QFileInfo>
-#include <QRegularExpression>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QtTest>
 #include <cmath>
+#include <map>
 #include <memory>
 #include <optional>
 
 #include "core/data/sha256.h"
 #include "core/pipeline/mechanism.h"
-#include "core/session/session.h"
 #include "core/privacy/neighbours.h"
+#include "core/session/session.h"
 #include "core/utility/utility.h"
 #include "support/cli_process.h"
 
@@ -250,6 +251,63 @@ class RunTest : public QObject {
     // censor-w re-uses the unweighted and LW fits of the run's cache: only the cache flags and
     // the cost of the stages that ran differ.
     QCOMPARE(jsonFile(cw, true), jsonFile(out + "/internal/report_censor-w.json", true));
+  }
+
+  /// Issue 25: a session's reference_levels choose the reference of its categorical covariates,
+  /// --reference overrides them column by column, and the exported session says which held.
+  void referenceLevelsFromTheSessionAndTheCommandLine() {
+    const QString salary = dir_->filePath("salary.csv");
+    QVERIFY(QFile::copy(QString(DPSYNTH_SOURCE_DIR) + "/resources/samples/salary.csv", salary));
+    session::Session s;
+    s.dataFile = "salary.csv";
+    s.dataSha256 = dpsynth::core::data::sha256File(salary.toStdString());
+    s.dataset.outcome = "salary";
+    s.dataset.covariates = {"gender", "age_group"};
+    s.dataset.family = dpsynth::core::models::Family::normal;
+    s.dataset.referenceLevels = {{"gender", "M"}};
+    pipeline::MechanismConfig unweighted;
+    unweighted.mechanism = pipeline::Mechanism::unweighted;
+    s.mechanisms = {unweighted};
+    s.run.model.family = s.dataset.family;
+    s.run.model.sdScale = 10000;
+    s.run.nuts.chains = 1;
+    s.run.nuts.warmup = 60;
+    s.run.nuts.draws = 60;
+    s.run.nuts.seed = 5;
+    s.reproducible = true;
+    const QString file = dir_->filePath("salary.dpsynth");
+    session::saveSession(file.toStdString(), s);
+    const auto labels = [](const QString& folder) {
+      QStringList out;
+      const auto l = QJsonDocument::fromJson(readAll(folder + "/internal/report_unweighted.json"))
+                         .object()["parameter_labels"]
+                         .toObject();
+      for (const auto& key : l.keys()) out << l[key].toString();
+      out.sort();
+      return out;
+    };
+    const QString plain = dir_->filePath("ref-session");
+    Run r = runCommand({"run", "--session", file, "--out", plain, "--quiet"});
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    // gender: M from the session; age_group: the first in sorted order (16-24).
+    QCOMPARE(labels(plain), (QStringList{"age_group=25-34", "age_group=35-49", "age_group=50-64",
+                                         "gender=F", "intercept", "sigma"}));
+    const QString over = dir_->filePath("ref-flag");
+    r = runCommand({"run", "--session", file, "--out", over, "--quiet", "--reference",
+                    "gender=F,age_group=35-49"});
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    QCOMPARE(labels(over), (QStringList{"age_group=16-24", "age_group=25-34", "age_group=50-64",
+                                        "gender=M", "intercept", "sigma"}));
+    const auto saved = session::loadSession((over + "/internal/session.dpsynth").toStdString());
+    QVERIFY(saved.dataset.referenceLevels ==
+            (std::map<std::string, std::string>{{"age_group", "35-49"}, {"gender", "F"}}));
+    // A level the column does not hold: one line, exit 2, nothing written.
+    const QString bad = dir_->filePath("ref-bad");
+    r = runCommand({"run", "--session", file, "--out", bad, "--quiet", "--reference", "gender=X"});
+    QCOMPARE(r.exitCode, 2);
+    QCOMPARE(r.err.count('\n'), 1);
+    QVERIFY2(r.err.contains("'gender'") && r.err.contains("'X'"), qPrintable(r.err));
+    QVERIFY(!QFileInfo::exists(bad + "/internal"));
   }
 
   /// --metric overrides the session's sampler metric; without it the session's setting (auto)

@@ -11,6 +11,7 @@
 #include <QtTest>
 
 #include "core/data/data_file.h"
+#include "core/data/dataset.h"
 #include "support/cli_process.h"
 
 using dpsynth::core::data::CsvTable;
@@ -106,6 +107,97 @@ class StatFormatsCliTest : public QObject {
     QVERIFY(r.open(QIODevice::ReadOnly));
     const QByteArray text = r.readAll();
     if (labelled) QVERIFY2(text.contains("health=average"), text.left(400).constData());
+  }
+
+  /// Issue 25, readable designs: the reference level is the first in label order (labelled
+  /// files) or sorted order (text), or the one --reference names; the posterior table and the
+  /// report's parameter_labels use the design names, and a synthetic file read back gives the
+  /// same design.
+  void referenceLevelsAndDesignNames() {
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString out = dir.filePath("synthetic.sav");
+    const QString report = dir.filePath("report.json");
+    const auto run = dpsynth::test::runDpsynth(
+        QStringList{"fit", "--data", formatsSurvey("sav"), "--outcome", "visits", "--covariates",
+                    "health,sex", "--family", "poisson", "--drop-missing", "--reference",
+                    "health=excellent", "--reference", "sex=female", "--synthetic-out", out,
+                    "--report", report} +
+        kStatSampler);
+    QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+    // The posterior table names parameters by the design, never beta[j].
+    QVERIFY2(run.out.contains("health=poor") && run.out.contains("health=average") &&
+                 run.out.contains("sex=male") && run.out.contains("intercept") &&
+                 !run.out.contains("beta["),
+             qPrintable(run.out));
+    QFile r(report);
+    QVERIFY(r.open(QIODevice::ReadOnly));
+    const QJsonObject json = QJsonDocument::fromJson(r.readAll()).object();
+    const QJsonObject labels = json["parameter_labels"].toObject();
+    QCOMPARE(labels["beta[0]"].toString(), QString("intercept"));
+    QCOMPARE(labels["beta[1]"].toString(), QString("health=poor"));
+    QCOMPARE(labels["beta[2]"].toString(), QString("health=average"));
+    QCOMPARE(labels["beta[3]"].toString(), QString("sex=male"));
+    // The stable keys stay as they were.
+    QVERIFY(json["posterior"].toObject().contains("beta[3]"));
+
+    // Round trip: the synthetic file, read back with the same choices, has the same design.
+    dpsynth::core::data::DatasetSpec spec;
+    spec.outcome = "visits";
+    spec.covariates = {"health", "sex"};
+    spec.family = dpsynth::core::models::Family::poisson;
+    spec.dropMissing = true;
+    spec.referenceLevels = {{"health", "excellent"}, {"sex", "female"}};
+    const auto input =
+        dpsynth::core::data::buildDataset(readDataFile(formatsSurvey("sav").toStdString()), spec);
+    const auto back = dpsynth::core::data::buildDataset(readDataFile(out.toStdString()), spec);
+    QVERIFY(back.designNames == input.designNames);
+    QVERIFY(input.designNames ==
+            (std::vector<std::string>{"(Intercept)", "health=poor", "health=average", "sex=male"}));
+    // Without --reference: the first label (poor, male) in a labelled file ...
+    spec.referenceLevels.clear();
+    QVERIFY(
+        dpsynth::core::data::buildDataset(readDataFile(formatsSurvey("dta").toStdString()), spec)
+            .designNames == (std::vector<std::string>{"(Intercept)", "health=average",
+                                                      "health=excellent", "sex=female"}));
+    // ... and the first in sorted order in a text column (region: east, north, south).
+    spec.covariates = {"health", "region"};
+    QVERIFY(
+        dpsynth::core::data::buildDataset(readDataFile(formatsSurvey("sav").toStdString()), spec)
+            .designNames ==
+        (std::vector<std::string>{"(Intercept)", "health=average", "health=excellent",
+                                  "region=north", "region=south"}));
+  }
+
+  /// A reference level that cannot be used is bad input: exit 2, one line, nothing written.
+  void badReferenceLevelsRefused_data() {
+    QTest::addColumn<QStringList>("reference");
+    QTest::addColumn<QStringList>("fragments");
+    QTest::newRow("unknown level") << QStringList{"--reference", "health=great"}
+                                   << QStringList{"'health'", "'great'", "'poor'"};
+    QTest::newRow("unknown column") << QStringList{"--reference", "helth=poor"}
+                                    << QStringList{"'helth'", "not a covariate", "health, sex"};
+    QTest::newRow("the outcome") << QStringList{"--reference", "visits=1"}
+                                 << QStringList{"'visits'", "not a covariate"};
+    QTest::newRow("not COL=LEVEL")
+        << QStringList{"--reference", "health"} << QStringList{"--reference", "COLUMN=LEVEL"};
+    QTest::newRow("a column twice") << QStringList{"--reference", "sex=male,sex=female"}
+                                    << QStringList{"--reference", "'sex'", "twice"};
+  }
+  void badReferenceLevelsRefused() {
+    QFETCH(QStringList, reference);
+    QFETCH(QStringList, fragments);
+    QTemporaryDir dir;
+    const auto before = dpsynth::test::folderSnapshot(dir.path());
+    const auto run = dpsynth::test::runDpsynth(
+        QStringList{"fit", "--data", formatsSurvey("sav"), "--outcome", "visits", "--covariates",
+                    "health,sex", "--family", "poisson", "--drop-missing", "--synthetic-out",
+                    dir.filePath("s.sav"), "--report", dir.filePath("r.json")} +
+        reference + kStatSampler);
+    QCOMPARE(run.exitCode, 2);
+    QCOMPARE(run.err.count('\n'), 1);
+    for (const auto& f : fragments) QVERIFY2(run.err.contains(f), qPrintable(run.err));
+    QCOMPARE(dpsynth::test::folderSnapshot(dir.path()), before);
   }
 
   /// A read-only format as output is refused before any work, and nothing is written.

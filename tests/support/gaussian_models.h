@@ -10,6 +10,7 @@
 #include <mutex>
 #include <optional>
 #include <stdexcept>
+#include <stop_token>
 #include <string>
 #include <thread>
 #include <vector>
@@ -167,6 +168,25 @@ class SlowGaussianModel : public IdentityModel {
 
  private:
   std::chrono::microseconds delay_;
+};
+
+/// A standard normal that requests a stop at its `stopAt`-th evaluation and counts every
+/// evaluation (before and after): cancellation latency measured in events, not milliseconds.
+class StoppingGaussianModel : public IdentityModel {
+ public:
+  StoppingGaussianModel(int dim, long long stopAt, std::stop_source& source)
+      : IdentityModel(dim), stopAt_(stopAt), source_(source) {}
+  double logDensity(const Eigen::VectorXd& u, Eigen::VectorXd& grad) const override {
+    if (calls_.fetch_add(1) + 1 == stopAt_) source_.request_stop();
+    grad = -u;
+    return -0.5 * u.squaredNorm();
+  }
+  long long evaluations() const { return calls_.load(); }
+
+ private:
+  long long stopAt_;
+  std::stop_source& source_;
+  mutable std::atomic<long long> calls_{0};
 };
 
 /// A standard normal that throws std::logic_error from its `throwAfter`-th evaluation on (a

@@ -137,7 +137,7 @@ class PipelineWorkerTest : public QObject {
     int compared = 0;
     for (const auto& [b] : draws->all()) {
       if (b.stage != QString::fromStdString(stage->name)) continue;
-      const auto& chain = stage->sample.chains[std::size_t(b.chain)].draws;
+      const auto& chain = stage->sample->chains[std::size_t(b.chain)].draws;
       for (int row = 0; row < int(b.values->size()) / dim; ++row) {
         const Eigen::VectorXd u = chain.row(b.firstDraw + row).transpose();
         const Eigen::VectorXd want = referenceModel->constrain(u);

@@ -192,7 +192,6 @@ bool ExportActions::exportAll(const RunOutput& output, const QString& folder,
     core::report::ExportOptions options;
     options.outDir = folder.toStdString();
     options.syntheticDatasets = output.studio.syntheticDatasets;
-    options.seed = output.settings.nuts.seed;
     options.inputs = inputsOf(output);
     // Files the user put in release/ or internal/ are never replaced or deleted: the export
     // is refused, naming them, and writes nothing.

@@ -42,9 +42,9 @@ MechanismPlotData plotData(const core::data::Dataset& dataset,
        core::models::parameterLabels(model.parameterNames(), dataset.designNames))
     p.parameterNames.push_back(QString::fromStdString(name));
   p.finalStage = QString::fromStdString(fin->name);
-  for (const auto& chain : fin->sample.chains)
+  for (const auto& chain : fin->sample->chains)
     p.chainDraws.push_back(constrainDraws(model, chain.draws));
-  const Eigen::MatrixXd pooled = fin->sample.pooled();
+  const Eigen::MatrixXd pooled = fin->sample->pooled();
   p.parameterDraws.assign(p.parameterNames.size(), std::vector<double>(pooled.rows()));
   for (Eigen::Index s = 0; s < pooled.rows(); ++s) {
     const Eigen::VectorXd theta = model.constrain(pooled.row(s).transpose());

@@ -63,7 +63,8 @@ class DatasetTest : public QObject {
   }
 
   void dummyCodesTextCovariates() {
-    // The first level seen (M) is the reference; the others follow in order of appearance.
+    // Levels in sorted order whatever the order of the records: the first (F, east) is the
+    // reference.
     const Dataset d = build(
         "gender;age;region;y\n"
         "M;30;north;1\n"
@@ -72,12 +73,12 @@ class DatasetTest : public QObject {
         "F;60;south;4\n",
         spec("y", {"region", "gender", "age"}));
     QVERIFY(d.designNames ==
-            (Strings{"(Intercept)", "region=south", "region=east", "gender=F", "age"}));
+            (Strings{"(Intercept)", "region=north", "region=south", "gender=M", "age"}));
     Eigen::MatrixXd expected(4, 5);
-    expected << 1, 0, 0, 0, 30,  //
-        1, 1, 0, 1, 41.5,        //
-        1, 0, 1, 0, 25,          //
-        1, 1, 0, 1, 60;
+    expected << 1, 1, 0, 1, 30,  //
+        1, 0, 1, 0, 41.5,        //
+        1, 0, 0, 1, 25,          //
+        1, 0, 1, 0, 60;
     QVERIFY(d.X == expected);
     QVERIFY(!d.interceptOnly());
     QCOMPARE(d.source.delimiter, ';');
@@ -121,11 +122,13 @@ class DatasetTest : public QObject {
     const Dataset d = build(text, spec("y", {"site"}, Family::poisson, true));
     QCOMPARE(d.size(), keptLevels.size());
     QCOMPARE(d.X.cols(), Eigen::Index{60});  // intercept + 59 dummies
-    // Levels in order of appearance; the first (s0) is the reference.
+    // Levels in sorted order of their text (s0, s1, s10, s11, ...); the first is the reference.
     std::vector<int> order;
     for (int level : keptLevels) {
       if (std::find(order.begin(), order.end(), level) == order.end()) order.push_back(level);
     }
+    std::sort(order.begin(), order.end(),
+              [](int a, int b) { return std::to_string(a) < std::to_string(b); });
     QCOMPARE(order.size(), std::size_t{60});
     for (std::size_t k = 1; k < order.size(); ++k) {
       QCOMPARE(QString::fromStdString(d.designNames[k]), QString("site=s%1").arg(order[k]));
@@ -182,7 +185,7 @@ class DatasetTest : public QObject {
                               "value '1e400' is not a number. The value is too large");
     // A genuine text column may hold such a code as one of its levels.
     const Dataset d = build("y,x\n1,a\n2,1e400\n3,a\n4,b\n", spec("y", {"x"}));
-    QVERIFY(d.designNames == (Strings{"(Intercept)", "x=1e400", "x=b"}));
+    QVERIFY(d.designNames == (Strings{"(Intercept)", "x=a", "x=b"}));  // 1e400 sorts first
   }
 
   void rejectsInfiniteCovariatesInsteadOfMakingTextLevels() {
@@ -194,7 +197,7 @@ class DatasetTest : public QObject {
         "(2 values in this column are)");
     // A text column may still have a level spelt "inf".
     const Dataset d = build("y,x\n1,a\n2,inf\n3,a\n4,b\n", spec("y", {"x"}));
-    QVERIFY(d.designNames == (Strings{"(Intercept)", "x=inf", "x=b"}));
+    QVERIFY(d.designNames == (Strings{"(Intercept)", "x=b", "x=inf"}));
   }
 
   void rejectsTextCovariatesWithALevelPerRecord() {
@@ -325,6 +328,57 @@ class DatasetTest : public QObject {
     // The single level may be what is left after dropping incomplete records.
     DPSYNTH_EXPECT_DATA_ERROR(build("y,g\n1,a\n2,a\n3,\n", spec("y", {"g"}, Family::normal, true)),
                               0, "g", "only one level");
+  }
+
+  void theDesignDoesNotDependOnTheOrderOfTheRecords() {
+    // The same records in two orders give the same design names and the same design per record.
+    const std::string a = "y,g,h\n1,b,x\n2,c,y\n3,a,x\n4,b,y\n";
+    const std::string b = "y,g,h\n3,a,x\n4,b,y\n2,c,y\n1,b,x\n";
+    const Dataset da = build(a, spec("y", {"g", "h"}));
+    const Dataset db = build(b, spec("y", {"g", "h"}));
+    QVERIFY(da.designNames == (Strings{"(Intercept)", "g=b", "g=c", "h=y"}));
+    QVERIFY(db.designNames == da.designNames);
+    for (Eigen::Index i = 0; i < 4; ++i) {
+      Eigen::Index j = 0;
+      while (db.y[j] != da.y[i]) ++j;
+      QVERIFY(db.X.row(j) == da.X.row(i));
+    }
+  }
+
+  void aChosenReferenceLevelComesFirst() {
+    DatasetSpec s = spec("y", {"g", "x"});
+    s.referenceLevels = {{"g", "c"}};
+    const Dataset d = build("y,g,x\n1,b,0.5\n2,c,1\n3,a,2\n4,b,3\n", s);
+    // c is the reference; the others keep their sorted order.
+    QVERIFY(d.designNames == (Strings{"(Intercept)", "g=a", "g=b", "x"}));
+    Eigen::MatrixXd expected(4, 4);
+    expected << 1, 0, 1, 0.5,  //
+        1, 0, 0, 1,            //
+        1, 1, 0, 2,            //
+        1, 0, 1, 3;
+    QVERIFY(d.X == expected);
+    // Blanks around the level are not part of it, as in the file's cells.
+    s.referenceLevels = {{"g", " b "}};
+    QVERIFY(build("y,g,x\n1,b,0.5\n2,c,1\n3,a,2\n4,b,3\n", s).designNames ==
+            (Strings{"(Intercept)", "g=a", "g=c", "x"}));
+  }
+
+  void refusesAReferenceLevelThatCannotBeUsed() {
+    const std::string text = "y,g,x\n1,b,0.5\n2,c,1\n3,a,2\n4,b,3\n";
+    DatasetSpec s = spec("y", {"g", "x"});
+    s.referenceLevels = {{"g", "d"}};
+    DPSYNTH_EXPECT_DATA_ERROR(build(text, s), 0, "g",
+                              "d.csv: column 'g': has no level 'd' to be the reference. Its "
+                              "levels are 'a', 'b', 'c'.");
+    s.referenceLevels = {{"x", "1"}};
+    DPSYNTH_EXPECT_DATA_ERROR(build(text, s), 0, "x",
+                              "is numeric, so it has no reference level (asked for '1')");
+    s.referenceLevels = {{"G", "a"}};
+    DPSYNTH_EXPECT_DATA_ERROR(build(text, s), 0, "G",
+                              "is not a covariate, so it has no reference level (asked for 'a'). "
+                              "Name one of the covariates: g, x.");
+    s.referenceLevels = {{"y", "1"}};
+    DPSYNTH_EXPECT_DATA_ERROR(build(text, s), 0, "y", "is not a covariate");
   }
 
   void suggestsAFamily() {

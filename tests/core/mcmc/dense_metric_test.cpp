@@ -135,7 +135,8 @@ class DenseMetricTest : public QObject {
   }
 
   /// The dense adapter follows the diagonal one's window schedule and, at each window's end,
-  /// returns (n / (n + 5)) Σ̂ + 1e-3 (5 / (n + 5)) I of that window's positions.
+  /// returns that window's covariance with the diagonal adapter's variances and the sample
+  /// correlations shrunk by n / (n + 5) (regularisedCovariance).
   void denseAdaptationIsRegularisedWindowCovariance() {
     const int warmup = 400;
     WindowedMetricAdapter dense(MetricKind::dense, 2, warmup);
@@ -159,8 +160,11 @@ class DenseMetricTest : public QObject {
       if (!updated) continue;
       ++windows;
       const double n = window.count();
-      Eigen::MatrixXd want = (n / (n + 5.0)) * window.covariance();
-      want.diagonal().array() += 1e-3 * 5.0 / (n + 5.0);
+      const Eigen::MatrixXd c = window.covariance();
+      Eigen::MatrixXd want(2, 2);
+      for (int i = 0; i < 2; ++i) want(i, i) = (n / (n + 5.0)) * c(i, i) + 1e-3 * 5.0 / (n + 5.0);
+      want(0, 1) = want(1, 0) = (n / (n + 5.0)) * c(0, 1) / std::sqrt(c(0, 0) * c(1, 1)) *
+                                std::sqrt(want(0, 0) * want(1, 1));
       QVERIFY((inverse - want).cwiseAbs().maxCoeff() < 1e-12);
       QVERIFY((inverse.diagonal() - inverseDiag).cwiseAbs().maxCoeff() < 1e-12);
       window.restart();
@@ -168,6 +172,32 @@ class DenseMetricTest : public QObject {
     QCOMPARE(windows, 3);  // 25, 50 and the last one stretched to 200 (warm-up 400 − 75 − 50)
     // The last estimate carries the correlation 3/√(9·1.25) ≈ 0.89 of the positions.
     QVERIFY(std::abs(inverse(0, 1) / std::sqrt(inverse(0, 0) * inverse(1, 1)) - 0.894) < 0.06);
+  }
+
+  /// The regularisation is scale-free: a coordinate of sd 10⁻⁴ (a coefficient of a covariate in
+  /// tens of thousands) keeps the diagonal adapter's variance and its correlation shrunk by
+  /// n/(n + 5) only. Stan's additive 1e-3·5/(n + 5) on every variance would have made it 5000
+  /// times too wide and its correlation 0.01.
+  void regularisationIsScaleFree() {
+    const double n = 100.0, sd1 = 1e-4, rho = 0.9;
+    Eigen::Matrix2d c;
+    c << 1.0, rho * sd1, rho * sd1, sd1 * sd1;
+    const Eigen::MatrixXd r = dpsynth::core::mcmc::regularisedCovariance(c, n);
+    const double w = n / (n + 5.0), floor = 1e-3 * 5.0 / (n + 5.0);
+    QVERIFY(std::abs(r(0, 0) - (w + floor)) < 1e-15);
+    QVERIFY(std::abs(r(1, 1) - (w * sd1 * sd1 + floor)) < 1e-18);
+    QVERIFY(std::abs(r(0, 1) / std::sqrt(r(0, 0) * r(1, 1)) - w * rho) < 1e-12);
+    QCOMPARE(r(0, 1), r(1, 0));
+    // Positive definite whatever the window gave, even perfectly correlated coordinates.
+    Eigen::Matrix2d singular;
+    singular << 4.0, 2e-4, 2e-4, 1e-8;
+    QCOMPARE(Eigen::LLT<Eigen::MatrixXd>(dpsynth::core::mcmc::regularisedCovariance(singular, 25.0))
+                 .info(),
+             Eigen::Success);
+    // A coordinate that never moved keeps no correlation.
+    Eigen::Matrix2d stuck;
+    stuck << 2.0, 0.0, 0.0, 0.0;
+    QCOMPARE(dpsynth::core::mcmc::regularisedCovariance(stuck, 25.0)(0, 1), 0.0);
   }
 
   /// End to end: on a strongly correlated, badly scaled Gaussian the adapted dense metric is

@@ -1,8 +1,9 @@
-/// The sampled forms of regressions (QR for poisson, beta and normal; non-centred with data
-/// scales for negbin) describe the same posterior as the direct form u = β: their log density
-/// at unconstrain(θ) equals the direct model's at its unconstrain(θ) up to a constant (QR: a
-/// linear map, constant Jacobian) or up to the exact log-Jacobian Σ_j log κ_j(σ_j) of
-/// z_j ↦ β_j = κ_j(σ_j) z_j (negbin). Intercept-only models are not reparameterised at all.
+/// The sampled forms of regressions (QR for poisson, beta and normal; σ integrated out for
+/// negbin) describe the same posterior as the direct form u = β: their log density at
+/// unconstrain(θ) equals the direct model's at its unconstrain(θ) up to a constant (QR: a
+/// linear map, constant Jacobian) or up to the exact log-Jacobian of negbin's coordinates (the
+/// SpikeMaps and the conditional quantile transform of σ_j | β_j). Intercept-only models are not
+/// reparameterised at all.
 #include <QtTest>
 #include <cmath>
 #include <limits>
@@ -10,9 +11,10 @@
 
 #include "core/models/model.h"
 #include "core/models/negbin_likelihood.h"
+#include "core/models/scale_mixture_prior.h"
 #include "core/random/rng.h"
-#include "support/model_fixtures.h"
 #include "support/finite_difference.h"
+#include "support/model_fixtures.h"
 
 using namespace dpsynth::core;
 using dpsynth::test::finiteDifference;
@@ -44,15 +46,22 @@ std::vector<Eigen::VectorXd> constrainedPoints(const models::Model& direct, std:
   return points;
 }
 
-/// Σ_j log κ_j(σ_j), κ_j(σ) = σ d_j / √(σ² + d_j²), at constrained negbin θ.
-double negbinLogJacobian(const data::Dataset& data, const Eigen::VectorXd& theta) {
+/// log |∂(β, log σ)/∂(θ, w)| of negbin's integrated form at constrained θ and its unconstrained
+/// point ua, up to the constant log|det R*⁻¹|: Σ_j log dβ_j/db_j (the SpikeMap slope) +
+/// log φ(w_j) − log p(log σ_j | β_j) (w_j ↦ log σ_j is the conditional quantile transform).
+double negbinLogJacobian(const data::Dataset& data, const Eigen::VectorXd& theta,
+                         const Eigen::VectorXd& ua) {
   const auto scales = models::NegbinLikelihood::dataScales(data.y, data.X);
   const auto k = data.X.cols();
   double sum = 0.0;
   for (Eigen::Index j = 0; j < k; ++j) {
-    const double sigma = theta[k + j];
-    const double d = scales[std::size_t(j)];
-    sum += std::log(sigma * d / std::sqrt(sigma * sigma + d * d));
+    const models::SpikeMap map(std::min(scales[std::size_t(j)], models::SpikeMap::kMaxWidth));
+    double slope = 0.0, lp = 0.0, dlp = 0.0;
+    map.toBeta(map.fromBeta(theta[j]), slope, lp, dlp);
+    const double w = ua[k + j];
+    sum += std::log(slope) - 0.5 * w * w -
+           models::ScaleMixturePrior::conditionalLogDensityOfLogSigma(theta[j],
+                                                                      std::log(theta[k + j]));
   }
   return sum;
 }
@@ -101,13 +110,13 @@ class ReparameterisationTest : public QObject {
     for (const Eigen::VectorXd& theta : constrainedPoints(*direct, 22)) {
       const Eigen::VectorXd ua = automatic->unconstrain(theta);
       const Eigen::VectorXd ud = direct->unconstrain(theta);
-      // The forms really differ: θ = R*β (or z_j = β_j/κ_j), not β.
+      // The forms really differ: θ = R*β (or negbin's R*b and w), not β.
       QVERIFY((ua - ud).cwiseAbs().maxCoeff() > 1e-3);
       const double la = automatic->logDensity(ua);
       const double ld = direct->logDensity(ud);
       QVERIFY(std::isfinite(la) && std::isfinite(ld));
       const double jacobian =
-          Family(family) == Family::negbin ? negbinLogJacobian(data, theta) : 0.0;
+          Family(family) == Family::negbin ? negbinLogJacobian(data, theta, ua) : 0.0;
       offsets.push_back(la - ld - jacobian);
       scale = std::max(scale, std::abs(ld));
       // Both report the same constrained point.

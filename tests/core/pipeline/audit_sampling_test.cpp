@@ -87,7 +87,7 @@ std::vector<double> pipelineStatistic(const std::vector<double>& y, double r, do
     const auto result = pipeline::runMechanisms(d, {c}, s).mechanisms.front();
     if (result.sampling != pipeline::Sampling::exactEnvelope)
       throw std::logic_error("audit: censor-uw intercept-only was not drawn exactly");
-    return betaLogDensityAt(r, result.final->sample.chains.front().draws.row(0).transpose());
+    return betaLogDensityAt(r, result.final->sample->chains.front().draws.row(0).transpose());
   });
 }
 

@@ -55,10 +55,10 @@ class BundleWriterTest : public QObject {
     pipeline::MechanismResult result;
     result.config.mechanism = pipeline::Mechanism::unweighted;
     auto stage = std::make_shared<pipeline::StageResult>();
-    stage->sample.chains.resize(2);
-    stage->sample.chains[0].draws = Eigen::MatrixXd::Constant(3, d.X.cols(), 0.1);
-    stage->sample.chains[1].draws = Eigen::MatrixXd::Constant(4, d.X.cols(), -0.2);
-    stage->sample.chains[1].draws(2, 0) = 1.5;
+    stage->sample.edit().chains.resize(2);
+    stage->sample.edit().chains[0].draws = Eigen::MatrixXd::Constant(3, d.X.cols(), 0.1);
+    stage->sample.edit().chains[1].draws = Eigen::MatrixXd::Constant(4, d.X.cols(), -0.2);
+    stage->sample.edit().chains[1].draws(2, 0) = 1.5;
     result.final = stage;
     const dpsynth::core::models::ModelSpec spec{d.family};
     const auto all = pipeline::synthesize(d, result, spec, 4, 21);

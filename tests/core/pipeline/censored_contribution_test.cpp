@@ -84,7 +84,7 @@ CensoredSpread censoredSpread(const data::Dataset& d, const RunSettings& setting
   w.lower = lower;
   w.upper = upper;
   const auto model = models::makeModel(d, settings.model, w);
-  const Eigen::MatrixXd draws = stage.sample.pooled();
+  const Eigen::MatrixXd draws = stage.sample->pooled();
   CensoredSpread out;
   Eigen::VectorXd raw(static_cast<Eigen::Index>(d.size()));
   for (Eigen::Index s = 0; s < draws.rows(); s += 7) {

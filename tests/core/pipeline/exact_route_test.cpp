@@ -65,7 +65,7 @@ class ExactRouteTest : public QObject {
         QVERIFY(r.refusals.empty());
         QCOMPARE(r.guarantee, Guarantee::DP);
         QCOMPARE(r.epsilon, 1.0);
-        QCOMPARE(r.final->sample.pooled().rows(), Eigen::Index{4000});
+        QCOMPARE(r.final->sample->pooled().rows(), Eigen::Index{4000});
         const auto synthetic = synthesize(data, r, settingsFor(Family::beta, seed).model, 1, seed);
         QCOMPARE(synthetic.front().size(), Eigen::Index{20});
       }
@@ -182,9 +182,9 @@ class ExactRouteTest : public QObject {
     const auto a = runMechanisms(data, {censorUw(3.0)}, one).mechanisms.front();
     const auto b = runMechanisms(data, {censorUw(3.0)}, many).mechanisms.front();
     const auto c = runMechanisms(data, {censorUw(3.0)}, other).mechanisms.front();
-    QVERIFY(a.final->sample.pooled() == b.final->sample.pooled());
+    QVERIFY(a.final->sample->pooled() == b.final->sample->pooled());
     QCOMPARE(a.final->lipschitz.max, b.final->lipschitz.max);
-    QVERIFY(a.final->sample.pooled() != c.final->sample.pooled());
+    QVERIFY(a.final->sample->pooled() != c.final->sample->pooled());
   }
 };
 

@@ -56,6 +56,28 @@ class MechanismTest : public QObject {
     QVERIFY(c.validate().empty());
   }
 
+  void familyNaturalBoundsFillOnlyUnsetPhBounds() {
+    using dpsynth::core::models::Family;
+    MechanismConfig c;
+    c.mechanism = Mechanism::ph;
+    c.epsilon = 1;
+    // Beta's (0, 1) is public: it fills what the user left unset, nothing else.
+    const MechanismConfig beta = withFamilyDefaults(c, Family::beta);
+    QCOMPARE(*beta.lower, 0.0);
+    QCOMPARE(*beta.upper, 1.0);
+    QVERIFY(beta.problems().empty());
+    c.upper = 0.5;
+    QCOMPARE(*withFamilyDefaults(c, Family::beta).upper, 0.5);
+    QCOMPARE(*withFamilyDefaults(c, Family::beta).lower, 0.0);
+    // Counts and the normal family have no natural bounds: still refused without them.
+    c.upper.reset();
+    for (Family f : {Family::poisson, Family::negbin, Family::normal}) {
+      QVERIFY(!naturalBounds(f));
+      QVERIFY(!withFamilyDefaults(c, f).lower);
+      QVERIFY(!withFamilyDefaults(c, f).problems().empty());
+    }
+  }
+
   void badNumbersAreListed() {
     MechanismConfig c;
     c.c = -1;

@@ -79,12 +79,17 @@ class MechanismsTest : public QObject {
     QVERIFY(mean(lwFinal.final->alpha) > mean(lw.final->alpha));
     QVERIFY(mean(cwFinal.final->alpha) > mean(cw.final->alpha));
 
-    // k = auto: within 1% of the LW bound, never above it.
+    // k = auto: within the search's band below the LW bound (1%, or wider where Δ's Monte Carlo
+    // error is larger: reweight_search.h), never above it.
     const double target = lw.final->lipschitz.max;
+    const double band = lwFinal.kBand.value_or(0.01);
+    QVERIFY(band >= 0.01 && band <= 0.05);
     QVERIFY2(lwFinal.final->lipschitz.max <= target,
              qPrintable(QString("%1 > %2").arg(lwFinal.final->lipschitz.max).arg(target)));
-    QVERIFY2(lwFinal.final->lipschitz.max >= 0.99 * target,
-             qPrintable(QString("%1 < 0.99 * %2").arg(lwFinal.final->lipschitz.max).arg(target)));
+    QVERIFY2(
+        lwFinal.final->lipschitz.max >= (1.0 - band) * target,
+        qPrintable(
+            QString("%1 < (1 - %2) * %3").arg(lwFinal.final->lipschitz.max).arg(band).arg(target)));
     QVERIFY(lwFinal.k && *lwFinal.k > 0 && *lwFinal.k <= 1);
 
     // No weight falls below k times its old value; records at or under kΔ never lose weight.
@@ -217,7 +222,7 @@ class MechanismsTest : public QObject {
     const auto b = runMechanisms(nbmix_, {c}, eight).mechanisms.front();
     QCOMPARE(a.stages.size(), b.stages.size());
     for (std::size_t s = 0; s < a.stages.size(); ++s) {
-      QVERIFY(a.stages[s]->sample.pooled() == b.stages[s]->sample.pooled());
+      QVERIFY(a.stages[s]->sample->pooled() == b.stages[s]->sample->pooled());
       QVERIFY(a.stages[s]->alpha == b.stages[s]->alpha);
       QCOMPARE(a.stages[s]->lipschitz.max, b.stages[s]->lipschitz.max);
     }
@@ -263,11 +268,11 @@ class MechanismsTest : public QObject {
     QVERIFY(r.refusals.empty());
     QCOMPARE(r.stages.size(), std::size_t{1});
     QCOMPARE(r.stages.front()->sampling, Sampling::exactEnvelope);
-    QCOMPARE(r.final->sample.pooled().rows(), Eigen::Index{400});
+    QCOMPARE(r.final->sample->pooled().rows(), Eigen::Index{400});
     QVERIFY(r.final->lipschitz.max <= 0.025);
     // β ~ Normal(0, 10) barely moved by 200 records clamped to [−0.025, 0]: sd within the
     // Monte Carlo error of 400 draws (about 3.5%) of 10.
-    const Eigen::VectorXd beta = r.final->sample.pooled().col(0);
+    const Eigen::VectorXd beta = r.final->sample->pooled().col(0);
     const double sd = std::sqrt((beta.array() - beta.mean()).square().sum() / (beta.size() - 1));
     QVERIFY2(std::abs(sd - 10.0) < 1.5, qPrintable(QString::number(sd)));
   }
@@ -293,10 +298,10 @@ class MechanismsTest : public QObject {
     QCOMPARE(r.stages[1]->budgetFactor, 1);
     QCOMPARE(r.stages[2]->budgetFactor, 2);
     QCOMPARE(r.stages[3]->budgetFactor, 4);
-    QCOMPARE(r.final->sample.chains.front().draws.rows(), Eigen::Index{80});
+    QCOMPARE(r.final->sample->chains.front().draws.rows(), Eigen::Index{80});
     // Each retry is fresh randomness, not a replay of the first run.
-    QVERIFY(r.stages[2]->sample.chains.front().draws.topRows(20) !=
-            r.stages[1]->sample.chains.front().draws);
+    QVERIFY(r.stages[2]->sample->chains.front().draws.topRows(20) !=
+            r.stages[1]->sample->chains.front().draws);
     for (const auto& w : r.warnings) QVERIFY2(w.find("epsilon") == std::string::npos ||
                                                   w.find("larger") == std::string::npos,
                                               w.c_str());

@@ -84,7 +84,7 @@ class ReferenceWeightsTest : public QObject {
     models::ModelSpec direct = settings.model;
     direct.parameterisation = models::Parameterisation::direct;
     const auto releasedModel = models::makeModel(released, direct);
-    const Eigen::MatrixXd draws = referenceFit->sample.pooled();
+    const Eigen::MatrixXd draws = referenceFit->sample->pooled();
     Eigen::VectorXd fMax = Eigen::VectorXd::Zero(Eigen::Index(released.size()));
     Eigen::VectorXd logLik(Eigen::Index(released.size()));
     for (Eigen::Index s = 0; s < draws.rows(); ++s) {
@@ -116,16 +116,16 @@ class ReferenceWeightsTest : public QObject {
     for (int c = 0; c < 2; ++c) {
       dpsynth::core::mcmc::ChainResult chain;
       chain.draws = Eigen::MatrixXd::Random(3, from->dim());
-      previous.sample.chains.push_back(chain);
+      previous.sample.edit().chains.push_back(chain);
     }
     const auto same = pipeline::detail::initsFrom(previous, 3);
     const auto converted = pipeline::detail::initsFrom(previous, 3, from.get(), to.get());
     QCOMPARE(same.size(), std::size_t(3));
     QCOMPARE(converted.size(), std::size_t(3));
     // Chain c starts from the last draw of previous chain c mod 2 (then the one before it).
-    QCOMPARE(same[0], Eigen::VectorXd(previous.sample.chains[0].draws.row(2).transpose()));
-    QCOMPARE(same[1], Eigen::VectorXd(previous.sample.chains[1].draws.row(2).transpose()));
-    QCOMPARE(same[2], Eigen::VectorXd(previous.sample.chains[0].draws.row(1).transpose()));
+    QCOMPARE(same[0], Eigen::VectorXd(previous.sample->chains[0].draws.row(2).transpose()));
+    QCOMPARE(same[1], Eigen::VectorXd(previous.sample->chains[1].draws.row(2).transpose()));
+    QCOMPARE(same[2], Eigen::VectorXd(previous.sample->chains[0].draws.row(1).transpose()));
     for (std::size_t c = 0; c < 3; ++c) {
       const Eigen::VectorXd want = from->constrain(same[c]);
       QVERIFY((to->constrain(converted[c]) - want).cwiseAbs().maxCoeff() < 1e-9);

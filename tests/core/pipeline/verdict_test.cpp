@@ -45,7 +45,7 @@ class VerdictTest : public QObject {
     fit->name = "censor-w";
     fit->lipschitz.max = 1;
     fit->posterior = {{"beta[0]", 0, 1, -1, 0, 1, 1.53, 5, 5}};
-    fit->sample.chains.resize(2);
+    fit->sample.edit().chains.resize(2);
     r.final = fit;
     const Eigen::VectorXd y = Eigen::VectorXd::LinSpaced(10, 1, 10);
     const Verdict v = judge(r, y, y);

@@ -2,9 +2,6 @@
 /// escaping of column names, determinism and nothing partial on refusal.
 #include "core/report/export_run.h"
 
-#include "core/pipeline/bundle_writer.h"
-#include "core/pipeline/export.h"
-
 #include <QDir>
 #include <QRegularExpression>
 #include <QTemporaryDir>
@@ -17,9 +14,12 @@
 #include "core/data/csv_writer.h"
 #include "core/data/sha256.h"
 #include "core/infer/ph_release.h"
+#include "core/pipeline/bundle_writer.h"
+#include "core/pipeline/export.h"
 #include "core/pipeline/synthesis.h"
 #include "core/report/html_writer.h"
 #include "core/report/results_table.h"
+#include "core/summary/run_summary.h"
 #include "core/utility/utility.h"
 #include "support/test_files.h"
 
@@ -28,8 +28,17 @@ namespace pipeline = dpsynth::core::pipeline;
 namespace data = dpsynth::core::data;
 namespace session = dpsynth::core::session;
 namespace utility = dpsynth::core::utility;
+namespace summary = dpsynth::core::summary;
 
 namespace {
+
+/// Export options for a folder and m datasets, the rest left at their defaults.
+report::ExportOptions exportRunOptions(const QString& folder, int m) {
+  report::ExportOptions options;
+  options.outDir = folder.toStdString();
+  options.syntheticDatasets = m;
+  return options;
+}
 
 const std::string kOutcome = "y<b>&'";  // a column name that must be escaped in HTML
 const std::string kCovariate = "x<i>";
@@ -93,10 +102,10 @@ class ExportRunTest : public QObject {
       if (m.ph) m.ph->forRelease = true;
     }
     out_ = tmp_.filePath("out");
-    files_ = report::exportRun(session_, dataset_, run_, session_.run, {out_.toStdString(), 1, 11});
+    files_ = report::exportRun(session_, dataset_, run_, session_.run, exportRunOptions(out_, 1));
     seededOut_ = tmp_.filePath("seeded");
-    seededFiles_ =
-        report::exportRun(session_, dataset_, seeded_, session_.run, {seededOut_.toStdString(), 1, 11});
+    seededFiles_ = report::exportRun(session_, dataset_, seeded_, session_.run,
+                                     exportRunOptions(seededOut_, 1));
   }
 
   void writesExactlyTheDocumentedFiles() {
@@ -189,8 +198,7 @@ class ExportRunTest : public QObject {
     pipeline::makeRelease(settings);
     const auto run = pipeline::runMechanisms(dataset_, s.mechanisms, settings);
     const QString dir = tmp_.filePath("with-unweighted");
-    const auto files =
-        report::exportRun(s, dataset_, run, settings, {dir.toStdString(), 1, settings.nuts.seed});
+    const auto files = report::exportRun(s, dataset_, run, settings, exportRunOptions(dir, 1));
     QVERIFY(files.refusals.empty());
     QCOMPARE(dpsynth::test::folderEntries(dir + "/release"),
              (QStringList{".dpsynth-manifest.json", "release_note.html", "synthetic_lw.csv",
@@ -202,7 +210,7 @@ class ExportRunTest : public QObject {
     s.mechanisms = {unweighted};
     const auto alone = pipeline::runMechanisms(dataset_, s.mechanisms, settings);
     const QString only = tmp_.filePath("unweighted-only");
-    report::exportRun(s, dataset_, alone, settings, {only.toStdString(), 1, settings.nuts.seed});
+    report::exportRun(s, dataset_, alone, settings, exportRunOptions(only, 1));
     QCOMPARE(dpsynth::test::folderEntries(only), QStringList{"internal"});
   }
 
@@ -210,7 +218,7 @@ class ExportRunTest : public QObject {
   /// one at a time are the ones synthesize() draws.
   void aStoppedExportWritesNothing() {
     const QString dir = tmp_.filePath("stopped");
-    report::ExportOptions options{dir.toStdString(), 3, 11};
+    report::ExportOptions options = exportRunOptions(dir, 3);
     std::stop_source stop;
     stop.request_stop();
     options.stop = stop.get_token();
@@ -219,7 +227,7 @@ class ExportRunTest : public QObject {
     QVERIFY(out.files.empty());
     QVERIFY(!QFileInfo::exists(dir));  // not even the folder it would have created
     // Not stopped: each of the m files holds synthesize()'s dataset j in its row order.
-    report::ExportOptions whole{dir.toStdString(), 3, 11};
+    report::ExportOptions whole = exportRunOptions(dir, 3);
     const auto written = report::exportRun(session_, dataset_, run_, session_.run, whole);
     QVERIFY(!written.cancelled);
     const auto expected = pipeline::synthesize(dataset_, run_.mechanisms[0], session_.run.model,
@@ -231,12 +239,12 @@ class ExportRunTest : public QObject {
 
   void aRefusedReleaseWritesOnlyTheInternalFolder() {
     const QString dir = tmp_.filePath("refused");
-    report::exportRun(session_, dataset_, run_, session_.run, {dir.toStdString(), 1, 11});
+    report::exportRun(session_, dataset_, run_, session_.run, exportRunOptions(dir, 1));
     const std::string before = dpsynth::test::readFile(dir + "/release/synthetic_lw.csv");
     pipeline::RunResult refused = run_;
     refused.mechanisms[1].refusals = {"stage censor-w: R-hat 1.200 for beta[0] is above 1.01"};
     const auto out =
-        report::exportRun(session_, dataset_, refused, session_.run, {dir.toStdString(), 1, 11});
+        report::exportRun(session_, dataset_, refused, session_.run, exportRunOptions(dir, 1));
     QCOMPARE(out.refusals.size(), std::size_t(1));
     QVERIFY(out.refusals[0].find("R-hat 1.200") != std::string::npos);
     for (const auto& f : out.files) QVERIFY(f.find("/internal/") != std::string::npos);
@@ -246,7 +254,7 @@ class ExportRunTest : public QObject {
   }
 
   void resultsCsvHoldsTheTableRows() {
-    const auto rows = report::resultsTable(dataset_, run_, session_.run.model, 11);
+    const auto rows = summary::summarizeRun(dataset_, run_, session_.run).rows;
     std::string expected =
         "mechanism,guarantee,lipschitz,epsilon,censored,truncated,max_ecdf,"
         "avg_ecdf,mean,median,q15,q90,marginal_only,ci_overlap,max_std_diff,pmse,"
@@ -288,7 +296,7 @@ class ExportRunTest : public QObject {
                                    f.lipschitz.q90, f.lipschitz.q95});
       for (const auto& p : f.posterior) secret.insert(secret.end(), {p.mean, p.sd, p.q975});
     }
-    for (const auto& row : report::resultsTable(dataset_, run_, session_.run.model, 11))
+    for (const auto& row : summary::summarizeRun(dataset_, run_, session_.run).rows)
       if (row.maxEcdf) secret.insert(secret.end(), {*row.maxEcdf, *row.avgEcdf});
     int checked = 0;
     for (double v : secret) {
@@ -370,7 +378,7 @@ class ExportRunTest : public QObject {
 
   void exportIsDeterministic() {
     const QString again = tmp_.filePath("again");
-    report::exportRun(session_, dataset_, run_, session_.run, {again.toStdString(), 1, 11});
+    report::exportRun(session_, dataset_, run_, session_.run, exportRunOptions(again, 1));
     for (const QString file :
          {"internal/results.csv", "internal/internal_report.html", "release/release_note.html",
           "internal/session.dpsynth", "release/synthetic_lw.csv", "release/synthetic_ph.csv.json"})
@@ -379,7 +387,7 @@ class ExportRunTest : public QObject {
 
   void severalDatasetsAreNumbered() {
     const QString dir = tmp_.filePath("m3");
-    report::exportRun(session_, dataset_, run_, session_.run, {dir.toStdString(), 3, 11});
+    report::exportRun(session_, dataset_, run_, session_.run, exportRunOptions(dir, 3));
     for (int j = 1; j <= 3; ++j)
       QVERIFY(QFile::exists(dir + QString("/release/synthetic_lw_%1.csv").arg(j)));
     QVERIFY(!QFile::exists(dir + "/release/synthetic_lw.csv"));
@@ -399,8 +407,9 @@ class ExportRunTest : public QObject {
   void filesItDidNotWriteAreRefusedWhenAsked() {
     // The CLI checks before the run; the export checks again for what appeared meanwhile.
     const QString dir = tmp_.filePath("owned");
-    report::exportRun(session_, dataset_, run_, session_.run, {dir.toStdString(), 1, 11});
-    report::ExportOptions options{dir.toStdString(), 1, 11, {}, /*refuseForeignFiles=*/true};
+    report::exportRun(session_, dataset_, run_, session_.run, exportRunOptions(dir, 1));
+    report::ExportOptions options = exportRunOptions(dir, 1);
+    options.refuseForeignFiles = true;
     report::exportRun(session_, dataset_, run_, session_.run, options);  // all dpsynth's own
     {
       std::ofstream mine((dir + "/internal/mine.txt").toStdString());
@@ -422,8 +431,8 @@ class ExportRunTest : public QObject {
     session::Session s = session_;
     s.dataFile = (dir + "/internal/data.csv").toStdString();
     const std::string before = dpsynth::test::readFile(dir + "/internal/data.csv");
-    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, report::exportRun(s, dataset_, run_, s.run,
-                                                                      {dir.toStdString(), 1, 11}));
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
+                             report::exportRun(s, dataset_, run_, s.run, exportRunOptions(dir, 1)));
     QCOMPARE(dpsynth::test::folderEntries(dir), QStringList{"internal"});
     QCOMPARE(dpsynth::test::folderEntries(dir + "/internal"), QStringList{"data.csv"});
     QCOMPARE(dpsynth::test::readFile(dir + "/internal/data.csv"), before);
@@ -431,12 +440,12 @@ class ExportRunTest : public QObject {
     pipeline::RunResult cancelled = run_;
     cancelled.outcome = pipeline::RunOutcome::cancelled;
     const QString none = tmp_.filePath("none");
-    QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
-                             report::exportRun(session_, dataset_, cancelled, session_.run,
-                                               {none.toStdString(), 1, 11}));
     QVERIFY_THROWS_EXCEPTION(
         std::invalid_argument,
-        report::exportRun(session_, dataset_, run_, session_.run, {none.toStdString(), 0, 11}));
+        report::exportRun(session_, dataset_, cancelled, session_.run, exportRunOptions(none, 1)));
+    QVERIFY_THROWS_EXCEPTION(
+        std::invalid_argument,
+        report::exportRun(session_, dataset_, run_, session_.run, exportRunOptions(none, 0)));
     QVERIFY(!QDir(none).exists());
   }
 

@@ -63,7 +63,8 @@ struct SmallRelease {
                             {},
                             {synthetic[0][0]},
                             {{utility::describe(synthetic[0][0])}},
-                            files};
+                            files,
+                            {}};
     return report::releaseNoteHtml(in);
   }
 

@@ -22,6 +22,7 @@ session::Session exampleSession() {
   s.dataset.covariates = {"gender", "age_group"};
   s.dataset.family = Family::normal;
   s.dataset.dropMissing = true;
+  s.dataset.referenceLevels = {{"gender", "F"}, {"age_group", "65+"}};
   pipeline::MechanismConfig lw;
   lw.mechanism = pipeline::Mechanism::lwFinal;
   lw.c = 0.8;
@@ -79,6 +80,7 @@ void compareSessions(const session::Session& a, const session::Session& b) {
   QCOMPARE(a.dataset.covariates, b.dataset.covariates);
   QCOMPARE(a.dataset.family, b.dataset.family);
   QCOMPARE(a.dataset.dropMissing, b.dataset.dropMissing);
+  QVERIFY(a.dataset.referenceLevels == b.dataset.referenceLevels);
   QCOMPARE(a.mechanisms.size(), b.mechanisms.size());
   for (std::size_t i = 0; i < a.mechanisms.size(); ++i) {
     compareConfigs(a.mechanisms[i], b.mechanisms[i]);

@@ -162,6 +162,20 @@ class StudyConfigTest : public QObject {
     auto other = c;
     other.seed = 6;
     QVERIFY(study::studyConfigHash(other) != study::studyConfigHash(c));
+    // Reference levels are written only when set, so older studies keep their hash.
+    QVERIFY(canonical.find("\"reference\"") == std::string::npos);
+    other = c;
+    other.source.bootstrap->referenceLevels = {{"a", "low"}};
+    const std::string withReference = study::studyConfigToJson(other);
+    QVERIFY(study::studyConfigHash(other) != study::studyConfigHash(c));
+    QVERIFY(study::studyConfigFromJson(withReference, "r.json").source.bootstrap->referenceLevels ==
+            other.source.bootstrap->referenceLevels);
+    QVERIFY_THROWS_EXCEPTION(
+        study::ConfigError,
+        study::studyConfigFromJson(R"J({"version": 1, "source": {"bootstrap": "d.csv",
+          "outcome": "y", "family": "negbin", "reference": {"a": 1}}, "mechanisms": ["lw"],
+          "replicates": 1, "seed": 1})J",
+                                   "bad.json"));
     // The minimal config round-trips too, defaults written out.
     const auto minimal = study::studyConfigFromJson(kStudyConfigMinimal, "s.json");
     QCOMPARE(study::studyConfigToJson(

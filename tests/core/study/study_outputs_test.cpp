@@ -53,8 +53,8 @@ class StudyOutputsTest : public QObject {
 
     study::StudyConfig bootstrap = generator;
     bootstrap.source.generator.reset();
-    bootstrap.source.bootstrap = study::Bootstrap{"confidential.csv", "count", {},
-                                                  dpsynth::core::models::Family::poisson};
+    bootstrap.source.bootstrap = study::Bootstrap{
+        "confidential.csv", "count", {}, dpsynth::core::models::Family::poisson, {}};
     study::writeStudyOutputs(internal, bootstrap, rows);
     const std::string marker = studyOutputText(internal + "/" + study::kInternalMarkerFile);
     QVERIFY(marker.rfind(study::kInternalStudyLine, 0) == 0);

@@ -85,10 +85,10 @@ std::pair<double, double> frontierAxisRange(const std::vector<double>& medians,
 
 QString frontierSettingsText(const study::FrontierPoint& p) {
   QStringList tuning;
-  if (!p.cText.empty()) tuning << QStringLiteral("c = %1").arg(QString::fromStdString(p.cText));
-  if (!p.gText.empty()) tuning << QStringLiteral("g = %1").arg(QString::fromStdString(p.gText));
-  if (!p.downscaleText.empty())
-    tuning << QStringLiteral("d = %1").arg(QString::fromStdString(p.downscaleText));
+  if (p.c) tuning << QStringLiteral("c = %1").arg(QString::fromStdString(p.cText()));
+  if (p.g) tuning << QStringLiteral("g = %1").arg(QString::fromStdString(p.gText()));
+  if (p.hasDownscale)
+    tuning << QStringLiteral("d = %1").arg(QString::fromStdString(p.downscaleText()));
   const QString eps = p.epsilon ? QStringLiteral("ε = %1").arg(frontierNum(*p.epsilon))
                                 : QStringLiteral("ε_x ≈ %1").arg(frontierNum(p.x));
   return tuning.isEmpty() ? eps : QStringLiteral("%1 (%2)").arg(eps, tuning.join(", "));
@@ -308,8 +308,8 @@ PlotTable FrontierPlot::plotTable() const {
   for (const auto& p : points_) {
     t.rows.push_back({QString::fromStdString(p.series), QString::fromStdString(p.mechanism),
                       QString::fromStdString(core::pipeline::guaranteeName(p.bestGuarantee)),
-                      QString::fromStdString(p.epsilonText), QString::fromStdString(p.cText),
-                      QString::fromStdString(p.gText), QString::fromStdString(p.downscaleText),
+                      QString::fromStdString(p.epsilonText()), QString::fromStdString(p.cText()),
+                      QString::fromStdString(p.gText()), QString::fromStdString(p.downscaleText()),
                       num(p.x), measure_, QString::number(p.value.n), num(p.value.median),
                       num(p.value.q1), num(p.value.q3),
                       p.guaranteeEpsilon.n > 0 ? num(p.guaranteeEpsilon.median) : QString(),

@@ -400,12 +400,12 @@ std::vector<study::FrontierPoint> withAttributeCapGain(
   };
   const std::size_t cellCol = column("cell"), capCol = column("attribute_cap"),
                     baseCol = column("attribute_cap_baseline");
-  std::map<std::string, std::vector<double>> gains;
+  std::map<int, std::vector<double>> gains;
   for (const auto& row : rows) {
     if (row.size() != header.size() || row[cellCol].empty()) continue;
     try {
       if (row[capCol].empty() || row[baseCol].empty()) continue;
-      gains[row[cellCol]].push_back(std::stod(row[capCol]) - std::stod(row[baseCol]));
+      gains[std::stoi(row[cellCol])].push_back(std::stod(row[capCol]) - std::stod(row[baseCol]));
     } catch (const std::exception&) {
       // not a number: no gain for this replicate
     }
@@ -434,10 +434,7 @@ void FrontierWorkspace::loadPoint(const study::FrontierPoint& point) {
   if (point.epsilon) values.emplace_back(Field::epsilon, *point.epsilon);
   if (point.c) values.emplace_back(Field::c, *point.c);
   if (point.g) values.emplace_back(Field::g, *point.g);
-  if (!point.downscaleText.empty()) {
-    const auto d = FrontierForm::parseList(QString::fromStdString(point.downscaleText), true);
-    values.emplace_back(Field::downscale, d && !d->empty() ? d->front() : std::optional<double>());
-  }
+  if (point.hasDownscale) values.emplace_back(Field::downscale, point.downscale);
   // A release, not a reproducible run: the frontier's seeded replicates were the study.
   values.emplace_back(Field::reproducible, false);
   // SPEC §0: a choice made on the confidential data is an output ε does not cover; a point of

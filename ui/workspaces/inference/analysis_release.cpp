@@ -77,7 +77,7 @@ AnalysisRelease analysisRelease(const infer::NaiveBayesRelease& release, const Q
                     .arg(release.laplaceScale(), 0, 'g', 4);
   a.epsilon = release.epsilon;
   a.acceptanceBound = std::exp(-release.epsilon);
-  a.neighbours = QString::fromStdString(release.neighbours);
+  a.neighbours = QString::fromStdString(core::privacy::neighboursName(release.neighbours));
   a.n = release.n;
   a.notForRelease = release.notForRelease;
   const infer::NaiveBayesLayout& l = release.layout;
@@ -150,7 +150,7 @@ AnalysisRelease analysisRelease(const infer::LinregRelease& release, const QStri
                     .arg(release.laplaceScale(), 0, 'g', 4);
   a.epsilon = release.epsilon;
   a.acceptanceBound = std::exp(-release.epsilon);
-  a.neighbours = QString::fromStdString(release.neighbours);
+  a.neighbours = QString::fromStdString(core::privacy::neighboursName(release.neighbours));
   a.n = release.n;
   a.notForRelease = release.notForRelease;
   const infer::LinregLayout& l = release.layout;

@@ -9,6 +9,7 @@
 #include "core/data/regular_file.h"
 #include "core/data/stat_format.h"
 #include "core/infer/any_release.h"
+#include "core/infer/naive_bayes_records.h"
 
 namespace dpsynth::ui {
 namespace {
@@ -143,47 +144,11 @@ core::infer::NaiveBayesRelease releaseFromTable(const core::data::CsvTable& tabl
                                                 const std::vector<std::string>& features,
                                                 const DeclaredLevels& levels, double epsilon,
                                                 core::privacy::BitSource& bits, bool notForRelease) {
-  if (features.empty()) throw std::invalid_argument("choose at least one feature column");
-  if (std::find(features.begin(), features.end(), classColumn) != features.end()) {
-    throw std::invalid_argument("the class column " + classColumn + " cannot also be a feature");
-  }
-  const auto declared = [&levels](const std::string& column) {
-    const auto it = levels.find(column);
-    if (it == levels.end()) {
-      throw std::invalid_argument("declare the public levels of " + column);
-    }
-    return it->second;
-  };
-  const std::size_t classIndex = table.columnIndex(classColumn);
-  core::infer::NaiveBayesLayout layout;
-  layout.classes = declared(classColumn);
-  std::vector<std::size_t> columns;
-  for (const auto& f : features) {
-    columns.push_back(table.columnIndex(f));
-    layout.features.push_back(f);
-    layout.levels.push_back(declared(f));
-  }
-  const auto code = [&table](const std::vector<std::string>& known, std::string_view v,
-                             std::size_t row, const std::string& column) {
-    const auto it = std::find(known.begin(), known.end(), v);
-    if (it == known.end()) {
-      const std::size_t line = row < table.lineOfRow.size() ? table.lineOfRow[row] : row + 2;
-      throw std::invalid_argument(table.file + " line " + std::to_string(line) + ", column " + column +
-                                  ": '" + std::string(v) + "' is not one of the declared levels");
-    }
-    return static_cast<int>(it - known.begin());
-  };
-  std::vector<std::vector<int>> records;
-  records.reserve(table.rows.size());
-  for (std::size_t r = 0; r < table.rows.size(); ++r) {
-    const auto row = table.rows[r];
-    std::vector<int> codes{code(layout.classes, row[classIndex], r, classColumn)};
-    for (std::size_t k = 0; k < columns.size(); ++k) {
-      codes.push_back(code(layout.levels[k], row[columns[k]], r, features[k]));
-    }
-    records.push_back(std::move(codes));
-  }
-  return core::infer::makeNaiveBayesRelease(layout, records, epsilon, bits, notForRelease);
+  // Core's one rule, as `dpsynth release --kind naive-bayes` codes them.
+  const core::infer::NaiveBayesLayout layout =
+      core::infer::declaredLayout(classColumn, features, levels);
+  const auto records = core::infer::naiveBayesRecords(table, classColumn, layout);
+  return core::infer::makeNaiveBayesRelease(layout, *records, epsilon, bits, notForRelease);
 }
 
 }  // namespace dpsynth::ui

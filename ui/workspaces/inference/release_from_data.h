@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "core/data/csv_table.h"
+#include "core/infer/naive_bayes_records.h"
 #include "core/infer/release_file.h"
 #include "core/privacy/perturbed_histogram.h"
 
@@ -23,7 +24,7 @@ constexpr int kMaxLevels = 20;
 std::vector<CategoricalColumn> categoricalColumns(const core::data::CsvTable& table);
 
 /// Declared public levels per column (as `dpsynth release --levels` takes them).
-using DeclaredLevels = std::map<std::string, std::vector<std::string>>;
+using DeclaredLevels = core::infer::DeclaredLevels;
 
 /// Parses lines "column=level1|level2|…" (blank lines ignored). Throws std::invalid_argument
 /// naming the line that has no '=' or fewer than two levels.

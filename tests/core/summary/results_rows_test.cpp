@@ -1,12 +1,14 @@
-/// The results table (002 Table 2 layout) and its CSV: hand-computed values on tiny samples.
-#include "core/report/results_table.h"
+/// The results table (002 Table 2 layout) and its CSV codec: hand-computed values on tiny
+/// samples, and rows read back from their fields.
+#include "core/summary/results_rows.h"
 
 #include <QtTest>
 #include <fstream>
+#include <limits>
 #include <memory>
 #include <sstream>
 
-namespace report = dpsynth::core::report;
+namespace report = dpsynth::core::summary;
 namespace pipeline = dpsynth::core::pipeline;
 namespace data = dpsynth::core::data;
 
@@ -33,7 +35,7 @@ pipeline::MechanismResult mechanism(pipeline::Mechanism m, double delta) {
 
 }  // namespace
 
-class ResultsTableTest : public QObject {
+class ResultsRowsTest : public QObject {
   Q_OBJECT
  private slots:
   void labelsAreUniqueAndKeepPlainNames() {
@@ -111,6 +113,60 @@ class ResultsTableTest : public QObject {
                      "0,0,1\n"));
   }
 
+  void csvFieldsReadBackToTheSameRow() {
+    report::ResultsRow row;
+    row.mechanism = "censor-w-2";
+    row.guarantee = "aDP";
+    row.lipschitz = 0.1 + 0.2;  // not a short decimal: the digits must round-trip
+    row.epsilon = 3;
+    row.censored = 12;
+    row.maxEcdf = 1.0 / 3.0;
+    row.avgEcdf = 0;
+    row.mean = -2.5e-12;
+    row.median = std::numeric_limits<double>::infinity();  // a wild synthetic file
+    row.q15 = std::numeric_limits<double>::quiet_NaN();    // none: written empty
+    row.q90 = 7;
+    row.marginalOnly = true;
+    row.pmse = 0.25;
+    row.replicatedUniques = 0.125;
+    row.dcrShare = 1;
+    const auto fields = report::resultsCsvFields(row);
+    QCOMPARE(fields.size(), report::resultsHeader().size());
+    const auto back = report::resultsRowFromCsv(fields);
+    QCOMPARE(report::resultsCsvFields(back), fields);
+    QCOMPARE(*back.lipschitz, 0.1 + 0.2);
+    QCOMPARE(*back.censored, std::size_t(12));
+    QVERIFY(std::isinf(back.median));
+    QVERIFY(std::isnan(back.q15));
+    QVERIFY(back.marginalOnly);
+    QVERIFY(!back.truncated && !back.ciOverlap);
+    // Columns by name, as scripts read them.
+    QCOMPARE(*back.number("pmse"), 0.25);
+    QCOMPARE(*back.number("censored"), 12.0);
+    QVERIFY(!back.number("mechanism") && !back.number("marginal_only"));
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, back.number("no_such_column"));
+    // The confidential row has no marginal_only flag.
+    report::ResultsRow confidential;
+    confidential.mechanism = "confidential";
+    QCOMPARE(report::resultsCsvFields(confidential)[12], std::string());
+  }
+
+  void badFieldsAreRefusedNamingTheColumn() {
+    auto fields = report::resultsCsvFields(report::ResultsRow{});
+    fields[6] = "0.2x";
+    try {
+      report::resultsRowFromCsv(fields);
+      QFAIL("a bad number was read");
+    } catch (const std::invalid_argument& e) {
+      QVERIFY2(std::string(e.what()).find("'max_ecdf'") != std::string::npos, e.what());
+    }
+    fields = report::resultsCsvFields(report::ResultsRow{});
+    fields[4] = "-1";
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, report::resultsRowFromCsv(fields));
+    fields.pop_back();
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, report::resultsRowFromCsv(fields));
+  }
+
   void mismatchedSyntheticIsRefused() {
     const auto d = tinyDataset();
     pipeline::RunResult run;
@@ -119,5 +175,5 @@ class ResultsTableTest : public QObject {
   }
 };
 
-QTEST_APPLESS_MAIN(ResultsTableTest)
-#include "results_table_test.moc"
+QTEST_APPLESS_MAIN(ResultsRowsTest)
+#include "results_rows_test.moc"

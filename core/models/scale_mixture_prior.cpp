@@ -1,0 +1,255 @@
+#include "core/models/scale_mixture_prior.h"
+
+#include <algorithm>
+#include <boost/math/special_functions/erf.hpp>
+#include <boost/math/special_functions/expint.hpp>
+#include <boost/math/special_functions/lambert_w.hpp>
+#include <boost/math/tools/roots.hpp>
+#include <cstdint>
+#include <limits>
+#include <numbers>
+#include <stdexcept>
+
+#include "core/models/special_math.h"
+
+namespace dpsynth::core::models {
+
+namespace {
+
+constexpr double kMixtureInf = std::numeric_limits<double>::infinity();
+constexpr double kMixtureEulerGamma = 0.57721566490153286061;
+/// Below this a, G(a) = 2 log(1/|β|) + κ₀ to rounding (the next term is O(a log a)).
+constexpr double kMixtureTinyA = 1e-30;
+
+/// log(4/(π√3)) − log(2√(2π)).
+double mixtureLogNorm() {
+  return std::log(4.0 / (std::numbers::pi * std::sqrt(3.0))) -
+         std::log(2.0 * std::sqrt(2.0 * std::numbers::pi));
+}
+
+}  // namespace
+
+const double ScaleMixturePrior::kLogNorm = mixtureLogNorm();
+
+namespace {
+
+/// eᵃE₁(a), G(a) and G′(a) for a ≥ 1 from the continued fraction of E₁ (A&S 5.1.22),
+/// eᵃE₁(a) = 1/(a + r), r = 1/(1 + q), q = 1/(a + Q₂), Q_k = k/(1 + k/(a + Q_{k+1})), evaluated
+/// from the tail. Then G = (1 + a)eᵃE₁ − 1 = q·r/(a + r) and G′ = eᵃE₁ + G − 1/a =
+/// −r·Q₂/(a(a + Q₂)(a + r)): no term cancels, so all three keep full relative precision where
+/// the direct forms lose 2·log10(a) digits. The depth reaches 2e-16 from a = 1 on.
+struct MixtureFraction {
+  double scaledE1, g, dG;
+};
+MixtureFraction mixtureFraction(double a) {
+  const int depth = a < 1.5 ? 130 : a < 2.0 ? 90 : a < 5.0 ? 64 : a < 10.0 ? 34 : 24;
+  double tail = 0.0;
+  for (int k = depth; k >= 2; --k) tail = k / (1.0 + k / (a + tail));
+  const double q = 1.0 / (a + tail);
+  const double r = 1.0 / (1.0 + q);
+  return {1.0 / (a + r), q * r / (a + r), -r * tail / (a * (a + tail) * (a + r))};
+}
+
+}  // namespace
+
+double ScaleMixturePrior::scaledE1(double a) {
+  if (a >= 1.0) return mixtureFraction(a).scaledE1;
+  return std::exp(a) * boost::math::expint(1, a, detail::FastPolicy());
+}
+
+double ScaleMixturePrior::g(double a, double* dG) {
+  if (a >= 1.0) {
+    const MixtureFraction f = mixtureFraction(a);
+    if (dG) *dG = f.dG;
+    return f.g;
+  }
+  // Below 1, (1 + a)eᵃE₁ − 1 loses at most one digit and G′ is dominated by −1/a.
+  const double s = scaledE1(a);
+  const double value = (1.0 + a) * s - 1.0;
+  if (dG) *dG = s + value - 1.0 / a;  // (eᵃE₁)′ = eᵃE₁ − 1/a
+  return value;
+}
+
+double ScaleMixturePrior::logDensity(double beta, double* dLogDensity) {
+  if (beta == 0.0) {
+    if (dLogDensity) *dLogDensity = 0.0;
+    return kMixtureInf;
+  }
+  const double a = beta * beta / 6.0;
+  if (a < kMixtureTinyA) {
+    const double value = 2.0 * -std::log(std::abs(beta)) + kKappa0;
+    if (dLogDensity) *dLogDensity = -2.0 / (beta * value);
+    return kLogNorm + std::log(value);
+  }
+  double dG = 0.0;
+  const double value = g(a, &dG);
+  if (dLogDensity) *dLogDensity = dG / value * beta / 3.0;
+  return kLogNorm + std::log(value);
+}
+
+void ScaleMixturePrior::conditionalCdf(double beta, double sigma, double& lower, double& upper) {
+  if (!(sigma > 0.0)) {
+    lower = 0.0;
+    upper = 1.0;
+    return;
+  }
+  if (std::isinf(sigma)) {
+    lower = 1.0;
+    upper = 0.0;
+    return;
+  }
+  // β = 0 makes σ | β improper (its density ∝ h(σ)/σ near 0): the smallest a keeps it proper.
+  const double a = std::max(beta * beta / 6.0, 1e-300);
+  const double excess = 3.0 / (sigma * sigma);  // s − 1
+  if (!std::isfinite(excess)) {
+    lower = 0.0;
+    upper = 1.0;
+    return;
+  }
+  const double s0 = 1.0 + excess;
+  const double x = a * s0;
+  // P(s ≥ s0) = T(s0)/T(1), T(s0) = ∫_{s0}^∞ (s − 1)/s² e^{−as} ds = e^{−x}/s0 ·
+  // [(s0 − 1) eˣE₁(x) + G(x)]: two positive terms, no cancellation.
+  const double ratio = std::exp(-a * excess) / s0 * (excess * scaledE1(x) + g(x)) / g(a);
+  lower = std::clamp(ratio, 0.0, 1.0);
+  upper = 1.0 - lower;
+}
+
+double ScaleMixturePrior::conditionalLogDensityOfLogSigma(double beta, double logSigma) {
+  const double sigma = std::exp(logSigma);
+  constexpr double kHalfLog2Pi = 0.91893853320467274178;
+  const double logNormal = -logSigma - kHalfLog2Pi - beta * beta / (2.0 * sigma * sigma);
+  const double logHalfT =
+      std::log(4.0 / (std::numbers::pi * std::sqrt(3.0))) - 2.0 * std::log1p(sigma * sigma / 3.0);
+  return logNormal + logHalfT + logSigma - logDensity(beta);
+}
+
+double ScaleMixturePrior::normalScore(double beta, double sigma) {
+  double lower = 0.0, upper = 0.0;
+  conditionalCdf(beta, sigma, lower, upper);
+  constexpr double kMaxScore = 38.0;
+  if (lower <= 0.0) return -kMaxScore;
+  if (upper <= 0.0) return kMaxScore;
+  const double w =
+      lower < 0.5 ? -std::numbers::sqrt2 * boost::math::erfc_inv(2.0 * lower, detail::FastPolicy())
+                  : std::numbers::sqrt2 * boost::math::erfc_inv(2.0 * upper, detail::FastPolicy());
+  return std::clamp(w, -kMaxScore, kMaxScore);
+}
+
+double ScaleMixturePrior::sigmaFromScore(double beta, double w) {
+  // Solve in v = log σ; f is increasing in v and compares logs of probabilities, so that the
+  // tails keep their relative precision.
+  const bool left = w <= 0.0;
+  const double target = 0.5 * std::erfc((left ? -w : w) / std::numbers::sqrt2);
+  const double logTarget = std::log(target);
+  auto f = [&](double v) {
+    double lower = 0.0, upper = 0.0;
+    conditionalCdf(beta, std::exp(v), lower, upper);
+    return left ? std::log(lower) - logTarget : logTarget - std::log(upper);
+  };
+  // σ | β is near |β| when |β| is large and spread over decades when it is small.
+  double lo = std::log(std::clamp(std::abs(beta), 1e-6, 1e6)) - 1.0;
+  double hi = lo + 2.0;
+  double fLo = f(lo), fHi = f(hi);
+  for (int i = 0; i < 200 && !(fLo <= 0.0); ++i) {
+    hi = lo;
+    fHi = fLo;
+    lo -= 2.0 + 0.5 * i;
+    fLo = f(lo);
+  }
+  for (int i = 0; i < 200 && !(fHi >= 0.0); ++i) {
+    lo = hi;
+    fLo = fHi;
+    hi += 2.0 + 0.5 * i;
+    fHi = f(hi);
+  }
+  if (fLo == 0.0) return std::exp(lo);
+  if (fHi == 0.0) return std::exp(hi);
+  if (!(fLo < 0.0 && fHi > 0.0)) return std::exp(0.5 * (lo + hi));
+  std::uintmax_t iterations = 100;
+  const auto root = boost::math::tools::toms748_solve(f, lo, hi, fLo, fHi,
+                                                      boost::math::tools::eps_tolerance<double>(50),
+                                                      iterations, detail::FastPolicy());
+  return std::exp(0.5 * (root.first + root.second));
+}
+
+SpikeMap::SpikeMap(double width)
+    : width_(width), k_(-std::log(width) + 0.5 * ScaleMixturePrior::kKappa0) {
+  if (!(width > 0.0 && width <= kMaxWidth)) {
+    throw std::invalid_argument("SpikeMap: the width must lie in (0, 0.5]");
+  }
+  innerB_ = width_ * (1.0 + 1.0 / k_);
+}
+
+double SpikeMap::fromBeta(double beta) const {
+  const double size = std::abs(beta);
+  if (size > width_) return beta + std::copysign(width_ / k_, beta);
+  if (size == 0.0) return beta;
+  const double l = -std::log(size);
+  return beta * (l + 1.0 + 0.5 * ScaleMixturePrior::kKappa0) / k_;
+}
+
+double SpikeMap::toBeta(double b, double& slope) const {
+  constexpr double c = 0.5 * ScaleMixturePrior::kKappa0;
+  const double size = std::abs(b);
+  if (size > innerB_) {
+    slope = 1.0;
+    return b - std::copysign(width_ / k_, b);
+  }
+  const double y = k_ * size;
+  const double argument = -y * std::exp(-(1.0 + c));
+  if (!(argument < 0.0)) {
+    slope = 0.0;
+    return 0.0;
+  }
+  const double m = -boost::math::lambert_wm1(argument, detail::FastPolicy());
+  slope = k_ / (m - (1.0 + c) + c);
+  return std::copysign(y / m, b);
+}
+
+double SpikeMap::toBeta(double b, double& slope, double& logPrior, double& dLogPrior) const {
+  constexpr double c = 0.5 * ScaleMixturePrior::kKappa0;
+  const double size = std::abs(b);
+  if (size > innerB_) {
+    const double beta = b - std::copysign(width_ / k_, b);
+    slope = 1.0;
+    logPrior = ScaleMixturePrior::logDensity(beta, &dLogPrior);
+    return beta;
+  }
+  // β (log(1/β) + L) = y with L = 1 + c: β = e^{L − m}, m e^{−m} = y e^{−L}, m ≥ 1.
+  const double y = k_ * size;
+  const double argument = -y * std::exp(-(1.0 + c));
+  if (!(argument < 0.0)) {  // b = 0, or so close that the argument underflowed
+    slope = 0.0;
+    dLogPrior = 0.0;
+    logPrior = ScaleMixturePrior::kLogNorm + std::log(2.0 * k_);
+    return 0.0;
+  }
+  const double m = -boost::math::lambert_wm1(argument, detail::FastPolicy());
+  const double l = m - (1.0 + c);  // log(1/|β|)
+  const double beta = std::copysign(y / m, b);
+  slope = k_ / (l + c);
+  // log p(β) + log slope, with G(a) = 2l + κ₀ + E and E = G − 2l − κ₀ = O(a l) formed without
+  // cancellation: with M = 2l + log 6 − γ = −γ − log a and E₁(a) = M + F(a),
+  // G = (1 + a)eᵃ(M + F) − 1, so E = M((1 + a)eᵃ − 1) + (1 + a)eᵃF.
+  const double a = beta * beta / 6.0;
+  double f = 0.0, term = 1.0;  // F(a) = Σ_{j≥1} (−1)^{j+1} a^j/(j·j!)
+  for (int j = 1; j < 30; ++j) {
+    term *= (j == 1 ? a : -a * (j - 1) / (static_cast<double>(j) * j));
+    f += term;
+    if (std::abs(term) <= 1e-18 * std::abs(f)) break;
+  }
+  const double bigM = 2.0 * l + std::log(6.0) - kMixtureEulerGamma;
+  const double grow = std::expm1(a) + a * std::exp(a);  // (1 + a)eᵃ − 1
+  const double excess = bigM * grow + (1.0 + a) * std::exp(a) * f;
+  const double gValue = 2.0 * l + ScaleMixturePrior::kKappa0 + excess;
+  logPrior = ScaleMixturePrior::kLogNorm + std::log(gValue) + std::log(slope);
+  // d/dβ log p = [−2/β + (β/3)(S + G)]/G with S = eᵃE₁(a); d/dβ log slope = 1/(β(l + c)). The
+  // two 1/β terms combine to E/(βG(l + c)).
+  const double scaled = std::exp(a) * (bigM + f);
+  const double dBeta = excess / (beta * gValue * (l + c)) + beta / 3.0 * (scaled + gValue) / gValue;
+  dLogPrior = slope * dBeta;
+  return beta;
+}
+
+}  // namespace dpsynth::core::models
