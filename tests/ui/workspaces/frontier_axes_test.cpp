@@ -27,7 +27,8 @@ study::FrontierPoint axesPoint(const std::string& series, double x, double media
   study::FrontierPoint p;
   p.series = series;
   p.mechanism = series;
-  p.cell = series + std::to_string(x);
+  static int nextCell = 0;
+  p.cell = nextCell++;  // a cell of its own
   p.x = x;
   p.epsilon = x;
   p.value.median = median;
@@ -109,14 +110,14 @@ class FrontierAxesTest : public QObject {
     // Issue 24: x = median over replicates of attribute_cap − attribute_cap_baseline.
     std::vector<study::FrontierPoint> points{axesPoint("lw", 2, 0.1, 0.05, 0.15),
                                              axesPoint("ph", 2, 0.2, 0.1, 0.3)};
-    points[0].cell = "c1";
-    points[1].cell = "c2";
+    points[0].cell = 1;
+    points[1].cell = 2;
     const std::vector<std::vector<std::string>> rows{
-        capRow("c1", "0.5", "0.25"), capRow("c1", "0.75", "0.25"), capRow("c1", "0.25", "0.25"),
-        capRow("c2", "", "")};  // ph: nothing to attribute
+        capRow("1", "0.5", "0.25"), capRow("1", "0.75", "0.25"), capRow("1", "0.25", "0.25"),
+        capRow("2", "", "")};  // ph: nothing to attribute
     const auto gained = withAttributeCapGain(points, rows);
     QCOMPARE(gained.size(), std::size_t(1));
-    QCOMPARE(gained[0].cell, std::string("c1"));
+    QCOMPARE(gained[0].cell, 1);
     QCOMPARE(gained[0].x, 0.25);  // differences 0.25, 0.5, 0: median 0.25
   }
 
