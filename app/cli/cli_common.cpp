@@ -5,6 +5,8 @@
 #include <atomic>
 #include <charconv>
 #include <csignal>
+#include <cstdio>
+#include <cstdlib>
 #include <iostream>
 #include <mutex>
 #include <sstream>
@@ -125,6 +127,13 @@ std::stop_token interruptToken() {
     }).detach();
   });
   return interruptSource().get_token();
+}
+
+void exitCancelled(std::string_view message) {
+  std::cerr << message << std::flush;
+  std::cout.flush();
+  std::fflush(nullptr);
+  std::_Exit(kExitCancelled);
 }
 
 bool interruptRequested() {

@@ -364,8 +364,7 @@ int runFit(const FitOptions& o) {
   const auto run = core::pipeline::runMechanisms(dataset, {config}, settings, nullptr, stop,
                                                  &observer);
   if (run.outcome == core::pipeline::RunOutcome::cancelled) {
-    std::cerr << "dpsynth: cancelled; no files were written\n";
-    return kExitCancelled;
+    exitCancelled("dpsynth: cancelled; no files were written\n");
   }
   const auto& result = run.mechanisms.front();
   // From here to the move into place, Ctrl-C unwinds (exec::Cancelled) from whichever step it
@@ -413,8 +412,7 @@ int runFit(const FitOptions& o) {
     core::exec::throwIfStopped(stop);
     outputs.commit();
   } catch (const core::exec::Cancelled&) {
-    std::cerr << "dpsynth: cancelled; no files were written\n";
-    return kExitCancelled;
+    exitCancelled("dpsynth: cancelled; no files were written\n");
   }
   if (refused) {
     for (const auto& w : result.warnings) std::cerr << "warning: " << w << "\n";

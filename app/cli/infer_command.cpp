@@ -68,8 +68,7 @@ int inferFromModel(const InferOptions& o, const std::optional<std::uint64_t>& se
       });
   const core::infer::DaResult& result = run.result;
   if (result.cancelled || stop.stop_requested()) {
-    std::cerr << "dpsynth: infer cancelled; nothing was written\n";
-    return kExitCancelled;
+    exitCancelled("dpsynth: infer cancelled; nothing was written\n");
   }
 
   core::infer::InferRunInfo info;
@@ -89,8 +88,7 @@ int inferFromModel(const InferOptions& o, const std::optional<std::uint64_t>& se
   info.convergenceProblems = run.problems;
   const core::infer::InferOutputs outputs = core::infer::inferOutputs(model, result, info);
   if (stop.stop_requested()) {
-    std::cerr << "dpsynth: infer cancelled; nothing was written\n";
-    return kExitCancelled;
+    exitCancelled("dpsynth: infer cancelled; nothing was written\n");
   }
   core::report::writeInferFolder(o.out, outputs);
   std::cout << "wrote draws.csv, summary.json and trace.csv to " << o.out << " ("

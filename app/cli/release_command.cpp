@@ -1,6 +1,7 @@
 /// dpsynth release: a privatized statistic and its release file (SPEC §6, README "Release
 /// files"): --kind naive-bayes (004 §4) here, --kind linreg (004 §5) in linreg_release_command.cpp.
 #include <iostream>
+#include <optional>
 #include <stdexcept>
 
 #include "app/cli/cli_common.h"
@@ -10,6 +11,7 @@
 #include "core/data/csv_table.h"
 #include "core/data/csv_writer.h"
 #include "core/data/data_file.h"
+#include "core/exec/cancellation.h"
 #include "core/infer/naive_bayes_records.h"
 #include "core/infer/release_file.h"
 
@@ -108,8 +110,14 @@ int runRelease(const ReleaseOptions& o) {
   if (!records) return cancelledNothingWritten();
   const auto bits = seed ? core::privacy::makeSeededSource(*seed)
                          : core::privacy::makeOsRandomSource();
-  const core::infer::NaiveBayesRelease release = core::infer::makeNaiveBayesRelease(
-      layout, *records, o.epsilon, *bits, seed.has_value(), o.prior);
+  std::optional<core::infer::NaiveBayesRelease> made;
+  try {
+    made = core::infer::makeNaiveBayesRelease(layout, *records, o.epsilon, *bits,
+                                              seed.has_value(), o.prior, stop);
+  } catch (const core::exec::Cancelled&) {
+    return cancelledNothingWritten();
+  }
+  const core::infer::NaiveBayesRelease& release = *made;
   if (stop.stop_requested()) return cancelledNothingWritten();
   core::data::writeTextAtomic(o.out, core::infer::releaseToJson(release));
   if (seed) std::cerr << "reproducible noise (--seed): the release file says not_for_release\n";

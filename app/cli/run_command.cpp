@@ -176,8 +176,7 @@ int runRun(const RunOptions& o) {
   const auto run = core::pipeline::runMechanisms(dataset, session.mechanisms, settings, &cache,
                                                  stop, o.quiet ? nullptr : &log);
   if (run.outcome == core::pipeline::RunOutcome::cancelled || stop.stop_requested()) {
-    std::cerr << "dpsynth: cancelled; no files were written\n";
-    return kExitCancelled;
+    exitCancelled("dpsynth: cancelled; no files were written\n");
   }
 
   const auto exported = core::report::exportRun(session, dataset, run, settings,
@@ -188,8 +187,7 @@ int runRun(const RunOptions& o) {
                                                  stop,
                                                  /*release: every releasable one=*/std::nullopt});
   if (exported.cancelled) {
-    std::cerr << "dpsynth: cancelled; no files were written\n";
-    return kExitCancelled;
+    exitCancelled("dpsynth: cancelled; no files were written\n");
   }
   if (!exported.refusals.empty()) {
     for (const auto& m : run.mechanisms)

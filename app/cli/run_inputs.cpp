@@ -161,15 +161,11 @@ std::map<std::string, std::string> parseReferenceLevels(const std::vector<std::s
   return out;
 }
 
-int cancelledWhileReading(const std::string& file) {
-  std::cerr << "dpsynth: cancelled while reading " << file << "; no files were written\n";
-  return kExitCancelled;
+[[noreturn]] int cancelledWhileReading(const std::string& file) {
+  exitCancelled("dpsynth: cancelled while reading " + file + "; no files were written\n");
 }
 
-int cancelledNothingWritten() {
-  std::cerr << "dpsynth: cancelled; nothing was written\n";
-  return kExitCancelled;
-}
+[[noreturn]] int cancelledNothingWritten() { exitCancelled("dpsynth: cancelled; nothing was written\n"); }
 
 void refuseSeededIntoRelease(const std::string& path, bool seeded) {
   if (seeded && core::pipeline::inReleaseFolder(path))

@@ -67,10 +67,10 @@ std::shared_ptr<const core::data::Dataset> loadReference(const std::string& file
                                                          bool quiet = true);
 
 /// Says on stderr that Ctrl-C stopped the command while it read `file`, and that nothing was
-/// written; returns the exit status for it (130).
-int cancelledWhileReading(const std::string& file);
-/// Prints "dpsynth: cancelled; nothing was written" and returns the exit status of Ctrl-C.
-int cancelledNothingWritten();
+/// written, and exits 130 (exitCancelled). Declared int so that `return` reads as the end.
+[[noreturn]] int cancelledWhileReading(const std::string& file);
+/// Prints "dpsynth: cancelled; nothing was written" and exits 130 (exitCancelled).
+[[noreturn]] int cancelledNothingWritten();
 
 /// SPEC §0: a seeded run is not for release and never writes into a folder named release/;
 /// throws std::invalid_argument naming `path` when seeded and it lies in one.

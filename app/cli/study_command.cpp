@@ -87,9 +87,10 @@ std::vector<int> replicatesToRun(int replicates, const study::Shard& shard,
 
 int finishStudy(study::StudyOutcome outcome, const study::StudyStore& store, const StudyOptions& o) {
   if (outcome == study::StudyOutcome::cancelled) {
-    std::cerr << "dpsynth: cancelled; " << store.completed().size()
-              << " complete replicate(s) kept in " << o.out << " (run again to resume)\n";
-    return kExitCancelled;
+    // Every kept replicate is on disk: its rows went in whole (an atomic replace of
+    // replicates.csv under the folder's lock) before it counted as complete.
+    exitCancelled("dpsynth: cancelled; " + std::to_string(store.completed().size()) +
+                  " complete replicate(s) kept in " + o.out + " (run again to resume)\n");
   }
   if (!o.quiet) std::cerr << "wrote " << o.out << "\n";
   return kExitOk;

@@ -13,6 +13,7 @@
 #include "core/data/populate_pages.h"
 #include "core/data/quote_value.h"
 #include "core/data/value_parsing.h"
+#include "core/exec/cancellation.h"
 
 namespace dpsynth::core::data {
 namespace {
@@ -470,17 +471,24 @@ Dataset build(const CsvTable& table, const DatasetSpec& spec, const std::stop_to
 }  // namespace
 
 Dataset numericDataset(std::string outcomeName, models::Family family, Eigen::VectorXd y,
-                       Eigen::MatrixXd X, std::vector<std::string> designNames) {
+                       Eigen::MatrixXd X, std::vector<std::string> designNames,
+                       const std::stop_token& stop) {
   if (X.rows() != y.size() || X.cols() < 1 ||
       designNames.size() != static_cast<std::size_t>(X.cols())) {
     throw std::invalid_argument("numericDataset: inconsistent sizes");
   }
-  if (!(X.col(0).array() == 1.0).all()) {
-    throw std::invalid_argument("numericDataset: the first design column must be all ones");
+  constexpr Eigen::Index kBlock = Eigen::Index(1) << 16;
+  for (Eigen::Index start = 0; start < X.rows(); start += kBlock) {
+    exec::throwIfStopped(stop);
+    const Eigen::Index count = std::min(kBlock, X.rows() - start);
+    if (!(X.col(0).segment(start, count).array() == 1.0).all()) {
+      throw std::invalid_argument("numericDataset: the first design column must be all ones");
+    }
+    if (!y.segment(start, count).allFinite() || !X.middleRows(start, count).allFinite()) {
+      throw std::invalid_argument("numericDataset: non-finite values");
+    }
   }
-  if (!y.allFinite() || !X.allFinite()) {
-    throw std::invalid_argument("numericDataset: non-finite values");
-  }
+  exec::throwIfStopped(stop);
   Dataset d;
   d.file = "generated";
   d.outcomeName = std::move(outcomeName);
@@ -490,7 +498,11 @@ Dataset numericDataset(std::string outcomeName, models::Family family, Eigen::Ve
   d.covariateNames.assign(designNames.begin() + 1, designNames.end());
   d.designNames = std::move(designNames);
   d.fileLines.resize(d.size());
-  for (std::size_t i = 0; i < d.fileLines.size(); ++i) d.fileLines[i] = i + 2;
+  exec::StopCheck check(stop);
+  for (std::size_t i = 0; i < d.fileLines.size(); ++i) {
+    check.tick();
+    d.fileLines[i] = i + 2;
+  }
   return d;
 }
 

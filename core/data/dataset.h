@@ -74,9 +74,11 @@ std::optional<Dataset> buildDataset(const CsvTable& table, const DatasetSpec& sp
 /// outcome y, the design X (n × K, column 0 all ones) and its K names; covariateNames are the
 /// design names after the intercept. source stays empty, so no covariate text can be copied
 /// from it. Throws std::invalid_argument for inconsistent sizes, a missing intercept or
-/// non-finite values.
+/// non-finite values. The checks pass over 10^7 records in blocks, looking at `stop` between
+/// them (exec::Cancelled).
 Dataset numericDataset(std::string outcomeName, models::Family family, Eigen::VectorXd y,
-                       Eigen::MatrixXd X, std::vector<std::string> designNames);
+                       Eigen::MatrixXd X, std::vector<std::string> designNames,
+                       const std::stop_token& stop = {});
 
 /// Suggests a family from the outcome column: non-negative integers → negbin, all values in
 /// (0,1) → beta, otherwise normal. Non-numeric values are ignored.

@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "core/data/quote_value.h"
+#include "core/exec/cancellation.h"
 
 namespace dpsynth::core::infer {
 namespace {
@@ -58,9 +59,12 @@ std::vector<std::string> NaiveBayesLayout::validate() const {
 }
 
 Eigen::VectorXd naiveBayesCounts(const NaiveBayesLayout& layout,
-                                 const std::vector<std::vector<int>>& records) {
+                                 const std::vector<std::vector<int>>& records,
+                                 const std::stop_token& stop) {
   Eigen::VectorXd counts = Eigen::VectorXd::Zero(layout.classCount() * layout.cellsPerClass());
+  exec::StopCheck check(stop);
   for (const auto& r : records) {
+    check.tick();
     for (int k = 0; k < layout.featureCount(); ++k) {
       counts[layout.cell(r.at(0), k, r.at(static_cast<std::size_t>(k) + 1))] += 1.0;
     }

@@ -6,6 +6,7 @@
 /// two cells per feature under replace-one, so the L1 sensitivity is 2K). The class counts are
 /// not released separately: 004 releases the n_{ijk} only, and n is public.
 #include <Eigen/Dense>
+#include <stop_token>
 #include <string>
 #include <vector>
 
@@ -30,8 +31,10 @@ struct NaiveBayesLayout {
 };
 
 /// Class×feature counts of records given as codes (row: y, x_1..x_K), in cell() order.
+/// `stop` is checked every few thousand records (exec::Cancelled).
 Eigen::VectorXd naiveBayesCounts(const NaiveBayesLayout& layout,
-                                 const std::vector<std::vector<int>>& records);
+                                 const std::vector<std::vector<int>>& records,
+                                 const std::stop_token& stop = {});
 
 class NaiveBayesModel final : public RecordAdditiveModel {
  public:

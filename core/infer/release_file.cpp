@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
+#include "core/exec/cancellation.h"
 #include "core/infer/release_header.h"
 #include "core/infer/release_reader.h"
 #include "core/privacy/perturbed_histogram.h"
@@ -31,14 +32,17 @@ void naiveBayesNoiseRate(double epsilon, int sensitivity, std::uint64_t& num, st
 NaiveBayesRelease makeNaiveBayesRelease(const NaiveBayesLayout& layout,
                                         const std::vector<std::vector<int>>& records,
                                         double epsilon, privacy::BitSource& bits,
-                                        bool notForRelease, double priorAlpha) {
+                                        bool notForRelease, double priorAlpha,
+                                        const std::stop_token& stop) {
   const std::vector<std::string> problems = layout.validate();
   if (!problems.empty()) throw std::invalid_argument(problems.front());
   if (!(epsilon > 0.0 && epsilon <= 1e6)) {
     throw std::invalid_argument("epsilon must be in (0, 1e6]");
   }
   if (records.empty()) throw std::invalid_argument("no records to release");
+  exec::StopCheck check(stop);
   for (std::size_t r = 0; r < records.size(); ++r) {
+    check.tick();
     const auto& rec = records[r];
     bool ok = static_cast<int>(rec.size()) == 1 + layout.featureCount() && rec[0] >= 0 &&
               rec[0] < layout.classCount();
@@ -55,7 +59,7 @@ NaiveBayesRelease makeNaiveBayesRelease(const NaiveBayesLayout& layout,
   release.priorAlpha = priorAlpha;
   release.notForRelease = notForRelease;
   naiveBayesNoiseRate(epsilon, 2 * layout.featureCount(), release.rateNum, release.rateDen);
-  release.noisyCounts = naiveBayesCounts(layout, records);
+  release.noisyCounts = naiveBayesCounts(layout, records, stop);
   for (Eigen::Index c = 0; c < release.noisyCounts.size(); ++c) {
     release.noisyCounts[c] +=
         static_cast<double>(privacy::discreteLaplace(bits, release.rateNum, release.rateDen));

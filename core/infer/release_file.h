@@ -5,6 +5,7 @@
 /// replace-one), the noisy values, the noise rate, the model and its prior.
 #include <Eigen/Dense>
 #include <cstdint>
+#include <stop_token>
 #include <string>
 #include <vector>
 
@@ -35,11 +36,12 @@ struct NaiveBayesRelease {
 /// Laplace noise of rate ε/(2K) from bits to every class×feature count. Replace-one only: one
 /// changed record moves at most two cells per feature, L1 sensitivity 2K. Throws
 /// std::invalid_argument for an invalid layout, ε outside (0, 1e6], no records or a code
-/// outside the layout.
+/// outside the layout. `stop` is checked in the passes over the records (exec::Cancelled).
 NaiveBayesRelease makeNaiveBayesRelease(const NaiveBayesLayout& layout,
                                         const std::vector<std::vector<int>>& records,
                                         double epsilon, privacy::BitSource& bits,
-                                        bool notForRelease, double priorAlpha = 2.0);
+                                        bool notForRelease, double priorAlpha = 2.0,
+                                        const std::stop_token& stop = {});
 
 /// The release as JSON text (version 1).
 std::string releaseToJson(const NaiveBayesRelease& release);

@@ -134,7 +134,8 @@ class BetaLikelihood {
   /// W = Σ w, A = Σ w log y and B = Σ w log(1 − y).
   using Sufficient = WeightedSums;
   bool usesSufficient() const { return shape_.interceptOnly; }
-  static Sufficient sufficient(const RecordGroups& groups, const std::vector<Data>& data) {
+  static Sufficient sufficient(const RecordGroups& groups, const std::vector<Data>& data,
+                               const std::stop_token& /*one pass over the patterns: short*/) {
     CompensatedSum w, a, b;
     for (std::size_t p = 0; p < groups.active; ++p) {
       const double weight = groups.weight[static_cast<Eigen::Index>(p)];

@@ -9,6 +9,7 @@
 /// auxIndex(); other coordinates (negbin σ_j) enter the prior only.
 #include <Eigen/Dense>
 #include <concepts>
+#include <stop_token>
 #include <string>
 #include <vector>
 
@@ -73,9 +74,10 @@ concept SufficientLikelihood =
     GlmLikelihood<L> &&
     requires(const L& lik, const typename L::Sufficient& stats, const RecordGroups& groups,
              const std::vector<typename L::Data>& data, const Eigen::VectorXd& u,
-             const typename L::Params& params, Eigen::VectorXd& grad) {
+             const typename L::Params& params, Eigen::VectorXd& grad,
+             const std::stop_token& stop) {
   { lik.usesSufficient() } -> std::same_as<bool>;
-  { L::sufficient(groups, data) } -> std::same_as<typename L::Sufficient>;
+  { L::sufficient(groups, data, stop) } -> std::same_as<typename L::Sufficient>;
   { lik.sufficientLogLik(stats, u, params, grad) } -> std::same_as<double>;
 };
 
@@ -133,8 +135,8 @@ concept ExactlyDrawnCoordinates = requires(const L& lik, Eigen::Ref<Eigen::Vecto
 /// coordinates, β in the head) and is updated in place.
 template <class L>
 concept RegressionStart = requires(const L& lik, const Eigen::VectorXd& y, const Eigen::MatrixXd& X,
-                                   Eigen::VectorXd& u) {
-  lik.regressionStart(y, X, u);
+                                   Eigen::VectorXd& u, const std::stop_token& stop) {
+  lik.regressionStart(y, X, u, stop);
 };
 
 }  // namespace dpsynth::core::models

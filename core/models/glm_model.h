@@ -107,16 +107,17 @@ class GlmModel final : public SynthesisModel {
         weights_(std::move(weights)),
         groups_(groupRecords(y, X, weights_.alpha, stop)),
         clamped_(weights_.censored()),
-        qr_((exec::throwIfStopped(stop), form.qr && X.cols() > 1) ? QrTransform::fromDesign(X)
-                                                                  : std::nullopt),
+        qr_((exec::throwIfStopped(stop), form.qr && X.cols() > 1)
+                ? QrTransform::fromDesign(X, stop)
+                : std::nullopt),
         transformed_(transformsCoefficients(lik_)),
-        initial_((exec::throwIfStopped(stop), toSampled(startingPoint(y, X, form)))) {
+        initial_((exec::throwIfStopped(stop), toSampled(startingPoint(y, X, form, stop)))) {
     if (qr_ && transformed_) {
       throw std::logic_error("GlmModel: QR needs coefficients that are u itself");
     }
     // η is computed from groups_.X: with QR it holds the rows of Q*, so that η = Q*θ.
     exec::throwIfStopped(stop);
-    if (qr_) groups_.X = qr_->designToQ(groups_.X);
+    if (qr_) groups_.X = qr_->designToQ(groups_.X, stop);
     exec::throwIfStopped(stop);
     data_.reserve(groups_.patterns());
     for (Eigen::Index p = 0; p < groups_.y.size(); ++p) data_.push_back(L::data(groups_.y[p]));
@@ -124,7 +125,7 @@ class GlmModel final : public SynthesisModel {
     exec::throwIfStopped(stop);
     if constexpr (SufficientLikelihood<L>) {
       if (sufficientStatistics && !clamped_ && groups_.active > 0 && lik_.usesSufficient()) {
-        sufficient_.emplace(L::sufficient(groups_, data_));
+        sufficient_.emplace(L::sufficient(groups_, data_, stop));
       }
     }
   }
@@ -178,10 +179,10 @@ class GlmModel final : public SynthesisModel {
     }
   }
   Eigen::VectorXd startingPoint(const Eigen::VectorXd& y, const Eigen::MatrixXd& X,
-                                const GlmForm& form) const {
+                                const GlmForm& form, const std::stop_token& stop) const {
     Eigen::VectorXd u = lik_.initialPoint(y);
     if constexpr (RegressionStart<L>) {
-      if (form.regressionStart && !shape_.interceptOnly) lik_.regressionStart(y, X, u);
+      if (form.regressionStart && !shape_.interceptOnly) lik_.regressionStart(y, X, u, stop);
     }
     return u;
   }

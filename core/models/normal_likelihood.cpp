@@ -1,5 +1,6 @@
 #include "core/models/normal_likelihood.h"
 
+#include "core/exec/cancellation.h"
 #include "core/models/glm_parameters.h"
 
 namespace dpsynth::core::models {
@@ -34,14 +35,16 @@ Eigen::VectorXd NormalLikelihood::initialPoint(const Eigen::VectorXd& y) const {
 }
 
 void NormalLikelihood::regressionStart(const Eigen::VectorXd& y, const Eigen::MatrixXd& X,
-                                       Eigen::VectorXd& u) const {
+                                       Eigen::VectorXd& u, const std::stop_token& stop) const {
   const int k = shape_.coefficients;
   const double n = static_cast<double>(y.size());
   const double priorVar = kBetaSd * shape_.sdScale * kBetaSd * shape_.sdScale;
   const Eigen::MatrixXd xtx = X.transpose() * X;
+  exec::throwIfStopped(stop);
   const Eigen::VectorXd xty = X.transpose() * y;
   double var = std::exp(2.0 * u[auxIndex()]);
   for (int iteration = 0; iteration < 5; ++iteration) {
+    exec::throwIfStopped(stop);
     Eigen::MatrixXd a = xtx;
     a.diagonal().array() += var / priorVar;
     const Eigen::VectorXd beta = a.ldlt().solve(xty);

@@ -65,8 +65,9 @@ class NormalLikelihood {
   /// W = Σ w and Q the weighted residual sum of squares (sufficient_stats.h).
   using Sufficient = ResidualSquares;
   bool usesSufficient() const { return true; }
-  static Sufficient sufficient(const RecordGroups& groups, const std::vector<Data>&) {
-    return ResidualSquares(groups.X, groups.y, groups.weight, groups.active);
+  static Sufficient sufficient(const RecordGroups& groups, const std::vector<Data>&,
+                               const std::stop_token& stop) {
+    return ResidualSquares(groups.X, groups.y, groups.weight, groups.active, stop);
   }
   double sufficientLogLik(const Sufficient& stats, const Eigen::VectorXd& u, const Params& p,
                           Eigen::VectorXd& grad) const {
@@ -81,8 +82,10 @@ class NormalLikelihood {
   /// few times with σ at the residual sd. With a weak prior this is least squares; with a prior
   /// that dominates (an sd scale far below the outcome's) it is near the posterior, where
   /// β_0 = mean(y) would start the chains thousands of posterior sds away.
-  void regressionStart(const Eigen::VectorXd& y, const Eigen::MatrixXd& X,
-                       Eigen::VectorXd& u) const;
+  /// Each pass over the records checks `stop` (exec::Cancelled): at 10^6 records they are
+  /// tens of milliseconds each.
+  void regressionStart(const Eigen::VectorXd& y, const Eigen::MatrixXd& X, Eigen::VectorXd& u,
+                       const std::stop_token& stop) const;
 
  private:
   GlmShape shape_;

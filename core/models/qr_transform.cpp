@@ -1,10 +1,44 @@
 #include "core/models/qr_transform.h"
 
+#include <algorithm>
 #include <cmath>
+
+#include "core/exec/cancellation.h"
 
 namespace dpsynth::core::models {
 
-std::optional<QrTransform> QrTransform::fromDesign(const Eigen::MatrixXd& X) {
+namespace {
+
+/// The k × k upper triangular R of the QR decomposition of rows (n × k, n > k): one
+/// Householder QR when the rows fit in a block, otherwise the blocks' R's stacked and reduced as
+/// they come (a tall-skinny QR), with a stop check between blocks.
+Eigen::MatrixXd upperFactor(const Eigen::MatrixXd& rows, const std::stop_token& stop) {
+  const Eigen::Index n = rows.rows(), k = rows.cols();
+  constexpr Eigen::Index block = QrTransform::kRowBlock;
+  if (n <= block) {
+    const Eigen::HouseholderQR<Eigen::MatrixXd> qr(rows);
+    return qr.matrixQR().topRows(k).triangularView<Eigen::Upper>();
+  }
+  Eigen::MatrixXd r;  // the R of the rows so far (k × k once the first block is in)
+  Eigen::MatrixXd stacked;
+  for (Eigen::Index start = 0; start < n; start += block) {
+    exec::throwIfStopped(stop);
+    const Eigen::Index count = std::min(block, n - start);
+    stacked.resize(r.rows() + count, k);
+    if (r.rows() > 0) stacked.topRows(r.rows()) = r;
+    stacked.bottomRows(count) = rows.middleRows(start, count);
+    const Eigen::HouseholderQR<Eigen::MatrixXd> qr(stacked);
+    const Eigen::Index top = std::min(stacked.rows(), k);
+    r = qr.matrixQR().topRows(top).triangularView<Eigen::Upper>();
+  }
+  exec::throwIfStopped(stop);
+  return r;
+}
+
+}  // namespace
+
+std::optional<QrTransform> QrTransform::fromDesign(const Eigen::MatrixXd& X,
+                                                   const std::stop_token& stop) {
   const Eigen::Index n = X.rows();
   const Eigen::Index k = X.cols();
   if (k < 2 || n <= k) return std::nullopt;
@@ -13,9 +47,9 @@ std::optional<QrTransform> QrTransform::fromDesign(const Eigen::MatrixXd& X) {
   // X itself is that R times the column norms (X = Q·R_s·D).
   const Eigen::VectorXd norms = X.colwise().norm().transpose();
   if (!(norms.array() > 0.0).all() || !norms.allFinite()) return std::nullopt;
+  exec::throwIfStopped(stop);
   const Eigen::MatrixXd scaled = X * norms.cwiseInverse().asDiagonal();
-  const Eigen::HouseholderQR<Eigen::MatrixXd> qr(scaled);
-  Eigen::MatrixXd r = qr.matrixQR().topRows(k).triangularView<Eigen::Upper>();
+  Eigen::MatrixXd r = upperFactor(scaled, stop);
   for (Eigen::Index j = 0; j < k; ++j) {
     if (!(std::abs(r(j, j)) >= kCollinearity)) return std::nullopt;
     if (r(j, j) < 0.0) r.row(j) *= -1.0;  // flips the sign of Q's column j too: still X = QR
@@ -39,11 +73,20 @@ void QrTransform::betaGradientToTheta(Eigen::Ref<Eigen::VectorXd> g) const {
   r_.transpose().triangularView<Eigen::Lower>().solveInPlace(g);
 }
 
-Eigen::MatrixXd QrTransform::designToQ(const Eigen::MatrixXd& rows) const {
-  // Q* = X R*⁻¹, i.e. Q*ᵀ = R*⁻ᵀ Xᵀ: one lower-triangular solve per row.
-  Eigen::MatrixXd qt = rows.transpose();
-  r_.transpose().triangularView<Eigen::Lower>().solveInPlace(qt);
-  return qt.transpose();
+Eigen::MatrixXd QrTransform::designToQ(const Eigen::MatrixXd& rows,
+                                       const std::stop_token& stop) const {
+  // Q* = X R*⁻¹, i.e. Q*ᵀ = R*⁻ᵀ Xᵀ: one lower-triangular solve per row, a block of rows at a
+  // time (each row's solve is its own, so the blocks give the same numbers).
+  Eigen::MatrixXd q(rows.rows(), rows.cols());
+  Eigen::MatrixXd qt;
+  for (Eigen::Index start = 0; start < rows.rows(); start += kRowBlock) {
+    exec::throwIfStopped(stop);
+    const Eigen::Index count = std::min(kRowBlock, rows.rows() - start);
+    qt = rows.middleRows(start, count).transpose();
+    r_.transpose().triangularView<Eigen::Lower>().solveInPlace(qt);
+    q.middleRows(start, count) = qt.transpose();
+  }
+  return q;
 }
 
 }  // namespace dpsynth::core::models

@@ -11,6 +11,7 @@
 /// data (a reference dataset) live in a different space: map them with models::convertDraws.
 #include <Eigen/Dense>
 #include <optional>
+#include <stop_token>
 
 namespace dpsynth::core::models {
 
@@ -24,7 +25,13 @@ class QrTransform {
   /// R* of the n × K design X (K ≥ 2), with a positive diagonal so that θ_0 is the intercept at
   /// the covariates' means (times sqrt(n/(n−1))). Nullopt when n ≤ K, a column is all zero or
   /// the columns are (nearly) linearly dependent.
-  static std::optional<QrTransform> fromDesign(const Eigen::MatrixXd& X);
+  /// A design of more than kRowBlock rows is reduced block by block (the R of the stacked R's
+  /// of the blocks is the R of X: unique once its diagonal is positive), checking `stop`
+  /// between blocks (exec::Cancelled): one Householder pass over 10^6 rows takes long enough
+  /// to be felt after Ctrl-C.
+  static std::optional<QrTransform> fromDesign(const Eigen::MatrixXd& X,
+                                               const std::stop_token& stop = {});
+  static constexpr Eigen::Index kRowBlock = Eigen::Index(1) << 15;
 
   /// Upper triangular K × K R* (for tests).
   const Eigen::MatrixXd& r() const { return r_; }
@@ -36,8 +43,9 @@ class QrTransform {
   void betaToTheta(Eigen::Ref<Eigen::VectorXd> v) const;
   /// Chain rule for a function of β = R*⁻¹θ: ∂/∂θ = R*⁻ᵀ ∂/∂β, in place.
   void betaGradientToTheta(Eigen::Ref<Eigen::VectorXd> g) const;
-  /// Rows of Q* = X R*⁻¹ for the given design rows.
-  Eigen::MatrixXd designToQ(const Eigen::MatrixXd& rows) const;
+  /// Rows of Q* = X R*⁻¹ for the given design rows, kRowBlock at a time between checks of
+  /// `stop`.
+  Eigen::MatrixXd designToQ(const Eigen::MatrixXd& rows, const std::stop_token& stop = {}) const;
 
  private:
   explicit QrTransform(Eigen::MatrixXd r) : r_(std::move(r)) {}

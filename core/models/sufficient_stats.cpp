@@ -4,10 +4,13 @@
 #include <stdexcept>
 #include <vector>
 
+#include "core/exec/cancellation.h"
+
 namespace dpsynth::core::models {
 
 ResidualSquares::ResidualSquares(const Eigen::MatrixXd& X, const Eigen::VectorXd& y,
-                                 const Eigen::VectorXd& w, std::size_t active) {
+                                 const Eigen::VectorXd& w, std::size_t active,
+                                 const std::stop_token& stop) {
   const auto P = static_cast<Eigen::Index>(active);
   const Eigen::Index K = X.cols();
   if (X.rows() < P || y.size() < P || w.size() < P || K < 1) {
@@ -23,27 +26,39 @@ ResidualSquares::ResidualSquares(const Eigen::MatrixXd& X, const Eigen::VectorXd
   // √W X and √W y; one QR serves the least-squares centre and the factor T.
   const Eigen::VectorXd root = wa.cwiseSqrt();
   const Eigen::MatrixXd A = root.asDiagonal() * Xa;
+  exec::throwIfStopped(stop);
   const Eigen::ColPivHouseholderQR<Eigen::MatrixXd> qr(A);
+  exec::throwIfStopped(stop);
   center_ = qr.solve(root.cwiseProduct(ya));
   if (!center_.allFinite()) center_.setZero(K);  // any centre keeps the identity exact
+  exec::throwIfStopped(stop);
 
   auto residuals = [&] { return Eigen::VectorXd(ya - Xa * center_); };
   Eigen::VectorXd r = residuals();
+  exec::throwIfStopped(stop);
   // One step of iterative refinement: the centre's own rounding leaves XᵀW r₀ larger than it
   // needs to be when the design is badly scaled.
   const Eigen::VectorXd step = qr.solve(root.cwiseProduct(r));
+  exec::throwIfStopped(stop);
   if (step.allFinite()) {
     center_ += step;
     r = residuals();
   }
 
+  exec::StopCheck check(stop);
   CompensatedSum squares;
-  for (Eigen::Index p = 0; p < P; ++p) squares.add(wa[p] * r[p] * r[p]);
+  for (Eigen::Index p = 0; p < P; ++p) {
+    check.tick();
+    squares.add(wa[p] * r[p] * r[p]);
+  }
   centerSquares_ = squares.value();
   centerSlope_.resize(K);
   for (Eigen::Index j = 0; j < K; ++j) {
     CompensatedSum s;
-    for (Eigen::Index p = 0; p < P; ++p) s.add(wa[p] * Xa(p, j) * r[p]);
+    for (Eigen::Index p = 0; p < P; ++p) {
+      check.tick();
+      s.add(wa[p] * Xa(p, j) * r[p]);
+    }
     centerSlope_[j] = s.value();
   }
 

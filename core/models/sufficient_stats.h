@@ -7,6 +7,7 @@
 #include <Eigen/Dense>
 #include <cmath>
 #include <cstddef>
+#include <stop_token>
 
 namespace dpsynth::core::models {
 
@@ -25,8 +26,10 @@ namespace dpsynth::core::models {
 class ResidualSquares {
  public:
   /// Patterns [0, active) of X (P × K), y (P) and w (P, all > 0 in that range) are used.
+  /// `stop` is checked between the steps (the QR, each solve, each pass over the patterns) and
+  /// inside the passes: exec::Cancelled.
   ResidualSquares(const Eigen::MatrixXd& X, const Eigen::VectorXd& y, const Eigen::VectorXd& w,
-                  std::size_t active);
+                  std::size_t active, const std::stop_token& stop = {});
 
   /// Q(β); adds scale · (−½ ∂Q/∂β) = scale · XᵀW(y − Xβ) into gradient (size K). No heap
   /// allocation.

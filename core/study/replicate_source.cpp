@@ -68,8 +68,10 @@ data::Dataset ReplicateSource::draw(std::uint64_t seed, const std::stop_token& s
       if ((i & 65535) == 0) exec::throwIfStopped(stop);
       y[i] = generatedValue(*generator_, rng);
     }
-    return data::numericDataset("y", generator_->family(), std::move(y),
-                                Eigen::MatrixXd::Ones(n, 1), {"(Intercept)"});
+    exec::throwIfStopped(stop);
+    Eigen::MatrixXd ones = Eigen::MatrixXd::Ones(n, 1);
+    return data::numericDataset("y", generator_->family(), std::move(y), std::move(ones),
+                                {"(Intercept)"}, stop);
   }
   const data::Dataset& d = *original_;
   Eigen::VectorXd y(n);
@@ -80,7 +82,8 @@ data::Dataset ReplicateSource::draw(std::uint64_t seed, const std::stop_token& s
     y[i] = d.y[j];
     X.row(i) = d.X.row(j);
   }
-  return data::numericDataset(d.outcomeName, d.family, std::move(y), std::move(X), d.designNames);
+  return data::numericDataset(d.outcomeName, d.family, std::move(y), std::move(X), d.designNames,
+                              stop);
 }
 
 }  // namespace dpsynth::core::study

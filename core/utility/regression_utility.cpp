@@ -237,15 +237,17 @@ RegressionUtility compareRegressions(const Eigen::VectorXd& yConf, const Eigen::
 std::vector<GroupMean> groupMeans(const Eigen::VectorXd& yConf, const Eigen::VectorXd& ySyn,
                                   const Eigen::MatrixXd& X, const std::vector<std::string>& names,
                                   const std::vector<std::pair<std::string, std::string>>&
-                                      referenceLevels) {
-  return groupMeans(yConf, X, ySyn, X, names, referenceLevels);
+                                      referenceLevels,
+                                  const std::stop_token& stop) {
+  return groupMeans(yConf, X, ySyn, X, names, referenceLevels, stop);
 }
 
 std::vector<GroupMean> groupMeans(const Eigen::VectorXd& yConf, const Eigen::MatrixXd& X,
                                   const Eigen::VectorXd& ySyn, const Eigen::MatrixXd& XSyn,
                                   const std::vector<std::string>& names,
                                   const std::vector<std::pair<std::string, std::string>>&
-                                      referenceLevels) {
+                                      referenceLevels,
+                                  const std::stop_token& stop) {
   if (yConf.size() != X.rows() || ySyn.size() != XSyn.rows() || XSyn.cols() != X.cols() ||
       names.size() != static_cast<std::size_t>(X.cols()))
     throw std::invalid_argument("group means: inconsistent sizes");
@@ -284,12 +286,15 @@ std::vector<GroupMean> groupMeans(const Eigen::VectorXd& yConf, const Eigen::Mat
       return g;
     };
     std::vector<std::size_t> syntheticRecords(groups.size(), 0);
+    exec::StopCheck check(stop);
     for (Eigen::Index i = 0; i < X.rows(); ++i) {
+      check.tick();
       const std::size_t g = groupOf(X, i);
       ++groups[g].records;
       groups[g].confidential += yConf[i];
     }
     for (Eigen::Index i = 0; i < XSyn.rows(); ++i) {
+      check.tick();
       const std::size_t g = groupOf(XSyn, i);
       ++syntheticRecords[g];
       groups[g].synthetic += ySyn[i];
@@ -338,7 +343,7 @@ CovariateUtility measureCovariateUtility(
     u.pmse = std::numeric_limits<double>::quiet_NaN();
   }
   exec::throwIfStopped(stop);
-  u.groups = groupMeans(yConf, XConf, ySyn, XSyn, names, referenceLevels);
+  u.groups = groupMeans(yConf, XConf, ySyn, XSyn, names, referenceLevels, stop);
   for (const auto& g : u.groups) {
     if (std::isnan(g.synthetic)) continue;
     const double d = std::abs(g.confidential - g.synthetic);

@@ -102,7 +102,8 @@ struct GroupMean {
 std::vector<GroupMean> groupMeans(const Eigen::VectorXd& yConf, const Eigen::VectorXd& ySyn,
                                   const Eigen::MatrixXd& X, const std::vector<std::string>& names,
                                   const std::vector<std::pair<std::string, std::string>>&
-                                      referenceLevels = {});
+                                      referenceLevels = {},
+                                  const std::stop_token& stop = {});
 
 /// The same with the synthetic records' own covariate rows XSyn (records = the confidential
 /// count; a level no synthetic record holds has synthetic = NaN).
@@ -110,7 +111,8 @@ std::vector<GroupMean> groupMeans(const Eigen::VectorXd& yConf, const Eigen::Mat
                                   const Eigen::VectorXd& ySyn, const Eigen::MatrixXd& XSyn,
                                   const std::vector<std::string>& names,
                                   const std::vector<std::pair<std::string, std::string>>&
-                                      referenceLevels = {});
+                                      referenceLevels = {},
+                                  const std::stop_token& stop = {});
 
 /// Everything above for one synthetic dataset. Built only for models with covariates. A fit that
 /// fails (singular design) leaves meanOverlap / maxStandardized (coefficients empty) or pmse NaN.

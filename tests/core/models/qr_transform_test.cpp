@@ -1,6 +1,7 @@
 #include <QtTest>
 #include <cmath>
 
+#include "core/exec/cancellation.h"
 #include "core/models/qr_transform.h"
 #include "core/random/rng.h"
 #include "support/model_fixtures.h"
@@ -52,6 +53,37 @@ class QrTransformTest : public QObject {
     // R*ᵀR* = XᵀX / (n − 1).
     const Eigen::MatrixXd xtx = X.transpose() * X / double(n - 1);
     QVERIFY(((r.transpose() * r - xtx).array().abs() <= 1e-10 * xtx.cwiseAbs().maxCoeff()).all());
+  }
+
+  /// A design taller than one block is reduced block by block (a tall-skinny QR): its R* is the
+  /// R* of the whole design, as XᵀX / (n − 1) = R*ᵀR* and the orthonormal Q* show; a stop
+  /// requested before the call ends it with Cancelled.
+  void blockedReductionOfATallDesign() {
+    const Eigen::Index n = 2 * QrTransform::kRowBlock + 1234;
+    const Eigen::MatrixXd X = awkwardDesign(n, 5);
+    const auto qr = QrTransform::fromDesign(X);
+    QVERIFY(qr.has_value());
+    const Eigen::MatrixXd& r = qr->r();
+    QVERIFY((r.triangularView<Eigen::StrictlyLower>().toDenseMatrix().array() == 0.0).all());
+    QVERIFY((r.diagonal().array() > 0.0).all());
+    const Eigen::MatrixXd xtx = X.transpose() * X / double(n - 1);
+    QVERIFY(((r.transpose() * r - xtx).array().abs() <= 1e-10 * xtx.cwiseAbs().maxCoeff()).all());
+    const Eigen::MatrixXd q = qr->designToQ(X);
+    const Eigen::MatrixXd gram = q.transpose() * q / double(n - 1);
+    QVERIFY((gram - Eigen::MatrixXd::Identity(3, 3)).cwiseAbs().maxCoeff() < 1e-9);
+    // The same R* as one Householder QR of the whole design (unique with a positive diagonal).
+    const Eigen::VectorXd norms = X.colwise().norm().transpose();
+    const Eigen::HouseholderQR<Eigen::MatrixXd> whole(X * norms.cwiseInverse().asDiagonal());
+    Eigen::MatrixXd direct = whole.matrixQR().topRows(3).triangularView<Eigen::Upper>();
+    for (Eigen::Index j = 0; j < 3; ++j)
+      if (direct(j, j) < 0.0) direct.row(j) *= -1.0;
+    direct = direct * norms.asDiagonal() / std::sqrt(double(n - 1));
+    QVERIFY2((direct - r).cwiseAbs().maxCoeff() <= 1e-11 * r.cwiseAbs().maxCoeff(),
+             qPrintable(QString::number((direct - r).cwiseAbs().maxCoeff())));
+    std::stop_source source;
+    source.request_stop();
+    QVERIFY_THROWS_EXCEPTION(dpsynth::core::exec::Cancelled,
+                             QrTransform::fromDesign(X, source.get_token()));
   }
 
   void mapsBetweenBetaAndTheta() {
