@@ -31,10 +31,10 @@ NaiveBayesLayout declaredLayout(const std::string& classColumn,
   return layout;
 }
 
-std::optional<std::vector<std::vector<int>>> naiveBayesRecords(const data::CsvTable& table,
-                                                               const std::string& classColumn,
-                                                               const NaiveBayesLayout& layout,
-                                                               const std::stop_token& stop) {
+std::optional<CodedRecords> naiveBayesRecords(const data::CsvTable& table,
+                                              const std::string& classColumn,
+                                              const NaiveBayesLayout& layout,
+                                              const std::stop_token& stop) {
   const std::size_t classIndex = table.columnIndex(classColumn);
   std::vector<std::size_t> columns;
   for (const auto& f : layout.features) columns.push_back(table.columnIndex(f));
@@ -49,18 +49,14 @@ std::optional<std::vector<std::vector<int>>> naiveBayesRecords(const data::CsvTa
     }
     return static_cast<int>(it - known.begin());
   };
-  std::vector<std::vector<int>> records;
+  CodedRecords records(columns.size() + 1);
   records.reserve(table.rows.size());
   for (std::size_t r = 0; r < table.rows.size(); ++r) {
-    // A record costs a few allocations: 4096 of them take milliseconds even on a loaded machine.
     if ((r & 0xFFF) == 0 && stop.stop_requested()) return std::nullopt;
     const auto& row = table.rows[r];
-    std::vector<int> codes;
-    codes.reserve(columns.size() + 1);
-    codes.push_back(code(layout.classes, row[classIndex], r, classColumn));
+    records.push(code(layout.classes, row[classIndex], r, classColumn));
     for (std::size_t k = 0; k < columns.size(); ++k)
-      codes.push_back(code(layout.levels[k], row[columns[k]], r, layout.features[k]));
-    records.push_back(std::move(codes));
+      records.push(code(layout.levels[k], row[columns[k]], r, layout.features[k]));
   }
   return records;
 }

@@ -27,10 +27,10 @@ NaiveBayesLayout declaredLayout(const std::string& classColumn,
 /// Every row coded with the layout: the class's index, then each feature's level index. Throws
 /// std::invalid_argument for a column the table lacks (its message lists the columns) and for a
 /// value outside the declared levels (one line: "FILE line L, column C: 'v' is not one of the
-/// declared levels"). `stop` is polled every 65536 rows: nullopt when it was requested.
-std::optional<std::vector<std::vector<int>>> naiveBayesRecords(const data::CsvTable& table,
-                                                               const std::string& classColumn,
-                                                               const NaiveBayesLayout& layout,
-                                                               const std::stop_token& stop = {});
+/// declared levels"). `stop` is polled every 4096 rows: nullopt when it was requested.
+std::optional<CodedRecords> naiveBayesRecords(const data::CsvTable& table,
+                                              const std::string& classColumn,
+                                              const NaiveBayesLayout& layout,
+                                              const std::stop_token& stop = {});
 
 }  // namespace dpsynth::core::infer

@@ -58,15 +58,31 @@ std::vector<std::string> NaiveBayesLayout::validate() const {
   return problems;
 }
 
-Eigen::VectorXd naiveBayesCounts(const NaiveBayesLayout& layout,
-                                 const std::vector<std::vector<int>>& records,
+CodedRecords::CodedRecords(const std::vector<std::vector<int>>& records)
+    : width_(records.empty() ? 0 : records.front().size()) {
+  codes_.reserve(records.size() * width_);
+  for (std::size_t r = 0; r < records.size(); ++r) {
+    if (records[r].size() != width_)
+      throw std::invalid_argument("record " + std::to_string(r + 1) + " has " +
+                                  std::to_string(records[r].size()) + " codes, the first has " +
+                                  std::to_string(width_));
+    codes_.insert(codes_.end(), records[r].begin(), records[r].end());
+  }
+}
+
+Eigen::VectorXd naiveBayesCounts(const NaiveBayesLayout& layout, const CodedRecords& records,
                                  const std::stop_token& stop) {
+  if (!records.empty() && records.width() != static_cast<std::size_t>(layout.featureCount()) + 1)
+    throw std::invalid_argument("naive Bayes counts: records of " +
+                                std::to_string(records.width()) + " codes for " +
+                                std::to_string(layout.featureCount()) + " features");
   Eigen::VectorXd counts = Eigen::VectorXd::Zero(layout.classCount() * layout.cellsPerClass());
   exec::StopCheck check(stop);
-  for (const auto& r : records) {
+  for (std::size_t i = 0; i < records.size(); ++i) {
     check.tick();
+    const auto r = records[i];
     for (int k = 0; k < layout.featureCount(); ++k) {
-      counts[layout.cell(r.at(0), k, r.at(static_cast<std::size_t>(k) + 1))] += 1.0;
+      counts[layout.cell(r[0], k, r[static_cast<std::size_t>(k) + 1])] += 1.0;
     }
   }
   return counts;

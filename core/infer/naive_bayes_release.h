@@ -6,6 +6,8 @@
 /// two cells per feature under replace-one, so the L1 sensitivity is 2K). The class counts are
 /// not released separately: 004 releases the n_{ijk} only, and n is public.
 #include <Eigen/Dense>
+#include <cstddef>
+#include <span>
 #include <stop_token>
 #include <string>
 #include <vector>
@@ -30,10 +32,34 @@ struct NaiveBayesLayout {
   std::vector<std::string> validate() const;
 };
 
+/// Records coded for naive Bayes (a class y, then x_1..x_K), held flat: record r is
+/// codes r·width … r·width + width − 1. One allocation for 10^7 records rather than one each:
+/// building them is faster and a cancelled release frees them at once (SPEC §3: 100 ms).
+class CodedRecords {
+ public:
+  explicit CodedRecords(std::size_t width) : width_(width) {}
+  /// From one vector per record (tests, small callers); every record must have the first one's
+  /// length (std::invalid_argument naming the record otherwise).
+  CodedRecords(const std::vector<std::vector<int>>& records);  // NOLINT: implicit by design
+
+  std::size_t size() const { return width_ == 0 ? 0 : codes_.size() / width_; }
+  bool empty() const { return codes_.empty(); }
+  std::size_t width() const { return width_; }
+  std::span<const int> operator[](std::size_t r) const {
+    return {codes_.data() + r * width_, width_};
+  }
+  void reserve(std::size_t records) { codes_.reserve(records * width_); }
+  /// Appends one code of the record being built; a record is complete after width() codes.
+  void push(int code) { codes_.push_back(code); }
+
+ private:
+  std::size_t width_ = 0;
+  std::vector<int> codes_;
+};
+
 /// Class×feature counts of records given as codes (row: y, x_1..x_K), in cell() order.
 /// `stop` is checked every few thousand records (exec::Cancelled).
-Eigen::VectorXd naiveBayesCounts(const NaiveBayesLayout& layout,
-                                 const std::vector<std::vector<int>>& records,
+Eigen::VectorXd naiveBayesCounts(const NaiveBayesLayout& layout, const CodedRecords& records,
                                  const std::stop_token& stop = {});
 
 class NaiveBayesModel final : public RecordAdditiveModel {

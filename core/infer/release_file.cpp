@@ -30,7 +30,7 @@ void naiveBayesNoiseRate(double epsilon, int sensitivity, std::uint64_t& num, st
 }  // namespace
 
 NaiveBayesRelease makeNaiveBayesRelease(const NaiveBayesLayout& layout,
-                                        const std::vector<std::vector<int>>& records,
+                                        const CodedRecords& records,
                                         double epsilon, privacy::BitSource& bits,
                                         bool notForRelease, double priorAlpha,
                                         const std::stop_token& stop) {
@@ -43,7 +43,7 @@ NaiveBayesRelease makeNaiveBayesRelease(const NaiveBayesLayout& layout,
   exec::StopCheck check(stop);
   for (std::size_t r = 0; r < records.size(); ++r) {
     check.tick();
-    const auto& rec = records[r];
+    const auto rec = records[r];
     bool ok = static_cast<int>(rec.size()) == 1 + layout.featureCount() && rec[0] >= 0 &&
               rec[0] < layout.classCount();
     for (int k = 0; ok && k < layout.featureCount(); ++k) {

@@ -38,7 +38,7 @@ struct NaiveBayesRelease {
 /// std::invalid_argument for an invalid layout, ε outside (0, 1e6], no records or a code
 /// outside the layout. `stop` is checked in the passes over the records (exec::Cancelled).
 NaiveBayesRelease makeNaiveBayesRelease(const NaiveBayesLayout& layout,
-                                        const std::vector<std::vector<int>>& records,
+                                        const CodedRecords& records,
                                         double epsilon, privacy::BitSource& bits,
                                         bool notForRelease, double priorAlpha = 2.0,
                                         const std::stop_token& stop = {});

@@ -32,16 +32,17 @@ int coverageCategory(const double* p, int count, random::Rng& rng) {
   return count - 1;
 }
 
-std::vector<std::vector<int>> coverageRecords(const CoverageConfig& config,
-                                              const Eigen::VectorXd& truth, random::Rng& rng) {
+infer::CodedRecords coverageRecords(const CoverageConfig& config, const Eigen::VectorXd& truth,
+                                    random::Rng& rng) {
   const infer::NaiveBayesLayout layout = config.layout();
   const int classes = layout.classCount();
-  std::vector<std::vector<int>> records(static_cast<std::size_t>(config.records));
-  for (auto& record : records) {
+  infer::CodedRecords records(static_cast<std::size_t>(layout.featureCount()) + 1);
+  records.reserve(static_cast<std::size_t>(config.records));
+  for (int r = 0; r < config.records; ++r) {
     const int y = coverageCategory(truth.data(), classes, rng);
-    record.push_back(y);
+    records.push(y);
     for (int k = 0; k < layout.featureCount(); ++k)
-      record.push_back(
+      records.push(
           coverageCategory(truth.data() + classes + layout.cell(y, k, 0), layout.levelCount(k), rng));
   }
   return records;

@@ -53,10 +53,18 @@ class ReleaseFileTest : public QObject {
   void recordsOutsideTheLayoutAreRefused() {
     auto bits = dpsynth::core::privacy::makeSeededSource(3);
     QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
-                             makeNaiveBayesRelease(releaseFileLayout(), {{0, 2, 0}}, 1.0, *bits,
-                                                   true));
+                             makeNaiveBayesRelease(releaseFileLayout(),
+                                                   std::vector<std::vector<int>>{{0, 2, 0}}, 1.0,
+                                                   *bits, true));
     QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
-                             makeNaiveBayesRelease(releaseFileLayout(), {}, 1.0, *bits, true));
+                             makeNaiveBayesRelease(releaseFileLayout(),
+                                                   std::vector<std::vector<int>>{}, 1.0, *bits,
+                                                   true));
+    // Records of unequal length are refused where they are made flat, naming the record.
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
+                             makeNaiveBayesRelease(releaseFileLayout(),
+                                                   std::vector<std::vector<int>>{{0, 1}, {0}},
+                                                   1.0, *bits, true));
   }
 
   void jsonRoundTrip() {
