@@ -323,6 +323,10 @@ void GlmModel<L>::fusedRegressionPass(const Eigen::VectorXd& u, const typename L
   const double* weight = groups_.weight.data();
   constexpr Eigen::Index kBlock = kPatternBlock;
   alignas(64) double eta[kBlock], f[kBlock], dEta[kBlock], dAux[kBlock];
+  // The sums run in locals: through the references every addition went to memory and back
+  // (the compiler cannot rule out that they alias the work arrays), a store-to-load chain per
+  // pattern. The same additions in the same order.
+  double sumLogLik = logLik, sumAux = gradAux;
   for (Eigen::Index p0 = 0; p0 < active; p0 += kBlock) {
     const Eigen::Index len = std::min(kBlock, active - p0);
     const auto rows = groups_.X.block(p0, 0, len, K);
@@ -332,12 +336,14 @@ void GlmModel<L>::fusedRegressionPass(const Eigen::VectorXd& u, const typename L
                      dEta, dAux);
     for (Eigen::Index k = 0; k < len; ++k) {
       const double w = weight[p0 + k];
-      logLik += w * f[k];
+      sumLogLik += w * f[k];
       dEta[k] *= w;
-      gradAux += w * dAux[k];
+      sumAux += w * dAux[k];
     }
     gCoef.noalias() += rows.transpose() * Eigen::Map<const Eigen::VectorXd>(dEta, len);
   }
+  logLik = sumLogLik;
+  gradAux = sumAux;
 }
 
 template <GlmLikelihood L>
