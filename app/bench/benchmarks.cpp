@@ -92,6 +92,13 @@ void BM_LogDensityPoissonRegression1e5(benchmark::State& s) {
   static const auto d = data::poissonRegressionSample(100000, 20261202);
   logDensity(s, d, INFINITY);
 }
+/// The scale case: negbin, five continuous covariates, 10⁶ records (each its own
+/// pattern); the per-gradient cost that sets a default fit's minutes.
+void BM_LogDensityNegbinContinuous1e6(benchmark::State& s) {
+  static const auto d = data::continuousNegbinSample(1000000, 20261205);
+  logDensity(s, d, INFINITY);
+}
+BENCHMARK(BM_LogDensityNegbinContinuous1e6)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_LogDensityNormalRegression1e5)->Arg(0)->Arg(1)->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_LogDensityBeta1e6)->Arg(0)->Arg(1)->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_LogDensityPoissonRegression1e5)->Unit(benchmark::kMicrosecond);
@@ -153,6 +160,13 @@ BENCHMARK(BM_LipschitzNormalRegression1e5Censored)
     ->Arg(1)
     ->UseRealTime()
     ->Unit(benchmark::kMillisecond);
+/// 40 draws over the negbin regression at 10⁶ records: the pass of a default fit is
+/// 100 times this.
+void BM_LipschitzNegbinContinuous1e6(benchmark::State& state) {
+  static const auto d = data::continuousNegbinSample(1000000, 20261205);
+  lipschitz(state, d, 40, static_cast<int>(state.range(0)));
+}
+BENCHMARK(BM_LipschitzNegbinContinuous1e6)->Arg(1)->UseRealTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_LipschitzBeta1e6)->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_LipschitzNbmix1e6)->Arg(1)->UseRealTime()->Unit(benchmark::kMillisecond);
 

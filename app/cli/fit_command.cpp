@@ -322,7 +322,7 @@ int runFit(const FitOptions& o) {
   }
 
   // Ctrl-C while a large file is read or typed ends the command at the next check.
-  const std::optional<core::data::CsvTable> table = readInputCsv(o.data, stop, o.quiet);
+  std::optional<core::data::CsvTable> table = readInputCsv(o.data, stop, o.quiet);
   if (!table) return cancelledWhileReading(o.data);
   core::data::DatasetSpec spec;
   spec.outcome = o.outcome;
@@ -337,6 +337,9 @@ int runFit(const FitOptions& o) {
                  "--family to choose)\n";
   settings.model.family = spec.family;
   const std::optional<core::data::Dataset> built = buildInputDataset(*table, spec, stop);
+  // The dataset keeps what it needs of the table (its source rows share the cells); the rest,
+  // the line of every row among it, goes now rather than after the run.
+  table.reset();
   if (!built) return cancelledWhileReading(o.data);
   const core::data::Dataset& dataset = *built;
   // m datasets of n records: refused now rather than after the sampling.

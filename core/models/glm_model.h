@@ -37,13 +37,17 @@ namespace detail {
 /// Per-thread work arrays, each with room for `patterns` values. Valid until the next call on
 /// the same thread.
 struct EvalScratch {
-  double* eta;
-  double* f;
-  double* dEta;
-  double* dAux;
-  double* weight;
+  double* eta = nullptr;
+  double* f = nullptr;
+  double* dEta = nullptr;
+  double* dAux = nullptr;
+  double* weight = nullptr;
 };
 EvalScratch evalScratch(std::size_t patterns);
+/// One per-thread work array of `patterns` values (the same storage as evalScratch's): what
+/// simulate and recordLogLik need, so that a thread which only draws or evaluates records never
+/// holds five arrays of n values (40 MB at 10⁶ records, kept for the thread's life).
+double* evalColumn(std::size_t patterns);
 
 template <class L>
 struct SufficientOf {
@@ -105,7 +109,7 @@ class GlmModel final : public SynthesisModel {
                form.basis},
         lik_(shape_),
         weights_(std::move(weights)),
-        groups_(groupRecords(y, X, weights_.alpha, stop)),
+        groups_(groupRecords(y, X, weights_.alpha, stop, /*withTerms=*/weights_.censored())),
         clamped_(weights_.censored()),
         qr_((exec::throwIfStopped(stop), form.qr && X.cols() > 1)
                 ? QrTransform::fromDesign(X, stop)
@@ -117,7 +121,7 @@ class GlmModel final : public SynthesisModel {
     }
     // η is computed from groups_.X: with QR it holds the rows of Q*, so that η = Q*θ.
     exec::throwIfStopped(stop);
-    if (qr_) groups_.X = qr_->designToQ(groups_.X, stop);
+    if (qr_) groups_.X = qr_->designToQ(std::move(groups_.X), stop);
     exec::throwIfStopped(stop);
     data_.reserve(groups_.patterns());
     for (Eigen::Index p = 0; p < groups_.y.size(); ++p) data_.push_back(L::data(groups_.y[p]));
@@ -320,6 +324,10 @@ void GlmModel<L>::fusedRegressionPass(const Eigen::VectorXd& u, const typename L
   const double* weight = groups_.weight.data();
   constexpr Eigen::Index kBlock = kPatternBlock;
   alignas(64) double eta[kBlock], f[kBlock], dEta[kBlock], dAux[kBlock];
+  // The sums run in locals: through the references every addition went to memory and back
+  // (the compiler cannot rule out that they alias the work arrays), a store-to-load chain per
+  // pattern. The same additions in the same order.
+  double sumLogLik = logLik, sumAux = gradAux;
   for (Eigen::Index p0 = 0; p0 < active; p0 += kBlock) {
     const Eigen::Index len = std::min(kBlock, active - p0);
     const auto rows = groups_.X.block(p0, 0, len, K);
@@ -329,12 +337,14 @@ void GlmModel<L>::fusedRegressionPass(const Eigen::VectorXd& u, const typename L
                      dEta, dAux);
     for (Eigen::Index k = 0; k < len; ++k) {
       const double w = weight[p0 + k];
-      logLik += w * f[k];
+      sumLogLik += w * f[k];
       dEta[k] *= w;
-      gradAux += w * dAux[k];
+      sumAux += w * dAux[k];
     }
     gCoef.noalias() += rows.transpose() * Eigen::Map<const Eigen::VectorXd>(dEta, len);
   }
+  logLik = sumLogLik;
+  gradAux = sumAux;
 }
 
 template <GlmLikelihood L>
@@ -369,7 +379,8 @@ double GlmModel<L>::logDensity(const Eigen::VectorXd& u, Eigen::VectorXd& grad) 
     }
   }
   const auto params = paramsFor<true>(u, active);
-  const detail::EvalScratch s = detail::evalScratch(active);
+  // Only censored fits keep per-pattern values; the uncensored passes fold them as they go.
+  const detail::EvalScratch s = clamped_ ? detail::evalScratch(active) : detail::EvalScratch{};
   double logLik = 0.0;
   double gradAux = 0.0;
   double gradIntercept = 0.0;
@@ -470,10 +481,10 @@ void GlmModel<L>::recordLogLik(const Eigen::VectorXd& u, Eigen::Ref<Eigen::Vecto
                                 " records");
   }
   const std::size_t count = groups_.patterns();
-  const detail::EvalScratch s = detail::evalScratch(count);
-  patternLogLik(u, 0, count, Eigen::Map<Eigen::VectorXd>(s.f, static_cast<Eigen::Index>(count)));
+  double* f = detail::evalColumn(count);
+  patternLogLik(u, 0, count, Eigen::Map<Eigen::VectorXd>(f, static_cast<Eigen::Index>(count)));
   for (std::size_t i = 0; i < groups_.recordPattern.size(); ++i) {
-    out[static_cast<Eigen::Index>(i)] = s.f[groups_.recordPattern[i]];
+    out[static_cast<Eigen::Index>(i)] = f[groups_.recordPattern[i]];
   }
 }
 
@@ -531,7 +542,8 @@ void GlmModel<L>::simulate(const Eigen::VectorXd& u, random::Rng& rng,
                                 " records");
   }
   const std::size_t count = groups_.patterns();
-  const detail::EvalScratch s = detail::evalScratch(count);
+  detail::EvalScratch s;
+  s.eta = detail::evalColumn(count);
   linearPredictor(u, count, s);
   const auto params = lik_.params(u);
   exec::StopCheck check(stop, 1u << 12);

@@ -9,14 +9,17 @@ namespace dpsynth::core::models {
 
 namespace {
 
-/// The k × k upper triangular R of the QR decomposition of rows (n × k, n > k): one
-/// Householder QR when the rows fit in a block, otherwise the blocks' R's stacked and reduced as
-/// they come (a tall-skinny QR), with a stop check between blocks.
-Eigen::MatrixXd upperFactor(const Eigen::MatrixXd& rows, const std::stop_token& stop) {
-  const Eigen::Index n = rows.rows(), k = rows.cols();
+/// The k × k upper triangular R of the QR decomposition of X·diag(scale) (n × k, n > k): one
+/// Householder QR, in place on the scaled copy, when the rows fit in a block; otherwise the
+/// blocks' R's stacked and reduced as they come (a tall-skinny QR), so that neither a scaled
+/// copy of a 10⁶-row design is held nor one uninterruptible pass made over it.
+Eigen::MatrixXd upperFactor(const Eigen::MatrixXd& X, const Eigen::VectorXd& scale,
+                            const std::stop_token& stop) {
+  const Eigen::Index n = X.rows(), k = X.cols();
   constexpr Eigen::Index block = QrTransform::kRowBlock;
   if (n <= block) {
-    const Eigen::HouseholderQR<Eigen::MatrixXd> qr(rows);
+    Eigen::MatrixXd scaled = X * scale.asDiagonal();
+    const Eigen::HouseholderQR<Eigen::Ref<Eigen::MatrixXd>> qr(scaled);
     return qr.matrixQR().topRows(k).triangularView<Eigen::Upper>();
   }
   Eigen::MatrixXd r;  // the R of the rows so far (k × k once the first block is in)
@@ -26,8 +29,8 @@ Eigen::MatrixXd upperFactor(const Eigen::MatrixXd& rows, const std::stop_token& 
     const Eigen::Index count = std::min(block, n - start);
     stacked.resize(r.rows() + count, k);
     if (r.rows() > 0) stacked.topRows(r.rows()) = r;
-    stacked.bottomRows(count) = rows.middleRows(start, count);
-    const Eigen::HouseholderQR<Eigen::MatrixXd> qr(stacked);
+    stacked.bottomRows(count) = X.middleRows(start, count) * scale.asDiagonal();
+    const Eigen::HouseholderQR<Eigen::Ref<Eigen::MatrixXd>> qr(stacked);
     const Eigen::Index top = std::min(stacked.rows(), k);
     r = qr.matrixQR().topRows(top).triangularView<Eigen::Upper>();
   }
@@ -48,13 +51,12 @@ std::optional<QrTransform> QrTransform::fromDesign(const Eigen::MatrixXd& X,
   const Eigen::VectorXd norms = X.colwise().norm().transpose();
   if (!(norms.array() > 0.0).all() || !norms.allFinite()) return std::nullopt;
   exec::throwIfStopped(stop);
-  const Eigen::MatrixXd scaled = X * norms.cwiseInverse().asDiagonal();
-  Eigen::MatrixXd r = upperFactor(scaled, stop);
+  Eigen::MatrixXd r = upperFactor(X, norms.cwiseInverse(), stop);
   for (Eigen::Index j = 0; j < k; ++j) {
     if (!(std::abs(r(j, j)) >= kCollinearity)) return std::nullopt;
     if (r(j, j) < 0.0) r.row(j) *= -1.0;  // flips the sign of Q's column j too: still X = QR
   }
-  r = r * norms.asDiagonal();
+  for (Eigen::Index j = 0; j < k; ++j) r.col(j) *= norms[j];  // R·D, column by column
   r /= std::sqrt(static_cast<double>(n - 1));
   if (!r.allFinite()) return std::nullopt;
   return QrTransform(std::move(r));
@@ -75,18 +77,21 @@ void QrTransform::betaGradientToTheta(Eigen::Ref<Eigen::VectorXd> g) const {
 
 Eigen::MatrixXd QrTransform::designToQ(const Eigen::MatrixXd& rows,
                                        const std::stop_token& stop) const {
+  return designToQ(Eigen::MatrixXd(rows), stop);
+}
+
+Eigen::MatrixXd QrTransform::designToQ(Eigen::MatrixXd&& rows, const std::stop_token& stop) const {
   // Q* = X R*⁻¹, i.e. Q*ᵀ = R*⁻ᵀ Xᵀ: one lower-triangular solve per row, a block of rows at a
-  // time (each row's solve is its own, so the blocks give the same numbers).
-  Eigen::MatrixXd q(rows.rows(), rows.cols());
+  // time in place (each row's solve is its own, so the blocks give the same numbers).
   Eigen::MatrixXd qt;
   for (Eigen::Index start = 0; start < rows.rows(); start += kRowBlock) {
     exec::throwIfStopped(stop);
     const Eigen::Index count = std::min(kRowBlock, rows.rows() - start);
     qt = rows.middleRows(start, count).transpose();
     r_.transpose().triangularView<Eigen::Lower>().solveInPlace(qt);
-    q.middleRows(start, count) = qt.transpose();
+    rows.middleRows(start, count) = qt.transpose();
   }
-  return q;
+  return std::move(rows);
 }
 
 }  // namespace dpsynth::core::models

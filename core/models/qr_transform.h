@@ -46,6 +46,9 @@ class QrTransform {
   /// Rows of Q* = X R*⁻¹ for the given design rows, kRowBlock at a time between checks of
   /// `stop`.
   Eigen::MatrixXd designToQ(const Eigen::MatrixXd& rows, const std::stop_token& stop = {}) const;
+  /// The same, consuming rows: they are replaced block by block, so that at 10⁶ rows the peak
+  /// is one copy of the design instead of three.
+  Eigen::MatrixXd designToQ(Eigen::MatrixXd&& rows, const std::stop_token& stop = {}) const;
 
  private:
   explicit QrTransform(Eigen::MatrixXd r) : r_(std::move(r)) {}

@@ -24,7 +24,8 @@ int compareRecords(const Eigen::VectorXd& y, const Eigen::MatrixXd& X, std::size
 }  // namespace
 
 RecordGroups groupRecords(const Eigen::VectorXd& y, const Eigen::MatrixXd& X,
-                          const std::vector<double>& alpha, const std::stop_token& stop) {
+                          const std::vector<double>& alpha, const std::stop_token& stop,
+                          bool withTerms) {
   const std::size_t n = static_cast<std::size_t>(y.size());
   auto alphaOf = [&](std::size_t i) { return alpha.empty() ? 1.0 : alpha[i]; };
 
@@ -108,6 +109,7 @@ RecordGroups groupRecords(const Eigen::VectorXd& y, const Eigen::MatrixXd& X,
     check.tick();
     groups.recordPattern[i] = finalIndex[provisional[i]];
   }
+  if (!withTerms) return groups;
 
   // Distinct (pattern, α) pairs among records with α > 0, sorted by pattern then α: records
   // bucketed by pattern (a counting sort), then the few weights of each pattern sorted.

@@ -73,8 +73,12 @@ Synthesizer::Synthesizer(const data::Dataset& dataset, const MechanismResult& re
   for (const auto& c : result.final->sample->chains)
     totalDraws_ += static_cast<std::uint64_t>(c.draws.rows());
   if (totalDraws_ == 0) throw std::invalid_argument("the final fit has no draws");
-  // The posterior predictive does not depend on the weights: an unweighted model suffices.
-  model_ = models::makeModel(dataset, spec, {}, stop);
+  // The posterior predictive does not depend on the weights: an unweighted model suffices. It
+  // only draws, so it skips the sufficient statistics (a normal regression's QR of the whole
+  // design: twice the design's size at its peak), which only the log density reads.
+  models::ModelSpec drawing = spec;
+  drawing.sufficientStatistics = false;
+  model_ = models::makeModel(dataset, drawing, {}, stop);
 }
 
 Synthesizer::~Synthesizer() = default;

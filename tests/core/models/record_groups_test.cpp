@@ -57,6 +57,24 @@ class RecordGroupsTest : public QObject {
     QCOMPARE(g.terms.size(), std::size_t(2));
   }
 
+  /// Without terms (an unclamped likelihood) the patterns, weights and record map are the same
+  /// and no term is kept.
+  void withoutTermsKeepsThePatterns() {
+    const Eigen::VectorXd y = vec({3, 3, 3, 7, 3, 3});
+    Eigen::MatrixXd X(6, 2);
+    X << 1, 0, 1, 1, 1, 0, 1, 0, 1, 2, 1, 0;
+    const std::vector<double> alpha{1.0, 0.5, 0.25, 0.0, 0.5, 1.0};
+    const RecordGroups all = groupRecords(y, X, alpha);
+    const RecordGroups bare = groupRecords(y, X, alpha, {}, /*withTerms=*/false);
+    QVERIFY(!all.terms.empty());
+    QVERIFY(bare.terms.empty());
+    QVERIFY(bare.y == all.y);
+    QVERIFY(bare.X == all.X);
+    QVERIFY(bare.weight == all.weight);
+    QCOMPARE(bare.active, all.active);
+    QVERIFY(bare.recordPattern == all.recordPattern);
+  }
+
   /// Intercept-only counts: the number of patterns is the number of distinct values.
   void countsCollapseToDistinctValues() {
     const auto d = dpsynth::test::fixtureDataset(Family::negbin, 1000, 0, 3);
