@@ -215,6 +215,7 @@ bool FrontierWorkspace::start() {
     b.outcome = spec.outcome;
     b.covariates = spec.covariates;
     b.family = spec.family;
+    b.referenceLevels = spec.referenceLevels;
     return b;
   };
   if (from == FrontierForm::Source::confidential) {
