@@ -43,6 +43,9 @@ ColumnRolesView::ColumnRolesView(QWidget* parent) : QWidget(parent) {
   header->setSectionResizeMode(kRole, QHeaderView::ResizeToContents);
   header->setSectionResizeMode(kLabel, QHeaderView::Stretch);
   header->setSectionResizeMode(kReference, QHeaderView::ResizeToContents);
+  // Shown beside the column's name: in the narrow data pane the role's long text would push the
+  // reference level out of sight.
+  header->moveSection(header->visualIndex(kReference), kRole);
   table_->setColumnHidden(kLabel, true);      // a CSV has no labels
   table_->setColumnHidden(kReference, true);  // until a categorical covariate is chosen
   table_->verticalHeader()->hide();
@@ -171,7 +174,6 @@ void ColumnRolesView::setReferenceLevels(const std::vector<core::data::Covariate
       box->setObjectName(QStringLiteral("referenceLevel_") + name);
       box->setProperty("column", name);
       box->setProperty("levels", texts);
-      box->setFrame(false);
       box->setSizeAdjustPolicy(QComboBox::AdjustToContents);
       for (int k = 0; k < texts.size(); ++k)
         box->addItem(k == 0 ? tr("%1 (first)").arg(texts[k]) : texts[k], texts[k]);
