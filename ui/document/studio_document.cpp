@@ -195,21 +195,33 @@ void StudioDocument::rebuildDataset() {
   }
   try {
     dataset_ = std::make_shared<data::Dataset>(data::buildDataset(*table_, settings_.dataset));
-    refreshLevels();
   } catch (const data::DataError& e) {
     dataProblem_ = errorReportFrom(e, {}).oneLine();
   } catch (const std::exception& e) {
     dataProblem_ = QString::fromUtf8(e.what());
   }
+  refreshLevels();
 }
 
 void StudioDocument::refreshLevels() {
   levels_.clear();
-  if (!table_ || !dataset_) return;
+  if (!table_ || settings_.dataset.outcome.empty()) return;
   try {
     levels_ = data::categoricalLevels(*table_, settings_.dataset);
+    return;
   } catch (const std::exception&) {
-    // the dataset was built with this choice, so its covariates type; nothing to offer else
+    // below: perhaps a reference level these data do not hold
+  }
+  // A session made on other data may name a reference level these data do not hold: the
+  // levels by the default rule, so that the analyst can pick one of them (dataProblem() says
+  // what is wrong meanwhile).
+  if (settings_.dataset.referenceLevels.empty()) return;
+  data::DatasetSpec byDefault = settings_.dataset;
+  byDefault.referenceLevels.clear();
+  try {
+    levels_ = data::categoricalLevels(*table_, byDefault);
+  } catch (const std::exception&) {
+    // the covariates do not type at all: nothing to offer
   }
 }
 

@@ -166,24 +166,33 @@ void ColumnRolesView::setReferenceLevels(const std::vector<core::data::Covariate
     any = true;
     QStringList texts;
     for (const auto& level : covariate->levels) texts << QString::fromStdString(level);
+    // A level chosen that the column does not hold (a session made on other data) is shown as
+    // such, current, until another is picked.
+    QString missing;
+    if (const auto it = chosen.find(column);
+        it != chosen.end() && !texts.contains(QString::fromStdString(it->second)))
+      missing = QString::fromStdString(it->second);
     // The chooser stays while the column and its levels do: a pick in it may be under way.
     auto* box = qobject_cast<QComboBox*>(table_->cellWidget(row, kReference));
     if (!box || box->property("column").toString() != name ||
-        box->property("levels").toStringList() != texts) {
+        box->property("levels").toStringList() != texts ||
+        box->property("missing").toString() != missing) {
       box = new QComboBox;
       box->setObjectName(QStringLiteral("referenceLevel_") + name);
       box->setProperty("column", name);
       box->setProperty("levels", texts);
+      box->setProperty("missing", missing);
       box->setSizeAdjustPolicy(QComboBox::AdjustToContents);
       for (int k = 0; k < texts.size(); ++k)
         box->addItem(k == 0 ? tr("%1 (first)").arg(texts[k]) : texts[k], texts[k]);
+      if (!missing.isEmpty()) box->addItem(tr("%1 (not in the data)").arg(missing), missing);
       box->setToolTip(table_->horizontalHeaderItem(kReference)->toolTip());
       connect(box, &QComboBox::activated, this, [this, box, name](int index) {
         emit referenceLevelChosen(name, box->itemData(index).toString());
       });
       table_->setCellWidget(row, kReference, box);
     }
-    box->setCurrentIndex(int(covariate->reference));
+    box->setCurrentIndex(missing.isEmpty() ? int(covariate->reference) : box->count() - 1);
     table_->setRowHeight(row, std::max(rowHeight_, box->sizeHint().height()));
   }
   table_->setColumnHidden(kReference, !any);

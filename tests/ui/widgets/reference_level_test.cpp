@@ -128,6 +128,20 @@ class ReferenceLevelTest : public QObject {
     document->undoStack()->undo();
     QCOMPARE(document->settings().dataset.referenceLevels,
              (std::map<std::string, std::string>{{"gender", "M"}}));
+
+    // A reference the data do not hold (a session made on other data): the problem is said,
+    // the chooser shows it as such and still offers the data's levels, and a pick mends it.
+    document->edit(Field::referenceLevels, ReferenceLevels{{"gender", "X"}});
+    QVERIFY(!document->dataset());
+    QVERIFY2(document->dataProblem().contains(QLatin1String("'X'")),
+             qPrintable(document->dataProblem()));
+    QComboBox* mend = roles->referenceChooser("gender");
+    QVERIFY(mend);
+    QCOMPARE(mend->currentData().toString(), QStringLiteral("X"));
+    QVERIFY(mend->currentText().contains(QLatin1String("not in the data")));
+    pick(mend, QStringLiteral("F"));
+    QVERIFY(document->dataset());
+    QVERIFY(document->settings().dataset.referenceLevels.empty());
     QCOMPARE(errors_.count(), std::size_t(0));
   }
 
