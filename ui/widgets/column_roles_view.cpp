@@ -169,9 +169,14 @@ void ColumnRolesView::setReferenceLevels(const std::vector<core::data::Covariate
     // A level chosen that the column does not hold (a session made on other data) is shown as
     // such, current, until another is picked.
     QString missing;
-    if (const auto it = chosen.find(column);
-        it != chosen.end() && !texts.contains(QString::fromStdString(it->second)))
-      missing = QString::fromStdString(it->second);
+    int current = int(covariate->reference);
+    if (const auto it = chosen.find(column); it != chosen.end()) {
+      const QString level = QString::fromStdString(it->second);
+      if (texts.contains(level))
+        current = int(texts.indexOf(level));  // also when another choice stopped the dataset
+      else
+        missing = level;
+    }
     // The chooser stays while the column and its levels do: a pick in it may be under way.
     auto* box = qobject_cast<QComboBox*>(table_->cellWidget(row, kReference));
     if (!box || box->property("column").toString() != name ||
@@ -192,7 +197,7 @@ void ColumnRolesView::setReferenceLevels(const std::vector<core::data::Covariate
       });
       table_->setCellWidget(row, kReference, box);
     }
-    box->setCurrentIndex(missing.isEmpty() ? int(covariate->reference) : box->count() - 1);
+    box->setCurrentIndex(missing.isEmpty() ? current : box->count() - 1);
     table_->setRowHeight(row, std::max(rowHeight_, box->sizeHint().height()));
   }
   table_->setColumnHidden(kReference, !any);

@@ -130,8 +130,14 @@ class ReferenceLevelTest : public QObject {
              (std::map<std::string, std::string>{{"gender", "M"}}));
 
     // A reference the data do not hold (a session made on other data): the problem is said,
-    // the chooser shows it as such and still offers the data's levels, and a pick mends it.
-    document->edit(Field::referenceLevels, ReferenceLevels{{"gender", "X"}});
+    // the chooser shows it as such and still offers the data's levels, and a pick mends it;
+    // the other covariate's choice stays shown.
+    panel->covariateList()
+        ->findItems("age_group", Qt::MatchExactly)
+        .front()
+        ->setCheckState(Qt::Checked);
+    document->edit(Field::referenceLevels,
+                   ReferenceLevels{{"gender", "X"}, {"age_group", "35-49"}});
     QVERIFY(!document->dataset());
     QVERIFY2(document->dataProblem().contains(QLatin1String("'X'")),
              qPrintable(document->dataProblem()));
@@ -139,9 +145,13 @@ class ReferenceLevelTest : public QObject {
     QVERIFY(mend);
     QCOMPARE(mend->currentData().toString(), QStringLiteral("X"));
     QVERIFY(mend->currentText().contains(QLatin1String("not in the data")));
+    QCOMPARE(roles->referenceChooser("age_group")->currentData().toString(),
+             QStringLiteral("35-49"));
     pick(mend, QStringLiteral("F"));
     QVERIFY(document->dataset());
-    QVERIFY(document->settings().dataset.referenceLevels.empty());
+    QCOMPARE(document->settings().dataset.referenceLevels,
+             (std::map<std::string, std::string>{{"age_group", "35-49"}}));
+    QVERIFY(hasDesignColumn(*document, "age_group=16-24"));
     QCOMPARE(errors_.count(), std::size_t(0));
   }
 
