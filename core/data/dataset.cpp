@@ -8,6 +8,7 @@
 #include <string_view>
 #include <unordered_map>
 
+#include "core/data/covariate_levels.h"
 #include "core/data/csv_writer.h"
 #include "core/data/data_error.h"
 #include "core/data/populate_pages.h"
@@ -218,7 +219,8 @@ void checkFamily(const CsvTable& table, std::size_t column, const std::vector<st
 struct CovariateDesign {
   std::string name;
   Eigen::VectorXd numeric;           ///< when levels is empty
-  std::vector<std::string> levels;   ///< a text covariate's levels
+  std::vector<std::string> levels;   ///< a text covariate's levels, the reference first
+  std::size_t referenceAt = 0;       ///< the reference's place in label or sorted order
   std::vector<std::uint32_t> codes;  ///< each kept record's level
   /// Design columns: itself, or one dummy per non-reference level.
   std::size_t width() const { return levels.empty() ? 1 : levels.size() - 1; }
@@ -240,13 +242,14 @@ void reorderLevels(const std::vector<std::uint32_t>& order, std::vector<std::str
 
 /// The order of a categorical covariate's levels, which never depends on the order of the
 /// records: a labelled column's in label order (the file's), a text column's sorted; the
-/// reference named by the user, if any, first. Throws DataError when the column does not hold
-/// that level.
-void orderLevels(const CsvTable& table, const std::string& name, const ColumnInfo* labels,
-                 const std::string* reference, std::vector<std::string_view>& levels,
-                 std::vector<std::uint32_t>& codes) {
+/// reference named by the user, if any, first. Returns the reference's place in label or sorted
+/// order (0 without a choice). Throws DataError when the column does not hold that level.
+std::size_t orderLevels(const CsvTable& table, const std::string& name, const ColumnInfo* labels,
+                        const std::string* reference, std::vector<std::string_view>& levels,
+                        std::vector<std::uint32_t>& codes) {
   std::vector<std::uint32_t> order(levels.size());
   for (std::uint32_t k = 0; k < order.size(); ++k) order[k] = k;
+  std::size_t referenceAt = 0;
   if (labels) {
     const auto rank = [&](std::string_view level) {
       for (std::size_t k = 0; k < labels->valueLabels.size(); ++k)
@@ -273,9 +276,11 @@ void orderLevels(const CsvTable& table, const std::string& name, const ColumnInf
                       "has no level " + quoteForMessage(*reference) + " to be the reference",
                       "Its levels are " + known + ".");
     }
+    referenceAt = static_cast<std::size_t>(at - order.begin());
     std::rotate(order.begin(), at, at + 1);
   }
   reorderLevels(order, levels, codes);
+  return referenceAt;
 }
 
 /// Types one covariate: numeric if every value is a number, else text with one dummy per
@@ -378,7 +383,8 @@ CovariateDesign typeCovariate(const CsvTable& table, std::size_t column,
                     "has only one level (" + quoteForMessage(levels.front()) + ")",
                     "A covariate with a single level duplicates the intercept; remove it.");
   }
-  orderLevels(table, name, labelled ? info : nullptr, reference, levels, design.codes);
+  design.referenceAt =
+      orderLevels(table, name, labelled ? info : nullptr, reference, levels, design.codes);
   design.levels.assign(levels.begin(), levels.end());
   return design;
 }
@@ -508,6 +514,31 @@ Dataset numericDataset(std::string outcomeName, models::Family family, Eigen::Ve
 
 Dataset buildDataset(const CsvTable& table, const DatasetSpec& spec) {
   return build(table, spec, {});  // without a stop token nothing throws Stopped
+}
+
+std::vector<CovariateLevels> categoricalLevels(const CsvTable& table, const DatasetSpec& spec,
+                                               const std::stop_token& stop) {
+  std::vector<CovariateLevels> out;
+  try {
+    const std::vector<std::size_t> columns = usedColumns(table, spec);
+    std::size_t dropped = 0;
+    const std::vector<std::size_t> kept = completeRows(table, spec, columns, dropped, stop);
+    for (std::size_t k = 1; k < columns.size(); ++k) {
+      const std::string& name = spec.covariates[k - 1];
+      const auto reference = spec.referenceLevels.find(name);
+      const std::string* chosen =
+          reference == spec.referenceLevels.end() ? nullptr : &reference->second;
+      CovariateDesign design = typeCovariate(table, columns[k], kept, chosen, stop);
+      if (design.levels.empty()) continue;  // numeric
+      // Back in label or sorted order: the reference where that order puts it.
+      std::rotate(design.levels.begin(), design.levels.begin() + 1,
+                  design.levels.begin() + static_cast<std::ptrdiff_t>(design.referenceAt) + 1);
+      out.push_back({name, std::move(design.levels), design.referenceAt, chosen != nullptr});
+    }
+  } catch (const Stopped&) {
+    return {};
+  }
+  return out;
 }
 
 std::optional<Dataset> buildDataset(const CsvTable& table, const DatasetSpec& spec,

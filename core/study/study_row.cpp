@@ -50,6 +50,20 @@ std::string CellKeys::downscaleText() const {
   return downscale ? data::formatNumber(*downscale) : std::string("auto");
 }
 
+std::optional<double> StudyRow::number(const std::string& column) const {
+  if (column == "divergences")
+    return divergences ? std::optional<double>(static_cast<double>(*divergences)) : std::nullopt;
+  if (column == "max_rhat") return maxRhat;
+  if (column == "seconds") return seconds;
+  if (column == "cell_epsilon") return keys.epsilon;
+  if (column == "cell_c") return keys.c;
+  if (column == "cell_g") return keys.g;
+  if (column == "cell_downscale") return keys.downscale;
+  if (column == "replicate") return static_cast<double>(replicate);
+  if (column == "cell") return cell ? std::optional<double>(*cell) : std::nullopt;
+  return results.number(column);
+}
+
 const std::vector<std::string>& studyRowHeader() {
   static const std::vector<std::string> kHeader = [] {
     std::vector<std::string> h{"replicate", "cell",   "cell_mechanism", "cell_epsilon",

@@ -39,6 +39,11 @@ struct StudyRow {
   std::optional<double> seconds;
 
   bool isConfidential() const { return !cell.has_value(); }
+  /// The value of a numeric column of studyRowHeader() by its name: a results column
+  /// (summary::ResultsRow::number), "divergences", "max_rhat", "seconds" or a cell key
+  /// ("cell_epsilon", "cell_c", "cell_g", "cell_downscale"); none where the row has none.
+  /// Throws std::invalid_argument for a name that is not a column of studyRowHeader().
+  std::optional<double> number(const std::string& column) const;
 };
 
 /// "replicate", "cell", "cell_mechanism", "cell_epsilon", "cell_c", "cell_g", "cell_downscale",

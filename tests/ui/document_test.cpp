@@ -18,7 +18,9 @@
 
 using namespace dpsynth::ui;
 
-namespace {
+/// Named (not anonymous): DocumentTest holds them as fields, and a class with external linkage
+/// may not hold a type of an anonymous namespace (-Wsubobject-linkage).
+namespace document_test {
 
 /// Answers the unsaved-work question and records each time it was asked.
 struct Prompt {
@@ -43,6 +45,13 @@ struct Chooser {
     };
   }
 };
+
+}  // namespace document_test
+
+using document_test::Chooser;
+using document_test::Prompt;
+
+namespace {
 
 QByteArray sha(const QString& file) {
   QFile f(file);

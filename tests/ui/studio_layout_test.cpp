@@ -316,10 +316,13 @@ class StudioLayoutTest : public QObject {
     // The risk axis (issue 24): attribute CAP − baseline needs covariates as an intruder's keys:
     // the salary sample with gender and age group, a bootstrap of the data (an internal study).
     QVERIFY(window.services().data->loadSample("salary"));
-    QVERIFY(test::setChoice(
-        window,
-        {"weeks_worked", {"gender", "age_group"}, dpsynth::core::models::Family::poisson, false},
-        1.0));
+    QVERIFY(test::setChoice(window,
+                            {"weeks_worked",
+                             {"gender", "age_group"},
+                             dpsynth::core::models::Family::poisson,
+                             false,
+                             {}},
+                            1.0));
     window.document()->edit(dpsynth::ui::Field::lower, 0.0);
     window.document()->edit(dpsynth::ui::Field::upper, 53.0);
     form->setSource(FrontierForm::Source::confidential);

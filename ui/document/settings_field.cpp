@@ -44,7 +44,8 @@ enum class Kind {
   names,
   mechanisms,
   family,
-  neighbours
+  neighbours,
+  referenceLevels
 };
 
 Kind kindOf(Field field) {
@@ -87,6 +88,8 @@ Kind kindOf(Field field) {
       return Kind::seed;
     case Field::neighbours:
       return Kind::neighbours;
+    case Field::referenceLevels:
+      return Kind::referenceLevels;
   }
   return Kind::number;
 }
@@ -96,7 +99,7 @@ Kind kindOf(Field field) {
 const std::vector<Field>& allFields() {
   static const std::vector<Field> all = [] {
     std::vector<Field> v;
-    for (int i = 0; i <= static_cast<int>(Field::tunedOnConfidential); ++i)
+    for (int i = 0; i <= static_cast<int>(Field::referenceLevels); ++i)
       v.push_back(static_cast<Field>(i));
     return v;
   }();
@@ -122,6 +125,9 @@ FieldValue normalisedValue(Field field, const FieldValue& value) {
       return value;
     case Kind::neighbours:
       if (!std::holds_alternative<core::privacy::Neighbours>(value)) wrongType(field);
+      return value;
+    case Kind::referenceLevels:
+      if (!std::holds_alternative<ReferenceLevels>(value)) wrongType(field);
       return value;
     case Kind::number: {
       const auto n = numberOf(value);
@@ -206,6 +212,8 @@ FieldValue fieldValue(const StudioSettings& s, Field field) {
       return s.run.neighbours;
     case Field::tunedOnConfidential:
       return s.run.tunedOnConfidential;
+    case Field::referenceLevels:
+      return s.dataset.referenceLevels;
   }
   return false;
 }
@@ -313,6 +321,9 @@ void setFieldValue(StudioSettings& s, Field field, const FieldValue& raw) {
     case Field::tunedOnConfidential:
       s.run.tunedOnConfidential = flag();
       break;
+    case Field::referenceLevels:
+      s.dataset.referenceLevels = std::get<ReferenceLevels>(value);
+      break;
   }
 }
 
@@ -374,6 +385,8 @@ QString fieldTitle(Field field) {
       return QObject::tr("neighbours");
     case Field::tunedOnConfidential:
       return QObject::tr("tuned on the confidential data");
+    case Field::referenceLevels:
+      return QObject::tr("reference levels");
   }
   return {};
 }
@@ -410,6 +423,13 @@ QString describeValue(Field field, const FieldValue& value) {
     return QString::fromStdString(core::models::familyName(*f));
   if (const auto* r = std::get_if<core::privacy::Neighbours>(&v))
     return QString::fromStdString(core::privacy::neighboursName(*r));
+  if (const auto* levels = std::get_if<ReferenceLevels>(&v)) {
+    QStringList chosen;
+    for (const auto& [column, level] : *levels)
+      chosen << QStringLiteral("%1=%2").arg(QString::fromStdString(column),
+                                            QString::fromStdString(level));
+    return chosen.isEmpty() ? QObject::tr("first levels") : chosen.join(QStringLiteral(", "));
+  }
   return {};
 }
 

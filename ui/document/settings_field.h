@@ -5,6 +5,7 @@
 /// value's type once, here.
 #include <QString>
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <variant>
@@ -49,7 +50,12 @@ enum class Field {
   reproducible,       ///< bool
   neighbours,         ///< core::privacy::Neighbours
   tunedOnConfidential,  ///< bool
+  referenceLevels,      ///< ReferenceLevels: a categorical covariate's reference level by column
 };
+
+/// The reference level chosen for categorical covariates, by column (DatasetSpec's); a
+/// covariate not named takes its first level in label or sorted order.
+using ReferenceLevels = std::map<std::string, std::string>;
 
 /// Every Field, in declaration order.
 const std::vector<Field>& allFields();
@@ -57,7 +63,7 @@ const std::vector<Field>& allFields();
 using FieldValue =
     std::variant<bool, int, double, std::optional<double>, std::uint64_t, std::string,
                  std::vector<std::string>, std::vector<core::pipeline::Mechanism>,
-                 core::models::Family, core::privacy::Neighbours>;
+                 core::models::Family, core::privacy::Neighbours, ReferenceLevels>;
 
 /// One edit of one field.
 struct FieldChange {

@@ -75,12 +75,31 @@ session::SessionResults storedResultsOf(const RunOutput& output, const QDateTime
 std::vector<core::report::ResultsRow> storedRows(const session::SessionResults& results) {
   std::vector<core::report::ResultsRow> rows;
   for (const auto& r : results.rows) {
-    rows.push_back({r.mechanism, r.guarantee, r.lipschitz, r.epsilon, r.censored, r.truncated,
-                    r.maxEcdf, r.avgEcdf, r.mean, r.median, r.q15, r.q90, r.epsilonTarget,
-                    r.targetIgnored, r.usable, r.verdictReasons, r.marginalOnly, r.ciOverlap,
-                    r.maxStdDiff, r.pmse, r.maxGroupMeanDiff,
-                    // Sessions do not keep the disclosure risk (confidential, per run).
-                    std::nullopt, std::nullopt, std::nullopt, std::nullopt});
+    // Named fields: a column added to ResultsRow cannot shift the others. Sessions do not keep
+    // the disclosure risk (confidential, per run): those stay none.
+    core::report::ResultsRow row;
+    row.mechanism = r.mechanism;
+    row.guarantee = r.guarantee;
+    row.lipschitz = r.lipschitz;
+    row.epsilon = r.epsilon;
+    row.censored = r.censored;
+    row.truncated = r.truncated;
+    row.maxEcdf = r.maxEcdf;
+    row.avgEcdf = r.avgEcdf;
+    row.mean = r.mean;
+    row.median = r.median;
+    row.q15 = r.q15;
+    row.q90 = r.q90;
+    row.epsilonTarget = r.epsilonTarget;
+    row.targetIgnored = r.targetIgnored;
+    row.usable = r.usable;
+    row.verdictReasons = r.verdictReasons;
+    row.marginalOnly = r.marginalOnly;
+    row.ciOverlap = r.ciOverlap;
+    row.maxStdDiff = r.maxStdDiff;
+    row.pmse = r.pmse;
+    row.maxGroupMeanDiff = r.maxGroupMeanDiff;
+    rows.push_back(std::move(row));
   }
   return rows;
 }

@@ -35,6 +35,7 @@ StudioDocument::Part StudioDocument::partOf(Field field) {
     case Field::covariates:
     case Field::dropMissing:
     case Field::sdScale:
+    case Field::referenceLevels:
       return kChoice;
     case Field::mechanisms:
       return kMechanisms;
@@ -86,7 +87,7 @@ StudioDocument::Values StudioDocument::withConsequences(Field field,
   } else if (field == Field::family) {
     values.emplace_back(Field::familyDeclared, true);  // a pick declares it, even the suggested
   }
-  return values;
+  return withReferencesOfCovariates(values);
 }
 
 void StudioDocument::edit(Field field, const FieldValue& value, int mergeId) {
@@ -105,7 +106,27 @@ void StudioDocument::edit(Field field, const FieldValue& value, int mergeId) {
       new FieldEditCommand(this, std::move(changes), text, values.size() == 1 ? mergeId : 0));
 }
 
-void StudioDocument::edit(const Values& values, const QString& text) {
+StudioDocument::Values StudioDocument::withReferencesOfCovariates(Values values) const {
+  // A column that stops being a covariate loses its reference level (core refuses a reference
+  // level for a column that is not a covariate); ticking it again starts from the default.
+  const auto covariates = std::find_if(values.begin(), values.end(),
+                                       [](const auto& v) { return v.first == Field::covariates; });
+  const bool levelsGiven = std::any_of(values.begin(), values.end(), [](const auto& v) {
+    return v.first == Field::referenceLevels;
+  });
+  if (covariates == values.end() || levelsGiven) return values;
+  const auto& kept = std::get<std::vector<std::string>>(covariates->second);
+  ReferenceLevels levels = settings_.dataset.referenceLevels;
+  std::erase_if(levels, [&](const auto& entry) {
+    return std::find(kept.begin(), kept.end(), entry.first) == kept.end();
+  });
+  if (levels != settings_.dataset.referenceLevels)
+    values.emplace_back(Field::referenceLevels, levels);
+  return values;
+}
+
+void StudioDocument::edit(const Values& given, const QString& text) {
+  const Values values = withReferencesOfCovariates(given);
   std::vector<FieldChange> changes;
   for (const auto& [f, v] : values) {
     const FieldValue after = normalisedValue(f, v);
@@ -159,6 +180,7 @@ void StudioDocument::clearHistory() {
 void StudioDocument::rebuildDataset() {
   if (!table_) return;
   dataset_.reset();
+  levels_.clear();
   dataProblem_.clear();
   if (!settings_.dataset.outcome.empty()) {
     try {
@@ -177,6 +199,29 @@ void StudioDocument::rebuildDataset() {
     dataProblem_ = errorReportFrom(e, {}).oneLine();
   } catch (const std::exception& e) {
     dataProblem_ = QString::fromUtf8(e.what());
+  }
+  refreshLevels();
+}
+
+void StudioDocument::refreshLevels() {
+  levels_.clear();
+  if (!table_ || settings_.dataset.outcome.empty()) return;
+  try {
+    levels_ = data::categoricalLevels(*table_, settings_.dataset);
+    return;
+  } catch (const std::exception&) {
+    // below: perhaps a reference level these data do not hold
+  }
+  // A session made on other data may name a reference level these data do not hold: the
+  // levels by the default rule, so that the analyst can pick one of them (dataProblem() says
+  // what is wrong meanwhile).
+  if (settings_.dataset.referenceLevels.empty()) return;
+  data::DatasetSpec byDefault = settings_.dataset;
+  byDefault.referenceLevels.clear();
+  try {
+    levels_ = data::categoricalLevels(*table_, byDefault);
+  } catch (const std::exception&) {
+    // the covariates do not type at all: nothing to offer
   }
 }
 
@@ -225,7 +270,10 @@ QStringList StudioDocument::installData(const LoadedData& loaded) {
   ++resultsSerial_;
   ++generation_;
   clearHistory();  // the old data's edits
-  if (!loaded.dataset) rebuildDataset();
+  if (!loaded.dataset)
+    rebuildDataset();
+  else
+    refreshLevels();
   emit changed(Parts(kData | kChoice | kTuning | kSampler | kReference | kResults));
   return reset;
 }

@@ -14,6 +14,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/data/covariate_levels.h"
 #include "core/data/csv_table.h"
 #include "core/data/dataset.h"
 #include "core/random/seed.h"
@@ -84,6 +85,9 @@ class StudioDocument : public QObject {
   /// (dataProblem() says why).
   std::shared_ptr<const core::data::Dataset> dataset() const { return dataset_; }
   QString dataProblem() const { return dataProblem_; }
+  /// The categorical covariates of the current choice with their levels and reference (what
+  /// the column roles offer as reference levels); empty without a dataset.
+  const std::vector<core::data::CovariateLevels>& categoricalLevels() const { return levels_; }
   const DataSource& source() const { return source_; }
   /// Columns of the data that look like identifiers or codes (never a sensible outcome).
   const std::vector<std::string>& idLikeColumns() const { return idLike_; }
@@ -159,10 +163,14 @@ class StudioDocument : public QObject {
   /// A settings change: results outdated, dataset rebuilt when the choice changed.
   void settingsChanged(Parts parts, bool userEdit);
   void rebuildDataset();
+  /// categoricalLevels() of the dataset now built.
+  void refreshLevels();
   /// Empties the undo stack without marking the document modified.
   void clearHistory();
   /// The consequences an edit carries in the same step (see edit()).
   Values withConsequences(Field field, const FieldValue& value) const;
+  /// `values` plus, when they set the covariates, the reference levels of the covariates kept.
+  Values withReferencesOfCovariates(Values values) const;
 
   StudioSettings settings_;
   QUndoStack* undo_;
@@ -172,6 +180,7 @@ class StudioDocument : public QObject {
   std::shared_ptr<const core::data::Dataset> dataset_;
   DataSource source_;
   QString dataProblem_;
+  std::vector<core::data::CovariateLevels> levels_;
   std::vector<std::string> idLike_;
   core::models::Family suggested_ = core::models::Family::normal;
 

@@ -170,6 +170,8 @@ DataPanel::DataPanel(StudioDocument* document, QWidget* parent)
     if (!rendering_) document_->edit(Field::sdScale, value);
   });
   connect(covariateFilter_, &QLineEdit::textChanged, this, [this] { applyCovariateFilter(); });
+  connect(roles_, &ColumnRolesView::referenceLevelChosen, this,
+          [this](const QString& column, const QString& level) { chooseReference(column, level); });
   connect(sdScaleFromBounds_, &QToolButton::clicked, this, [this] {
     const auto& t = document_->settings().tuning;
     if (t.lower && t.upper && *t.upper > *t.lower)
@@ -274,6 +276,22 @@ void DataPanel::fillChoosers() {
   applyCovariateFilter();
 }
 
+void DataPanel::chooseReference(const QString& column, const QString& level) {
+  const std::string name = column.toStdString();
+  ReferenceLevels levels = document_->settings().dataset.referenceLevels;
+  for (const auto& covariate : document_->categoricalLevels()) {
+    if (covariate.column != name) continue;
+    // The first level is the default: choosing it is choosing nothing, so the session names
+    // only the references that differ from the rule.
+    if (!covariate.levels.empty() && covariate.levels.front() == level.toStdString())
+      levels.erase(name);
+    else
+      levels[name] = level.toStdString();
+  }
+  document_->edit({{Field::referenceLevels, levels}},
+                  tr("reference level of %1 → %2").arg(column, level));
+}
+
 void DataPanel::applyCovariateFilter() {
   const QString text =
       covariateFilter_->isHidden() ? QString() : covariateFilter_->text().trimmed();
@@ -327,6 +345,7 @@ void DataPanel::showSummary() {
   problemLabel_->setText(problem);
   if (const auto table = document_->table()) {
     roles_->setRoles(*table, spec, document_->idLikeColumns());
+    roles_->setReferenceLevels(document_->categoricalLevels(), spec.referenceLevels);
   } else {
     roles_->clear();
   }

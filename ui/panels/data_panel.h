@@ -1,7 +1,8 @@
 #pragma once
 /// The data of the document and what to model from it, as a view: the file (or bundled
 /// sample), a preview of the first rows, the outcome, family, covariates, missing-value handling
-/// and prior scale, the roles every column gets in a release, and the outcome's summary. Every
+/// and prior scale, the roles every column gets in a release (with the reference level of each
+/// categorical covariate), and the outcome's summary. Every
 /// choice is sent to the StudioDocument as a typed edit and shown back from it; loading is
 /// asked for (fileChosen, sampleChosen) and done by the data service.
 #include <QWidget>
@@ -63,6 +64,8 @@ class DataPanel : public QWidget {
   void fillChoosers();
   void showSummary();
   void applyCovariateFilter();
+  /// The analyst picked `level` as the reference of `column` in the column roles: one edit.
+  void chooseReference(const QString& column, const QString& level);
   /// The hint under the prior scale: a suggestion from the public PH bounds, or why there is
   /// none (the confidential values must not set it).
   void showScaleHint();

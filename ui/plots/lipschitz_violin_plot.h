@@ -18,7 +18,7 @@ struct LipschitzSeries {
   double lipschitzMax = 0;  ///< Δ; ≤ 0 means "max of deltaPerRecord"
   /// While a run is in progress: the stage the values come from ("unweighted" while lw-final
   /// is still at its first fit). Empty: the mechanism's final stage.
-  QString stage;
+  QString stage{};
 };
 
 class LipschitzViolinPlot : public PlotWidget {

@@ -1,5 +1,6 @@
 #include "ui/widgets/column_roles_view.h"
 
+#include <QComboBox>
 #include <QHeaderView>
 #include <QLabel>
 #include <QTableWidget>
@@ -28,19 +29,32 @@ ColumnRolesView::ColumnRolesView(QWidget* parent) : QWidget(parent) {
          "never leave. Change roles with Outcome and Covariates above."),
       this);
   explanation->setWordWrap(true);
-  table_ = new QTableWidget(0, 3, this);
+  table_ = new QTableWidget(0, 4, this);
   table_->setObjectName(QStringLiteral("columnRolesTable"));
-  table_->setHorizontalHeaderLabels({tr("Column"), tr("Role in the release"), tr("Label")});
-  table_->horizontalHeader()->setStretchLastSection(true);
-  table_->horizontalHeader()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
-  table_->horizontalHeader()->setSectionResizeMode(1, QHeaderView::ResizeToContents);
-  table_->setColumnHidden(2, true);  // a CSV has no labels
+  table_->setHorizontalHeaderLabels(
+      {tr("Column"), tr("Role in the release"), tr("Label"), tr("Reference level")});
+  table_->horizontalHeaderItem(kReference)
+      ->setToolTip(tr("The level of a categorical covariate the others are compared with (the "
+                      "design has no dummy for it). By default the first level in label order "
+                      "(a labelled file) or sorted order (text), never the order of the rows."));
+  auto* header = table_->horizontalHeader();
+  header->setStretchLastSection(false);
+  header->setSectionResizeMode(kName, QHeaderView::ResizeToContents);
+  header->setSectionResizeMode(kRole, QHeaderView::ResizeToContents);
+  header->setSectionResizeMode(kLabel, QHeaderView::Stretch);
+  header->setSectionResizeMode(kReference, QHeaderView::ResizeToContents);
+  // Shown beside the column's name: in the narrow data pane the role's long text would push the
+  // reference level out of sight.
+  header->moveSection(header->visualIndex(kReference), kRole);
+  table_->setColumnHidden(kLabel, true);      // a CSV has no labels
+  table_->setColumnHidden(kReference, true);  // until a categorical covariate is chosen
   table_->verticalHeader()->hide();
-  table_->verticalHeader()->setDefaultSectionSize(table_->fontMetrics().height() + 4);
+  rowHeight_ = table_->fontMetrics().height() + 4;
+  table_->verticalHeader()->setDefaultSectionSize(rowHeight_);
   table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
   table_->setSelectionMode(QAbstractItemView::NoSelection);
   table_->setFocusPolicy(Qt::NoFocus);
-  table_->setMaximumHeight(6 * (table_->fontMetrics().height() + 4) + 8);
+  table_->setMaximumHeight(6 * rowHeight_ + 8);
   summary_ = new QLabel(this);
   summary_->setObjectName(QStringLiteral("releasedColumnsLabel"));
   summary_->setWordWrap(true);
@@ -122,7 +136,79 @@ void ColumnRolesView::setRoles(const core::data::CsvTable& table,
   table_->setColumnHidden(2, !labelled);
 }
 
-void ColumnRolesView::clear() { setRoles(std::vector<std::string>{}, {}); }
+void ColumnRolesView::clear() {
+  setRoles(std::vector<std::string>{}, {});
+  setReferenceLevels({}, {});
+}
+
+void ColumnRolesView::setReferenceLevels(const std::vector<core::data::CovariateLevels>& levels,
+                                         const std::map<std::string, std::string>& chosen) {
+  bool any = false;
+  for (int row = 0; row < int(roles_.size()); ++row) {
+    const auto& [name, role] = roles_[std::size_t(row)];
+    const std::string column = name.toStdString();
+    const auto covariate =
+        std::find_if(levels.begin(), levels.end(),
+                     [&](const core::data::CovariateLevels& l) { return l.column == column; });
+    if (role != ColumnRole::publicCovariate || covariate == levels.end()) {
+      table_->removeCellWidget(row, kReference);
+      table_->setRowHeight(row, rowHeight_);
+      auto* item = new QTableWidgetItem;
+      if (const auto it = chosen.find(column);
+          role == ColumnRole::publicCovariate && it != chosen.end()) {
+        // The choice does not make a dataset (dataProblem says why): the level asked for.
+        item->setText(tr("%1 (chosen)").arg(QString::fromStdString(it->second)));
+        any = true;
+      }
+      table_->setItem(row, kReference, item);
+      continue;
+    }
+    any = true;
+    QStringList texts;
+    for (const auto& level : covariate->levels) texts << QString::fromStdString(level);
+    // A level chosen that the column does not hold (a session made on other data) is shown as
+    // such, current, until another is picked.
+    QString missing;
+    int current = int(covariate->reference);
+    if (const auto it = chosen.find(column); it != chosen.end()) {
+      const QString level = QString::fromStdString(it->second);
+      if (texts.contains(level))
+        current = int(texts.indexOf(level));  // also when another choice stopped the dataset
+      else
+        missing = level;
+    }
+    // The chooser stays while the column and its levels do: a pick in it may be under way.
+    auto* box = qobject_cast<QComboBox*>(table_->cellWidget(row, kReference));
+    if (!box || box->property("column").toString() != name ||
+        box->property("levels").toStringList() != texts ||
+        box->property("missing").toString() != missing) {
+      box = new QComboBox;
+      box->setObjectName(QStringLiteral("referenceLevel_") + name);
+      box->setProperty("column", name);
+      box->setProperty("levels", texts);
+      box->setProperty("missing", missing);
+      box->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+      for (int k = 0; k < texts.size(); ++k)
+        box->addItem(k == 0 ? tr("%1 (first)").arg(texts[k]) : texts[k], texts[k]);
+      if (!missing.isEmpty()) box->addItem(tr("%1 (not in the data)").arg(missing), missing);
+      box->setToolTip(table_->horizontalHeaderItem(kReference)->toolTip());
+      connect(box, &QComboBox::activated, this, [this, box, name](int index) {
+        emit referenceLevelChosen(name, box->itemData(index).toString());
+      });
+      table_->setCellWidget(row, kReference, box);
+    }
+    box->setCurrentIndex(missing.isEmpty() ? current : box->count() - 1);
+    table_->setRowHeight(row, std::max(rowHeight_, box->sizeHint().height()));
+  }
+  table_->setColumnHidden(kReference, !any);
+}
+
+QComboBox* ColumnRolesView::referenceChooser(const QString& column) const {
+  for (int row = 0; row < int(roles_.size()); ++row)
+    if (roles_[std::size_t(row)].first == column)
+      return qobject_cast<QComboBox*>(table_->cellWidget(row, kReference));
+  return nullptr;
+}
 
 ColumnRole ColumnRolesView::role(const QString& column) const {
   for (const auto& [name, role] : roles_)

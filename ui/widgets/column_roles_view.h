@@ -4,14 +4,19 @@
 /// A view of the Outcome and Covariates choosers, never a second source of truth: the data panel
 /// calls setRoles() whenever they change. For an SPSS, Stata or SAS file each column's variable
 /// label is shown beside it and its value labels in its tooltip; identifier-like columns are
-/// flagged.
+/// flagged. A categorical public covariate shows its reference level (the level the design has
+/// no dummy for) in a chooser; picking another one is asked for with referenceLevelChosen(),
+/// which the data panel turns into a document edit.
 #include <QWidget>
+#include <map>
 #include <string>
 #include <vector>
 
+#include "core/data/covariate_levels.h"
 #include "core/data/csv_table.h"
 #include "core/data/dataset.h"
 
+class QComboBox;
 class QLabel;
 class QTableWidget;
 
@@ -24,6 +29,9 @@ class ColumnRolesView : public QWidget {
   Q_OBJECT
 
  public:
+  /// The table's columns.
+  enum Column { kName = 0, kRole = 1, kLabel = 2, kReference = 3 };
+
   explicit ColumnRolesView(QWidget* parent = nullptr);
 
   /// Shows `columns` (the input's header, in order) with the roles `spec` gives them.
@@ -32,6 +40,13 @@ class ColumnRolesView : public QWidget {
   void setRoles(const core::data::CsvTable& table, const core::data::DatasetSpec& spec,
                 const std::vector<std::string>& idLike = {});
   void clear();
+  /// Shows the reference level of each categorical covariate in `levels` (the dataset typed
+  /// with the current choice) as a chooser. A level in `chosen` for a covariate not in `levels`
+  /// (the choice does not make a dataset) is shown as text. Call after setRoles().
+  void setReferenceLevels(const std::vector<core::data::CovariateLevels>& levels,
+                          const std::map<std::string, std::string>& chosen);
+  /// The chooser of a covariate's reference level (null: not a categorical covariate shown).
+  QComboBox* referenceChooser(const QString& column) const;
 
   /// The role shown for a column (notReleased for a column that is not shown).
   ColumnRole role(const QString& column) const;
@@ -40,10 +55,15 @@ class ColumnRolesView : public QWidget {
   QTableWidget* table() const { return table_; }
   QLabel* summary() const { return summary_; }
 
+ signals:
+  /// The analyst picked `level` as the reference of categorical covariate `column`.
+  void referenceLevelChosen(const QString& column, const QString& level);
+
  private:
   QTableWidget* table_ = nullptr;
   QLabel* summary_ = nullptr;
   std::vector<std::pair<QString, ColumnRole>> roles_;
+  int rowHeight_ = 0;
 };
 
 }  // namespace dpsynth::ui

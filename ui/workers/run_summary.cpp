@@ -2,8 +2,9 @@
 
 #include <algorithm>
 
+#include "core/exec/cancellation.h"
 #include "core/models/parameter_labels.h"
-#include "core/pipeline/synthesis.h"
+#include "core/summary/run_summary.h"
 #include "ui/field_names.h"
 
 namespace dpsynth::ui {
@@ -69,18 +70,24 @@ std::vector<double> constrainDraws(const core::models::Model& model, const Eigen
 
 bool summarizeRun(const core::data::Dataset& dataset, const pipeline::RunSettings& settings,
                   const pipeline::RunResult& result, RunOutput& output, std::stop_token stop) {
+  // The run's one summary (core/summary/run_summary.h): the same seed rule, first datasets and
+  // results rows as `dpsynth fit`, "Export all" and studies, so the table shown here is the
+  // one results.csv holds.
+  core::summary::RunSummary summary;
+  try {
+    summary = core::summary::summarizeRun(dataset, result, settings, stop);
+  } catch (const core::exec::Cancelled&) {
+    return false;
+  }
   const auto model = core::models::makeModel(dataset, settings.model);
-  std::vector<Eigen::VectorXd> first;
-  for (const auto& mechanism : result.mechanisms) {
-    if (stop.stop_requested()) return false;
-    first.push_back(
-        pipeline::synthesize(dataset, mechanism, settings.model, 1, settings.nuts.seed).front());
-    output.plots.push_back(plotData(dataset, mechanism, *model, first.back()));
+  for (std::size_t j = 0; j < result.mechanisms.size(); ++j) {
+    const auto& mechanism = result.mechanisms[j];
+    output.plots.push_back(plotData(dataset, mechanism, *model, summary.firstSynthetic[j]));
     QStringList warnings;
     for (const auto& w : mechanism.warnings) warnings << withFieldNames(w);
     output.warnings.push_back(warnings);
   }
-  output.table = core::report::resultsTable(dataset, result, first);
+  output.table = std::move(summary.rows);
   return true;
 }
 

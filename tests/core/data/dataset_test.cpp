@@ -8,11 +8,13 @@
 #include <string>
 #include <vector>
 
+#include "core/data/covariate_levels.h"
 #include "core/data/csv_table.h"
 #include "core/data/data_error.h"
 #include "expect_data_error.h"
 
 using dpsynth::core::data::buildDataset;
+using dpsynth::core::data::categoricalLevels;
 using dpsynth::core::data::CsvTable;
 using dpsynth::core::data::DataError;
 using dpsynth::core::data::Dataset;
@@ -357,6 +359,21 @@ class DatasetTest : public QObject {
         1, 1, 0, 2,            //
         1, 0, 1, 3;
     QVERIFY(d.X == expected);
+    // The levels a front end offers: sorted order (not the records'), c marked the reference;
+    // the numeric x is not among them.
+    const CsvTable table = parseCsv("y,g,x\n1,b,0.5\n2,c,1\n3,a,2\n4,b,3\n", "d.csv");
+    const auto chosen = categoricalLevels(table, s);
+    QCOMPARE(chosen.size(), std::size_t(1));
+    QCOMPARE(chosen[0].column, std::string("g"));
+    QVERIFY(chosen[0].levels == (Strings{"a", "b", "c"}));
+    QCOMPARE(chosen[0].reference, std::size_t(2));
+    QVERIFY(chosen[0].chosen);
+    DatasetSpec byDefault = s;
+    byDefault.referenceLevels.clear();
+    const auto first = categoricalLevels(table, byDefault);
+    QVERIFY(first[0].levels == (Strings{"a", "b", "c"}));
+    QCOMPARE(first[0].reference, std::size_t(0));
+    QVERIFY(!first[0].chosen);
     // Blanks around the level are not part of it, as in the file's cells.
     s.referenceLevels = {{"g", " b "}};
     QVERIFY(build("y,g,x\n1,b,0.5\n2,c,1\n3,a,2\n4,b,3\n", s).designNames ==

@@ -64,7 +64,8 @@ struct SmallRelease {
                             {synthetic[0][0]},
                             {{utility::describe(synthetic[0][0])}},
                             files,
-                            {}};
+                            {},
+                            {}};  // every mechanism in the release
     return report::releaseNoteHtml(in);
   }
 

@@ -38,6 +38,15 @@ class StudyRowTest : public QObject {
     QCOMPARE(back.keys.epsilonText(), std::string("0.30000000000000004"));
     QCOMPARE(*back.results.censored, std::size_t(4));
     QCOMPARE(*back.divergences, 2LL);
+    // Every numeric column by its name, as the studio's violins and frontier read them.
+    QCOMPARE(*back.number("lipschitz"), 1.5);
+    QCOMPARE(*back.number("censored"), 4.0);
+    QCOMPARE(*back.number("divergences"), 2.0);
+    QCOMPARE(*back.number("max_rhat"), 1.0123);
+    QCOMPARE(*back.number("cell_epsilon"), 0.1 + 0.2);
+    QVERIFY(!back.number("cell_downscale"));  // auto
+    QVERIFY(!back.number("truncated"));
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, back.number("no_such_column"));
 
     study::StudyRow confidential;
     confidential.replicate = 2;

@@ -1,8 +1,8 @@
 /// A measurement, run by hand (issue 25: "a 10^6-row .sav loads in the background with progress
 /// and Cancel in <= 2 s"); skipped unless DPSYNTH_MEASURE=1, and it asserts no time (a loaded CI
 /// machine would make that flaky): it prints the latency from Cancel to the end of the load.
-///   DPSYNTH_MEASURE=1 QT_QPA_PLATFORM=offscreen build/tests/ui_workers_tests \
-///       sav_cancel_measure_test
+/// Run with DPSYNTH_MEASURE=1 and QT_QPA_PLATFORM=offscreen in the environment:
+///   build/tests/ui_workers_tests sav_cancel_measure_test
 #include <QElapsedTimer>
 #include <QFile>
 #include <QSignalSpy>

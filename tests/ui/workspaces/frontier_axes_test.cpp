@@ -9,6 +9,7 @@
 #include <QtTest>
 
 #include "core/study/frontier.h"
+#include "core/study/study_row.h"
 #include "core/study/study_runner.h"
 #include "tests/ui/studio_test_helpers.h"
 #include "ui/main_window.h"
@@ -27,8 +28,8 @@ study::FrontierPoint axesPoint(const std::string& series, double x, double media
   study::FrontierPoint p;
   p.series = series;
   p.mechanism = series;
-  static int nextCell = 0;
-  p.cell = nextCell++;  // a cell of its own
+  static int cells = 0;
+  p.cell = cells++;
   p.x = x;
   p.epsilon = x;
   p.value.median = median;
@@ -41,17 +42,13 @@ study::FrontierPoint axesPoint(const std::string& series, double x, double media
   return p;
 }
 
-/// One replicate row (studyHeader layout) of a cell with its CAP and baseline.
-std::vector<std::string> capRow(const std::string& cell, const std::string& cap,
-                                const std::string& baseline) {
-  const auto header = study::studyHeader();
-  std::vector<std::string> row(header.size());
-  const auto set = [&](const char* name, const std::string& value) {
-    row[std::size_t(std::find(header.begin(), header.end(), name) - header.begin())] = value;
-  };
-  set("cell", cell);
-  set("attribute_cap", cap);
-  set("attribute_cap_baseline", baseline);
+/// One replicate row of a cell with its CAP and baseline (none: the mechanism has nothing to
+/// attribute).
+study::StudyRow capRow(int cell, std::optional<double> cap, std::optional<double> baseline) {
+  study::StudyRow row;
+  row.cell = cell;
+  row.results.attributeCap = cap;
+  row.results.attributeCapBaseline = baseline;
   return row;
 }
 
@@ -112,9 +109,9 @@ class FrontierAxesTest : public QObject {
                                              axesPoint("ph", 2, 0.2, 0.1, 0.3)};
     points[0].cell = 1;
     points[1].cell = 2;
-    const std::vector<std::vector<std::string>> rows{
-        capRow("1", "0.5", "0.25"), capRow("1", "0.75", "0.25"), capRow("1", "0.25", "0.25"),
-        capRow("2", "", "")};  // ph: nothing to attribute
+    const std::vector<study::StudyRow> rows{capRow(1, 0.5, 0.25), capRow(1, 0.75, 0.25),
+                                            capRow(1, 0.25, 0.25),
+                                            capRow(2, std::nullopt, std::nullopt)};  // ph
     const auto gained = withAttributeCapGain(points, rows);
     QCOMPARE(gained.size(), std::size_t(1));
     QCOMPARE(gained[0].cell, 1);

@@ -238,15 +238,15 @@ class FrontierWorkspaceTest : public QObject {
     QVERIFY(!model->item(0)->isEnabled());
 
     // The generator's text follows the family until it is edited, and must match it.
-    dpsynth::ui::test::setChoice(window,
-                                 {"count", {}, dpsynth::core::models::Family::poisson, false}, 1.0);
+    dpsynth::ui::test::setChoice(
+        window, {"count", {}, dpsynth::core::models::Family::poisson, false, {}}, 1.0);
     QCOMPARE(form->generatorEdit()->text(), QStringLiteral("poisson(10)"));
     form->generatorEdit()->setText(QStringLiteral("negbin(5,1)"));
     QVERIFY(!frontier->start());
     QVERIFY2(frontier->statusText().contains(QLatin1String("family in Synthesis is poisson")),
              qPrintable(frontier->statusText()));
-    dpsynth::ui::test::setChoice(window,
-                                 {"count", {}, dpsynth::core::models::Family::negbin, false}, 1.0);
+    dpsynth::ui::test::setChoice(
+        window, {"count", {}, dpsynth::core::models::Family::negbin, false, {}}, 1.0);
     QCOMPARE(form->generatorEdit()->text(), QStringLiteral("negbin(5,1)"));  // edited: kept
     form->generatorEdit()->setText(QStringLiteral("negbin(5"));
     QVERIFY(!frontier->start());

@@ -8,6 +8,7 @@
 #include <QProgressBar>
 #include <QPushButton>
 #include <QScrollArea>
+#include <QSpinBox>
 #include <QSplitter>
 #include <QVBoxLayout>
 #include <algorithm>
@@ -104,7 +105,7 @@ FrontierWorkspace::FrontierWorkspace(StudioDocument* document, const StudioServi
   connect(worker_, &FrontierRunner::replicateDone, this,
           [this](quint64 id, const study::ReplicateRows& r) {
             if (id != studyId_) return;
-            rows_.insert(rows_.end(), r.rows.begin(), r.rows.end());
+            for (auto& row : study::studyRowsFromCsv(r.rows)) rows_.push_back(std::move(row));
             rowsChanged_ = true;
           });
   connect(worker_, &FrontierRunner::progress, this,
@@ -214,6 +215,7 @@ bool FrontierWorkspace::start() {
     b.outcome = spec.outcome;
     b.covariates = spec.covariates;
     b.family = spec.family;
+    b.referenceLevels = spec.referenceLevels;
     return b;
   };
   if (from == FrontierForm::Source::confidential) {
@@ -313,7 +315,7 @@ void FrontierWorkspace::onProgress(int done, int total, double elapsed) {
                 .arg(frontierDuration(elapsed), frontierDuration(left)));
 }
 
-void FrontierWorkspace::setRows(std::vector<std::vector<std::string>> rows) {
+void FrontierWorkspace::setRows(std::vector<study::StudyRow> rows) {
   rows_ = std::move(rows);
   refreshPoints();
 }
@@ -322,7 +324,7 @@ bool FrontierWorkspace::openStudyFolder(const QString& folder) {
   try {
     const auto config = study::loadStoredConfig(folder.toStdString());
     const study::StudyStore store(folder.toStdString(), config);
-    setRows(store.rows());
+    setRows(study::studyRowsFromCsv(store.rows()));
     // The form shows what the study ran, so Run frontier repeats it on the loaded data.
     form_->setMechanisms(config.mechanisms);
     QStringList eps;
@@ -392,23 +394,13 @@ void FrontierWorkspace::refreshPoints() {
   }
 }
 
-std::vector<study::FrontierPoint> withAttributeCapGain(
-    std::vector<study::FrontierPoint> points, const std::vector<std::vector<std::string>>& rows) {
-  const auto header = study::studyHeader();
-  const auto column = [&header](const char* name) {
-    return static_cast<std::size_t>(std::find(header.begin(), header.end(), name) - header.begin());
-  };
-  const std::size_t cellCol = column("cell"), capCol = column("attribute_cap"),
-                    baseCol = column("attribute_cap_baseline");
+std::vector<study::FrontierPoint> withAttributeCapGain(std::vector<study::FrontierPoint> points,
+                                                       const std::vector<study::StudyRow>& rows) {
   std::map<int, std::vector<double>> gains;
   for (const auto& row : rows) {
-    if (row.size() != header.size() || row[cellCol].empty()) continue;
-    try {
-      if (row[capCol].empty() || row[baseCol].empty()) continue;
-      gains[std::stoi(row[cellCol])].push_back(std::stod(row[capCol]) - std::stod(row[baseCol]));
-    } catch (const std::exception&) {
-      // not a number: no gain for this replicate
-    }
+    const auto& r = row.results;
+    if (row.cell && r.attributeCap && r.attributeCapBaseline)
+      gains[*row.cell].push_back(*r.attributeCap - *r.attributeCapBaseline);
   }
   std::vector<study::FrontierPoint> out;
   for (auto& p : points) {

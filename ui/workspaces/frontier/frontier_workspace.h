@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "core/study/frontier.h"
+#include "core/study/study_row.h"
 #include "core/study/study_runner.h"
 #include "ui/services/studio_services.h"
 #include "ui/workspaces/frontier/frontier_form.h"
@@ -46,8 +47,8 @@ class FrontierWorkspace : public QWidget {
   /// Shows the rows of a study folder (`dpsynth study --out DIR`): its replicates.csv.
   bool openStudyFolder(const QString& folder);
   /// Replaces the rows shown (studyHeader() layout) and redraws.
-  void setRows(std::vector<std::vector<std::string>> rows);
-  const std::vector<std::vector<std::string>>& rows() const { return rows_; }
+  void setRows(std::vector<core::study::StudyRow> rows);
+  const std::vector<core::study::StudyRow>& rows() const { return rows_; }
   /// Takes the document's sampler settings and tuning as the defaults of the form.
   void takeSynthesisDefaults();
   /// Loads a point's mechanism, ε, c, g and downscale into the document as one edit (one undo
@@ -94,7 +95,7 @@ class FrontierWorkspace : public QWidget {
   QPushButton* run_ = nullptr;
   QPushButton* cancel_ = nullptr;
   QPushButton* open_ = nullptr;
-  std::vector<std::vector<std::string>> rows_;
+  std::vector<core::study::StudyRow> rows_;  ///< decoded once, as they land
   QString dataName_;  ///< what the rows shown are replicates of, for messages
   bool showsConfidential_ = false;
   quint64 studyId_ = 0;
@@ -108,7 +109,6 @@ class FrontierWorkspace : public QWidget {
 /// cell (the disclosure risk axis, issue 24); points whose rows have no CAP (ph, or a run without
 /// covariates as keys) are left out.
 std::vector<core::study::FrontierPoint> withAttributeCapGain(
-    std::vector<core::study::FrontierPoint> points,
-    const std::vector<std::vector<std::string>>& rows);
+    std::vector<core::study::FrontierPoint> points, const std::vector<core::study::StudyRow>& rows);
 
 }  // namespace dpsynth::ui

@@ -23,7 +23,7 @@ StudyCountsTable::StudyCountsTable(QWidget* parent) : QTableWidget(parent) {
   setAlternatingRowColors(true);
 }
 
-void StudyCountsTable::setRows(const std::vector<std::vector<std::string>>& rows) {
+void StudyCountsTable::setRows(const std::vector<core::study::StudyRow>& rows) {
   setRowCount(0);
   if (rows.empty()) return;
   const auto cells = core::study::summarizeStudy(rows);

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "core/study/study_row.h"
 #include "ui/plots/plot_export.h"
 
 namespace dpsynth::ui {
@@ -16,9 +17,8 @@ class StudyCountsTable : public QTableWidget {
  public:
   explicit StudyCountsTable(QWidget* parent = nullptr);
 
-  /// Rebuilds from every row so far (studyHeader() layout); cells without counts (unweighted,
-  /// lw, ph...) are left out.
-  void setRows(const std::vector<std::vector<std::string>>& rows);
+  /// Rebuilds from every row so far; cells without counts (unweighted, lw, ph...) are left out.
+  void setRows(const std::vector<core::study::StudyRow>& rows);
   /// The table as CSV columns and rows (for export).
   PlotTable table() const;
 

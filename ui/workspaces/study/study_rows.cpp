@@ -3,9 +3,9 @@
 #include <algorithm>
 #include <stdexcept>
 
-#include "core/study/study_runner.h"
-
 namespace dpsynth::ui {
+
+namespace study = core::study;
 
 QString StudyCellValues::label() const {
   QStringList keys;
@@ -16,34 +16,41 @@ QString StudyCellValues::label() const {
   return keys.isEmpty() ? mechanism : mechanism + QLatin1Char('\n') + keys.join(QLatin1Char(' '));
 }
 
-std::size_t StudyRowSet::column(const std::string& name) {
-  static const auto header = core::study::studyHeader();
-  const auto it = std::find(header.begin(), header.end(), name);
-  if (it == header.end()) throw std::out_of_range("study rows: no column '" + name + "'");
-  return static_cast<std::size_t>(it - header.begin());
-}
-
 void StudyRowSet::clear() {
   rows_.clear();
   cells_.clear();
   rowsOfCell_.clear();
+  skipped_ = 0;
 }
 
 void StudyRowSet::add(const std::vector<std::vector<std::string>>& rows) {
+  std::vector<study::StudyRow> typed;
+  typed.reserve(rows.size());
+  for (const auto& fields : rows) {
+    try {
+      typed.push_back(study::studyRowFromCsv(fields));
+    } catch (const std::invalid_argument&) {
+      ++skipped_;  // not a row of this layout (a damaged replicates.csv): nothing to show
+    }
+  }
+  add(typed);
+}
+
+void StudyRowSet::add(const std::vector<study::StudyRow>& rows) {
   for (const auto& row : rows) {
-    if (row.size() < 7) continue;
-    const QString cell = QString::fromStdString(row[1]);
     auto it = std::find_if(cells_.begin(), cells_.end(),
-                           [&](const StudyCellValues& c) { return c.cell == cell; });
+                           [&](const StudyCellValues& c) { return c.cell == row.cell; });
     if (it == cells_.end()) {
-      StudyCellValues values{cell,
-                             QString::fromStdString(row[2]),
-                             QString::fromStdString(row[3]),
-                             QString::fromStdString(row[4]),
-                             QString::fromStdString(row[5]),
-                             QString::fromStdString(row[6])};
-      // The confidential rows (cell "") go first, the cells in their own order after them.
-      if (cell.isEmpty()) {
+      StudyCellValues values{row.cell,
+                             QString::fromStdString(row.keys.mechanism),
+                             QString::fromStdString(row.keys.epsilonText()),
+                             QString::fromStdString(row.keys.cText()),
+                             QString::fromStdString(row.keys.gText()),
+                             QString::fromStdString(row.keys.downscaleText()),
+                             row.keys,
+                             false};
+      // The confidential rows go first, the cells in their own order after them.
+      if (row.isConfidential()) {
         cells_.insert(cells_.begin(), values);
         rowsOfCell_.insert(rowsOfCell_.begin(), std::vector<std::size_t>{});
         it = cells_.begin();
@@ -53,23 +60,16 @@ void StudyRowSet::add(const std::vector<std::vector<std::string>>& rows) {
         it = cells_.end() - 1;
       }
     }
+    it->marginalOnly = it->marginalOnly || (!row.isConfidential() && row.results.marginalOnly);
     rowsOfCell_[static_cast<std::size_t>(it - cells_.begin())].push_back(rows_.size());
     rows_.push_back(row);
   }
 }
 
-std::vector<double> StudyRowSet::values(std::size_t index, const std::string& name) const {
-  const std::size_t col = column(name);
+std::vector<double> StudyRowSet::values(std::size_t index, const std::string& column) const {
   std::vector<double> out;
-  for (std::size_t r : rowsOfCell_.at(index)) {
-    const std::string& field = rows_[r][col];
-    if (field.empty()) continue;
-    try {
-      out.push_back(std::stod(field));
-    } catch (const std::exception&) {
-      // a text column ("true"/"false"): not a number to plot
-    }
-  }
+  for (std::size_t r : rowsOfCell_.at(index))
+    if (const auto v = rows_[r].number(column)) out.push_back(*v);
   return out;
 }
 

@@ -325,11 +325,11 @@ void StudyWorkspace::refreshViews() {
   std::vector<StudyViolinGroup> groups;
   const auto& cells = rows_.cells();
   for (std::size_t i = 0; i < cells.size(); ++i) {
-    if (cells[i].cell.isEmpty()) continue;
+    if (cells[i].isConfidential()) continue;
     auto values = rows_.values(i, "lipschitz");
     if (values.empty()) continue;  // ph has no Δ
     StudyViolinGroup group{cells[i].label(), std::move(values), std::nullopt};
-    if (!cells[i].epsilon.isEmpty()) group.reference = cells[i].epsilon.toDouble() / 2;
+    if (cells[i].keys.epsilon) group.reference = *cells[i].keys.epsilon / 2;
     groups.push_back(std::move(group));
   }
   lipschitz_->setGroups(std::move(groups));
@@ -363,15 +363,11 @@ void StudyWorkspace::refreshUtility() {
   for (std::size_t i = 0; !column.empty() && i < cells.size(); ++i) {
     auto values = rows_.values(i, column);
     if (values.empty()) continue;
-    QString label = cells[i].cell.isEmpty() ? tr("confidential") : cells[i].label();
-    const auto& row = rows_.rows();
-    const std::size_t marginal = StudyRowSet::column("marginal_only");
-    for (const auto& r : row)
-      if (QString::fromStdString(r[1]) == cells[i].cell && r[marginal] == "true") {
-        label.replace(0, cells[i].mechanism.size(), cells[i].mechanism + QStringLiteral("†"));
-        anyMarginal = true;
-        break;
-      }
+    QString label = cells[i].isConfidential() ? tr("confidential") : cells[i].label();
+    if (cells[i].marginalOnly) {
+      label.replace(0, cells[i].mechanism.size(), cells[i].mechanism + QStringLiteral("†"));
+      anyMarginal = true;
+    }
     groups.push_back({label, std::move(values), analytic});
   }
   utility_->setValueLabel(measure_->currentText());

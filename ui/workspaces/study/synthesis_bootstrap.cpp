@@ -38,6 +38,7 @@ std::optional<core::study::Bootstrap> studyBootstrapOf(const StudioDocument& dat
   boot.outcome = spec.outcome;
   boot.covariates = spec.covariates;
   boot.family = spec.family;
+  boot.referenceLevels = spec.referenceLevels;  // the design the analyst reads in Synthesis
   return boot;
 }
 

@@ -7,25 +7,26 @@
 
 #include <QComboBox>
 #include <QGuiApplication>
-#include <QScreen>
-#include <QTabWidget>
 #include <QLabel>
 #include <QListWidget>
 #include <QPushButton>
+#include <QScreen>
 #include <QSignalSpy>
+#include <QTabWidget>
 #include <QTemporaryDir>
 #include <QtTest>
 #include <algorithm>
 
+#include "core/study/study_runner.h"
 #include "core/study/study_store.h"
 #include "core/study/study_summary.h"
 #include "ui/main_window.h"
 #include "ui/panels/data_panel.h"
 #include "ui/plots/violin_plottable.h"
+#include "ui/studio_test_helpers.h"
 #include "ui/workspaces/study/study_config_form.h"
 #include "ui/workspaces/study/study_counts_table.h"
 #include "ui/workspaces/study/study_violin_plot.h"
-#include "ui/studio_test_helpers.h"
 
 using namespace dpsynth::ui;
 namespace study = dpsynth::core::study;
@@ -61,7 +62,11 @@ void shootStudy(QWidget* widget, const QString& name) {
   QVERIFY(widget->grab().save(QDir(qEnvironmentVariable("DPSYNTH_SCREENSHOT_DIR")).filePath(name)));
 }
 
-std::size_t columnOf(const std::string& name) { return StudyRowSet::column(name); }
+/// The index of a column of replicates.csv (studyHeader() layout), for the rows a store holds.
+std::size_t columnOf(const std::string& name) {
+  const auto header = study::studyHeader();
+  return static_cast<std::size_t>(std::find(header.begin(), header.end(), name) - header.begin());
+}
 
 }  // namespace
 
@@ -89,7 +94,7 @@ class StudyWorkspaceTest : public QObject {
     QCOMPARE(violins->violinCount(), 2);
     std::size_t withDelta = 0;
     for (const auto& row : rows)
-      if (!row[1].empty() && !row[columnOf("lipschitz")].empty()) ++withDelta;
+      if (!row.isConfidential() && row.results.lipschitz) ++withDelta;
     QCOMPARE(violins->sampleCount(), static_cast<int>(withDelta));
     QCOMPARE(violins->violin(0).count, 3);
     QCOMPARE(violins->violin(1).count, 3);
@@ -130,7 +135,7 @@ class StudyWorkspaceTest : public QObject {
     QVERIFY(censored >= 0);
     std::vector<double> counts;
     for (const auto& row : rows)
-      if (row[2] == "censor-uw") counts.push_back(std::stod(row[columnOf("censored")]));
+      if (row.keys.mechanism == "censor-uw") counts.push_back(*row.number("censored"));
     const auto expected = study::summarizeValues("censored", counts);
     QCOMPARE(table->item(censored, StudyCountsTable::N)->text(), QStringLiteral("3"));
     QCOMPARE(table->item(censored, StudyCountsTable::Median)->text(),
