@@ -20,9 +20,15 @@ namespace {
 
 std::string writeRelease(const infer::AnyRelease& release) {
   struct Writer {
-    std::string operator()(const infer::NaiveBayesRelease& r) const { return infer::releaseToJson(r); }
-    std::string operator()(const infer::LinregRelease& r) const { return infer::linregReleaseToJson(r); }
-    std::string operator()(const infer::PhReleaseFile& r) const { return infer::phReleaseToJson(r); }
+    std::string operator()(const infer::NaiveBayesRelease& r) const {
+      return infer::releaseToJson(r);
+    }
+    std::string operator()(const infer::LinregRelease& r) const {
+      return infer::linregReleaseToJson(r);
+    }
+    std::string operator()(const infer::PhReleaseFile& r) const {
+      return infer::phReleaseToJson(r);
+    }
   };
   return std::visit(Writer{}, release);
 }

@@ -32,8 +32,8 @@ namespace {
 using namespace dpsynth::core;
 
 data::Dataset sample(const std::string& kind, models::Family family) {
-  const auto table = data::generateSample(kind, data::defaultSampleSize(kind),
-                                          data::defaultSampleSeed(kind));
+  const auto table =
+      data::generateSample(kind, data::defaultSampleSize(kind), data::defaultSampleSeed(kind));
   data::DatasetSpec spec;
   spec.outcome = table.header.back();
   spec.family = family;

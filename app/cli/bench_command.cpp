@@ -4,14 +4,13 @@
 /// that its peak resident memory is its own.
 #include <chrono>
 #include <cmath>
-#include <filesystem>
 #include <cstdio>
+#include <filesystem>
 #include <functional>
 #include <iomanip>
 #include <iostream>
-#include <thread>
-
 #include <nlohmann/json.hpp>
+#include <thread>
 
 #include "app/bench/import_fixture.h"
 #include "app/cli/cli_common.h"
@@ -76,8 +75,7 @@ core::data::Dataset large(const std::string& kind, const std::string& outcome, F
                           std::size_t n) {
   Eigen::VectorXd y = core::data::generateValues(kind, n, core::data::defaultSampleSeed(kind));
   Eigen::MatrixXd X = Eigen::MatrixXd::Ones(y.size(), 1);
-  return core::data::numericDataset(outcome, family, std::move(y), std::move(X),
-                                    {"(Intercept)"});
+  return core::data::numericDataset(outcome, family, std::move(y), std::move(X), {"(Intercept)"});
 }
 
 std::vector<Case> benchCases(bool quick) {
@@ -118,7 +116,8 @@ std::vector<Case> benchCases(bool quick) {
   auto normal = [n5] { return core::data::normalRegressionSample(n5, 20261201); };
   add("normal regression " + s5 + " unweighted", normal, Mechanism::unweighted);
   add("normal regression " + s5 + " lw-final", normal, Mechanism::lwFinal);
-  add("poisson regression " + s5 + " lw-final",
+  add(
+      "poisson regression " + s5 + " lw-final",
       [n5] { return core::data::poissonRegressionSample(n5, 20261202); }, Mechanism::lwFinal);
   // Regressions with categorical covariates and continuous ones on scales 10⁴ apart (age,
   // income), one per family: the cases the rstan comparison in the README measures.
@@ -133,9 +132,11 @@ std::vector<Case> benchCases(bool quick) {
   add(
       "negbin 5 continuous " + s6 + " unweighted",
       [n6] { return core::data::continuousNegbinSample(n6, 20261205); }, Mechanism::unweighted);
-  add("beta(0.5,3) " + s6 + " unweighted",
+  add(
+      "beta(0.5,3) " + s6 + " unweighted",
       [n6] { return large("beta", "value", Family::beta, n6); }, Mechanism::unweighted);
-  add("nbmix " + s6 + " lw-final", [n6] { return large("nbmix", "count", Family::negbin, n6); },
+  add(
+      "nbmix " + s6 + " lw-final", [n6] { return large("nbmix", "count", Family::negbin, n6); },
       Mechanism::lwFinal);
 
   // The exact route (intercept-only DP fits, privacy/exact_sampler.h): 4 chains × 1000 draws'
@@ -153,11 +154,14 @@ std::vector<Case> benchCases(bool quick) {
   };
   for (double eps : {1.0, 10.0}) {
     const std::string e = " eps=" + std::to_string(static_cast<int>(eps));
-    add("exact censor-uw poisson " + s4 + e,
+    add(
+        "exact censor-uw poisson " + s4 + e,
         [n4] { return large("poisson", "count", Family::poisson, n4); }, Mechanism::censorUw, eps);
-    add("exact censor-uw negbin nbmix " + s4 + e,
+    add(
+        "exact censor-uw negbin nbmix " + s4 + e,
         [n4] { return large("nbmix", "count", Family::negbin, n4); }, Mechanism::censorUw, eps);
-    add("exact censor-uw beta(0.5,3) " + s4 + e,
+    add(
+        "exact censor-uw beta(0.5,3) " + s4 + e,
         [n4] { return large("beta", "value", Family::beta, n4); }, Mechanism::censorUw, eps);
     add("exact censor-uw normal " + s4 + e, normal4, Mechanism::censorUw, eps);
   }
@@ -317,7 +321,8 @@ void benchCsvImport(bool quick, nlohmann::json& out) {
   std::cout << "csv import: " << rows << " rows, " << std::fixed << std::setprecision(1)
             << megabytes << " MB (id, count outcome, 2 numeric + 1 four-level covariate)\n"
             << std::left << std::setw(36) << "step" << std::right << std::setw(8) << "wall s"
-            << std::setw(14) << "rows/s" << std::setw(10) << "MB/s" << "\n";
+            << std::setw(14) << "rows/s" << std::setw(10) << "MB/s"
+            << "\n";
   const auto line = [&](const std::string& step, double wall) {
     std::cout << std::left << std::setw(36) << step << std::right << std::fixed
               << std::setprecision(3) << std::setw(8) << wall << std::setprecision(0)

@@ -136,9 +136,7 @@ void exitCancelled(std::string_view message) {
   std::_Exit(kExitCancelled);
 }
 
-bool interruptRequested() {
-  return interruptWatched && interruptSource().stop_requested();
-}
+bool interruptRequested() { return interruptWatched && interruptSource().stop_requested(); }
 
 std::vector<std::string> splitFlag(const std::string& text, char separator) {
   std::vector<std::string> parts;

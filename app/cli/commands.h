@@ -26,8 +26,8 @@ struct FitOptions {
   std::string neighbours = "replace-one", weightsFrom;
   std::string metric = "auto";
   std::string syntheticOut, report;
-  std::optional<std::size_t> rows;       ///< --rows: a synthetic size declared public
-  std::optional<double> sizeEpsilon;     ///< --size-epsilon: ε_n of the noisy size
+  std::optional<std::size_t> rows;    ///< --rows: a synthetic size declared public
+  std::optional<double> sizeEpsilon;  ///< --size-epsilon: ε_n of the noisy size
 };
 void addFitCommand(CLI::App& app, FitOptions& options);
 int runFit(const FitOptions& options);
@@ -54,8 +54,8 @@ struct RunOptions {
   std::optional<std::string> metric;
   bool quiet = false;
   bool replace = false;  ///< delete files in out/release, out/internal that dpsynth did not write
-  std::optional<std::size_t> rows;    ///< --rows: overrides the session's declared size
-  std::optional<double> sizeEpsilon;  ///< --size-epsilon: overrides the session's ε_n
+  std::optional<std::size_t> rows;      ///< --rows: overrides the session's declared size
+  std::optional<double> sizeEpsilon;    ///< --size-epsilon: overrides the session's ε_n
   std::vector<std::string> references;  ///< --reference COL=LEVEL: overrides the session's
 };
 void addRunCommand(CLI::App& app, RunOptions& options);
@@ -93,7 +93,7 @@ int runLinregRelease(const ReleaseOptions& options);
 struct InferOptions {
   std::string release, out;
   int iterations = 10000, warmup = 5000, chains = 4, threads = 0;
-  std::string seed;  ///< empty: OS seed; digits: reproducible, not_for_release
+  std::string seed;      ///< empty: OS seed; digits: reproducible, not_for_release
   std::string family;    ///< ph releases: the synthesizer family of the latent records
   double sdScale = 1.0;  ///< ph releases, normal family: public prior scale (SPEC §2)
   /// --iterations or --warmup given: the run keeps them (a run left at the defaults is extended

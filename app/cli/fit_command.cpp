@@ -31,21 +31,27 @@ namespace core = dpsynth::core;
 
 void addFitCommand(CLI::App& app, FitOptions& o) {
   auto* fit = app.add_subcommand("fit", "Fit a synthesizer under a privacy mechanism");
-  fit->add_option("--data", o.data, "Confidential data: CSV with a header row, or SPSS (.sav, .zsav, .por), Stata (.dta) or "
-                  "SAS (.sas7bdat, .xpt), told by the extension")->required();
+  fit->add_option(
+         "--data", o.data,
+         "Confidential data: CSV with a header row, or SPSS (.sav, .zsav, .por), Stata (.dta) or "
+         "SAS (.sas7bdat, .xpt), told by the extension")
+      ->required();
   fit->add_option("--outcome", o.outcome, "Outcome column to synthesize")->required();
   fit->add_option("--covariates", o.covariates, "Public covariate columns (A,B,...)")
       ->delimiter(',');
   addReferenceOption(*fit, o.references, "");
-  fit->add_option("--family", o.family,
-                  "poisson | negbin | beta | normal (required for a release; a --seed run without it "
-                  "uses the family suggested from the data)");
+  fit->add_option(
+      "--family", o.family,
+      "poisson | negbin | beta | normal (required for a release; a --seed run without it "
+      "uses the family suggested from the data)");
   fit->add_option("--mechanism", o.mechanism,
                   "unweighted | sw | lw | cw | lw-final | cw-final | weighted-e | censor-uw | "
                   "censor-w | ph")
       ->capture_default_str();
   fit->add_option("--c", o.c, "Weight scale c")->check(finiteNumber(0, 1e6))->capture_default_str();
-  fit->add_option("--g", o.g, "Weight shift g")->check(finiteNumber(-1e6, 1e6))->capture_default_str();
+  fit->add_option("--g", o.g, "Weight shift g")
+      ->check(finiteNumber(-1e6, 1e6))
+      ->capture_default_str();
   fit->add_option("--radius", o.radius,
                   "CW radius r (absolute unless --radius-relative; default: relative 0.2)")
       ->check(finiteNumber(0, 1e300));
@@ -61,7 +67,9 @@ void addFitCommand(CLI::App& app, FitOptions& o) {
   fit->add_option("--upper", o.upper, "Perturbed histogram public upper bound")
       ->check(finiteNumber(-1e300, 1e300));
   fit->add_option("--chains", o.chains)->check(unsignedDecimal(1, 256))->capture_default_str();
-  fit->add_option("--warmup", o.warmup)->check(unsignedDecimal(0, 1'000'000))->capture_default_str();
+  fit->add_option("--warmup", o.warmup)
+      ->check(unsignedDecimal(0, 1'000'000))
+      ->capture_default_str();
   fit->add_option("--draws", o.draws)->check(unsignedDecimal(1, 1'000'000))->capture_default_str();
   fit->add_option("--seed", o.seed,
                   "Reproducible run for studies and tests, labelled not_for_release everywhere "
@@ -146,10 +154,10 @@ void printSummary(const core::data::Dataset& dataset, const core::pipeline::Mech
             << dataset.size() << " records (" << core::models::familyName(dataset.family)
             << ", outcome " << dataset.outcomeName << ")\n";
   std::cout << "guarantee " << core::pipeline::guaranteeName(core::pipeline::statedGuarantee(r))
-            << (r.notForRelease ? " (seeded: not for release; " +
-                                      core::pipeline::guaranteeName(r.guarantee) +
-                                      " with a secret seed)"
-                                : "")
+            << (r.notForRelease
+                    ? " (seeded: not for release; " + core::pipeline::guaranteeName(r.guarantee) +
+                          " with a secret seed)"
+                    : "")
             << ", epsilon " << r.epsilon;
   if (const double size = core::pipeline::sizeEpsilon(r); size > 0)
     std::cout << " + " << size << " for the noisy size (" << r.size.rows << " records published)";
@@ -188,7 +196,8 @@ void printSummary(const core::data::Dataset& dataset, const core::pipeline::Mech
   }
   const auto& u = report["utility"];
   const auto& c = report["confidential"];
-  std::cout << "\n" << std::left << std::setw(14) << "" << std::right << std::setw(10) << "mean"
+  std::cout << "\n"
+            << std::left << std::setw(14) << "" << std::right << std::setw(10) << "mean"
             << std::setw(10) << "median" << std::setw(10) << "q15" << std::setw(10) << "q90"
             << "\n";
   for (const auto& [label, row] : {std::pair{"confidential", c}, std::pair{"synthetic", u}})
@@ -204,12 +213,15 @@ void printSummary(const core::data::Dataset& dataset, const core::pipeline::Mech
   if (const auto& cu = report["utility_covariates"]; cu.is_object()) {
     const auto value = [&](const char* key) {
       std::ostringstream text;
-      if (cu[key].is_number()) text << cu[key].get<double>(); else text << "n/a";
+      if (cu[key].is_number())
+        text << cu[key].get<double>();
+      else
+        text << "n/a";
       return text.str();
     };
     std::cout << "covariates: CI overlap " << value("ci_overlap") << ", max std. diff. "
-              << value("max_std_diff") << ", pMSE " << value("pmse")
-              << ", max group-mean diff. " << value("max_group_mean_diff") << "\n";
+              << value("max_std_diff") << ", pMSE " << value("pmse") << ", max group-mean diff. "
+              << value("max_group_mean_diff") << "\n";
   }
   if (report["verdict"] == "unusable") {
     std::cout << "verdict UNUSABLE:";
@@ -256,8 +268,8 @@ int runFit(const FitOptions& o) {
   if (!o.family.empty())
     config = core::pipeline::withFamilyDefaults(config, core::models::parseFamily(o.family));
   // Every draw is kept (chains × draws × dimension doubles): bound the product, not only each.
-  requireRange("--chains × --draws", static_cast<long long>(o.chains) * o.draws, 1LL,
-               10'000'000LL, "use fewer chains or draws");
+  requireRange("--chains × --draws", static_cast<long long>(o.chains) * o.draws, 1LL, 10'000'000LL,
+               "use fewer chains or draws");
 
   core::pipeline::RunSettings settings;
   settings.model.sdScale = o.sdScale;
@@ -344,8 +356,8 @@ int runFit(const FitOptions& o) {
   const core::data::Dataset& dataset = *built;
   // m datasets of n records: refused now rather than after the sampling.
   if (!o.syntheticOut.empty()) {
-    core::pipeline::checkSyntheticVolume(static_cast<std::uint64_t>(o.datasets), dataset.size(),
-                                         1, "--datasets");
+    core::pipeline::checkSyntheticVolume(static_cast<std::uint64_t>(o.datasets), dataset.size(), 1,
+                                         "--datasets");
     core::pipeline::checkSyntheticOutput(o.syntheticOut, dataset);  // names a format accepts
   }
   if (dataset.droppedRows > 0 && !o.quiet)
@@ -364,8 +376,8 @@ int runFit(const FitOptions& o) {
     std::cerr << line << "\n";
 
   ConsoleObserver observer(o.quiet);
-  const auto run = core::pipeline::runMechanisms(dataset, {config}, settings, nullptr, stop,
-                                                 &observer);
+  const auto run =
+      core::pipeline::runMechanisms(dataset, {config}, settings, nullptr, stop, &observer);
   if (run.outcome == core::pipeline::RunOutcome::cancelled) {
     exitCancelled("dpsynth: cancelled; no files were written\n");
   }
@@ -390,8 +402,7 @@ int runFit(const FitOptions& o) {
     // Writes go into hidden staging folders; a failure (a full disk) names the user's path.
     try {
       if (!o.report.empty()) {
-        const std::string staged =
-            outputs.stage(o.report, core::report::Sensitivity::confidential);
+        const std::string staged = outputs.stage(o.report, core::report::Sensitivity::confidential);
         core::data::writeTextAtomic(staged, report.dump(2) + "\n");
       }
       if (!o.syntheticOut.empty() && !refused) {

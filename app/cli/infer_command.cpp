@@ -34,7 +34,8 @@ void addInferCommand(CLI::App& app, InferOptions& o) {
       ->check(unsignedDecimal(0, 10'000'000))
       ->each([&o](const std::string&) { o.budgetGiven = true; });
   cmd->add_option("--chains", o.chains, "Chains")->check(unsignedDecimal(1, 256));
-  cmd->add_option("--threads", o.threads, "Threads (0: all cores)")->check(unsignedDecimal(0, 1024));
+  cmd->add_option("--threads", o.threads, "Threads (0: all cores)")
+      ->check(unsignedDecimal(0, 1024));
   cmd->add_option("--seed", o.seed, "Reproducible run, labelled not_for_release");
   cmd->add_option("--family", o.family,
                   "ph releases: family of the latent records (poisson, negbin, beta, normal)");

@@ -41,7 +41,8 @@ void benchLinregDataAugmentation(bool quick, nlohmann::json& out) {
             << " sweeps in all\n"
             << std::left << std::setw(28) << "setting" << std::right << std::setw(8) << "wall s"
             << std::setw(16) << "proposals/s" << std::setw(12) << "mean acc" << std::setw(10)
-            << "min acc" << "\n";
+            << "min acc"
+            << "\n";
   nlohmann::json rows = nlohmann::json::array();
   // 1,000 sweeps as one chain on one thread (a Gibbs sweep is sequential), then as two chains
   // of 500 on two threads (the "on 2 cores").
@@ -55,9 +56,8 @@ void benchLinregDataAugmentation(bool quick, nlohmann::json& out) {
     config.progressEvery = sweeps;
     const infer::DaResult result = infer::runDataAugmentation(model, config);
     const double rate = static_cast<double>(result.proposals()) / result.seconds;
-    const std::string setting = std::to_string(chains) + " x " +
-                                std::to_string(config.iterations) + " sweeps, " +
-                                std::to_string(chains) + " thread(s)";
+    const std::string setting = std::to_string(chains) + " x " + std::to_string(config.iterations) +
+                                " sweeps, " + std::to_string(chains) + " thread(s)";
     std::cout << std::left << std::setw(28) << setting << std::right << std::fixed
               << std::setprecision(2) << std::setw(8) << result.seconds << std::setprecision(0)
               << std::setw(16) << rate << std::setprecision(3) << std::setw(12)

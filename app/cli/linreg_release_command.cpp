@@ -9,8 +9,8 @@
 #include "app/cli/output_plan.h"
 #include "app/cli/run_inputs.h"
 #include "core/data/csv_table.h"
-#include "core/data/data_file.h"
 #include "core/data/csv_writer.h"
+#include "core/data/data_file.h"
 #include "core/data/value_parsing.h"
 #include "core/infer/linreg_release.h"
 
@@ -44,12 +44,13 @@ std::map<std::string, std::vector<double>> linregNamedNumbers(const std::string&
     std::vector<std::string> parts = splitFlag(item.substr(eq + 1), ':');
     if (!word.empty()) {
       if (parts.empty() || parts.front() != word) {
-        throw std::invalid_argument(flag + " " + item + ": only " + word +
-                                    " is available; write " + expected);
+        throw std::invalid_argument(flag + " " + item + ": only " + word + " is available; write " +
+                                    expected);
       }
       parts.erase(parts.begin());
     }
-    if (parts.size() != count) throw std::invalid_argument(flag + " " + item + ": write " + expected);
+    if (parts.size() != count)
+      throw std::invalid_argument(flag + " " + item + ": write " + expected);
     std::vector<double> values;
     for (const auto& p : parts) values.push_back(linregFlagNumber(flag, item, p, expected));
     if (!out.emplace(name, values).second) {
@@ -138,7 +139,8 @@ int runLinregRelease(const ReleaseOptions& o) {
     for (std::size_t k = 0; k < columns.size(); ++k) {
       const auto value = core::data::parseNumber(row[columns[k]]);
       if (!value) {
-        const std::string& name = k < layout.predictors.size() ? layout.predictors[k] : layout.outcome;
+        const std::string& name =
+            k < layout.predictors.size() ? layout.predictors[k] : layout.outcome;
         throw std::invalid_argument(table.file + ": line " + std::to_string(table.lineOfRow[r]) +
                                     ", column " + name + ": not a finite number");
       }
@@ -146,10 +148,10 @@ int runLinregRelease(const ReleaseOptions& o) {
     }
     records.push_back(std::move(values));
   }
-  const auto bits = seed ? core::privacy::makeSeededSource(*seed)
-                         : core::privacy::makeOsRandomSource();
-  const core::infer::LinregRelease release = core::infer::makeLinregRelease(
-      layout, spec, records, o.epsilon, *bits, seed.has_value());
+  const auto bits =
+      seed ? core::privacy::makeSeededSource(*seed) : core::privacy::makeOsRandomSource();
+  const core::infer::LinregRelease release =
+      core::infer::makeLinregRelease(layout, spec, records, o.epsilon, *bits, seed.has_value());
   if (stop.stop_requested()) return cancelledNothingWritten();
   core::data::writeTextAtomic(o.out, core::infer::linregReleaseToJson(release));
   if (seed) std::cerr << "reproducible noise (--seed): the release file says not_for_release\n";

@@ -47,8 +47,7 @@ int main(int argc, char** argv) {
   if (app.got_subcommand("run")) return cli::guarded([&] { return cli::runRun(run); });
   if (app.got_subcommand("study"))
     return cli::guarded([&] { return cli::runStudy(study, *app.get_subcommand("study")); });
-  if (app.got_subcommand("release"))
-    return cli::guarded([&] { return cli::runRelease(release); });
+  if (app.got_subcommand("release")) return cli::guarded([&] { return cli::runRelease(release); });
   if (app.got_subcommand("infer")) return cli::guarded([&] { return cli::runInfer(infer); });
   return cli::kExitBadInput;
 }

@@ -168,16 +168,18 @@ void OutputPlan::checkReplaced(const Replaced& r) const {
       throw std::invalid_argument(who + ": " + sub + " exists and is not a folder; move it away");
     for (const auto& in : inputs_)
       if (liesIn(in, folder))
-        throw std::invalid_argument(who + ": " + sub + "/ is replaced as a whole and holds the "
-                                    "input file " + in + "; choose another output folder");
+        throw std::invalid_argument(who + ": " + sub +
+                                    "/ is replaced as a whole and holds the "
+                                    "input file " +
+                                    in + "; choose another output folder");
     for (const auto& name : core::report::foreignEntries(folder.string()))
       foreign.push_back(sub + "/" + name);
   }
   if (!foreign.empty() && !r.replaceForeign)
-    throw std::invalid_argument(
-        who + ": " + std::to_string(foreign.size()) + " file(s) that dpsynth did not write (" +
-        someOf(foreign) + ") would be deleted, because the export replaces its folders as a "
-        "whole; move them away, or pass --replace to delete them");
+    throw std::invalid_argument(who + ": " + std::to_string(foreign.size()) +
+                                " file(s) that dpsynth did not write (" + someOf(foreign) +
+                                ") would be deleted, because the export replaces its folders as a "
+                                "whole; move them away, or pass --replace to delete them");
 }
 
 void OutputPlan::check() const {

@@ -108,12 +108,12 @@ int runRelease(const ReleaseOptions& o) {
   // The same coding as the studio's release from data (core/infer/naive_bayes_records.h).
   const auto records = core::infer::naiveBayesRecords(table, o.classColumn, layout, stop);
   if (!records) return cancelledNothingWritten();
-  const auto bits = seed ? core::privacy::makeSeededSource(*seed)
-                         : core::privacy::makeOsRandomSource();
+  const auto bits =
+      seed ? core::privacy::makeSeededSource(*seed) : core::privacy::makeOsRandomSource();
   std::optional<core::infer::NaiveBayesRelease> made;
   try {
-    made = core::infer::makeNaiveBayesRelease(layout, *records, o.epsilon, *bits,
-                                              seed.has_value(), o.prior, stop);
+    made = core::infer::makeNaiveBayesRelease(layout, *records, o.epsilon, *bits, seed.has_value(),
+                                              o.prior, stop);
   } catch (const core::exec::Cancelled&) {
     return cancelledNothingWritten();
   }
@@ -121,8 +121,8 @@ int runRelease(const ReleaseOptions& o) {
   if (stop.stop_requested()) return cancelledNothingWritten();
   core::data::writeTextAtomic(o.out, core::infer::releaseToJson(release));
   if (seed) std::cerr << "reproducible noise (--seed): the release file says not_for_release\n";
-  std::cout << "wrote a naive-bayes release of " << release.n << " records (epsilon "
-            << o.epsilon << ") to " << o.out << "\n";
+  std::cout << "wrote a naive-bayes release of " << release.n << " records (epsilon " << o.epsilon
+            << ") to " << o.out << "\n";
   return kExitOk;
 }
 

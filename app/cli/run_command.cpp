@@ -119,9 +119,8 @@ int runRun(const RunOptions& o) {
     OutputPlan plan;
     for (const auto& in : {o.session, session.dataFile, session.weightsFrom}) plan.input(in);
     plan.folder("--out", o.out, {});
-    plan.replacedSubfolders("--out", o.out,
-                            {core::report::kReleaseFolder, core::report::kInternalFolder},
-                            o.replace);
+    plan.replacedSubfolders(
+        "--out", o.out, {core::report::kReleaseFolder, core::report::kInternalFolder}, o.replace);
     plan.check();
   }
   core::pipeline::RunSettings settings = session.run;

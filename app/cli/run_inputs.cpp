@@ -19,9 +19,8 @@ namespace dpsynth::cli {
 namespace fs = std::filesystem;
 
 std::uint64_t parseSeed(const std::string& text, const std::string& option) {
-  const bool digits =
-      !text.empty() && text.size() <= 20 &&
-      text.find_first_not_of("0123456789") == std::string::npos;
+  const bool digits = !text.empty() && text.size() <= 20 &&
+                      text.find_first_not_of("0123456789") == std::string::npos;
   if (digits) {
     try {
       return std::stoull(text);
@@ -48,13 +47,15 @@ void addSizeOptions(CLI::App& command, std::optional<std::size_t>& rows,
       .add_option("--rows", rows,
                   "Synthetic records per dataset, declared public: used as the published size "
                   "instead of a noisy count under add-remove or --drop-missing (choose it "
-                  "without looking at the data)" + what)
+                  "without looking at the data)" +
+                      what)
       ->check(unsignedDecimal(1, core::privacy::kMaxDeclaredRows));
   command
       .add_option("--size-epsilon", sizeEpsilon,
                   "epsilon_n of the noisy number of records published when n is confidential "
                   "(add-remove, or the complete records after --drop-missing); added to every "
-                  "published epsilon (default 0.1)" + what)
+                  "published epsilon (default 0.1)" +
+                      what)
       ->check(finiteNumber(1e-6, 1e6));
 }
 
@@ -76,8 +77,7 @@ std::string sizeLine(const core::pipeline::RunSettings& settings,
   if (settings.size.declaredRows)
     return "synthetic size: " + std::to_string(*settings.size.declaredRows) +
            " records per dataset (--rows, declared public)";
-  if (!core::privacy::sizeIsConfidential(settings.neighbours, dataset.completeCasesOnly))
-    return {};
+  if (!core::privacy::sizeIsConfidential(settings.neighbours, dataset.completeCasesOnly)) return {};
   std::ostringstream line;
   line << "synthetic size: a noisy count of the "
        << (settings.neighbours == core::privacy::Neighbours::addRemove ? "records (add-remove)"
@@ -103,8 +103,7 @@ std::optional<std::string> readInputText(const std::string& path, const std::sto
   return core::data::readRegularFile(path, control);
 }
 
-std::optional<core::data::CsvTable> parseInputCsv(const std::string& text,
-                                                  const std::string& path,
+std::optional<core::data::CsvTable> parseInputCsv(const std::string& text, const std::string& path,
                                                   const std::stop_token& stop) {
   core::data::ReadControl control;
   control.stop = stop;
@@ -165,7 +164,9 @@ std::map<std::string, std::string> parseReferenceLevels(const std::vector<std::s
   exitCancelled("dpsynth: cancelled while reading " + file + "; no files were written\n");
 }
 
-[[noreturn]] int cancelledNothingWritten() { exitCancelled("dpsynth: cancelled; nothing was written\n"); }
+[[noreturn]] int cancelledNothingWritten() {
+  exitCancelled("dpsynth: cancelled; nothing was written\n");
+}
 
 void refuseSeededIntoRelease(const std::string& path, bool seeded) {
   if (seeded && core::pipeline::inReleaseFolder(path))

@@ -50,8 +50,7 @@ std::optional<core::data::CsvTable> readInputCsv(const std::string& path,
 /// Ctrl-C), then the table parsed from them (nullopt on Ctrl-C).
 std::optional<std::string> readInputText(const std::string& path, const std::stop_token& stop,
                                          bool quiet);
-std::optional<core::data::CsvTable> parseInputCsv(const std::string& text,
-                                                  const std::string& path,
+std::optional<core::data::CsvTable> parseInputCsv(const std::string& text, const std::string& path,
                                                   const std::stop_token& stop);
 
 /// buildDataset that Ctrl-C can stop (nullopt then).

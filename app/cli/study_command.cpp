@@ -48,7 +48,8 @@ void checkStudyFolder(const std::string& option, const std::string& folder,
 std::vector<std::string> shardFiles(const std::vector<std::string>& folders) {
   std::vector<std::string> files;
   for (const auto& f : folders)
-    for (const auto& path : {study::StudyStore::replicatesPath(f), study::StudyStore::configPath(f)})
+    for (const auto& path :
+         {study::StudyStore::replicatesPath(f), study::StudyStore::configPath(f)})
       files.push_back(path);
   return files;
 }
@@ -85,7 +86,8 @@ std::vector<int> replicatesToRun(int replicates, const study::Shard& shard,
   return todo;
 }
 
-int finishStudy(study::StudyOutcome outcome, const study::StudyStore& store, const StudyOptions& o) {
+int finishStudy(study::StudyOutcome outcome, const study::StudyStore& store,
+                const StudyOptions& o) {
   if (outcome == study::StudyOutcome::cancelled) {
     // Every kept replicate is on disk: its rows went in whole (an atomic replace of
     // replicates.csv under the folder's lock) before it counted as complete.
@@ -105,7 +107,9 @@ int runCoverage(const std::string& text, const StudyOptions& o, const study::Sha
   if (!o.quiet)
     std::cerr << "coverage study: " << config.epsilon.size() << " ε value(s), " << todo.size()
               << " replicate(s) to run"
-              << (store.completed().empty() ? "" : " (" + std::to_string(store.completed().size()) + " kept)")
+              << (store.completed().empty()
+                      ? ""
+                      : " (" + std::to_string(store.completed().size()) + " kept)")
               << "; seeded noise: an internal simulation, never a release\n";
   const auto outcome = study::runCoverageStudy(
       config, todo, o.threads, [&](const study::ReplicateRows& rows) { store.append(rows); },
@@ -135,7 +139,8 @@ int mergeCoverage(const std::string& storedText, const StudyOptions& o) {
 
 int runStudy(const StudyOptions& o, const CLI::App& studyCommand) {
   if (studyCommand.got_subcommand("merge")) {
-    if (o.mergeInputs.empty()) throw std::invalid_argument("study merge: name at least one shard folder");
+    if (o.mergeInputs.empty())
+      throw std::invalid_argument("study merge: name at least one shard folder");
     // Every input must be a study folder before anything is compared or written.
     for (const auto& in : o.mergeInputs) study::loadStoredConfigText(in);
     const std::string stored = study::loadStoredConfigText(o.mergeInputs.front());
@@ -145,7 +150,8 @@ int runStudy(const StudyOptions& o, const CLI::App& studyCommand) {
     study::mergeStudies(o.mergeOut, o.mergeInputs);
     const auto config = study::loadStoredConfig(o.mergeOut);
     study::StudyStore store(o.mergeOut, config);
-    store.withAllRows([&](const auto& rows) { study::writeStudyOutputs(o.mergeOut, config, rows); });
+    store.withAllRows(
+        [&](const auto& rows) { study::writeStudyOutputs(o.mergeOut, config, rows); });
     std::cerr << "merged " << o.mergeInputs.size() << " folder(s): " << store.completed().size()
               << " of " << config.replicates << " replicates in " << o.mergeOut << "\n";
     return kExitOk;
@@ -176,8 +182,7 @@ int runStudy(const StudyOptions& o, const CLI::App& studyCommand) {
     std::cerr << "\n";
   }
   const auto outcome = study::runStudy(
-      config, todo, o.threads,
-      [&](const study::ReplicateRows& rows) { store.append(rows); },
+      config, todo, o.threads, [&](const study::ReplicateRows& rows) { store.append(rows); },
       [&](const study::StudyProgress& p) {
         if (!o.quiet) printStudyProgress(p);
       },

@@ -16,10 +16,10 @@
 namespace dpsynth::core::data {
 
 struct CsvTable {
-  std::string file;                            ///< path as given (for messages)
-  char delimiter = ',';                        ///< detected: ',' ';' or '\t'
-  std::vector<std::string> header;             ///< column names, BOM and surrounding blanks removed
-  CsvRows rows;                                ///< every data row has header.size() fields
+  std::string file;                 ///< path as given (for messages)
+  char delimiter = ',';             ///< detected: ',' ';' or '\t'
+  std::vector<std::string> header;  ///< column names, BOM and surrounding blanks removed
+  CsvRows rows;                     ///< every data row has header.size() fields
   /// 1-based file line where each row starts; for a statistical file (SPSS, Stata, SAS), where
   /// there are no lines, the 1-based case number as those programs show it.
   std::vector<std::size_t> lineOfRow;

@@ -37,8 +37,8 @@ struct Dataset {
   /// The covariate columns the user declared public, as named in the file: with the outcome,
   /// the only columns a synthetic file may hold (SPEC §0).
   std::vector<std::string> covariateNames;
-  std::vector<std::size_t> fileLines;    ///< 1-based file line of each kept record
-  std::size_t droppedRows = 0;           ///< rows removed by dropMissing
+  std::vector<std::size_t> fileLines;  ///< 1-based file line of each kept record
+  std::size_t droppedRows = 0;         ///< rows removed by dropMissing
   /// Built with dropMissing: the records are the complete ones, and their count is
   /// confidential even when none was dropped (SPEC §0; core/privacy/size_release.h).
   bool completeCasesOnly = false;

@@ -1,7 +1,5 @@
 #include "core/data/generators.h"
 
-#include "core/exec/cancellation.h"
-
 #include <algorithm>
 #include <array>
 #include <charconv>
@@ -10,6 +8,7 @@
 
 #include "core/data/csv_writer.h"
 #include "core/data/quote_value.h"
+#include "core/exec/cancellation.h"
 #include "core/random/rng.h"
 
 namespace dpsynth::core::data {

@@ -199,8 +199,9 @@ std::optional<std::string> formatStatFile(StatFormat format, const std::string& 
     for (std::size_t j = 0; j < header.size() && blank; ++j)
       blank = plans[j].isString && trimBlanks(rows[rows.size() - 1][j]).empty();
     if (blank)
-      throw WriteError(path, "SAS .xpt cannot hold a last record of blank text only (it would "
-                             "read as padding); write it as .sav, .dta or CSV");
+      throw WriteError(path,
+                       "SAS .xpt cannot hold a last record of blank text only (it would "
+                       "read as padding); write it as .sav, .dta or CSV");
   }
   std::string out;
   WriterPtr writer =

@@ -57,8 +57,8 @@ DaCheckedRun runDataAugmentationChecked(
     DaConfig next = run.config;
     next.iterations *= 2;
     next.warmup *= 2;
-    next.seed = random::deriveSeed(config.seed, kRetryStream + static_cast<std::uint64_t>(
-                                                                   2 * run.budgetFactor));
+    next.seed = random::deriveSeed(config.seed,
+                                   kRetryStream + static_cast<std::uint64_t>(2 * run.budgetFactor));
     if (!daMemoryProblem(model, next).empty()) return run;
     if (onRetry) onRetry(2 * run.budgetFactor, run.problems);
     run.config = next;

@@ -40,8 +40,8 @@ std::string daMemoryProblem(const RecordAdditiveModel& model, const DaConfig& co
   const long long values = daValues(model, config);
   if (values <= kMaxDaValues) return {};
   const auto gib = [](long long v) {
-    return std::to_string(static_cast<long long>(std::ceil(static_cast<double>(v) * 8.0 /
-                                                           static_cast<double>(1LL << 30))));
+    return std::to_string(static_cast<long long>(
+        std::ceil(static_cast<double>(v) * 8.0 / static_cast<double>(1LL << 30))));
   };
   const std::string head = "the sampler would keep " + std::to_string(values) + " values (about " +
                            gib(values) + " GiB) in memory; the most is " +
@@ -52,8 +52,8 @@ std::string daMemoryProblem(const RecordAdditiveModel& model, const DaConfig& co
   const long long width = model.recordWidth() + 1LL;
   if (static_cast<long long>(model.recordCount()) * width > kMaxDaValues)
     return head + "the release's " + std::to_string(model.recordCount()) +
-           " latent records alone need that much (at most " +
-           std::to_string(kMaxDaValues / width) + " records of this kind fit)";
+           " latent records alone need that much (at most " + std::to_string(kMaxDaValues / width) +
+           " records of this kind fit)";
   if (perChain <= kMaxDaValues)
     return head + "use --chains " + std::to_string(kMaxDaValues / perChain) +
            (kMaxDaValues / perChain > 1 ? " or fewer" : "");
@@ -231,8 +231,10 @@ std::optional<DaChainResult> runChain(const RecordAdditiveModel& model, const Da
     const int done = sweep + 1;
     if (observer.onBatch && (done - reported >= observer.every || done == config.iterations)) {
       auto fresh = sweepProbability.segment(reported, done - reported);
-      if (n > 0) fresh /= static_cast<double>(n);
-      else fresh.setOnes();
+      if (n > 0)
+        fresh /= static_cast<double>(n);
+      else
+        fresh.setOnes();
       reportBatch(observer, result, sweepProbability, chain, config.warmup, reported, done);
       reported = done;
     }
@@ -307,9 +309,10 @@ std::vector<DaParameterSummary> summarize(const RecordAdditiveModel& model,
     DaParameterSummary s;
     s.name = names.at(static_cast<std::size_t>(p));
     s.mean = pooled.mean();
-    s.sd = total > 1 ? std::sqrt((pooled.array() - s.mean).square().sum() /
-                                 static_cast<double>(total - 1))
-                     : 0.0;
+    s.sd =
+        total > 1
+            ? std::sqrt((pooled.array() - s.mean).square().sum() / static_cast<double>(total - 1))
+            : 0.0;
     s.q05 = mcmc::quantile(pooled, 0.05);
     s.q50 = mcmc::quantile(pooled, 0.50);
     s.q95 = mcmc::quantile(pooled, 0.95);

@@ -25,7 +25,7 @@ struct DaConfig {
   int iterations = 10000;  ///< sweeps per chain, warm-up included
   int warmup = 5000;       ///< sweeps discarded
   int chains = 4;
-  int threads = 0;         ///< 0 = hardware concurrency
+  int threads = 0;  ///< 0 = hardware concurrency
   random::Seed seed{};
   int progressEvery = 100;  ///< sweeps between progress calls
   /// Checks the settings; returns one message per problem (empty when valid).
@@ -39,15 +39,15 @@ long long daValues(const RecordAdditiveModel& model, const DaConfig& config);
 std::string daMemoryProblem(const RecordAdditiveModel& model, const DaConfig& config);
 
 struct DaChainResult {
-  Eigen::MatrixXd draws;                 ///< (iterations − warmup) × parameterDim
-  Eigen::VectorXd sweepAcceptance;       ///< every sweep (warm-up included): accepted fraction
-  Eigen::VectorXd recordAcceptance;      ///< per record: mean acceptance probability, all sweeps
-  double meanAcceptance = 0.0;           ///< mean acceptance probability over all proposals
+  Eigen::MatrixXd draws;             ///< (iterations − warmup) × parameterDim
+  Eigen::VectorXd sweepAcceptance;   ///< every sweep (warm-up included): accepted fraction
+  Eigen::VectorXd recordAcceptance;  ///< per record: mean acceptance probability, all sweeps
+  double meanAcceptance = 0.0;       ///< mean acceptance probability over all proposals
   /// The smallest acceptance probability min(1, η*/η) of any proposal of the chain, as computed
   /// (not clamped): for a pure ε-DP mechanism it is ≥ e^{−ε}.
   double minAcceptance = 1.0;
   long long proposals = 0;
-  long long gradientEvaluations = 0;     ///< of the NUTS θ step (0 for conjugate draws)
+  long long gradientEvaluations = 0;  ///< of the NUTS θ step (0 for conjugate draws)
   /// Joint prior-predictive steps (da_sampler.cpp) tried and accepted: not part of the record
   /// acceptances above, whose bound e^{−ε} is per record.
   long long jointProposals = 0, jointAccepted = 0;
@@ -102,7 +102,6 @@ struct DaParameterSummary {
 
 /// Per parameter: pooled mean, sd and 5/50/95% quantiles; rank-normalised split R-hat and bulk
 /// ESS across chains (core/mcmc/diagnostics).
-std::vector<DaParameterSummary> summarize(const RecordAdditiveModel& model,
-                                          const DaResult& result);
+std::vector<DaParameterSummary> summarize(const RecordAdditiveModel& model, const DaResult& result);
 
 }  // namespace dpsynth::core::infer

@@ -69,8 +69,12 @@ std::string inferSummaryJson(const RecordAdditiveModel& model, const DaResult& r
   }
   nlohmann::ordered_json parameters = nlohmann::ordered_json::object();
   for (const auto& s : summarize(model, result)) {
-    parameters[s.name] = {{"mean", s.mean}, {"sd", s.sd},     {"q05", s.q05},
-                          {"q50", s.q50},   {"q95", s.q95},   {"rhat", finiteOrNull(s.rhat)},
+    parameters[s.name] = {{"mean", s.mean},
+                          {"sd", s.sd},
+                          {"q05", s.q05},
+                          {"q50", s.q50},
+                          {"q95", s.q95},
+                          {"rhat", finiteOrNull(s.rhat)},
                           {"ess", finiteOrNull(s.ess)}};
   }
   summary["parameters"] = parameters;

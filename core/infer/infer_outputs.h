@@ -21,8 +21,8 @@ struct InferRunInfo {
   /// The smallest acceptance probability the mechanism allows: e^{−ε} for the pure ε-DP
   /// replace-one releases, the ph release's own e^{−2t} (ph_release.h).
   double acceptanceBound = 0.0;
-  std::string family;            ///< ph releases: the latent records' family
-  std::optional<double> sdScale; ///< ph releases, normal family
+  std::string family;             ///< ph releases: the latent records' family
+  std::optional<double> sdScale;  ///< ph releases, normal family
   int iterations = 0, warmup = 0, chains = 0;
   std::optional<std::uint64_t> seed;  ///< set: reproducible, labelled not_for_release
   /// The run's sweeps and warm-up as a multiple of the ones asked for (da_convergence.h).

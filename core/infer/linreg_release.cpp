@@ -184,7 +184,8 @@ LinregModel::LinregModel(LinregLayout layout, LinregModelSpec spec, int records,
   }
   if (!noisy_.allFinite()) linregInvalid("a noisy sum is not finite");
   if (n_ < 1) linregInvalid("n must be at least 1");
-  if (!(scale_ > 0.0) || !std::isfinite(scale_)) linregInvalid("the Laplace scale must be positive");
+  if (!(scale_ > 0.0) || !std::isfinite(scale_))
+    linregInvalid("the Laplace scale must be positive");
 }
 
 std::vector<std::string> LinregModel::parameterNames() const {
@@ -233,8 +234,7 @@ void LinregModel::addStatistic(const double* record, Eigen::VectorXd& T) const {
   for (int k = 0; k < d_ + rawDim(); ++k) T[k] += t[k];
 }
 
-double LinregModel::moveStatistic(Eigen::VectorXd& T, const double* from,
-                                  const double* to) const {
+double LinregModel::moveStatistic(Eigen::VectorXd& T, const double* from, const double* to) const {
   // log η = −Σ_k |s_k − T_k| / b over the released sums. They are multiples of 2^−10 and stay
   // exact, so moving back restores them bit for bit; the raw sums (η ignores them) are restored
   // up to rounding.
@@ -304,9 +304,11 @@ LinregRelease makeLinregRelease(const LinregLayout& layout, const LinregModelSpe
   if (records.empty()) linregInvalid("no records to release");
   const auto width = static_cast<std::size_t>(layout.predictorCount()) + 1;
   for (std::size_t r = 0; r < records.size(); ++r) {
-    if (records[r].size() != width) linregInvalid("record " + std::to_string(r + 1) + " has the wrong width");
+    if (records[r].size() != width)
+      linregInvalid("record " + std::to_string(r + 1) + " has the wrong width");
     for (const double v : records[r]) {
-      if (!std::isfinite(v)) linregInvalid("record " + std::to_string(r + 1) + " has a value that is not finite");
+      if (!std::isfinite(v))
+        linregInvalid("record " + std::to_string(r + 1) + " has a value that is not finite");
     }
   }
   LinregRelease release;
@@ -347,7 +349,9 @@ std::string linregReleaseToJson(const LinregRelease& r) {
   j["layout"] = {
       {"predictors", predictors},
       {"outcome",
-       {{"name", r.layout.outcome}, {"lower", r.layout.outcomeLower}, {"upper", r.layout.outcomeUpper}}},
+       {{"name", r.layout.outcome},
+        {"lower", r.layout.outcomeLower},
+        {"upper", r.layout.outcomeUpper}}},
       {"normalisation", "clamp to [lower, upper], then 2 (v - lower) / (upper - lower) - 1"},
       {"statistics", r.layout.statisticNames()},
       {"grid", kLinregGrid}};
@@ -382,7 +386,8 @@ LinregRelease linregReleaseFromJson(const std::string& text, const std::string& 
   const io::JsonReader layout = r.object("layout");
   const nlohmann::json& predictors = layout.array("predictors");
   for (std::size_t k = 0; k < predictors.size(); ++k) {
-    const io::JsonReader x = layout.objectAt(predictors[k], "predictors[" + std::to_string(k) + "]");
+    const io::JsonReader x =
+        layout.objectAt(predictors[k], "predictors[" + std::to_string(k) + "]");
     out.layout.predictors.push_back(x.string("name"));
     out.layout.lower.push_back(x.number("lower"));
     out.layout.upper.push_back(x.number("upper"));
@@ -402,12 +407,15 @@ LinregRelease linregReleaseFromJson(const std::string& text, const std::string& 
   out.rateNum = rate.integer<std::uint64_t>("numerator", 1);
   out.rateDen = rate.integer<std::uint64_t>("denominator", 1);
   // The rate must not exceed ε/Δ_γ, or the file claims a guarantee its noise does not give.
-  if (static_cast<long double>(out.rateNum) * static_cast<long double>(out.layout.gridSensitivity()) >
-      static_cast<long double>(out.epsilon) * static_cast<long double>(out.rateDen) * (1.0L + 1e-12L)) {
+  if (static_cast<long double>(out.rateNum) *
+          static_cast<long double>(out.layout.gridSensitivity()) >
+      static_cast<long double>(out.epsilon) * static_cast<long double>(out.rateDen) *
+          (1.0L + 1e-12L)) {
     r.fail("noise_rate", "is above epsilon / grid_sensitivity");
   }
   const std::vector<double> sums = r.numberList("noisy_statistics");
-  out.noisy = Eigen::Map<const Eigen::VectorXd>(sums.data(), static_cast<Eigen::Index>(sums.size()));
+  out.noisy =
+      Eigen::Map<const Eigen::VectorXd>(sums.data(), static_cast<Eigen::Index>(sums.size()));
   const io::JsonReader model = r.object("model");
   out.spec.sigma = model.number("sigma");
   const nlohmann::json& dist = model.array("predictors");

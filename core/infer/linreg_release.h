@@ -39,8 +39,8 @@ inline constexpr int kLinregMaxPredictors = 20;
 
 /// Public column names and clamping bounds.
 struct LinregLayout {
-  std::vector<std::string> predictors;         ///< p names
-  std::vector<double> lower, upper;            ///< p bounds, predictor order
+  std::vector<std::string> predictors;  ///< p names
+  std::vector<double> lower, upper;     ///< p bounds, predictor order
   std::string outcome;
   double outcomeLower = 0.0, outcomeUpper = 0.0;
 

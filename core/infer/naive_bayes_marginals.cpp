@@ -40,7 +40,8 @@ BetaMarginal naiveBayesMarginal(const NaiveBayesModel& model, const Eigen::Vecto
     int within = cell % l.cellsPerClass();
     int k = 0;
     while (within >= l.levelCount(k)) within -= l.levelCount(k++);
-    for (int j = 0; j < l.levelCount(k); ++j) concentration.push_back(alpha + counts[l.cell(i, k, j)]);
+    for (int j = 0; j < l.levelCount(k); ++j)
+      concentration.push_back(alpha + counts[l.cell(i, k, j)]);
     at = within;
   }
   double total = 0.0;

@@ -51,8 +51,7 @@ std::vector<std::string> NaiveBayesLayout::validate() const {
         problems.push_back("feature '" + features[k] + "' needs at least 2 levels");
       }
       if (const auto twice = namedTwice(levels[k]))
-        problems.push_back("feature '" + features[k] + "': level " + *twice +
-                           " is named twice");
+        problems.push_back("feature '" + features[k] + "': level " + *twice + " is named twice");
     }
   }
   return problems;
@@ -88,9 +87,8 @@ Eigen::VectorXd naiveBayesCounts(const NaiveBayesLayout& layout, const CodedReco
   return counts;
 }
 
-NaiveBayesModel::NaiveBayesModel(NaiveBayesLayout layout, int records,
-                                 Eigen::VectorXd noisyCounts, double laplaceScale,
-                                 double priorAlpha)
+NaiveBayesModel::NaiveBayesModel(NaiveBayesLayout layout, int records, Eigen::VectorXd noisyCounts,
+                                 double laplaceScale, double priorAlpha)
     : layout_(std::move(layout)),
       n_(records),
       noisy_(std::move(noisyCounts)),
@@ -103,7 +101,8 @@ NaiveBayesModel::NaiveBayesModel(NaiveBayesLayout layout, int records,
                                 std::to_string(layout_.classCount() * layout_.cellsPerClass()) +
                                 " noisy counts, got " + std::to_string(noisy_.size()));
   }
-  if (!noisy_.allFinite()) throw std::invalid_argument("naive Bayes release: a count is not finite");
+  if (!noisy_.allFinite())
+    throw std::invalid_argument("naive Bayes release: a count is not finite");
   if (n_ < 1) throw std::invalid_argument("naive Bayes release: n must be at least 1");
   if (!(scale_ > 0.0) || !std::isfinite(scale_)) {
     throw std::invalid_argument("naive Bayes release: the Laplace scale must be positive");

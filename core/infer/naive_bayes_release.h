@@ -17,13 +17,15 @@
 namespace dpsynth::core::infer {
 
 struct NaiveBayesLayout {
-  std::vector<std::string> classes;                 ///< I labels
-  std::vector<std::string> features;                ///< K names
-  std::vector<std::vector<std::string>> levels;     ///< J_k labels per feature
+  std::vector<std::string> classes;              ///< I labels
+  std::vector<std::string> features;             ///< K names
+  std::vector<std::vector<std::string>> levels;  ///< J_k labels per feature
 
   int classCount() const { return static_cast<int>(classes.size()); }
   int featureCount() const { return static_cast<int>(features.size()); }
-  int levelCount(int k) const { return static_cast<int>(levels[static_cast<std::size_t>(k)].size()); }
+  int levelCount(int k) const {
+    return static_cast<int>(levels[static_cast<std::size_t>(k)].size());
+  }
   /// Σ_k J_k: the cells of one class.
   int cellsPerClass() const;
   /// Index of n_{ijk} in the statistic: i·ΣJ + (J_0 + … + J_{k−1}) + j.

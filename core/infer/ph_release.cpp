@@ -37,10 +37,10 @@ std::vector<std::string> PhReleaseFile::validate() const {
   }
   if (rateNum == 0 || rateDen == 0) {
     problems.push_back("ph release: noise_rate must be positive");
-  } else if (std::isfinite(epsilon) &&
-             static_cast<long double>(rateNum) * sensitivity() >
-                 static_cast<long double>(epsilon) * static_cast<long double>(rateDen) *
-                     (1.0L + 1e-12L)) {
+  } else if (std::isfinite(epsilon) && static_cast<long double>(rateNum) * sensitivity() >
+                                           static_cast<long double>(epsilon) *
+                                               static_cast<long double>(rateDen) *
+                                               (1.0L + 1e-12L)) {
     problems.push_back("ph release: the noise rate is above epsilon / sensitivity");
   }
   if (clampedAtZero &&
@@ -179,7 +179,8 @@ PhModel::PhModel(PhReleaseFile release, models::Family family, double sdScale)
   for (int j = 0; j < release_.bins; ++j) {
     const double w = total > 0.0 ? std::max(0.0, noisy_[j]) / total : 1.0 / release_.bins;
     const int copies = static_cast<int>(std::lround(w * 1000.0));
-    double centre = 0.5 * (edges_[static_cast<std::size_t>(j)] + edges_[static_cast<std::size_t>(j) + 1]);
+    double centre =
+        0.5 * (edges_[static_cast<std::size_t>(j)] + edges_[static_cast<std::size_t>(j) + 1]);
     if (models::isCountFamily(family)) centre = std::max(0.0, std::round(centre));
     if (family == models::Family::beta) centre = std::clamp(centre, 1e-3, 1.0 - 1e-3);
     pseudo.insert(pseudo.end(), static_cast<std::size_t>(copies), centre);

@@ -29,8 +29,7 @@ void naiveBayesNoiseRate(double epsilon, int sensitivity, std::uint64_t& num, st
 
 }  // namespace
 
-NaiveBayesRelease makeNaiveBayesRelease(const NaiveBayesLayout& layout,
-                                        const CodedRecords& records,
+NaiveBayesRelease makeNaiveBayesRelease(const NaiveBayesLayout& layout, const CodedRecords& records,
                                         double epsilon, privacy::BitSource& bits,
                                         bool notForRelease, double priorAlpha,
                                         const std::stop_token& stop) {
@@ -50,7 +49,8 @@ NaiveBayesRelease makeNaiveBayesRelease(const NaiveBayesLayout& layout,
       const int code = rec[static_cast<std::size_t>(k) + 1];
       ok = code >= 0 && code < layout.levelCount(k);
     }
-    if (!ok) throw std::invalid_argument("record " + std::to_string(r + 1) + " is outside the layout");
+    if (!ok)
+      throw std::invalid_argument("record " + std::to_string(r + 1) + " is outside the layout");
   }
   NaiveBayesRelease release;
   release.layout = layout;
@@ -77,12 +77,13 @@ std::string releaseToJson(const NaiveBayesRelease& r) {
     features.push_back({{"name", r.layout.features[static_cast<std::size_t>(k)]},
                         {"levels", r.layout.levels[static_cast<std::size_t>(k)]}});
   }
-  j["layout"] = {{"classes", r.layout.classes}, {"features", features},
+  j["layout"] = {{"classes", r.layout.classes},
+                 {"features", features},
                  {"order", "class, then feature, then level"}};
   j["sensitivity"] = 2 * r.layout.featureCount();
   j["noise_rate"] = {{"numerator", r.rateNum}, {"denominator", r.rateDen}};
-  j["noisy_counts"] = std::vector<double>(r.noisyCounts.data(),
-                                          r.noisyCounts.data() + r.noisyCounts.size());
+  j["noisy_counts"] =
+      std::vector<double>(r.noisyCounts.data(), r.noisyCounts.data() + r.noisyCounts.size());
   j["model"] = "naive-bayes log-linear (004 section 4)";
   j["prior"] = {{"dirichlet", r.priorAlpha}};
   writeReleaseMark(j, header);
@@ -117,8 +118,8 @@ NaiveBayesRelease releaseFromJson(const std::string& text, const std::string& fi
     r.fail("noise_rate", "is above epsilon / (2 x features): the noise does not give this epsilon");
   }
   const std::vector<double> counts = r.numberList("noisy_counts");
-  out.noisyCounts = Eigen::Map<const Eigen::VectorXd>(counts.data(),
-                                                      static_cast<Eigen::Index>(counts.size()));
+  out.noisyCounts =
+      Eigen::Map<const Eigen::VectorXd>(counts.data(), static_cast<Eigen::Index>(counts.size()));
   out.priorAlpha = r.object("prior").number("dirichlet");
   try {
     out.model();  // checks layout, counts, n and prior

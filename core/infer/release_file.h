@@ -18,17 +18,19 @@ namespace dpsynth::core::infer {
 struct NaiveBayesRelease {
   NaiveBayesLayout layout;
   int n = 0;
-  double epsilon = 0.0;              ///< as asked; the noise rate below never exceeds it
+  double epsilon = 0.0;  ///< as asked; the noise rate below never exceeds it
   /// Replace-one only (the sensitivity 2K is that relation's).
   privacy::Neighbours neighbours = privacy::Neighbours::replaceOne;
   /// Discrete Laplace rate t = rateNum / rateDen ≤ ε / (2K): P(noise = k) ∝ exp(−|k| t).
   std::uint64_t rateNum = 0, rateDen = 1;
-  Eigen::VectorXd noisyCounts;       ///< in NaiveBayesLayout::cell() order
-  double priorAlpha = 2.0;           ///< Dirichlet(α, …, α) on every probability vector
-  bool notForRelease = false;        ///< made with a seeded (reproducible) noise source
+  Eigen::VectorXd noisyCounts;  ///< in NaiveBayesLayout::cell() order
+  double priorAlpha = 2.0;      ///< Dirichlet(α, …, α) on every probability vector
+  bool notForRelease = false;   ///< made with a seeded (reproducible) noise source
 
   /// 1/t: η(m | n) ∝ exp(−|m − n| / scale), the Laplace scale 2K/ε of 004 (rounded up).
-  double laplaceScale() const { return static_cast<double>(rateDen) / static_cast<double>(rateNum); }
+  double laplaceScale() const {
+    return static_cast<double>(rateDen) / static_cast<double>(rateNum);
+  }
   NaiveBayesModel model() const;
 };
 
@@ -37,8 +39,7 @@ struct NaiveBayesRelease {
 /// changed record moves at most two cells per feature, L1 sensitivity 2K. Throws
 /// std::invalid_argument for an invalid layout, ε outside (0, 1e6], no records or a code
 /// outside the layout. `stop` is checked in the passes over the records (exec::Cancelled).
-NaiveBayesRelease makeNaiveBayesRelease(const NaiveBayesLayout& layout,
-                                        const CodedRecords& records,
+NaiveBayesRelease makeNaiveBayesRelease(const NaiveBayesLayout& layout, const CodedRecords& records,
                                         double epsilon, privacy::BitSource& bits,
                                         bool notForRelease, double priorAlpha = 2.0,
                                         const std::stop_token& stop = {});

@@ -47,8 +47,8 @@ json parseJson(const std::string& text, const std::string& label, Raise raise) {
     raiseWith(raise, label + ": not valid JSON (" + e.what() + ")");
   }
   if (!duplicate.empty()) {
-    raiseWith(raise, label + ": key \"" + duplicate +
-                         "\" appears twice in one object; keep one of them");
+    raiseWith(raise,
+              label + ": key \"" + duplicate + "\" appears twice in one object; keep one of them");
   }
   return doc;
 }

@@ -81,7 +81,8 @@ class JsonReader {
   /// The checked conversion every integer read goes through.
   template <std::integral T = long long>
   T integerValue(const nlohmann::json& value, const std::string& key,
-            T low = std::numeric_limits<T>::min(), T high = std::numeric_limits<T>::max()) const {
+                 T low = std::numeric_limits<T>::min(),
+                 T high = std::numeric_limits<T>::max()) const {
     const bool whole = value.is_number_integer();
     if (whole && value.is_number_unsigned()) {
       const auto u = value.get<std::uint64_t>();
@@ -106,7 +107,8 @@ class JsonReader {
   std::vector<T> integers(const std::string& key, T low = std::numeric_limits<T>::min(),
                           T high = std::numeric_limits<T>::max()) const {
     std::vector<T> out;
-    for (const nlohmann::json& item : array(key)) out.push_back(integerValue<T>(item, key, low, high));
+    for (const nlohmann::json& item : array(key))
+      out.push_back(integerValue<T>(item, key, low, high));
     return out;
   }
 

@@ -1,6 +1,6 @@
 #pragma once
-/// H(q, p) = -log pi(q) + tau(p) for a model and a metric (diagonal or dense). The only place where the
-/// sampler calls the model, so it also counts gradient evaluations.
+/// H(q, p) = -log pi(q) + tau(p) for a model and a metric (diagonal or dense). The only place where
+/// the sampler calls the model, so it also counts gradient evaluations.
 #include <Eigen/Dense>
 
 #include "core/mcmc/metric.h"
@@ -13,8 +13,7 @@ class Hamiltonian {
  public:
   /// Both references must outlive the Hamiltonian; the metric may change between transitions
   /// (warm-up adapts it in place).
-  Hamiltonian(const models::Model& model, const Metric& metric)
-      : model_(model), metric_(metric) {}
+  Hamiltonian(const models::Model& model, const Metric& metric) : model_(model), metric_(metric) {}
 
   const models::Model& model() const { return model_; }
   const Metric& metric() const { return metric_; }

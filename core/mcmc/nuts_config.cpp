@@ -14,9 +14,12 @@ constexpr int kMaxAllowedTreeDepth = 20;
 
 std::string metricChoiceName(MetricChoice choice) {
   switch (choice) {
-    case MetricChoice::automatic: return "auto";
-    case MetricChoice::diag: return "diag";
-    case MetricChoice::dense: return "dense";
+    case MetricChoice::automatic:
+      return "auto";
+    case MetricChoice::diag:
+      return "diag";
+    case MetricChoice::dense:
+      return "dense";
   }
   return "auto";
 }
@@ -41,7 +44,8 @@ std::vector<std::string> NutsConfig::validate() const {
                        " (got " + std::to_string(stored) +
                        "): every draw is kept in memory; use fewer chains or draws");
   }
-  const long long iterations = static_cast<long long>(chains) * (static_cast<long long>(warmup) + draws);
+  const long long iterations =
+      static_cast<long long>(chains) * (static_cast<long long>(warmup) + draws);
   if (iterations > kMaxIterations) {
     problems.push_back("chains × (warmup + draws) must be at most " +
                        std::to_string(kMaxIterations) + " (got " + std::to_string(iterations) +

@@ -37,8 +37,10 @@ MetricKind SampleResult::metric() const {
 
 MetricKind resolveMetric(MetricChoice choice, const models::Model& model) {
   switch (choice) {
-    case MetricChoice::diag: return MetricKind::diag;
-    case MetricChoice::dense: return MetricKind::dense;
+    case MetricChoice::diag:
+      return MetricKind::diag;
+    case MetricChoice::dense:
+      return MetricKind::dense;
     case MetricChoice::automatic:
       return model.correlatedCoordinates() && model.dim() <= kAutoDenseMaxDim ? MetricKind::dense
                                                                               : MetricKind::diag;

@@ -13,10 +13,10 @@ namespace dpsynth::core::mcmc {
 
 struct Progress {
   int chain = 0;
-  int iteration = 0;   ///< iterations completed in this chain (warm-up included)
-  int total = 0;       ///< warmup + draws
+  int iteration = 0;  ///< iterations completed in this chain (warm-up included)
+  int total = 0;      ///< warmup + draws
   bool inWarmup = true;
-  int divergences = 0; ///< so far in this chain (sampling phase)
+  int divergences = 0;  ///< so far in this chain (sampling phase)
 };
 
 /// Receives typed events from the chain threads. Implementations must be thread-safe: calls
@@ -31,16 +31,16 @@ class SamplerObserver {
 };
 
 struct ChainResult {
-  Eigen::MatrixXd draws;          ///< draws × dim, unconstrained
-  int divergences = 0;            ///< sampling phase
-  int treeDepthSaturated = 0;     ///< sampling iterations that hit maxTreeDepth
-  double stepSize = 0.0;          ///< adapted step size
+  Eigen::MatrixXd draws;                 ///< draws × dim, unconstrained
+  int divergences = 0;                   ///< sampling phase
+  int treeDepthSaturated = 0;            ///< sampling iterations that hit maxTreeDepth
+  double stepSize = 0.0;                 ///< adapted step size
   MetricKind metric = MetricKind::diag;  ///< the metric this chain used
   /// Adapted inverse mass matrix: its diagonal (the whole of it for a diagonal metric).
   Eigen::VectorXd inverseMetric;
   Eigen::MatrixXd inverseMetricDense;  ///< dense metric only: the full M⁻¹ (empty otherwise)
-  long long gradientEvaluations = 0;  ///< warm-up and sampling
-  double meanAcceptStat = 0.0;    ///< sampling phase
+  long long gradientEvaluations = 0;   ///< warm-up and sampling
+  double meanAcceptStat = 0.0;         ///< sampling phase
 };
 
 enum class RunStatus { completed, cancelled };
@@ -65,7 +65,7 @@ MetricKind resolveMetric(MetricChoice choice, const models::Model& model);
 /// Runs config.chains chains. Throws std::invalid_argument for an invalid configuration (the
 /// message joins validate()'s problems). Cancellation: stop is polled every iteration; a
 /// cancelled run returns status cancelled within one iteration's time.
-SampleResult sample(const models::Model& model, const NutsConfig& config,
-                    std::stop_token stop = {}, SamplerObserver* observer = nullptr);
+SampleResult sample(const models::Model& model, const NutsConfig& config, std::stop_token stop = {},
+                    SamplerObserver* observer = nullptr);
 
 }  // namespace dpsynth::core::mcmc

@@ -35,8 +35,8 @@ Eigen::MatrixXd regularisedCovariance(const Eigen::MatrixXd& covariance, double 
   return out;
 }
 
-WindowedMetricAdapter::WindowedMetricAdapter(MetricKind kind, int dim, int warmup,
-                                             int initBuffer, int termBuffer, int baseWindow)
+WindowedMetricAdapter::WindowedMetricAdapter(MetricKind kind, int dim, int warmup, int initBuffer,
+                                             int termBuffer, int baseWindow)
     : WindowedMetricAdapter(dim, warmup, initBuffer, termBuffer, baseWindow) {
   kind_ = kind;
   if (kind == MetricKind::dense) covariance_.emplace(dim);

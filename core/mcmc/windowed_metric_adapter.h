@@ -1,8 +1,8 @@
 #pragma once
-/// Stan's windowed warm-up schedule for the metric (diag_e and dense_e). Warm-up iterations are split into
-/// a fast initial buffer (step size only, while the chain finds the typical set), a series of
-/// slow windows that double in length and each end with a new variance estimate, and a fast
-/// terminal buffer in which the step size settles for the final metric. The last slow window
+/// Stan's windowed warm-up schedule for the metric (diag_e and dense_e). Warm-up iterations are
+/// split into a fast initial buffer (step size only, while the chain finds the typical set), a
+/// series of slow windows that double in length and each end with a new variance estimate, and a
+/// fast terminal buffer in which the step size settles for the final metric. The last slow window
 /// is stretched to reach the terminal buffer.
 #include <Eigen/Dense>
 #include <optional>

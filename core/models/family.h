@@ -19,10 +19,14 @@ inline Family parseFamily(std::string_view name) {
 
 inline std::string familyName(Family family) {
   switch (family) {
-    case Family::poisson: return "poisson";
-    case Family::negbin: return "negbin";
-    case Family::beta: return "beta";
-    case Family::normal: return "normal";
+    case Family::poisson:
+      return "poisson";
+    case Family::negbin:
+      return "negbin";
+    case Family::beta:
+      return "beta";
+    case Family::normal:
+      return "normal";
   }
   return "normal";
 }

@@ -70,12 +70,10 @@ concept GlmLikelihood = std::constructible_from<L, GlmShape> &&
 /// O(K²) whatever the number of records. usesSufficient() says whether it applies to this shape.
 /// Censored fits never use it (each record's contribution is clamped on its own).
 template <class L>
-concept SufficientLikelihood =
-    GlmLikelihood<L> &&
+concept SufficientLikelihood = GlmLikelihood<L> &&
     requires(const L& lik, const typename L::Sufficient& stats, const RecordGroups& groups,
              const std::vector<typename L::Data>& data, const Eigen::VectorXd& u,
-             const typename L::Params& params, Eigen::VectorXd& grad,
-             const std::stop_token& stop) {
+             const typename L::Params& params, Eigen::VectorXd& grad, const std::stop_token& stop) {
   { lik.usesSufficient() } -> std::same_as<bool>;
   { L::sufficient(groups, data, stop) } -> std::same_as<typename L::Sufficient>;
   { lik.sufficientLogLik(stats, u, params, grad) } -> std::same_as<double>;
@@ -85,8 +83,8 @@ concept SufficientLikelihood =
 /// β_j = g_j((basis⁻¹θ)_j)). The evaluator then forms η = X·coefficients(u) and passes the
 /// gradient with respect to β back through addCoefficientGradient; otherwise β = u.head(K).
 template <class L>
-concept TransformedCoefficients =
-    requires(const L& lik, const Eigen::VectorXd& u, Eigen::VectorXd& out) {
+concept TransformedCoefficients = requires(const L& lik, const Eigen::VectorXd& u,
+                                           Eigen::VectorXd& out) {
   { lik.transformsCoefficients() } -> std::same_as<bool>;
   /// out (size K) = β at u.
   lik.coefficients(u, out);

@@ -54,7 +54,7 @@ struct SufficientOf {
   using type = std::monostate;
 };
 template <class L>
-  requires SufficientLikelihood<L>
+requires SufficientLikelihood<L>
 struct SufficientOf<L> {
   using type = typename L::Sufficient;
 };
@@ -111,9 +111,8 @@ class GlmModel final : public SynthesisModel {
         weights_(std::move(weights)),
         groups_(groupRecords(y, X, weights_.alpha, stop, /*withTerms=*/weights_.censored())),
         clamped_(weights_.censored()),
-        qr_((exec::throwIfStopped(stop), form.qr && X.cols() > 1)
-                ? QrTransform::fromDesign(X, stop)
-                : std::nullopt),
+        qr_((exec::throwIfStopped(stop), form.qr && X.cols() > 1) ? QrTransform::fromDesign(X, stop)
+                                                                  : std::nullopt),
         transformed_(transformsCoefficients(lik_)),
         initial_((exec::throwIfStopped(stop), toSampled(startingPoint(y, X, form, stop)))) {
     if (qr_ && transformed_) {
@@ -256,8 +255,7 @@ void GlmModel<L>::linearPredictor(const Eigen::VectorXd& u, std::size_t count,
       return;
     }
   }
-  eta.noalias() =
-      groups_.X.topRows(static_cast<Eigen::Index>(count)) * u.head(shape_.coefficients);
+  eta.noalias() = groups_.X.topRows(static_cast<Eigen::Index>(count)) * u.head(shape_.coefficients);
 }
 
 template <GlmLikelihood L>
@@ -455,7 +453,8 @@ double GlmModel<L>::logDensity(const Eigen::VectorXd& u, Eigen::VectorXd& grad) 
     if constexpr (TransformedCoefficients<L>) {
       if (transformed_) {
         Eigen::VectorXd& gBeta = detail::coefficientScratch().gBeta;
-        gBeta.noalias() = groups_.X.topRows(static_cast<Eigen::Index>(active)).transpose() * weighted;
+        gBeta.noalias() =
+            groups_.X.topRows(static_cast<Eigen::Index>(active)).transpose() * weighted;
         lik_.addCoefficientGradient(u, gBeta, grad);
         done = true;
       }
@@ -504,8 +503,9 @@ void GlmModel<L>::patternLogLik(const Eigen::VectorXd& u, std::size_t begin, std
     const double eta = u[0];
     const auto terms = L::template etaTerms<false>(eta, params);
     for (Eigen::Index k = 0; k < count; ++k) {
-      f[k] = L::template record<false>(data_[static_cast<std::size_t>(first + k)], eta, terms,
-                                       params).f;
+      f[k] =
+          L::template record<false>(data_[static_cast<std::size_t>(first + k)], eta, terms, params)
+              .f;
     }
     return;
   }

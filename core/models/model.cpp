@@ -126,21 +126,17 @@ std::unique_ptr<SynthesisModel> makeModel(const data::Dataset& dataset, const Mo
   const GlmForm form = formFor(family, spec.parameterisation, dataset);
   switch (family) {
     case Family::poisson:
-      return std::make_unique<GlmModel<PoissonLikelihood>>(family, y, X, spec.sdScale,
-                                                           std::move(weights), form,
-                                                           spec.sufficientStatistics, stop);
+      return std::make_unique<GlmModel<PoissonLikelihood>>(
+          family, y, X, spec.sdScale, std::move(weights), form, spec.sufficientStatistics, stop);
     case Family::negbin:
-      return std::make_unique<GlmModel<NegbinLikelihood>>(family, y, X, spec.sdScale,
-                                                          std::move(weights), form,
-                                                           spec.sufficientStatistics, stop);
+      return std::make_unique<GlmModel<NegbinLikelihood>>(
+          family, y, X, spec.sdScale, std::move(weights), form, spec.sufficientStatistics, stop);
     case Family::beta:
-      return std::make_unique<GlmModel<BetaLikelihood>>(family, y, X, spec.sdScale,
-                                                        std::move(weights), form,
-                                                           spec.sufficientStatistics, stop);
+      return std::make_unique<GlmModel<BetaLikelihood>>(
+          family, y, X, spec.sdScale, std::move(weights), form, spec.sufficientStatistics, stop);
     case Family::normal:
-      return std::make_unique<GlmModel<NormalLikelihood>>(family, y, X, spec.sdScale,
-                                                          std::move(weights), form,
-                                                           spec.sufficientStatistics, stop);
+      return std::make_unique<GlmModel<NormalLikelihood>>(
+          family, y, X, spec.sdScale, std::move(weights), form, spec.sufficientStatistics, stop);
   }
   reject("unknown family");
 }

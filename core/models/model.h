@@ -7,8 +7,8 @@
 #include <limits>
 #include <memory>
 #include <span>
-#include <stop_token>
 #include <stdexcept>
+#include <stop_token>
 #include <string>
 #include <vector>
 
@@ -100,8 +100,8 @@ class SynthesisModel : public Model {
   virtual void recordLogLik(const Eigen::VectorXd& u, Eigen::Ref<Eigen::VectorXd> out) const = 0;
   /// One synthetic outcome per record: y*_i ~ p(y | theta(u), X_i). out has size records().
   /// Throws exec::Cancelled when `stop` is requested (10^7 draws take over half a second).
-  virtual void simulate(const Eigen::VectorXd& u, random::Rng& rng,
-                        Eigen::Ref<Eigen::VectorXd> out, const std::stop_token& stop = {}) const = 0;
+  virtual void simulate(const Eigen::VectorXd& u, random::Rng& rng, Eigen::Ref<Eigen::VectorXd> out,
+                        const std::stop_token& stop = {}) const = 0;
   virtual const LikelihoodWeights& weights() const = 0;
 
   /// Records that share a log-likelihood value: record i's f_theta(x_i) is the value of pattern

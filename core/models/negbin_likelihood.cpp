@@ -135,7 +135,8 @@ NegbinLikelihood::PhiTerms* NegbinLikelihood::phiTable(std::size_t size) {
   return table.data();
 }
 
-std::vector<double> NegbinLikelihood::dataScales(const Eigen::VectorXd& y, const Eigen::MatrixXd& X) {
+std::vector<double> NegbinLikelihood::dataScales(const Eigen::VectorXd& y,
+                                                 const Eigen::MatrixXd& X) {
   // Fisher information of β at a common mean: Σ_i w xᵢxᵢᵀ with the NB2 weight w = μφ/(μ + φ),
   // μ the mean count and φ from the moments. Only the order of magnitude matters.
   const double mean = std::max(y.mean(), 0.01);
@@ -149,7 +150,8 @@ std::vector<double> NegbinLikelihood::dataScales(const Eigen::VectorXd& y, const
   std::vector<double> scales(static_cast<std::size_t>(X.cols()));
   for (Eigen::Index j = 0; j < X.cols(); ++j) {
     const double d = std::sqrt(covariance(j, j));
-    scales[static_cast<std::size_t>(j)] = d > 0.0 && std::isfinite(d) ? d : std::numeric_limits<double>::infinity();
+    scales[static_cast<std::size_t>(j)] =
+        d > 0.0 && std::isfinite(d) ? d : std::numeric_limits<double>::infinity();
   }
   return scales;
 }

@@ -44,8 +44,8 @@ RecordGroups groupRecords(const Eigen::VectorXd& y, const Eigen::MatrixXd& X,
     check.tick();
     keys[i] = {y[static_cast<Eigen::Index>(i)], i};
   }
-  exec::stableSort(keys.begin(), keys.end(), [](const Key& a, const Key& b) { return a.y < b.y; },
-                   stop);
+  exec::stableSort(
+      keys.begin(), keys.end(), [](const Key& a, const Key& b) { return a.y < b.y; }, stop);
   auto byRow = [&](const Key& a, const Key& b) {
     const int c = compareRecords(y, X, a.index, b.index);
     return c != 0 ? c < 0 : a.index < b.index;

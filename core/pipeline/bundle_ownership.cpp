@@ -23,7 +23,8 @@ constexpr std::uint64_t kMaxSidecarBytes = std::uint64_t{1} << 20;
 constexpr std::size_t kMaxListedFiles = 1000;
 
 bool sameFile(const std::string& a, const std::string& b) {
-  struct stat sa {}, sb {};
+  struct stat sa {
+  }, sb{};
   return !a.empty() && !b.empty() && ::stat(a.c_str(), &sa) == 0 && ::stat(b.c_str(), &sb) == 0 &&
          sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
 }
@@ -91,7 +92,8 @@ EarlierBundle earlierBundle(const std::string& csvPath, int m,
       return out;
     }
     std::string why;
-    const auto listed = sidecarFiles(data::readRegularFile(sidecar, kMaxSidecarBytes), csvPath, why);
+    const auto listed =
+        sidecarFiles(data::readRegularFile(sidecar, kMaxSidecarBytes), csvPath, why);
     if (!listed) {
       out.problem = sidecar + " exists and " + why;
       return out;
@@ -129,8 +131,8 @@ EarlierBundle earlierBundle(const std::string& csvPath, int m,
     }
   }
   for (const auto& file : verified) {
-    const bool isInput =
-        std::any_of(inputs.begin(), inputs.end(), [&](const auto& in) { return sameFile(file, in); });
+    const bool isInput = std::any_of(inputs.begin(), inputs.end(),
+                                     [&](const auto& in) { return sameFile(file, in); });
     if (!isInput) out.superseded.push_back(file);
   }
   return out;

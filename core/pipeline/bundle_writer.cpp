@@ -6,8 +6,8 @@
 
 #include "core/data/csv_writer.h"
 #include "core/data/readstat_writer.h"
-#include "core/data/stat_format.h"
 #include "core/data/sha256.h"
+#include "core/data/stat_format.h"
 #include "core/exec/cancellation.h"
 
 namespace dpsynth::core::pipeline {
@@ -95,10 +95,9 @@ std::string syntheticCsvText(const data::Dataset& dataset, const Eigen::VectorXd
   const std::vector<std::string> header = releasedColumns(dataset);
   std::string text;
   appendLine(text, std::vector<std::string_view>(header.begin(), header.end()), delimiter);
-  forEachSyntheticRow(dataset, synthetic, seed, j, sourceRows, stop,
-                      [&](const std::vector<std::string_view>& fields) {
-                        appendLine(text, fields, delimiter);
-                      });
+  forEachSyntheticRow(
+      dataset, synthetic, seed, j, sourceRows, stop,
+      [&](const std::vector<std::string_view>& fields) { appendLine(text, fields, delimiter); });
   return text;
 }
 
@@ -116,8 +115,7 @@ std::string syntheticFileBytes(const std::string& path, const data::Dataset& dat
                         for (const auto f : fields) rows.appendCell(f);
                         rows.endRecord();
                       });
-  auto bytes =
-      data::formatStatFile(*format, path, header, releasedColumnInfo(dataset), rows, stop);
+  auto bytes = data::formatStatFile(*format, path, header, releasedColumnInfo(dataset), rows, stop);
   if (!bytes) throw exec::Cancelled();
   return std::move(*bytes);
 }
@@ -126,7 +124,8 @@ void checkSyntheticOutput(const std::string& path, const data::Dataset& dataset)
   const auto format = data::statFormatOf(path);
   if (!format) return;
   if (!data::isWritableStatFormat(*format))
-    throw std::invalid_argument(path + ": dpsynth writes synthetic data as CSV, SPSS .sav, "
+    throw std::invalid_argument(path +
+                                ": dpsynth writes synthetic data as CSV, SPSS .sav, "
                                 "Stata .dta or SAS .xpt, not as " +
                                 data::statFormatName(*format) + "; choose one of those");
   data::checkStatColumns(*format, path, releasedColumns(dataset), releasedColumnInfo(dataset));
@@ -181,8 +180,8 @@ SyntheticBundle SyntheticBundleWriter::finish() {
     throw std::logic_error("SyntheticBundleWriter: finish() before every dataset was added");
   std::vector<std::string> names;
   for (const auto& f : bundle_.csvFiles) names.push_back(fs::path(f).filename().string());
-  const nlohmann::json side = sidecarJson(dataset_, result_, static_cast<int>(digests_.size()),
-                                          seed_, names, digests_);
+  const nlohmann::json side =
+      sidecarJson(dataset_, result_, static_cast<int>(digests_.size()), seed_, names, digests_);
   std::error_code ec;
   const bool existed = fs::exists(bundle_.sidecar, ec);
   if (staged_) {

@@ -44,10 +44,11 @@ void checkSyntheticOutput(const std::string& path, const data::Dataset& dataset)
 class SyntheticBundleWriter {
  public:
   /// m datasets for csvPath (names as syntheticBundlePaths), as CSV or in the statistical
-  /// format its extension names (syntheticFileBytes; checkSyntheticOutput first). Refuses (std::invalid_argument)
-  /// to write over the input data file, and a mechanism whose release was refused. staged: the
-  /// files go into a private staging folder that is flushed and moved into place as a whole
-  /// (data::writeStagedText); otherwise each file is written atomically where it belongs.
+  /// format its extension names (syntheticFileBytes; checkSyntheticOutput first). Refuses
+  /// (std::invalid_argument) to write over the input data file, and a mechanism whose release was
+  /// refused. staged: the files go into a private staging folder that is flushed and moved into
+  /// place as a whole (data::writeStagedText); otherwise each file is written atomically where it
+  /// belongs.
   SyntheticBundleWriter(const std::string& csvPath, const data::Dataset& dataset,
                         const MechanismResult& result, int m, random::Seed seed,
                         bool staged = false);

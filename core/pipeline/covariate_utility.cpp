@@ -10,10 +10,14 @@ using nlohmann::json;
 
 utility::RegressionFamily regressionFamily(models::Family family) {
   switch (family) {
-    case models::Family::normal: return utility::RegressionFamily::normal;
-    case models::Family::poisson: return utility::RegressionFamily::poisson;
-    case models::Family::negbin: return utility::RegressionFamily::negbin;
-    case models::Family::beta: return utility::RegressionFamily::beta;
+    case models::Family::normal:
+      return utility::RegressionFamily::normal;
+    case models::Family::poisson:
+      return utility::RegressionFamily::poisson;
+    case models::Family::negbin:
+      return utility::RegressionFamily::negbin;
+    case models::Family::beta:
+      return utility::RegressionFamily::beta;
   }
   return utility::RegressionFamily::normal;
 }
@@ -29,7 +33,8 @@ std::vector<std::pair<std::string, std::string>> referenceLevels(const data::Dat
   for (const auto& cov : d.covariateNames) {
     std::vector<Eigen::Index> columns;
     for (std::size_t j = 1; j < d.designNames.size(); ++j)
-      if (d.designNames[j].rfind(cov + "=", 0) == 0) columns.push_back(static_cast<Eigen::Index>(j));
+      if (d.designNames[j].rfind(cov + "=", 0) == 0)
+        columns.push_back(static_cast<Eigen::Index>(j));
     if (columns.empty()) continue;
     const std::size_t col = d.source.columnIndex(cov);
     for (Eigen::Index i = 0; i < d.X.rows(); ++i) {
@@ -91,8 +96,7 @@ json covariateUtilityJson(const std::optional<utility::CovariateUtility>& u) {
   return {{"ci_overlap", finiteOrNull(u->regression.meanOverlap)},
           {"max_std_diff", finiteOrNull(u->regression.maxStandardized)},
           {"pmse", finiteOrNull(u->pmse)},
-          {"max_group_mean_diff",
-           u->maxGroupMeanDiff ? json(*u->maxGroupMeanDiff) : json(nullptr)},
+          {"max_group_mean_diff", u->maxGroupMeanDiff ? json(*u->maxGroupMeanDiff) : json(nullptr)},
           {"regression",
            "the model's GLM (same family and link) fitted by IRLS to the confidential and to the "
            "synthetic outcomes with the same covariate rows; 95% intervals beta +- 1.96 se"},

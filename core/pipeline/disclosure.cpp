@@ -53,8 +53,8 @@ std::vector<std::uint32_t> keyGroups(const data::Dataset& dataset,
 
 utility::DisclosureRisk disclosureRisk(const data::Dataset& dataset,
                                        const Eigen::VectorXd& synthetic,
-                                       const std::vector<std::size_t>* sourceRows,
-                                       double tolerance, const std::stop_token& stop) {
+                                       const std::vector<std::size_t>* sourceRows, double tolerance,
+                                       const std::stop_token& stop) {
   const std::size_t n = static_cast<std::size_t>(dataset.y.size());
   const auto rows = static_cast<std::size_t>(synthetic.size());
   if (sourceRows ? sourceRows->size() != rows : rows != n)

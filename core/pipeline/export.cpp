@@ -34,12 +34,14 @@ std::string covariatesNote(const data::Dataset& dataset, const MechanismResult& 
       "which covers the synthesized outcome only; they are copied from input records as they "
       "are";
   if (result.size.rowsFor(dataset.size()) != dataset.size() || result.sourceRows)
-    note += " (here from a random sample of the input's records, some repeated when the "
-            "published size exceeds the input's)";
+    note +=
+        " (here from a random sample of the input's records, some repeated when the "
+        "published size exceeds the input's)";
   if (privacy::sizeIsConfidential(result.neighbours, dataset.completeCasesOnly))
-    note += "; copied covariate values can show how many records the input holds (for example "
-            "the number of distinct rows), so the size is protected only as far as the "
-            "covariates are public anyway";
+    note +=
+        "; copied covariate values can show how many records the input holds (for example "
+        "the number of distinct rows), so the size is protected only as far as the "
+        "covariates are public anyway";
   return note;
 }
 
@@ -179,13 +181,13 @@ json sidecarJson(const data::Dataset& dataset, const MechanismResult& result, in
   const auto published = publishedEpsilon(result);
   const json epsilon = published && stated != Guarantee::none ? json(*published) : json(nullptr);
   j["epsilon"] = epsilon;
-  if (result.notForRelease)
-    j["epsilon_if_released"] = published ? json(*published) : json(nullptr);
+  if (result.notForRelease) j["epsilon_if_released"] = published ? json(*published) : json(nullptr);
   if (published && sizeEpsilon(result) > 0)
     j["epsilon_split"] = {{"synthesis", *mechanismEpsilon(result)},
                           {"size", sizeEpsilon(result)},
-                          {"note", "epsilon = synthesis epsilon + epsilon_n of the noisy number "
-                                   "of records (sequential composition)"}};
+                          {"note",
+                           "epsilon = synthesis epsilon + epsilon_n of the noisy number "
+                           "of records (sequential composition)"}};
   j["epsilon_local"] = guaranteeIfReleased(result) == Guarantee::aDP;
   j["epsilon_meaning"] = epsilonMeaning(result);
   j["sampling"] =
@@ -206,9 +208,8 @@ json sidecarJson(const data::Dataset& dataset, const MechanismResult& result, in
         {"note", ph ? "All " + std::to_string(datasets) +
                           " synthetic dataset(s) are post-processing of one noisy histogram "
                           "and together spend epsilon once."
-                    : "Releasing " + std::to_string(datasets) +
-                          " synthetic dataset(s) spends " + std::to_string(datasets) +
-                          " x epsilon under basic composition."}};
+                    : "Releasing " + std::to_string(datasets) + " synthetic dataset(s) spends " +
+                          std::to_string(datasets) + " x epsilon under basic composition."}};
     if (size > 0) {
       composition["epsilon_size"] = size;
       composition["note"] =
@@ -281,7 +282,8 @@ void checkSyntheticVolume(std::uint64_t m, std::uint64_t n, std::uint64_t mechan
                           const std::string& setting) {
   // One dataset per mechanism is always allowed (the data themselves are that large); the bound
   // is on m. Compared by division: m × n × mechanisms may not fit in 64 bits.
-  const std::uint64_t perDataset = std::max<std::uint64_t>(n, 1) * std::max<std::uint64_t>(mechanisms, 1);
+  const std::uint64_t perDataset =
+      std::max<std::uint64_t>(n, 1) * std::max<std::uint64_t>(mechanisms, 1);
   if (m <= 1 || m <= kMaxSyntheticRecords / perDataset) return;
   const std::uint64_t most = std::max<std::uint64_t>(1, kMaxSyntheticRecords / perDataset);
   throw std::invalid_argument(
@@ -289,8 +291,8 @@ void checkSyntheticVolume(std::uint64_t m, std::uint64_t n, std::uint64_t mechan
       " synthetic datasets of " + std::to_string(n) + " records" +
       (mechanisms > 1 ? " for each of " + std::to_string(mechanisms) + " mechanisms" : "") +
       "; one run writes at most " + std::to_string(kMaxSyntheticRecords) +
-      " synthetic records (about a gigabyte of CSV): use " + setting + " " +
-      std::to_string(most) + " or less");
+      " synthetic records (about a gigabyte of CSV): use " + setting + " " + std::to_string(most) +
+      " or less");
 }
 
 SyntheticBundle writeSyntheticBundle(const std::string& csvPath, const data::Dataset& dataset,

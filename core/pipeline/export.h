@@ -73,9 +73,10 @@ SyntheticBundle syntheticBundlePaths(const std::string& csvPath, int m);
 
 /// Writes synthetic datasets (from synthesize()) next to each other: for one dataset exactly
 /// csvPath, for m > 1 "stem_1.csv" … "stem_m.csv"; then the sidecar csvPath + ".json" with the
-/// SHA-256 of the bytes written to each. Every file is written atomically; if any write fails, the files this call already created are removed
-/// and the error is rethrown. Refuses (std::invalid_argument) to write over the input data file,
-/// and to write a mechanism whose release was refused (result.refusals).
+/// SHA-256 of the bytes written to each. Every file is written atomically; if any write fails, the
+/// files this call already created are removed and the error is rethrown. Refuses
+/// (std::invalid_argument) to write over the input data file, and to write a mechanism whose
+/// release was refused (result.refusals).
 SyntheticBundle writeSyntheticBundle(const std::string& csvPath, const data::Dataset& dataset,
                                      const MechanismResult& result,
                                      const std::vector<Eigen::VectorXd>& synthetic,

@@ -73,20 +73,27 @@ const std::vector<Mechanism>& allMechanisms() {
 
 std::string guaranteeName(Guarantee guarantee) {
   switch (guarantee) {
-    case Guarantee::none: return "none";
-    case Guarantee::aDP: return "aDP";
-    case Guarantee::DP: return "DP";
+    case Guarantee::none:
+      return "none";
+    case Guarantee::aDP:
+      return "aDP";
+    case Guarantee::DP:
+      return "DP";
   }
   return "none";
 }
 
 Guarantee guaranteeOf(Mechanism mechanism, bool referenceWeights) {
   switch (mechanism) {
-    case Mechanism::unweighted: return Guarantee::none;
+    case Mechanism::unweighted:
+      return Guarantee::none;
     case Mechanism::censorUw:
-    case Mechanism::ph: return Guarantee::DP;
-    case Mechanism::censorW: return referenceWeights ? Guarantee::DP : Guarantee::aDP;
-    default: return Guarantee::aDP;
+    case Mechanism::ph:
+      return Guarantee::DP;
+    case Mechanism::censorW:
+      return referenceWeights ? Guarantee::DP : Guarantee::aDP;
+    default:
+      return Guarantee::aDP;
   }
 }
 

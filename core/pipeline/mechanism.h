@@ -37,16 +37,16 @@ bool requiresEpsilon(Mechanism mechanism);
 /// Tuning of one mechanism. Fields that a mechanism does not use are ignored by it.
 struct MechanismConfig {
   Mechanism mechanism = Mechanism::unweighted;
-  double c = 1.0;                   ///< weight scale (lw, cw and everything built on them)
-  double g = 0.0;                   ///< weight shift
-  double radius = 0.2;              ///< CW ball radius
-  bool radiusRelative = true;       ///< radius is r·|y_i| (true) or absolute r (false)
-  std::optional<double> k;          ///< re-weighting k in (0,1]; nullopt = auto search
-  std::optional<double> epsilon;    ///< target ε (required by weighted-e, censor-*, ph)
+  double c = 1.0;                         ///< weight scale (lw, cw and everything built on them)
+  double g = 0.0;                         ///< weight shift
+  double radius = 0.2;                    ///< CW ball radius
+  bool radiusRelative = true;             ///< radius is r·|y_i| (true) or absolute r (false)
+  std::optional<double> k;                ///< re-weighting k in (0,1]; nullopt = auto search
+  std::optional<double> epsilon;          ///< target ε (required by weighted-e, censor-*, ph)
   std::optional<double> downscale = 1.0;  ///< d in (0,1]; nullopt = auto (weighted-e, censor-w)
-  std::optional<double> lower;      ///< PH public lower bound
-  std::optional<double> upper;      ///< PH public upper bound
-  int bins = 0;                     ///< PH bins; 0 = ceil(sqrt(n))
+  std::optional<double> lower;            ///< PH public lower bound
+  std::optional<double> upper;            ///< PH public upper bound
+  int bins = 0;                           ///< PH bins; 0 = ceil(sqrt(n))
   /// Older sessions' switch for seeded PH noise. A seeded run is never a release anyway (SPEC
   /// §0): front ends turn this into a reproducible run; the pipeline seeds PH noise whenever
   /// the run is not a release.

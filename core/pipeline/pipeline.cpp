@@ -61,13 +61,13 @@ constexpr std::uint64_t kSizeRowsTag = 0x524f5753ULL;   // "ROWS"
 /// run's from its seed (reproducible, not for release), as the histogram's noise does.
 RunSize drawRunSize(const data::Dataset& dataset, const RunSettings& settings) {
   const std::size_t n = dataset.size();
-  const auto bits = settings.release
-                        ? privacy::makeOsRandomSource()
-                        : privacy::makeSeededSource(random::deriveSeed(settings.nuts.seed,
-                                                                       kSizeNoiseTag));
+  const auto bits =
+      settings.release
+          ? privacy::makeOsRandomSource()
+          : privacy::makeSeededSource(random::deriveSeed(settings.nuts.seed, kSizeNoiseTag));
   RunSize out;
-  out.published = privacy::publishSize(n, settings.size, settings.neighbours,
-                                       dataset.completeCasesOnly, *bits);
+  out.published =
+      privacy::publishSize(n, settings.size, settings.neighbours, dataset.completeCasesOnly, *bits);
   if (out.published.rows != n && n > 0) {
     random::Rng rng = random::makeRng(
         settings.release ? random::osSeed() : random::deriveSeed(settings.nuts.seed, kSizeRowsTag));
@@ -84,8 +84,10 @@ class MechanismRun {
   /// size: the run's published size and the synthetic records' source rows.
   MechanismRun(detail::StageRunner& runner, detail::StageRunner* reference,
                const MechanismConfig& config, const RunSize& size)
-      : runner_(runner), reference_(usesReferenceWeights(config.mechanism) ? reference : nullptr),
-        config_(config), name_(mechanismName(config.mechanism)) {
+      : runner_(runner),
+        reference_(usesReferenceWeights(config.mechanism) ? reference : nullptr),
+        config_(config),
+        name_(mechanismName(config.mechanism)) {
     const RunSettings& settings = runner.settings();
     result_.size = size.published;
     result_.sourceRows = size.sourceRows;
@@ -198,19 +200,18 @@ class MechanismRun {
     const auto model = models::makeModel(runner_.dataset(), direct, {}, runner_.stopToken());
     const Eigen::MatrixXd draws =
         models::convertDraws(reference_->spaceModel(), *model, refUnw->sample->pooled());
-    const auto pass =
-        privacy::computeLipschitz(*model, draws, models::LikelihoodWeights{},
-                                  detail::lipschitzThreadCount(runner_.settings()),
-                                  runner_.stopToken());
+    const auto pass = privacy::computeLipschitz(*model, draws, models::LikelihoodWeights{},
+                                                detail::lipschitzThreadCount(runner_.settings()),
+                                                runner_.stopToken());
     if (!pass) return std::nullopt;
     const Eigen::VectorXd& f = pass->perRecordRaw;
     ReferenceWeights out{privacy::lwWeightsFromReference(f, lo, hi, config_.c, config_.g), refUnw,
                          std::nullopt};
     if (!config_.downscale) {
-      StagePtr refLw = reference_->run(name_, "reference-lw", "reference lw",
-                                       privacy::lwWeightsFromReference(refF, lo, hi, config_.c,
-                                                                       config_.g),
-                                       std::nullopt, refUnw);
+      StagePtr refLw =
+          reference_->run(name_, "reference-lw", "reference lw",
+                          privacy::lwWeightsFromReference(refF, lo, hi, config_.c, config_.g),
+                          std::nullopt, refUnw);
       if (!refLw) return std::nullopt;
       result_.stages.push_back(refLw);
       out.delta = refLw->lipschitz.max;
@@ -221,9 +222,8 @@ class MechanismRun {
   /// d: given, or auto = min(1, (eps/2)/Delta) with Delta of an LW fit (the reference's when
   /// the weights come from it).
   double downscaleFromDelta(double delta) {
-    const double d = config_.downscale
-                         ? *config_.downscale
-                         : std::min(1.0, delta > 0 ? halfEpsilon() / delta : 1.0);
+    const double d = config_.downscale ? *config_.downscale
+                                       : std::min(1.0, delta > 0 ? halfEpsilon() / delta : 1.0);
     result_.downscale = d;
     return d;
   }
@@ -244,16 +244,26 @@ class MechanismRun {
 
   bool dispatch() {
     switch (config_.mechanism) {
-      case Mechanism::unweighted: return unweighted() != nullptr;
-      case Mechanism::lw: return weightedBase(true) != nullptr;
-      case Mechanism::cw: return weightedBase(false) != nullptr;
-      case Mechanism::sw: return runSw();
-      case Mechanism::lwFinal: return runFinal(true);
-      case Mechanism::cwFinal: return runFinal(false);
-      case Mechanism::weightedE: return runWeightedE();
-      case Mechanism::censorUw: return runCensorUw();
-      case Mechanism::censorW: return runCensorW();
-      case Mechanism::ph: return runPh();
+      case Mechanism::unweighted:
+        return unweighted() != nullptr;
+      case Mechanism::lw:
+        return weightedBase(true) != nullptr;
+      case Mechanism::cw:
+        return weightedBase(false) != nullptr;
+      case Mechanism::sw:
+        return runSw();
+      case Mechanism::lwFinal:
+        return runFinal(true);
+      case Mechanism::cwFinal:
+        return runFinal(false);
+      case Mechanism::weightedE:
+        return runWeightedE();
+      case Mechanism::censorUw:
+        return runCensorUw();
+      case Mechanism::censorW:
+        return runCensorW();
+      case Mechanism::ph:
+        return runPh();
     }
     return false;
   }
@@ -270,8 +280,8 @@ class MechanismRun {
       if (!lw) return false;
       a = deltaX > 0 ? std::min(1.0, lw->lipschitz.max / deltaX) : 1.0;
     }
-    StagePtr fit = stage("sw", "sw a=" + formatFixed(a, 4), std::vector<double>(n(), a),
-                         std::nullopt, base);
+    StagePtr fit =
+        stage("sw", "sw a=" + formatFixed(a, 4), std::vector<double>(n(), a), std::nullopt, base);
     if (!fit) return false;
     if (config_.epsilon && 2.0 * fit->lipschitz.max > *config_.epsilon) {
       result_.warnings.push_back(
@@ -294,16 +304,15 @@ class MechanismRun {
       result_.k = *config_.k;
       return fit(*config_.k) != nullptr;
     }
-    const auto search =
-        detail::searchReweightK(base->lipschitz.max, base->lipschitz.maxMcSd, fit);
+    const auto search = detail::searchReweightK(base->lipschitz.max, base->lipschitz.maxMcSd, fit);
     if (search.cancelled) return false;
     result_.kBand = search.band;
     if (!search.chosen) {
       // No k kept Delta at or below the target: keep the fit before re-weighting.
-      result_.warnings.push_back(
-          kind + ": no re-weighting k kept the Lipschitz bound at or below the " +
-          (lw ? "LW" : "CW") + " bound in " + std::to_string(search.refits) +
-          " refits; the fit before re-weighting is used");
+      result_.warnings.push_back(kind +
+                                 ": no re-weighting k kept the Lipschitz bound at or below the " +
+                                 (lw ? "LW" : "CW") + " bound in " + std::to_string(search.refits) +
+                                 " refits; the fit before re-weighting is used");
       result_.final = base;
       return true;
     }
@@ -345,18 +354,18 @@ class MechanismRun {
     StagePtr fit = stage("weighted-e", "weighted-e", alpha, std::nullopt, lw);
     if (!fit) return false;
     if (2.0 * fit->lipschitz.max > *config_.epsilon) {
-      result_.warnings.push_back(
-          "weighted-e: after dropping " + std::to_string(truncated) +
-          " records the refit's posterior moved and its eps_x = " +
-          formatFixed(2.0 * fit->lipschitz.max, 3) + " exceeds the target eps = " +
-          formatFixed(*config_.epsilon, 3) + "; the aDP guarantee refers to the achieved eps_x");
+      result_.warnings.push_back("weighted-e: after dropping " + std::to_string(truncated) +
+                                 " records the refit's posterior moved and its eps_x = " +
+                                 formatFixed(2.0 * fit->lipschitz.max, 3) +
+                                 " exceeds the target eps = " + formatFixed(*config_.epsilon, 3) +
+                                 "; the aDP guarantee refers to the achieved eps_x");
     }
     return true;
   }
 
   bool runCensorUw() {
-    StagePtr fit = dpStage("censor-uw", "censor-uw", ones(), censorInterval(),
-                           [&] { return unweighted(); });
+    StagePtr fit =
+        dpStage("censor-uw", "censor-uw", ones(), censorInterval(), [&] { return unweighted(); });
     if (!fit) return false;
     result_.censoredRecords = fit->lipschitz.censoredRecords;
     return true;
@@ -370,8 +379,9 @@ class MechanismRun {
       auto ref = referenceWeights();
       if (!ref) return false;
       const double d = downscaleFromDelta(ref->delta.value_or(0.0));
-      fit = dpStage("censor-w", "censor-w (reference weights)", privacy::downscale(ref->alpha, d),
-                    censorInterval(), [&] { return ref->unweighted; }, reference_);
+      fit = dpStage(
+          "censor-w", "censor-w (reference weights)", privacy::downscale(ref->alpha, d),
+          censorInterval(), [&] { return ref->unweighted; }, reference_);
     } else {
       StagePtr lw = weightedBase(true);
       if (!lw) return false;
@@ -475,17 +485,19 @@ RunResult runMechanisms(const data::Dataset& dataset, const std::vector<Mechanis
                          "' has values beyond 1e100 in size; rescale it before synthesis");
   for (const auto& p : settings.size.validate()) problems.push_back(p);
   if (settings.release && settings.nuts.seed.isUserSeed())
-    problems.push_back("a release needs a seed from the operating system (makeRelease), not a "
-                       "user seed");
+    problems.push_back(
+        "a release needs a seed from the operating system (makeRelease), not a "
+        "user seed");
   if (const auto& ref = settings.weightReference) {
     if (ref->family != dataset.family || ref->designNames != dataset.designNames) {
       std::string want, got;
       for (const auto& d : dataset.designNames) want += (want.empty() ? "" : ", ") + d;
       for (const auto& d : ref->designNames) got += (got.empty() ? "" : ", ") + d;
-      problems.push_back("the reference data must have the same family and design as the data "
-                         "(data: " + models::familyName(dataset.family) + " with " + want +
-                         "; reference: " + models::familyName(ref->family) + " with " + got +
-                         ")");
+      problems.push_back(
+          "the reference data must have the same family and design as the data "
+          "(data: " +
+          models::familyName(dataset.family) + " with " + want +
+          "; reference: " + models::familyName(ref->family) + " with " + got + ")");
     }
   }
   if (!problems.empty()) {

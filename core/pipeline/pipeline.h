@@ -40,8 +40,8 @@ class PipelineObserver {
 
 struct RunSettings {
   models::ModelSpec model;
-  mcmc::NutsConfig nuts;       ///< seed, chains, warm-up, draws, threads (inits are set per stage)
-  int lipschitzThreads = 0;    ///< 0 = hardware concurrency
+  mcmc::NutsConfig nuts;     ///< seed, chains, warm-up, draws, threads (inits are set per stage)
+  int lipschitzThreads = 0;  ///< 0 = hardware concurrency
   /// The neighbour relation every guarantee of the run is stated under (SPEC §0).
   privacy::Neighbours neighbours = privacy::Neighbours::replaceOne;
   /// A release (SPEC §0): nuts.seed came from the OS CSPRNG (makeRelease) and perturbed-histogram

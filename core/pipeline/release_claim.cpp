@@ -25,9 +25,12 @@ double sizeEpsilon(const MechanismResult& result) {
 
 std::optional<double> mechanismEpsilon(const MechanismResult& result) {
   switch (guaranteeIfReleased(result)) {
-    case Guarantee::DP: return result.epsilon;
-    case Guarantee::aDP: return roundUpEpsilon(result.epsilon);
-    case Guarantee::none: break;
+    case Guarantee::DP:
+      return result.epsilon;
+    case Guarantee::aDP:
+      return roundUpEpsilon(result.epsilon);
+    case Guarantee::none:
+      break;
   }
   return std::nullopt;
 }

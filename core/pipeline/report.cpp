@@ -21,15 +21,15 @@ json optionalNumber(const std::optional<double>& v) { return v ? json(*v) : json
 json optionalCount(const std::optional<std::size_t>& v) { return v ? json(*v) : json(nullptr); }
 
 json weightsJson(const WeightSummary& w) {
-  return {{"min", w.min}, {"q25", w.q25},   {"median", w.median},
+  return {{"min", w.min},   {"q25", w.q25}, {"median", w.median},
           {"mean", w.mean}, {"q75", w.q75}, {"max", w.max}};
 }
 
 json posteriorJson(const std::vector<mcmc::ParameterSummary>& posterior) {
   json out = json::object();
   for (const auto& p : posterior) {
-    out[p.name] = {{"mean", p.mean}, {"sd", p.sd},     {"q025", p.q025},
-                   {"q50", p.q50},   {"q975", p.q975}, {"rhat", p.rhat},
+    out[p.name] = {{"mean", p.mean},        {"sd", p.sd},           {"q025", p.q025},
+                   {"q50", p.q50},          {"q975", p.q975},       {"rhat", p.rhat},
                    {"ess_bulk", p.essBulk}, {"ess_tail", p.essTail}};
   }
   return out;
@@ -78,15 +78,15 @@ json stageJson(const StageResult& s) {
   if (s.reference) j["reference"] = true;
   j["sampling"] = samplingName(s.sampling);
   if (s.exact)
-    j["exact_sampler"] = {{"cells", s.exact->cells},
-                          {"proposals", s.exact->proposals},
-                          {"acceptance", s.exact->proposals > 0
-                                             ? static_cast<double>(s.exact->accepted) /
-                                                   static_cast<double>(s.exact->proposals)
-                                             : 0.0},
-                          {"acceptance_bound", s.exact->acceptanceBound},
-                          {"refine_seconds", s.exact->refineSeconds},
-                          {"rounding_slips", s.exact->roundingSlips}};
+    j["exact_sampler"] = {
+        {"cells", s.exact->cells},
+        {"proposals", s.exact->proposals},
+        {"acceptance", s.exact->proposals > 0 ? static_cast<double>(s.exact->accepted) /
+                                                    static_cast<double>(s.exact->proposals)
+                                              : 0.0},
+        {"acceptance_bound", s.exact->acceptanceBound},
+        {"refine_seconds", s.exact->refineSeconds},
+        {"rounding_slips", s.exact->roundingSlips}};
   return j;
 }
 
@@ -110,12 +110,12 @@ json buildReport(const data::Dataset& dataset, const MechanismResult& result,
   r["epsilon"] = result.epsilon + sizeEpsilon(result);
   r["epsilon_mechanism"] = result.epsilon;
   r["epsilon_size"] = sizeEpsilon(result);
-  r["size"] = {{"rows", result.size.rowsFor(dataset.size())},
-               {"source", privacy::sizeSourceName(result.size.source)},
-               {"epsilon", result.size.source == privacy::SizeSource::noisy
-                               ? json(result.size.epsilon)
-                               : json(nullptr)},
-               {"complete_cases_only", dataset.completeCasesOnly}};
+  r["size"] = {
+      {"rows", result.size.rowsFor(dataset.size())},
+      {"source", privacy::sizeSourceName(result.size.source)},
+      {"epsilon", result.size.source == privacy::SizeSource::noisy ? json(result.size.epsilon)
+                                                                   : json(nullptr)},
+      {"complete_cases_only", dataset.completeCasesOnly}};
   r["epsilon_target"] = optionalNumber(config.epsilon);
   // False for mechanisms whose ε is an outcome (ε_x = 2Δ) whatever the target.
   r["epsilon_target_used"] = usesEpsilonTarget(config.mechanism);
@@ -138,8 +138,7 @@ json buildReport(const data::Dataset& dataset, const MechanismResult& result,
     r["lipschitz"] = fin->lipschitz.max;
     r["lipschitz_q90"] = fin->lipschitz.q90;
     r["lipschitz_q95"] = fin->lipschitz.q95;
-    r["lipschitz_uncensored"] =
-        fin->censored() ? json(fin->lipschitz.maxRaw) : json(nullptr);
+    r["lipschitz_uncensored"] = fin->censored() ? json(fin->lipschitz.maxRaw) : json(nullptr);
     r["weights"] = weightsJson(fin->weights);
     r["posterior"] = posteriorJson(fin->posterior);
     // Each posterior key's design name ("beta[1]": "health=poor"), for readers of the report.
@@ -168,8 +167,8 @@ json buildReport(const data::Dataset& dataset, const MechanismResult& result,
                  {"k", config.k ? json(*config.k) : json("auto")},
                  {"downscale", config.downscale ? json(*config.downscale) : json("auto")}};
   // Whether the choice of mechanism, ε and tuning came from the confidential data (SPEC §0).
-  r["tuning_source"] = settings.tunedOnConfidential ? "confidential data (not covered by epsilon)"
-                                                    : "public";
+  r["tuning_source"] =
+      settings.tunedOnConfidential ? "confidential data (not covered by epsilon)" : "public";
 
   double seconds = 0;
   long long gradients = 0;
@@ -212,18 +211,18 @@ json buildReport(const data::Dataset& dataset, const MechanismResult& result,
   }
 
   const auto u = utility::measureUtility(dataset.y, synthetic, stop);
-  r["utility"] = {{"mean", u.mean},       {"median", u.median},    {"q15", u.q15},
-                  {"q90", u.q90},         {"max_ecdf", u.maxEcdf}, {"avg_ecdf", u.avgEcdf}};
+  r["utility"] = {{"mean", u.mean}, {"median", u.median},    {"q15", u.q15},
+                  {"q90", u.q90},   {"max_ecdf", u.maxEcdf}, {"avg_ecdf", u.avgEcdf}};
   // The mechanism ignores the covariates (ph): the marginal measures above cannot show it.
   r["utility"]["marginal_only"] = marginalOnly(config.mechanism);
   // Measures that see the covariates; null for a model without covariates.
-  r["utility_covariates"] = covariateUtilityJson(
-      covariateUtility(dataset, synthetic, result.sourceRows.get(), stop));
+  r["utility_covariates"] =
+      covariateUtilityJson(covariateUtility(dataset, synthetic, result.sourceRows.get(), stop));
   // Empirical disclosure risk of this synthetic dataset, from the confidential data: the report
   // is internal, and these numbers never enter release/.
-  r["disclosure_risk"] = disclosureRiskJson(
-      dataset, disclosureRisk(dataset, synthetic, result.sourceRows.get(),
-                              utility::kDefaultRiskTolerance, stop));
+  r["disclosure_risk"] =
+      disclosureRiskJson(dataset, disclosureRisk(dataset, synthetic, result.sourceRows.get(),
+                                                 utility::kDefaultRiskTolerance, stop));
   const auto c = utility::describe(dataset.y, stop);
   r["confidential"] = {{"mean", c.mean}, {"median", c.median}, {"q15", c.q15}, {"q90", c.q90}};
   r["warnings"] = result.warnings;

@@ -6,10 +6,14 @@ namespace dpsynth::core::pipeline {
 
 std::string samplingName(Sampling sampling) {
   switch (sampling) {
-    case Sampling::exactEnvelope: return "exact-grid";
-    case Sampling::mcmcScreened: return "mcmc-screened";
-    case Sampling::mcmc: return "mcmc";
-    case Sampling::none: return "none";
+    case Sampling::exactEnvelope:
+      return "exact-grid";
+    case Sampling::mcmcScreened:
+      return "mcmc-screened";
+    case Sampling::mcmc:
+      return "mcmc";
+    case Sampling::none:
+      return "none";
   }
   return "none";
 }
@@ -24,9 +28,11 @@ std::string samplingBasis(Sampling sampling) {
     case Sampling::mcmcScreened:
       return "The released parameters come from Markov chain Monte Carlo (NUTS), taken as draws "
              "from the censored pseudo posterior because the chains passed a screen (R-hat at "
-             "most " + kScreenRhat + ", no divergent transitions, bulk-ESS at least " +
-             kScreenEssPerChain + " per chain; a failing screen was retried with fresh "
-             "randomness and up to " + kScreenMaxBudgetFactorText +
+             "most " +
+             kScreenRhat + ", no divergent transitions, bulk-ESS at least " + kScreenEssPerChain +
+             " per chain; a failing screen was retried with fresh "
+             "randomness and up to " +
+             kScreenMaxBudgetFactorText +
              " the warm-up and draws). Such a screen can detect but not prove convergence: "
              "the DP label rests on the chains having reached the pseudo posterior.";
     case Sampling::mcmc:

@@ -57,8 +57,8 @@ class SharedSample {
 /// alpha and lipschitz.perRecord are CONFIDENTIAL (functions of the data): plots and internal
 /// reports only, never the exported synthetic-data bundle.
 struct StageResult {
-  std::string name;                  ///< "unweighted", "lw", "lw-final k=0.95", "censor-w", ...
-  std::vector<double> alpha;         ///< weights used (size n; all ones for unweighted)
+  std::string name;           ///< "unweighted", "lw", "lw-final k=0.95", "censor-w", ...
+  std::vector<double> alpha;  ///< weights used (size n; all ones for unweighted)
   double lower = -std::numeric_limits<double>::infinity();  ///< clamp L (-inf: not censored)
   double upper = std::numeric_limits<double>::infinity();   ///< clamp U (+inf: not censored)
   SharedSample sample;  ///< draws on the unconstrained scale (shared, immutable)
@@ -68,18 +68,18 @@ struct StageResult {
   std::vector<std::string> labels;
   privacy::LipschitzResult lipschitz;
   WeightSummary weights;
-  std::vector<std::string> warnings; ///< plain-language diagnostics problems of this stage
-  double seconds = 0;                ///< sampling + Lipschitz
-  std::optional<double> k;           ///< the re-weighting k this stage used, if any
-  bool fromCache = false;            ///< reused from the cache, not run again
-  bool reference = false;            ///< fitted on the public reference data, not the release data
+  std::vector<std::string> warnings;  ///< plain-language diagnostics problems of this stage
+  double seconds = 0;                 ///< sampling + Lipschitz
+  std::optional<double> k;            ///< the re-weighting k this stage used, if any
+  bool fromCache = false;             ///< reused from the cache, not run again
+  bool reference = false;             ///< fitted on the public reference data, not the release data
   /// exactEnvelope: independent exact draws (no chains in the MCMC sense; `sample` holds them
   /// in `chains` blocks); mcmc: NUTS.
   Sampling sampling = Sampling::mcmc;
   /// The exact sampler's effort (cells, proposals, acceptance). CONFIDENTIAL: it depends on the
   /// data, so internal reports only.
   std::optional<privacy::ExactSampleStats> exact;
-  int budgetFactor = 1;              ///< NUTS warm-up and draws were the run's times this
+  int budgetFactor = 1;  ///< NUTS warm-up and draws were the run's times this
 
   bool censored() const { return std::isfinite(lower) || std::isfinite(upper); }
 };
@@ -123,17 +123,17 @@ struct MechanismResult {
   /// size.rows differs from n (syntheticSourceRows); null: record i is input row i. CONFIDENTIAL
   /// (which rows were kept or repeated): never written anywhere.
   std::shared_ptr<const std::vector<std::size_t>> sourceRows;
-  std::vector<StagePtr> stages;      ///< every fit in run order (k=auto: every refit)
-  StagePtr final;                    ///< the fit synthetic data come from; null for ph
+  std::vector<StagePtr> stages;  ///< every fit in run order (k=auto: every refit)
+  StagePtr final;                ///< the fit synthetic data come from; null for ph
   std::optional<privacy::PhRelease> ph;
-  std::optional<double> k;           ///< chosen re-weighting k
+  std::optional<double> k;  ///< chosen re-weighting k
   /// k = auto: relative width of the accept band the search used, [(1 − band)·Δ, Δ] (from the
   /// Monte Carlo error of Δ, reweight_search.h). CONFIDENTIAL (a function of the data).
   std::optional<double> kBand;
-  std::optional<double> downscale;   ///< d used (weighted-e, censor-w)
+  std::optional<double> downscale;  ///< d used (weighted-e, censor-w)
   std::optional<std::size_t> censoredRecords;
   std::optional<std::size_t> truncatedRecords;
-  std::vector<std::string> warnings; ///< all stages' warnings plus mechanism-level ones
+  std::vector<std::string> warnings;  ///< all stages' warnings plus mechanism-level ones
   double seconds = 0;
 };
 

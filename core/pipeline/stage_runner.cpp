@@ -48,8 +48,8 @@ class Hasher {
   }
   std::string hex() const {
     std::ostringstream out;
-    out << std::hex << std::setfill('0') << std::setw(16) << random::splitMix64(a_)
-        << std::setw(16) << random::splitMix64(b_);
+    out << std::hex << std::setfill('0') << std::setw(16) << random::splitMix64(a_) << std::setw(16)
+        << random::splitMix64(b_);
     return out.str();
   }
 
@@ -103,8 +103,12 @@ std::string formatFixed(double v, int digits) {
 StageRunner::StageRunner(const data::Dataset& dataset, const RunSettings& settings,
                          StageCache* cache, std::stop_token stop, PipelineObserver* observer,
                          bool reference)
-    : dataset_(dataset), settings_(settings), cache_(cache), stop_(std::move(stop)),
-      observer_(observer), reference_(reference) {
+    : dataset_(dataset),
+      settings_(settings),
+      cache_(cache),
+      stop_(std::move(stop)),
+      observer_(observer),
+      reference_(reference) {
   Hasher h;
   h.value(static_cast<int>(dataset.family));
   h.doubles(dataset.y.data(), static_cast<std::size_t>(dataset.y.size()), stop_);
@@ -165,12 +169,14 @@ StagePtr StageRunner::run(const std::string& mechanism, const std::string& kind,
   if (stop_.stop_requested()) return nullptr;
 
   if (sampling.exact && (!clamp || dataset_.X.cols() != 1))
-    throw std::logic_error("stage " + label + ": exact sampling is for censored intercept-only fits");
+    throw std::logic_error("stage " + label +
+                           ": exact sampling is for censored intercept-only fits");
   mcmc::NutsConfig nuts = settings_.nuts;
   // Every stage kind has its own random stream, independent of which mechanism asked for it.
   nuts.seed = random::deriveSeed(settings_.nuts.seed, kindStream(kind));
   if (sampling.retry > 0)
-    nuts.seed = random::deriveSeed(nuts.seed, kRetryStream + static_cast<std::uint64_t>(sampling.retry));
+    nuts.seed =
+        random::deriveSeed(nuts.seed, kRetryStream + static_cast<std::uint64_t>(sampling.retry));
   nuts.warmup *= sampling.budgetFactor;
   nuts.draws *= sampling.budgetFactor;
   nuts.inits.clear();
@@ -180,10 +186,9 @@ StagePtr StageRunner::run(const std::string& mechanism, const std::string& kind,
       throw std::logic_error("stage " + label + " starts from stage " + previous->name +
                              " of other data without that data's runner to convert its draws");
     }
-    nuts.inits = previousRunner
-                     ? initsFrom(*previous, nuts.chains, &previousRunner->spaceModel(),
-                                 &spaceModel())
-                     : initsFrom(*previous, nuts.chains);
+    nuts.inits = previousRunner ? initsFrom(*previous, nuts.chains, &previousRunner->spaceModel(),
+                                            &spaceModel())
+                                : initsFrom(*previous, nuts.chains);
   }
 
   models::LikelihoodWeights weights{alpha};
@@ -261,12 +266,10 @@ StagePtr StageRunner::run(const std::string& mechanism, const std::string& kind,
   stage->budgetFactor = sampling.budgetFactor;
   // Exact draws are independent: chain diagnostics say nothing about them.
   if (!sampling.exact)
-    stage->warnings =
-        diagnosticWarnings(label, stage->posterior, sample, nuts.maxTreeDepth, weights.censored(),
-                           stage->labels);
+    stage->warnings = diagnosticWarnings(label, stage->posterior, sample, nuts.maxTreeDepth,
+                                         weights.censored(), stage->labels);
   stage->sample = std::move(sample);
-  stage->seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  stage->seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
   StagePtr result = stage;
   if (cache_) cache_->insert(key, result);
@@ -286,7 +289,8 @@ std::optional<mcmc::SampleResult> StageRunner::sampleExactly(
   problem.upper = weights.upper;
   problem.sdScale = settings_.model.sdScale;
   random::Rng rng = random::makeRng(nuts.seed, kExactStream);
-  const privacy::ExactSample drawn = privacy::sampleExact(problem, nuts.chains * nuts.draws, rng, stop_);
+  const privacy::ExactSample drawn =
+      privacy::sampleExact(problem, nuts.chains * nuts.draws, rng, stop_);
   if (drawn.cancelled) return std::nullopt;
   stats = drawn.stats;
   mcmc::SampleResult sample;
@@ -302,8 +306,7 @@ std::optional<mcmc::SampleResult> StageRunner::sampleExactly(
 std::vector<std::string> diagnosticWarnings(const std::string& stage,
                                             const std::vector<mcmc::ParameterSummary>& posterior,
                                             const mcmc::SampleResult& sample, int maxTreeDepth,
-                                            bool censored,
-                                            const std::vector<std::string>& labels) {
+                                            bool censored, const std::vector<std::string>& labels) {
   std::vector<std::string> warnings;
   const auto chains = static_cast<double>(sample.chains.size());
   const mcmc::ParameterSummary* worstRhat = nullptr;

@@ -102,10 +102,8 @@ Eigen::VectorXd Synthesizer::draw(int j, const std::stop_token& stop) const {
   return y;
 }
 
-std::vector<Eigen::VectorXd> synthesize(const data::Dataset& dataset,
-                                        const MechanismResult& result,
-                                        const models::ModelSpec& spec, int m,
-                                        random::Seed seed) {
+std::vector<Eigen::VectorXd> synthesize(const data::Dataset& dataset, const MechanismResult& result,
+                                        const models::ModelSpec& spec, int m, random::Seed seed) {
   if (m < 1) throw std::invalid_argument("the number of synthetic datasets must be >= 1");
   const Synthesizer synthesizer(dataset, result, spec, seed);
   std::vector<Eigen::VectorXd> out;

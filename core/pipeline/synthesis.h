@@ -45,10 +45,8 @@ class Synthesizer {
 
 /// m synthetic outcome vectors: Synthesizer(...).draw(0), ..., draw(m - 1). Deterministic in
 /// (seed, m).
-std::vector<Eigen::VectorXd> synthesize(const data::Dataset& dataset,
-                                        const MechanismResult& result,
-                                        const models::ModelSpec& spec, int m,
-                                        random::Seed seed);
+std::vector<Eigen::VectorXd> synthesize(const data::Dataset& dataset, const MechanismResult& result,
+                                        const models::ModelSpec& spec, int m, random::Seed seed);
 
 /// The input rows whose declared covariates `rows` synthetic records take when the published
 /// size differs from the n input rows: rows ≤ n, a uniformly random subset of `rows` of them;

@@ -114,10 +114,10 @@ class BetaTarget final : public CellTarget {
     double etaC = 0.0;
     if (bounded) {
       psiDiff = {digamma(bLo) - digamma(aHi), digamma(bHi) - digamma(aLo)};
-      lambdaPart = plus(Interval{digamma(l1), digamma(l2)},
-                        plus(times(Interval{-p2, -p1}, Interval{digamma(aLo), digamma(aHi)}),
-                             times(Interval{p1 - 1.0, p2 - 1.0},
-                                   Interval{digamma(bLo), digamma(bHi)})));
+      lambdaPart =
+          plus(Interval{digamma(l1), digamma(l2)},
+               plus(times(Interval{-p2, -p1}, Interval{digamma(aLo), digamma(aHi)}),
+                    times(Interval{p1 - 1.0, p2 - 1.0}, Interval{digamma(bLo), digamma(bHi)})));
       etaC = models::detail::logit(phi0);
       centre = paramsAt(std::log(lambda0 - Lik::kLambdaMin));
       centreTerms = Lik::etaTerms<false>(etaC, centre);

@@ -20,10 +20,13 @@ constexpr double kFarShare = 1024.0;
 bool inside(const PriorAxis& axis, double x) {
   if (!std::isfinite(x)) return false;
   switch (axis.kind()) {
-    case PriorAxis::Kind::cauchy: return true;
+    case PriorAxis::Kind::cauchy:
+      return true;
     case PriorAxis::Kind::halfCauchy:
-    case PriorAxis::Kind::paretoExcess: return x > 0.0;
-    case PriorAxis::Kind::unit: return x > 0.0 && x < 1.0;
+    case PriorAxis::Kind::paretoExcess:
+      return x > 0.0;
+    case PriorAxis::Kind::unit:
+      return x > 0.0 && x < 1.0;
   }
   return false;
 }

@@ -59,8 +59,8 @@ class CellEnvelope {
   };
 
   Cell makeCell(const Box& box) const;
-  double weight(const Cell& c) const;    ///< m·e^(B − ref)
-  double lowWeight(const Cell& c) const; ///< m·e^(lower − ref)
+  double weight(const Cell& c) const;     ///< m·e^(B − ref)
+  double lowWeight(const Cell& c) const;  ///< m·e^(lower − ref)
   void place(std::size_t index, Cell cell);
   bool split(std::size_t index);
   void recomputeSums();

@@ -12,8 +12,8 @@ void ExactProblem::validate() const {
   const auto n = static_cast<std::size_t>(y.size());
   if (n == 0) throw std::invalid_argument("exact sampler: no records");
   if (!alpha.empty() && alpha.size() != n)
-    throw std::invalid_argument("exact sampler: " + std::to_string(alpha.size()) +
-                                " weights for " + std::to_string(n) + " records");
+    throw std::invalid_argument("exact sampler: " + std::to_string(alpha.size()) + " weights for " +
+                                std::to_string(n) + " records");
   for (double a : alpha)
     if (!(a >= 0.0 && a <= 1.0))
       throw std::invalid_argument("exact sampler: weights must lie in [0, 1]");
@@ -38,10 +38,14 @@ void ExactProblem::validate() const {
 std::unique_ptr<CellTarget> makeCellTarget(const ExactProblem& problem) {
   problem.validate();
   switch (problem.family) {
-    case models::Family::poisson: return detail::makePoissonTarget(problem);
-    case models::Family::negbin: return detail::makeNegbinTarget(problem);
-    case models::Family::beta: return detail::makeBetaTarget(problem);
-    case models::Family::normal: return detail::makeNormalTarget(problem);
+    case models::Family::poisson:
+      return detail::makePoissonTarget(problem);
+    case models::Family::negbin:
+      return detail::makeNegbinTarget(problem);
+    case models::Family::beta:
+      return detail::makeBetaTarget(problem);
+    case models::Family::normal:
+      return detail::makeNormalTarget(problem);
   }
   throw std::invalid_argument("exact sampler: unknown family");
 }

@@ -30,11 +30,11 @@ namespace dpsynth::core::privacy {
 /// A censored intercept-only pseudo posterior to sample exactly.
 struct ExactProblem {
   models::Family family = models::Family::normal;
-  Eigen::VectorXd y;           ///< the outcomes (n)
-  std::vector<double> alpha;   ///< weights in [0, 1] (n), empty = all ones
-  double lower = 0.0;          ///< the clamp [L, U]: L < 0 <= U, finite
+  Eigen::VectorXd y;          ///< the outcomes (n)
+  std::vector<double> alpha;  ///< weights in [0, 1] (n), empty = all ones
+  double lower = 0.0;         ///< the clamp [L, U]: L < 0 <= U, finite
   double upper = 0.0;
-  double sdScale = 1.0;        ///< normal family: public prior scale
+  double sdScale = 1.0;  ///< normal family: public prior scale
 
   /// Throws std::invalid_argument when the problem cannot be sampled (bad sizes, outcomes
   /// outside the family's support, weights outside [0, 1], an invalid clamp).

@@ -139,7 +139,8 @@ std::uint64_t decimalMicrosDown(double epsilon, std::uint64_t divisor) {
   if (divisor < 1) throw std::invalid_argument("decimalMicrosDown: the divisor must be >= 1");
   // Shortest round-trip form, "d.ddde±x": the digits D and the exponent of the last digit.
   char buf[64];
-  const auto [end, ec] = std::to_chars(buf, buf + sizeof buf, epsilon, std::chars_format::scientific);
+  const auto [end, ec] =
+      std::to_chars(buf, buf + sizeof buf, epsilon, std::chars_format::scientific);
   if (ec != std::errc()) throw std::invalid_argument("decimalMicrosDown: cannot format epsilon");
   const std::string text(buf, end);
   const std::size_t e = text.find('e');
@@ -161,7 +162,8 @@ std::uint64_t decimalMicrosDown(double epsilon, std::uint64_t divisor) {
   if (power >= 0) {
     for (int k = 0; k < power; ++k) {
       micros *= 10;
-      if (micros >= kLimit * divisor) throw std::invalid_argument("decimalMicrosDown: epsilon is too large");
+      if (micros >= kLimit * divisor)
+        throw std::invalid_argument("decimalMicrosDown: epsilon is too large");
     }
   } else {
     for (int k = 0; k < -power && micros > 0; ++k) micros /= 10;
@@ -188,8 +190,9 @@ void discreteLaplaceRate(double epsilon, int sensitivity, const std::string& wha
   }
   if (whole < 1) {
     throw std::invalid_argument(
-        what + ": epsilon is too small (the noise rate epsilon/sensitivity is rounded down to a "
-               "multiple of 1e-6, so epsilon must be at least " +
+        what +
+        ": epsilon is too small (the noise rate epsilon/sensitivity is rounded down to a "
+        "multiple of 1e-6, so epsilon must be at least " +
         std::string(sensitivity == 2 ? "2e-6" : "1e-6") + ")");
   }
   num = whole;

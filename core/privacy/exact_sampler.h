@@ -7,10 +7,11 @@
 ///
 /// Method: rejection sampling from a cell envelope (cell_envelope.h), refined on the data until
 /// a set share (ExactSamplerSettings::goal) of the proposals is sure to be accepted (or a work
-/// budget is spent), then refined again whenever the running acceptance falls below half of it. Each accepted θ is an exact draw
-/// of the target whatever the envelope looks like, so there is no diagnostic, no refusal and no
-/// starting point: the sampler runs until it has every draw asked for, or until `stop`.
-/// Single-threaded and driven by the Rng handed in, so a seed fixes the draws on any machine.
+/// budget is spent), then refined again whenever the running acceptance falls below half of it.
+/// Each accepted θ is an exact draw of the target whatever the envelope looks like, so there is no
+/// diagnostic, no refusal and no starting point: the sampler runs until it has every draw asked
+/// for, or until `stop`. Single-threaded and driven by the Rng handed in, so a seed fixes the draws
+/// on any machine.
 #include <Eigen/Dense>
 #include <cstddef>
 #include <stop_token>
@@ -24,8 +25,8 @@ struct ExactSamplerSettings {
   /// Refine until Σ m·e^lower >= goal · Σ m·e^B (the acceptance rate is then at least this; the
   /// lower bounds are conservative, so proposals are accepted more often than that).
   double goal = 0.35;
-  int cellsPerAxis1d = 64;   ///< initial equal-probability cells, one-parameter families
-  int cellsPerAxis2d = 16;   ///< the same per axis, two-parameter families
+  int cellsPerAxis1d = 64;  ///< initial equal-probability cells, one-parameter families
+  int cellsPerAxis2d = 16;  ///< the same per axis, two-parameter families
   std::size_t maxCells = 400000;
   /// Budget of refinement work in bound evaluations × distinct terms (about 10 ns each).
   double maxWork = 4e8;

@@ -90,8 +90,7 @@ double LocationPrior::logRatioLower(double lo, double hi) const {
   if (std::isinf(zFar)) return -kPriorInf;
   const double s = axis_.scale();
   const double zNear = nearSquare(lo, hi);
-  return logDensity(std::sqrt(zFar)) + std::log(std::numbers::pi * s) +
-         std::log1p(zNear / (s * s));
+  return logDensity(std::sqrt(zFar)) + std::log(std::numbers::pi * s) + std::log1p(zNear / (s * s));
 }
 
 std::size_t LocationPrior::drawComponent(double beta, random::Rng& rng) const {

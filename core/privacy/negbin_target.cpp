@@ -24,12 +24,11 @@
 ///   τ and, being (log(1 + x) − x/(1 + x))/τ², grows with μ), and −yμ/(1 + μτ) rising with τ and
 ///   falling with μ.
 #include <algorithm>
-#include <initializer_list>
+#include <boost/math/special_functions/trigamma.hpp>
 #include <cmath>
+#include <initializer_list>
 #include <limits>
 #include <vector>
-
-#include <boost/math/special_functions/trigamma.hpp>
 
 #include "core/models/negbin_likelihood.h"
 #include "core/models/special_math.h"
@@ -153,17 +152,17 @@ class NegbinTarget final : public CellTarget {
         // the value at the centre plus the ranges of its own derivatives over the box: the
         // pieces' overestimate then enters at second order. Both hold; the bound is their
         // intersection.
-        const Interval second = plus(plus(Interval{sumCurvature(d, tau1), sumCurvature(d, tau2)},
-                                          Interval{-2.0 * mu2 * mu2 * mu2 * w2(mu2 * tau1),
-                                                   -2.0 * mu1 * mu1 * mu1 * w2(mu1 * tau2)}),
-                                     Interval{y * square(mu1 / (1.0 + mu1 * tau2)),
-                                              y * square(mu2 / (1.0 + mu2 * tau1))});
-        const Interval cross = times(times(Interval{mu1, mu2}, Interval{mu1 - y, mu2 - y}),
-                                     Interval{1.0 / square(1.0 + mu2 * tau2),
-                                              1.0 / square(1.0 + mu1 * tau1)});
+        const Interval second = plus(
+            plus(Interval{sumCurvature(d, tau1), sumCurvature(d, tau2)},
+                 Interval{-2.0 * mu2 * mu2 * mu2 * w2(mu2 * tau1),
+                          -2.0 * mu1 * mu1 * mu1 * w2(mu1 * tau2)}),
+            Interval{y * square(mu1 / (1.0 + mu1 * tau2)), y * square(mu2 / (1.0 + mu2 * tau1))});
+        const Interval cross =
+            times(times(Interval{mu1, mu2}, Interval{mu1 - y, mu2 - y}),
+                  Interval{1.0 / square(1.0 + mu2 * tau2), 1.0 / square(1.0 + mu1 * tau1)});
         const double gc = sumSlope(d, tauC) + curvature(muC, tauC) + countSlope(y, muC, tauC);
-        const Interval taylor = plus(plus(Interval{gc, gc}, times(second, offsets[1])),
-                                     times(cross, offsets[0]));
+        const Interval taylor =
+            plus(plus(Interval{gc, gc}, times(second, offsets[1])), times(cross, offsets[0]));
         if (taylor.lo > slope.lo) slope.lo = taylor.lo;  // false for NaN: the pieces' range stays
         if (taylor.hi < slope.hi) slope.hi = taylor.hi;
         r.gradient[1] = slope;

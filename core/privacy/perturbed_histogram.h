@@ -37,8 +37,8 @@ std::uint64_t decimalMicrosDown(double epsilon, std::uint64_t divisor = 1);
 
 /// The rational rate t = num/den of discreteLaplace for ε-DP with L1 sensitivity Δ1 ∈ {1, 2}:
 /// ε/Δ1 rounded DOWN to a multiple of 1/den (den = 10^6; decimalMicrosDown), so the guarantee
-/// never exceeds the ε asked for. `what` names the mechanism in the std::invalid_argument messages (ε not finite
-/// and > 0, too large, or too small to give a rate of at least 1e-6).
+/// never exceeds the ε asked for. `what` names the mechanism in the std::invalid_argument messages
+/// (ε not finite and > 0, too large, or too small to give a rate of at least 1e-6).
 void discreteLaplaceRate(double epsilon, int sensitivity, const std::string& what,
                          std::uint64_t& num, std::uint64_t& den);
 
@@ -53,11 +53,11 @@ inline void phNoiseRate(double epsilon, std::uint64_t& num, std::uint64_t& den) 
 struct PhConfig {
   std::optional<double> lower;  ///< public bound a (required)
   std::optional<double> upper;  ///< public bound b (required, > a)
-  int bins = 0;                 ///< m; 0 = phDefaultBins(y.size()) (callers pass the published size)
+  int bins = 0;  ///< m; 0 = phDefaultBins(y.size()) (callers pass the published size)
   double epsilon = 1.0;
   /// L1 sensitivity of the count vector: 2 (replace-one neighbours) or 1 (add-remove).
   int sensitivity = 2;
-  bool integer = false;         ///< integer-valued family: synthetic values are integers
+  bool integer = false;  ///< integer-valued family: synthetic values are integers
   /// Seeded, reproducible noise (studies, tests): not for release. nullopt = OS CSPRNG.
   std::optional<random::Seed> reproducibleSeed;
 
@@ -72,7 +72,7 @@ struct PhRelease {
   std::vector<double> probabilities;  ///< q_j = max(D_j, 0) / sum (uniform if all zero)
   bool forRelease = true;             ///< false when reproducibleSeed was used
   bool integer = false;
-  int sensitivity = 2;                ///< the L1 sensitivity the noise was calibrated to
+  int sensitivity = 2;  ///< the L1 sensitivity the noise was calibrated to
 };
 
 /// Post-processing of the noisy counts: q_j = max(D_j, 0) / sum over eligible bins of max(D, 0)
@@ -102,7 +102,6 @@ PhRelease perturbHistogram(const Eigen::VectorXd& y, const PhConfig& config);
 
 /// n synthetic values: bin ~ Categorical(q), value ~ Uniform(bin) (integers in the bin for
 /// integer families; a bin holding no integer is skipped from the categorical).
-Eigen::VectorXd samplePerturbedHistogram(const PhRelease& release, std::size_t n,
-                                         random::Rng& rng);
+Eigen::VectorXd samplePerturbedHistogram(const PhRelease& release, std::size_t n, random::Rng& rng);
 
 }  // namespace dpsynth::core::privacy

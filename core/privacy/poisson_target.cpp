@@ -78,7 +78,7 @@ class PoissonTarget final : public CellTarget {
   ClampedSum sum_;
   LocationPrior prior_;
   std::vector<Lik::Data> data_;
-  mutable std::vector<double> f_;              ///< work array: one sampler thread per target
+  mutable std::vector<double> f_;  ///< work array: one sampler thread per target
   mutable std::vector<PatternRange> ranges_;
 };
 

@@ -65,13 +65,9 @@ double atanAdvance(double a, double b, double delta) {
 
 }  // namespace detail
 
-double PriorAxis::lowest() const {
-  return kind_ == Kind::cauchy ? -kAxisInf : 0.0;
-}
+double PriorAxis::lowest() const { return kind_ == Kind::cauchy ? -kAxisInf : 0.0; }
 
-double PriorAxis::highest() const {
-  return kind_ == Kind::unit ? 1.0 : kAxisInf;
-}
+double PriorAxis::highest() const { return kind_ == Kind::unit ? 1.0 : kAxisInf; }
 
 double PriorAxis::mass(double lo, double hi) const {
   switch (kind_) {

@@ -16,10 +16,10 @@ namespace dpsynth::core::privacy {
 class PriorAxis {
  public:
   enum class Kind {
-    cauchy,       ///< Cauchy(0, scale) on the real line
-    halfCauchy,   ///< half-Cauchy(0, scale) on [0, ∞)
-    unit,         ///< Uniform(0, 1) (beta's φ ~ Beta(1, 1))
-    paretoExcess, ///< e = λ − x_m ≥ 0 for λ ~ Pareto(x_m = scale, shape)
+    cauchy,        ///< Cauchy(0, scale) on the real line
+    halfCauchy,    ///< half-Cauchy(0, scale) on [0, ∞)
+    unit,          ///< Uniform(0, 1) (beta's φ ~ Beta(1, 1))
+    paretoExcess,  ///< e = λ − x_m ≥ 0 for λ ~ Pareto(x_m = scale, shape)
   };
 
   static PriorAxis cauchy(double scale) { return {Kind::cauchy, scale, 0.0}; }

@@ -14,16 +14,20 @@ std::vector<std::string> SizeSettings::validate() const {
     problems.push_back("the declared number of rows must be a whole number from 1 to " +
                        std::to_string(kMaxDeclaredRows));
   if (!(std::isfinite(epsilon) && epsilon >= 1e-6 && epsilon <= 1e6))
-    problems.push_back("the size epsilon (epsilon_n of the noisy number of records) must be a "
-                       "number from 1e-6 to 1e6");
+    problems.push_back(
+        "the size epsilon (epsilon_n of the noisy number of records) must be a "
+        "number from 1e-6 to 1e6");
   return problems;
 }
 
 std::string sizeSourceName(SizeSource source) {
   switch (source) {
-    case SizeSource::noisy: return "noisy";
-    case SizeSource::declared: return "declared";
-    case SizeSource::publicSize: break;
+    case SizeSource::noisy:
+      return "noisy";
+    case SizeSource::declared:
+      return "declared";
+    case SizeSource::publicSize:
+      break;
   }
   return "public (replace-one)";
 }

@@ -30,8 +30,8 @@ std::vector<double> cwWeights(const Eigen::VectorXd& y, double r, bool relative,
 /// record i's OWN bound (max over draws of |alpha_i f|, not a per-draw maximum) and
 /// Δ = max_i Δ_i. alpha_i = 0 stays 0; a record with Δ_i = 0 and alpha_i > 0 gets weight 1.
 /// Since Δ/Δ_i >= 1, no weight falls below k times its old value.
-std::vector<double> reweight(const std::vector<double>& alpha, const Eigen::VectorXd& deltaPerRecord,
-                             double k);
+std::vector<double> reweight(const std::vector<double>& alpha,
+                             const Eigen::VectorXd& deltaPerRecord, double k);
 
 /// Weighted-e: a copy of alpha with every record whose perRecord bound exceeds epsilon/2 set
 /// to 0. truncated (if given) receives the number of records set to zero.

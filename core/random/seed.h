@@ -3,8 +3,8 @@
 /// and `hi` is 0, which gives exactly the streams earlier versions gave for that number. A
 /// release run draws both words from the operating system's CSPRNG (128 bits), so nobody can
 /// replay it, and writes the seed into no file (SPEC §0).
-#include <cstdint>
 #include <cstddef>
+#include <cstdint>
 
 namespace dpsynth::core::random {
 

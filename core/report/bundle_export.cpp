@@ -42,13 +42,10 @@ std::vector<std::string> supersededOrRefuse(const std::string& csvPath, int m,
 
 }  // namespace
 
-pipeline::SyntheticBundle exportSyntheticBundle(const std::string& csvPath,
-                                                const data::Dataset& dataset,
-                                                const pipeline::MechanismResult& result,
-                                                const models::ModelSpec& spec, int m,
-                                                random::Seed seed,
-                                                const std::vector<std::string>& inputs,
-                                                const std::stop_token& stop) {
+pipeline::SyntheticBundle exportSyntheticBundle(
+    const std::string& csvPath, const data::Dataset& dataset,
+    const pipeline::MechanismResult& result, const models::ModelSpec& spec, int m,
+    random::Seed seed, const std::vector<std::string>& inputs, const std::stop_token& stop) {
   if (m < 1) throw std::invalid_argument("the number of synthetic datasets must be >= 1");
   if (!result.refusals.empty()) throw std::invalid_argument(pipeline::refusalMessage(result));
   std::vector<std::string> read = inputs;

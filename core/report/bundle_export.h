@@ -22,12 +22,9 @@ namespace dpsynth::core::report {
 /// removed) when a path of the bundle holds a file dpsynth cannot show it wrote, for a refused
 /// release or for the input data file; data::WriteError naming csvPath's folder for a failed
 /// write; exec::Cancelled when `stop` is requested before the files are moved into place.
-pipeline::SyntheticBundle exportSyntheticBundle(const std::string& csvPath,
-                                                const data::Dataset& dataset,
-                                                const pipeline::MechanismResult& result,
-                                                const models::ModelSpec& spec, int m,
-                                                random::Seed seed,
-                                                const std::vector<std::string>& inputs,
-                                                const std::stop_token& stop = {});
+pipeline::SyntheticBundle exportSyntheticBundle(
+    const std::string& csvPath, const data::Dataset& dataset,
+    const pipeline::MechanismResult& result, const models::ModelSpec& spec, int m,
+    random::Seed seed, const std::vector<std::string>& inputs, const std::stop_token& stop = {});
 
 }  // namespace dpsynth::core::report

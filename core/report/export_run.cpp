@@ -121,7 +121,8 @@ std::vector<std::string> exportFileNames(const pipeline::RunResult& result, int 
       inFolder(writesRelease(result, release) ? kReleaseFolder : kInternalFolder, kRelease));
   for (const auto& label : mechanismLabels(result))
     names.push_back(inFolder(kInternalFolder, "report_" + label + ".json"));
-  for (const char* n : {kResults, kInternal, kSession}) names.push_back(inFolder(kInternalFolder, n));
+  for (const char* n : {kResults, kInternal, kSession})
+    names.push_back(inFolder(kInternalFolder, n));
   return names;
 }
 

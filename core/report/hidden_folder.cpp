@@ -38,7 +38,8 @@ int tryLock(const fs::path& path) {
 
 /// True when the descriptor and the name still denote the same folder (nobody removed it).
 bool sameFolder(int fd, const fs::path& path) {
-  struct stat held {}, named {};
+  struct stat held {
+  }, named{};
   return ::fstat(fd, &held) == 0 && ::lstat(path.c_str(), &named) == 0 &&
          held.st_dev == named.st_dev && held.st_ino == named.st_ino;
 }

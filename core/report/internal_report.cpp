@@ -123,9 +123,8 @@ std::string resultsSection(const ReportInputs& in) {
                     optionalNumber(r.attributeCapBaseline, "–"), optionalNumber(r.dcrShare, "–")});
   }
   html += "<h3>Empirical disclosure risk (first synthetic dataset)</h3>\n";
-  html += htmlTable({"mechanism", "replicated uniques", "attribute CAP", "CAP baseline",
-                     "DCR share"},
-                    risk);
+  html += htmlTable(
+      {"mechanism", "replicated uniques", "attribute CAP", "CAP baseline", "DCR share"}, risk);
   html +=
       "<p class=\"note\">Measured on the synthetic file against the confidential data, with the "
       "declared covariates as an intruder's keys and the outcome as the target (matched within "
@@ -212,10 +211,10 @@ std::string mechanismSection(const ReportInputs& in, std::size_t j) {
   if (pipeline::sizeEpsilon(m) > 0)
     facts.push_back({"ε split", "mechanism " + displayNumber(m.epsilon) + " + noisy size ε_n " +
                                     displayNumber(pipeline::sizeEpsilon(m))});
-  facts.push_back({"Records published",
-                   std::to_string(m.size.rowsFor(in.dataset.size())) + " (" +
-                       privacy::sizeSourceName(m.size.source) + "; the data hold " +
-                       std::to_string(in.dataset.size()) + ")"});
+  facts.push_back({"Records published", std::to_string(m.size.rowsFor(in.dataset.size())) + " (" +
+                                            privacy::sizeSourceName(m.size.source) +
+                                            "; the data hold " + std::to_string(in.dataset.size()) +
+                                            ")"});
   if (!m.refusals.empty()) {
     std::string why;
     for (const auto& r : m.refusals) why += (why.empty() ? "" : "; ") + r;
@@ -283,8 +282,9 @@ std::string mechanismSection(const ReportInputs& in, std::size_t j) {
 
   if (fin) {
     const std::optional<double> clamp =
-        fin->censored() ? std::optional<double>(std::max(std::abs(fin->lower), std::abs(fin->upper)))
-                        : std::nullopt;
+        fin->censored()
+            ? std::optional<double>(std::max(std::abs(fin->lower), std::abs(fin->upper)))
+            : std::nullopt;
     std::vector<double> alpha = fin->alpha;
     if (alpha.empty()) alpha.assign(in.dataset.size(), 1.0);
     exec::throwIfStopped(in.stop);

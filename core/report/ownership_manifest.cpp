@@ -67,7 +67,8 @@ void writeOwnershipManifest(const std::string& folder) {
   }
   std::sort(names.begin(), names.end());
   std::vector<std::string> digests;
-  for (const auto& name : names) digests.push_back(data::sha256File((fs::path(folder) / name).string()));
+  for (const auto& name : names)
+    digests.push_back(data::sha256File((fs::path(folder) / name).string()));
   const nlohmann::json manifest = {
       {"kind", kManifestKind},
       {"version", kManifestVersion},

@@ -144,8 +144,8 @@ std::string releaseMechanismSection(const ReportInputs& in, std::size_t j) {
     if (size > 0) {
       facts.push_back({"ε of the synthesizer per dataset" + local, displayNumber(eps)});
       facts.push_back({"ε_n of the noisy number of records (once)", displayNumber(size)});
-      facts.push_back({"ε per synthetic dataset (ε + ε_n)",
-                       displayNumber(*pipeline::publishedEpsilon(m))});
+      facts.push_back(
+          {"ε per synthetic dataset (ε + ε_n)", displayNumber(*pipeline::publishedEpsilon(m))});
     } else {
       facts.push_back({"ε per synthetic dataset" + local, displayNumber(eps)});
     }
@@ -155,9 +155,8 @@ std::string releaseMechanismSection(const ReportInputs& in, std::size_t j) {
                      displayNumber(*pipeline::totalEpsilon(m, datasets))});
   }
   if (m.clamp)
-    facts.push_back({"Censoring interval [L, U]",
-                     "[" + displayNumber(m.clamp->lower) + ", " + displayNumber(m.clamp->upper) +
-                         "]"});
+    facts.push_back({"Censoring interval [L, U]", "[" + displayNumber(m.clamp->lower) + ", " +
+                                                      displayNumber(m.clamp->upper) + "]"});
   if (pipeline::usesReferenceWeights(m.config.mechanism))
     facts.push_back({"Record weights", m.referenceWeights
                                            ? "a weight function fitted on public reference data"
@@ -167,15 +166,16 @@ std::string releaseMechanismSection(const ReportInputs& in, std::size_t j) {
   if (stated != Guarantee::none) {
     const std::string total = displayNumber(*pipeline::totalEpsilon(m, datasets));
     const std::string sizePart =
-        size > 0 ? " The noisy number of records is shared by every dataset and counted once."
-                 : "";
+        size > 0 ? " The noisy number of records is shared by every dataset and counted once." : "";
     html += "<p class=\"note\">" +
             escapeHtml((ph ? "All " + std::to_string(datasets) +
                                  " synthetic dataset(s) are drawn from one noisy histogram: "
-                                 "together they spend ε = " + total + " once."
+                                 "together they spend ε = " +
+                                 total + " once."
                            : "Releasing " + std::to_string(datasets) +
                                  " synthetic dataset(s) from the same confidential data spends "
-                                 "ε = " + total + " under basic composition.") +
+                                 "ε = " +
+                                 total + " under basic composition.") +
                        sizePart) +
             "</p>\n";
   }
@@ -215,8 +215,7 @@ Facts sizeFacts(const ReportInputs& in) {
 
 /// SPEC §0: a choice taken from the confidential data is stated as outside the guarantee.
 std::string tunedOnConfidentialBanner() {
-  return "<div class=\"banner warning\">" +
-         escapeHtml(kTunedOnConfidentialSentence) +
+  return "<div class=\"banner warning\">" + escapeHtml(kTunedOnConfidentialSentence) +
          " The privacy guarantee below covers the synthetic data produced with these settings, "
          "not the choice of the settings.</div>\n";
 }
@@ -243,8 +242,9 @@ std::string releaseNoteHtml(const ReportInputs& in, bool releasableOnly) {
                    covariates.empty() ? "none" : covariates});
   facts.push_back({"Neighbouring databases", privacy::neighboursName(in.settings.neighbours)});
   body += htmlFacts(facts);
-  body += "<p>" + escapeHtml(privacy::neighboursMeaning(in.settings.neighbours) + " " +
-                             in.run.mechanisms.front().size.meaning()) +
+  body += "<p>" +
+          escapeHtml(privacy::neighboursMeaning(in.settings.neighbours) + " " +
+                     in.run.mechanisms.front().size.meaning()) +
           "</p>\n";
   if (in.settings.tunedOnConfidential) body += tunedOnConfidentialBanner();
   body +=
@@ -254,8 +254,8 @@ std::string releaseNoteHtml(const ReportInputs& in, bool releasableOnly) {
       "dropped, and the rows are in a random order. The synthesized variable comes from a "
       "Bayesian model fitted under the privacy mechanism below (one posterior draw per "
       "dataset).</p>\n";
-  if (!covariates.empty() && privacy::sizeIsConfidential(in.settings.neighbours,
-                                                         d.completeCasesOnly))
+  if (!covariates.empty() &&
+      privacy::sizeIsConfidential(in.settings.neighbours, d.completeCasesOnly))
     body +=
         "<p>The covariates are copied from a random sample of the input's records (some "
         "repeated when the published number of records exceeds the input's). Being public by "

@@ -20,10 +20,10 @@ struct ReportInputs {
   const data::Dataset& dataset;
   const pipeline::RunResult& run;
   const pipeline::RunSettings& settings;
-  random::Seed seed = 0;                                 ///< synthesis seed (a release's is never written)
-  int datasets = 1;                                      ///< m synthetic datasets per mechanism
-  std::vector<std::string> labels;                       ///< mechanismLabels(run)
-  std::vector<ResultsRow> rows;                          ///< resultsTable(...)
+  random::Seed seed = 0;            ///< synthesis seed (a release's is never written)
+  int datasets = 1;                 ///< m synthetic datasets per mechanism
+  std::vector<std::string> labels;  ///< mechanismLabels(run)
+  std::vector<ResultsRow> rows;     ///< resultsTable(...)
   /// Per mechanism: its first synthetic dataset (the one the utility measures describe). The
   /// others are written one at a time and only summarised: m datasets of 10^6 records would
   /// not fit in memory.

@@ -17,8 +17,8 @@ StagedFiles::~StagedFiles() = default;  // each HiddenFolder removes itself, the
 fs::path StagedFiles::stagingFor(const Key& key) {
   if (auto it = staging_.find(key); it != staging_.end()) return it->second->path();
   auto hidden = std::make_unique<detail::HiddenFolder>(
-      key.first, key.second == Sensitivity::confidential ? ".dpsynth-confidential-"
-                                                         : ".dpsynth-stage-");
+      key.first,
+      key.second == Sensitivity::confidential ? ".dpsynth-confidential-" : ".dpsynth-stage-");
   std::error_code ec;
   fs::create_directory(hidden->path() / ".replaced", ec);
   const fs::path path = hidden->path();
@@ -39,8 +39,7 @@ std::string StagedFiles::stagingPath(const std::string& target, Sensitivity sens
 
 void StagedFiles::supersede(const std::string& target, Sensitivity sensitivity) {
   const fs::path full = fs::absolute(target).lexically_normal();
-  if (std::none_of(targets_.begin(), targets_.end(),
-                   [&](const Key& t) { return t.first == full; }))
+  if (std::none_of(targets_.begin(), targets_.end(), [&](const Key& t) { return t.first == full; }))
     superseded_.push_back({full, sensitivity});
 }
 
@@ -72,8 +71,7 @@ std::vector<std::string> StagedFiles::commit() {
   fs::path current;  // the file being moved, for the message
   // A replaced file waits in the staging folder of its own sensitivity.
   auto backupOf = [&](const Key& key) {
-    return stagingFor({key.first.parent_path(), key.second}) / ".replaced" /
-           key.first.filename();
+    return stagingFor({key.first.parent_path(), key.second}) / ".replaced" / key.first.filename();
   };
   try {
     for (const auto& key : targets_) {
@@ -105,8 +103,9 @@ std::vector<std::string> StagedFiles::commit() {
     // The user's file is named with what the system said; a filesystem error's own text would
     // name the hidden staging folder.
     const auto* fe = dynamic_cast<const fs::filesystem_error*>(&e);
-    throw data::WriteError(current.string(), "cannot move the output file into place: " +
-                                                (fe ? fe->code().message() : std::string(e.what())));
+    throw data::WriteError(current.string(),
+                           "cannot move the output file into place: " +
+                               (fe ? fe->code().message() : std::string(e.what())));
   }
   committed_ = true;
   std::vector<std::string> out;

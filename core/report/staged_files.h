@@ -34,16 +34,14 @@ class StagedFiles {
   /// ".dpsynth-confidential-…" for confidential files), locked while this object lives; stale
   /// staging folders of killed runs are removed (hidden_folder.h). Throws std::runtime_error
   /// when that folder cannot be created.
-  std::string stage(const std::string& target,
-                    Sensitivity sensitivity = Sensitivity::publishable);
+  std::string stage(const std::string& target, Sensitivity sensitivity = Sensitivity::publishable);
   /// Where `target` would be staged, without adding it to the set (for writers that derive
   /// several file names from one path).
   std::string stagingPath(const std::string& target,
                           Sensitivity sensitivity = Sensitivity::publishable);
   /// Files of an earlier set that the new set supersedes (e.g. dataset 4 of an earlier release
   /// of 4 when this one has 3): removed by commit(), restored if it fails.
-  void supersede(const std::string& target,
-                 Sensitivity sensitivity = Sensitivity::publishable);
+  void supersede(const std::string& target, Sensitivity sensitivity = Sensitivity::publishable);
 
   /// Flushes the staging folders (data::syncFolder), then moves every staged file into place
   /// and removes the superseded ones. All or nothing: on failure the folders are left as they
@@ -60,7 +58,7 @@ class StagedFiles {
   std::filesystem::path stagingFor(const Key& key);
 
   std::map<Key, std::unique_ptr<detail::HiddenFolder>> staging_;
-  std::vector<Key> targets_;     ///< (full target path, sensitivity)
+  std::vector<Key> targets_;  ///< (full target path, sensitivity)
   std::vector<Key> superseded_;
   bool committed_ = false;
 };

@@ -1,6 +1,5 @@
 #include "core/report/staged_folder.h"
 
-
 #include <stdexcept>
 #include <system_error>
 
@@ -59,12 +58,12 @@ namespace {
 /// filesystem error's own text would name the hidden staging folder).
 [[noreturn]] void failMove(const fs::path& target, const std::exception& e) {
   if (const auto* fe = dynamic_cast<const fs::filesystem_error*>(&e))
-    throw data::WriteError(target.string(), "cannot move the results into place: " +
-                                                fe->code().message());
+    throw data::WriteError(target.string(),
+                           "cannot move the results into place: " + fe->code().message());
   if (const auto* we = dynamic_cast<const data::WriteError*>(&e))
     throw data::WriteError(target.string(), we->reason());
-  throw data::WriteError(target.string(), std::string("cannot move the results into place: ") +
-                                              e.what());
+  throw data::WriteError(target.string(),
+                         std::string("cannot move the results into place: ") + e.what());
 }
 
 }  // namespace

@@ -216,7 +216,8 @@ std::string violinChart(const std::vector<ViolinGroup>& groups, const ChartOptio
     std::size_t from = 0;
     for (int line = 0;; ++line) {
       const std::size_t end = group.label.find('\n', from);
-      const std::string text = group.label.substr(from, end == std::string::npos ? end : end - from);
+      const std::string text =
+          group.label.substr(from, end == std::string::npos ? end : end - from);
       s += "<text x=\"" + px(cx) + "\" y=\"" + px(o.height - kBottom + 16 + 12 * line) +
            "\" text-anchor=\"middle\">" + escapeHtml(text) + "</text>\n";
       if (end == std::string::npos) break;

@@ -42,8 +42,7 @@ json mechanismToJson(const pipeline::MechanismConfig& config) {
 
 /// Reads keys of one JSON object of a session file, failing with a SessionError.
 io::JsonReader sessionReader(const json& object, const std::string& file, std::string where) {
-  return io::JsonReader(object, "session file '" + file + "'", std::move(where),
-                        raiseSessionError);
+  return io::JsonReader(object, "session file '" + file + "'", std::move(where), raiseSessionError);
 }
 
 pipeline::MechanismConfig mechanismFromJson(const json& value, const std::string& file,
@@ -178,8 +177,8 @@ Session fromJson(const std::string& text, const std::string& file) {
   if (run.has("rows") && !run.require("rows").is_null()) {
     const long long rows = run.integer("rows");
     if (rows < 1 || rows > static_cast<long long>(privacy::kMaxDeclaredRows))
-      run.fail("rows", "must be null or between 1 and " +
-                           std::to_string(privacy::kMaxDeclaredRows));
+      run.fail("rows",
+               "must be null or between 1 and " + std::to_string(privacy::kMaxDeclaredRows));
     session.run.size.declaredRows = static_cast<std::size_t>(rows);
   }
   if (run.has("size_epsilon")) {
@@ -214,7 +213,8 @@ Session loadSession(const std::string& path) {
     throw SessionError("session file '" + path +
                        "' is not a regular file (a folder, pipe or device); give a .dpsynth file");
   if (std::filesystem::file_size(path, ec) > kMaxBytes)
-    throw SessionError("session file '" + path + "' is larger than 16 MiB; a session is a few "
+    throw SessionError("session file '" + path +
+                       "' is larger than 16 MiB; a session is a few "
                        "kilobytes: is this the right file?");
   std::ifstream in(path, std::ios::binary);
   if (!in) throw SessionError("cannot open session file '" + path + "'");

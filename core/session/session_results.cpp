@@ -51,8 +51,7 @@ json summaryToJson(const DistributionSummary& s) {
 
 /// Key access with messages that name the file and the key ("results.rows[2].mean").
 io::JsonReader keys(const json& object, const std::string& file, std::string where) {
-  return io::JsonReader(object, "session file '" + file + "'", std::move(where),
-                        raiseSessionError);
+  return io::JsonReader(object, "session file '" + file + "'", std::move(where), raiseSessionError);
 }
 
 DistributionSummary summaryFromJson(const json& value, const std::string& file,
@@ -168,7 +167,8 @@ SessionResults resultsFromJson(const json& value, const std::string& file) {
     m.weights = summaryFromJson(k.require("weights"), file, k.where("weights"));
     const json& parameters = k.array("parameters");
     for (std::size_t j = 0; j < parameters.size(); ++j) {
-      const io::JsonReader p = keys(parameters[j], file, k.where("parameters[" + std::to_string(j) + "]"));
+      const io::JsonReader p =
+          keys(parameters[j], file, k.where("parameters[" + std::to_string(j) + "]"));
       m.parameters.push_back({p.string("name"), p.number("mean"), p.number("sd"), p.number("q025"),
                               p.number("median"), p.number("q975")});
     }

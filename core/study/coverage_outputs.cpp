@@ -51,7 +51,8 @@ std::vector<CoverageCell> summarizeCoverage(const std::vector<std::vector<std::s
                     bound = coverageColumn("acceptance_bound");
   std::vector<CoverageCell> cells;
   for (const auto& row : rows) {
-    if (row.size() != coverageHeader().size()) throw ConfigError("coverage rows: a row has the wrong width");
+    if (row.size() != coverageHeader().size())
+      throw ConfigError("coverage rows: a row has the wrong width");
     auto it = std::find_if(cells.begin(), cells.end(), [&](const CoverageCell& c) {
       return c.epsilon == row[eps] && c.parameter == row[par];
     });
@@ -89,10 +90,8 @@ void writeCoverageOutputs(const std::string& folder, const CoverageConfig& confi
                     {"mean_acceptance", c.meanAcceptance},
                     {"min_acceptance", c.minAcceptance},
                     {"acceptance_bound", c.acceptanceBound}});
-  const nlohmann::json summary{{"kind", "da-coverage"},
-                               {"level", config.level},
-                               {"internal_study", true},
-                               {"cells", list}};
+  const nlohmann::json summary{
+      {"kind", "da-coverage"}, {"level", config.level}, {"internal_study", true}, {"cells", list}};
   data::writeTextAtomic((std::filesystem::path(folder) / "coverage.json").string(),
                         summary.dump(2) + "\n");
 
@@ -106,15 +105,18 @@ void writeCoverageOutputs(const std::string& folder, const CoverageConfig& confi
   const bool reference = !config.reference.empty();
   md << "| ε | replicates |";
   for (int i = 0; i < layout.classCount(); ++i)
-    md << " p" << (i + 1) << " = " << fixed(config.classProbabilities[static_cast<std::size_t>(i)], 3) << " |";
+    md << " p" << (i + 1) << " = "
+       << fixed(config.classProbabilities[static_cast<std::size_t>(i)], 3) << " |";
   md << " mean acceptance | min acceptance | e^−ε |\n|---|---|";
   for (int i = 0; i < layout.classCount(); ++i) md << "---|";
   md << "---|---|---|\n";
-  for (std::size_t first = 0; first < cells.size(); first += static_cast<std::size_t>(layout.classCount())) {
+  for (std::size_t first = 0; first < cells.size();
+       first += static_cast<std::size_t>(layout.classCount())) {
     const CoverageCell& head = cells[first];
     const auto ref = config.reference.find(head.epsilon);
     md << "| " << head.epsilon << " | " << head.replicates << " |";
-    for (int i = 0; i < layout.classCount() && first + static_cast<std::size_t>(i) < cells.size(); ++i) {
+    for (int i = 0; i < layout.classCount() && first + static_cast<std::size_t>(i) < cells.size();
+         ++i) {
       md << ' ' << fixed(cells[first + static_cast<std::size_t>(i)].coverage(), 2);
       if (reference && ref != config.reference.end())
         md << " (" << fixed(ref->second[static_cast<std::size_t>(i)], 2) << ")";
@@ -124,7 +126,8 @@ void writeCoverageOutputs(const std::string& folder, const CoverageConfig& confi
        << significant(head.acceptanceBound) << " |\n";
   }
   if (reference)
-    md << "\nIn parentheses: " << (config.referenceName.empty() ? "the reference table" : config.referenceName)
+    md << "\nIn parentheses: "
+       << (config.referenceName.empty() ? "the reference table" : config.referenceName)
        << ". With R replicates a coverage has Monte Carlo standard error about √(c(1 − c)/R)"
        << " (0.03 at c = 0.9, R = 100).\n";
   data::writeTextAtomic((std::filesystem::path(folder) / "coverage.md").string(), md.str());

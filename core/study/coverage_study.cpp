@@ -42,8 +42,8 @@ infer::CodedRecords coverageRecords(const CoverageConfig& config, const Eigen::V
     const int y = coverageCategory(truth.data(), classes, rng);
     records.push(y);
     for (int k = 0; k < layout.featureCount(); ++k)
-      records.push(
-          coverageCategory(truth.data() + classes + layout.cell(y, k, 0), layout.levelCount(k), rng));
+      records.push(coverageCategory(truth.data() + classes + layout.cell(y, k, 0),
+                                    layout.levelCount(k), rng));
   }
   return records;
 }
@@ -65,12 +65,14 @@ infer::NaiveBayesLayout CoverageConfig::layout() const {
 std::vector<std::string> CoverageConfig::validate() const {
   std::vector<std::string> problems;
   if (version != 1) problems.push_back("version: must be 1");
-  if (records < 1 || records > 10'000'000) problems.push_back("records: must be between 1 and 10000000");
+  if (records < 1 || records > 10'000'000)
+    problems.push_back("records: must be between 1 and 10000000");
   if (classProbabilities.size() < 2)
     problems.push_back("class_probabilities: must list at least 2 classes");
   double sum = 0;
   for (double p : classProbabilities) {
-    if (!(p > 0) || !std::isfinite(p)) problems.push_back("class_probabilities: every value must be > 0");
+    if (!(p > 0) || !std::isfinite(p))
+      problems.push_back("class_probabilities: every value must be > 0");
     sum += p;
   }
   if (std::isfinite(sum) && std::abs(sum - 1.0) > 0.01)
@@ -78,11 +80,13 @@ std::vector<std::string> CoverageConfig::validate() const {
   if (levels.empty()) problems.push_back("levels: must list at least one feature");
   for (int j : levels)
     if (j < 2 || j > 1000) problems.push_back("levels: every feature needs 2 to 1000 levels");
-  if (!(priorAlpha > 0) || !std::isfinite(priorAlpha)) problems.push_back("prior_alpha: must be > 0");
+  if (!(priorAlpha > 0) || !std::isfinite(priorAlpha))
+    problems.push_back("prior_alpha: must be > 0");
   if (epsilon.empty()) problems.push_back("epsilon: must list at least one value");
   for (double e : epsilon)
     if (!(e > 0 && e <= 1e6)) problems.push_back("epsilon: every value must be in (0, 1e6]");
-  if (replicates < 1 || replicates > 1'000'000) problems.push_back("replicates: must be between 1 and 1000000");
+  if (replicates < 1 || replicates > 1'000'000)
+    problems.push_back("replicates: must be between 1 and 1000000");
   if (chains < 1 || chains > 64) problems.push_back("sampler.chains: must be between 1 and 64");
   if (warmup < 0 || iterations <= warmup)
     problems.push_back("sampler.iterations: must exceed sampler.warmup (>= 0)");
@@ -103,10 +107,10 @@ bool isCoverageConfigText(const std::string& text) {
 CoverageConfig coverageConfigFromJson(const std::string& text, const std::string& file) {
   const json top = parseConfigJson(text, file);
   const ConfigReader r(top, file, "");
-  r.onlyKeys({"version", "kind", "note", "records", "class_probabilities", "levels",
-              "prior_alpha", "epsilon", "replicates", "sampler", "level", "seed", "reference",
-              "reference_name"});
-  if (r.string("kind") != kCoverageKind) r.fail("kind", std::string("must be \"") + kCoverageKind + "\"");
+  r.onlyKeys({"version", "kind", "note", "records", "class_probabilities", "levels", "prior_alpha",
+              "epsilon", "replicates", "sampler", "level", "seed", "reference", "reference_name"});
+  if (r.string("kind") != kCoverageKind)
+    r.fail("kind", std::string("must be \"") + kCoverageKind + "\"");
   CoverageConfig c;
   c.version = static_cast<int>(r.integer("version", 1, 1));
   if (r.find("note")) c.note = r.string("note");
@@ -119,7 +123,8 @@ CoverageConfig coverageConfigFromJson(const std::string& text, const std::string
   if (const json* s = r.find("sampler")) {
     const ConfigReader sr(*s, file, "sampler");
     sr.onlyKeys({"iterations", "warmup", "chains"});
-    if (sr.find("iterations")) c.iterations = static_cast<int>(sr.integer("iterations", 2, 100'000'000));
+    if (sr.find("iterations"))
+      c.iterations = static_cast<int>(sr.integer("iterations", 2, 100'000'000));
     if (sr.find("warmup")) c.warmup = static_cast<int>(sr.integer("warmup", 0, 100'000'000));
     if (sr.find("chains")) c.chains = static_cast<int>(sr.integer("chains", 1, 64));
   }
@@ -127,7 +132,8 @@ CoverageConfig coverageConfigFromJson(const std::string& text, const std::string
   if (r.find("seed")) c.seed = r.integer<std::uint64_t>("seed");
   if (const json* ref = r.find("reference")) {
     const ConfigReader rr(*ref, file, "reference");
-    for (auto it = ref->begin(); it != ref->end(); ++it) c.reference[it.key()] = rr.numbers(it.key());
+    for (auto it = ref->begin(); it != ref->end(); ++it)
+      c.reference[it.key()] = rr.numbers(it.key());
   }
   if (r.find("reference_name")) c.referenceName = r.string("reference_name");
   const auto problems = c.validate();
@@ -169,7 +175,8 @@ Eigen::VectorXd coverageTruth(const CoverageConfig& config) {
   const infer::NaiveBayesLayout layout = config.layout();
   const int classes = layout.classCount();
   Eigen::VectorXd theta(classes + layout.classCount() * layout.cellsPerClass());
-  for (int i = 0; i < classes; ++i) theta[i] = config.classProbabilities[static_cast<std::size_t>(i)];
+  for (int i = 0; i < classes; ++i)
+    theta[i] = config.classProbabilities[static_cast<std::size_t>(i)];
   random::Rng rng = random::makeRng(random::deriveSeed(random::Seed(config.seed), 7));
   for (int i = 0; i < classes; ++i)
     for (int k = 0; k < layout.featureCount(); ++k) {
@@ -183,8 +190,19 @@ Eigen::VectorXd coverageTruth(const CoverageConfig& config) {
 }
 
 std::vector<std::string> coverageHeader() {
-  return {"replicate", "epsilon", "parameter", "truth", "mean", "lower", "upper", "covered",
-          "mean_acceptance", "min_acceptance", "acceptance_bound", "rhat", "seconds"};
+  return {"replicate",
+          "epsilon",
+          "parameter",
+          "truth",
+          "mean",
+          "lower",
+          "upper",
+          "covered",
+          "mean_acceptance",
+          "min_acceptance",
+          "acceptance_bound",
+          "rhat",
+          "seconds"};
 }
 
 std::optional<ReplicateRows> runCoverageReplicate(const CoverageConfig& config, int replicate,
@@ -223,16 +241,15 @@ std::optional<ReplicateRows> runCoverageReplicate(const CoverageConfig& config, 
       const double lower = utility::quantileSorted(pooled, tail);
       const double upper = utility::quantileSorted(pooled, 1.0 - tail);
       const double t = truth[i];
-      out.rows.push_back({std::to_string(replicate), data::formatNumber(config.epsilon[e]),
-                          summary[static_cast<std::size_t>(i)].name, data::formatNumber(t),
-                          data::formatNumber(summary[static_cast<std::size_t>(i)].mean),
-                          data::formatNumber(lower), data::formatNumber(upper),
-                          (lower <= t && t <= upper) ? "1" : "0",
-                          data::formatNumber(result.meanAcceptance()),
-                          data::formatNumber(result.minAcceptance()),
-                          data::formatNumber(std::exp(-config.epsilon[e])),
-                          data::formatNumber(summary[static_cast<std::size_t>(i)].rhat),
-                          data::formatNumber(seconds)});
+      out.rows.push_back(
+          {std::to_string(replicate), data::formatNumber(config.epsilon[e]),
+           summary[static_cast<std::size_t>(i)].name, data::formatNumber(t),
+           data::formatNumber(summary[static_cast<std::size_t>(i)].mean), data::formatNumber(lower),
+           data::formatNumber(upper), (lower <= t && t <= upper) ? "1" : "0",
+           data::formatNumber(result.meanAcceptance()), data::formatNumber(result.minAcceptance()),
+           data::formatNumber(std::exp(-config.epsilon[e])),
+           data::formatNumber(summary[static_cast<std::size_t>(i)].rhat),
+           data::formatNumber(seconds)});
     }
   }
   return out;

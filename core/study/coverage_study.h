@@ -14,6 +14,7 @@
 ///   release noise at ε index e: makeSeededSource(deriveSeed(s_r, 100 + e));
 ///   DA sampler at ε index e:    deriveSeed(s_r, 200 + e);
 ///   feature conditionals:       makeRng(deriveSeed(seed, 7)).
+#include <Eigen/Dense>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -21,8 +22,6 @@
 #include <stop_token>
 #include <string>
 #include <vector>
-
-#include <Eigen/Dense>
 
 #include "core/infer/naive_bayes_release.h"
 #include "core/study/study_runner.h"
@@ -42,7 +41,7 @@ struct CoverageConfig {
   int iterations = 10000;  ///< DA sweeps per chain, warm-up included
   int warmup = 5000;
   int chains = 1;
-  double level = 0.9;      ///< credible level of the central interval
+  double level = 0.9;  ///< credible level of the central interval
   std::uint64_t seed = 1;
   /// A published coverage table to print beside ours: ε (as written) → coverage of each p_i.
   std::map<std::string, std::vector<double>> reference;
@@ -93,9 +92,9 @@ struct CoverageCell {
   double truth = 0;
   int replicates = 0;
   int covered = 0;
-  double meanAcceptance = 0;  ///< mean over replicates
-  double minAcceptance = 1;   ///< smallest over replicates
-  double acceptanceBound = 0; ///< e^{−ε}
+  double meanAcceptance = 0;   ///< mean over replicates
+  double minAcceptance = 1;    ///< smallest over replicates
+  double acceptanceBound = 0;  ///< e^{−ε}
   double coverage() const { return replicates > 0 ? double(covered) / replicates : 0.0; }
 };
 

@@ -17,20 +17,21 @@ FolderLock::FolderLock(const std::string& folder)
   for (;;) {
     fd_ = ::open(path_.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0666);
     if (fd_ < 0)
-      throw std::runtime_error("study folder '" + folder + "': cannot create its lock file: " +
-                               std::strerror(errno));
+      throw std::runtime_error("study folder '" + folder +
+                               "': cannot create its lock file: " + std::strerror(errno));
     int rc;
     do rc = ::flock(fd_, LOCK_EX);
     while (rc != 0 && errno == EINTR);
     if (rc != 0) {
       const int error = errno;
       ::close(fd_);
-      throw std::runtime_error("study folder '" + folder + "': cannot lock it: " +
-                               std::strerror(error));
+      throw std::runtime_error("study folder '" + folder +
+                               "': cannot lock it: " + std::strerror(error));
     }
     // The holder before us may have removed the file (removeFile): then the lock we hold is on
     // a file nobody else will open, and the folder's lock is a new file. Lock that one instead.
-    struct stat held {}, named {};
+    struct stat held {
+    }, named{};
     if (::fstat(fd_, &held) == 0 && ::stat(path_.c_str(), &named) == 0 &&
         held.st_dev == named.st_dev && held.st_ino == named.st_ino)
       return;

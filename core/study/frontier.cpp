@@ -13,9 +13,12 @@ namespace {
 
 int guaranteeRank(pipeline::Guarantee g) {
   switch (g) {
-    case pipeline::Guarantee::none: return 0;
-    case pipeline::Guarantee::aDP: return 1;
-    case pipeline::Guarantee::DP: return 2;
+    case pipeline::Guarantee::none:
+      return 0;
+    case pipeline::Guarantee::aDP:
+      return 1;
+    case pipeline::Guarantee::DP:
+      return 2;
   }
   return 0;
 }
@@ -110,8 +113,8 @@ std::vector<FrontierPoint> frontierPoints(const std::vector<StudyRow>& rows,
     // when its runs have none; any other has (its DP stage failed the diagnostics).
     bool claims = true;
     try {
-      claims = pipeline::guaranteeOf(pipeline::parseMechanism(p.mechanism)) !=
-               pipeline::Guarantee::none;
+      claims =
+          pipeline::guaranteeOf(pipeline::parseMechanism(p.mechanism)) != pipeline::Guarantee::none;
     } catch (const std::invalid_argument&) {
     }
     p.withoutGuarantee = claims ? cell.withoutGuarantee : 0;
@@ -132,20 +135,24 @@ std::vector<FrontierPoint> frontierPoints(const std::vector<StudyRow>& rows,
   for (const auto& p : points)
     if (std::find(seriesOrder.begin(), seriesOrder.end(), p.series) == seriesOrder.end())
       seriesOrder.push_back(p.series);
-  std::stable_sort(points.begin(), points.end(), [&](const FrontierPoint& a, const FrontierPoint& b) {
-    const auto ia = std::find(seriesOrder.begin(), seriesOrder.end(), a.series);
-    const auto ib = std::find(seriesOrder.begin(), seriesOrder.end(), b.series);
-    if (ia != ib) return ia < ib;
-    return a.x < b.x;
-  });
+  std::stable_sort(points.begin(), points.end(),
+                   [&](const FrontierPoint& a, const FrontierPoint& b) {
+                     const auto ia = std::find(seriesOrder.begin(), seriesOrder.end(), a.series);
+                     const auto ib = std::find(seriesOrder.begin(), seriesOrder.end(), b.series);
+                     if (ia != ib) return ia < ib;
+                     return a.x < b.x;
+                   });
   return points;
 }
 
 std::string frontierGuaranteeLabel(pipeline::Guarantee guarantee) {
   switch (guarantee) {
-    case pipeline::Guarantee::DP: return "strict DP";
-    case pipeline::Guarantee::aDP: return "aDP";
-    case pipeline::Guarantee::none: return "no guarantee";
+    case pipeline::Guarantee::DP:
+      return "strict DP";
+    case pipeline::Guarantee::aDP:
+      return "aDP";
+    case pipeline::Guarantee::none:
+      return "no guarantee";
   }
   return "no guarantee";
 }

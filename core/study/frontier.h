@@ -18,11 +18,11 @@ namespace dpsynth::core::study {
 std::vector<std::string> frontierMeasures();
 
 struct FrontierPoint {
-  int cell = 0;                   ///< the cell's index (studyCells order)
-  std::string mechanism;          ///< cell_mechanism
-  std::optional<double> epsilon;  ///< the ε target of the cell, when the mechanism takes one
-  std::optional<double> c, g;     ///< when the mechanism uses them
-  bool hasDownscale = false;      ///< the mechanism takes a downscale d
+  int cell = 0;                     ///< the cell's index (studyCells order)
+  std::string mechanism;            ///< cell_mechanism
+  std::optional<double> epsilon;    ///< the ε target of the cell, when the mechanism takes one
+  std::optional<double> c, g;       ///< when the mechanism uses them
+  bool hasDownscale = false;        ///< the mechanism takes a downscale d
   std::optional<double> downscale;  ///< with hasDownscale: a value, or nullopt = "auto"
   /// Where the point sits on the ε axis: the ε target, or for mechanisms whose ε is an outcome
   /// (unweighted, lw, lw-final, …) the median over replicates of the "epsilon" column (ε_x).

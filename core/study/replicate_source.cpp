@@ -1,9 +1,8 @@
 #include "core/study/replicate_source.h"
 
-#include "core/exec/cancellation.h"
-
 #include "core/data/csv_table.h"
 #include "core/data/data_file.h"
+#include "core/exec/cancellation.h"
 #include "core/random/rng.h"
 
 namespace dpsynth::core::study {
@@ -28,8 +27,8 @@ double generatedValue(const Generator& g, rnd::Rng& rng) {
     case Generator::Kind::nbmix: {
       // The component draw comes first, as in data::generateSample's nbmix.
       const bool first = rnd::uniform01(rng) < p[0];
-      return static_cast<double>(
-          first ? rnd::negativeBinomial(rng, p[1], p[2]) : rnd::negativeBinomial(rng, p[3], p[4]));
+      return static_cast<double>(first ? rnd::negativeBinomial(rng, p[1], p[2])
+                                       : rnd::negativeBinomial(rng, p[3], p[4]));
     }
     case Generator::Kind::normal:
       return rnd::normal(rng, p[0], p[1]);

@@ -116,16 +116,16 @@ Generator Generator::parse(const std::string& text) {
   }
   if (g.parameters.size() != shape->arity)
     throw std::invalid_argument(std::string(shape->name) + " takes " +
-                                std::to_string(shape->arity) + " parameters, '" + text +
-                                "' has " + std::to_string(g.parameters.size()));
+                                std::to_string(shape->arity) + " parameters, '" + text + "' has " +
+                                std::to_string(g.parameters.size()));
   const auto& p = g.parameters;
   for (std::size_t i = 0; i < p.size(); ++i) {
     const bool isWeight = g.kind == Kind::nbmix && i == 0;
     if (g.kind == Kind::normal && i == 0) continue;  // a mean: any finite number
     if (isWeight ? !(p[i] >= 0 && p[i] <= 1) : !(p[i] > 0))
-      throw std::invalid_argument("in '" + text + "' parameter " + std::to_string(i + 1) +
-                                  (isWeight ? " (the weight) must be in [0, 1]"
-                                            : " must be positive"));
+      throw std::invalid_argument(
+          "in '" + text + "' parameter " + std::to_string(i + 1) +
+          (isWeight ? " (the weight) must be in [0, 1]" : " must be positive"));
   }
   return g;
 }
@@ -139,11 +139,15 @@ std::string Generator::spelling() const {
 
 models::Family Generator::family() const {
   switch (kind) {
-    case Kind::beta: return models::Family::beta;
-    case Kind::poisson: return models::Family::poisson;
+    case Kind::beta:
+      return models::Family::beta;
+    case Kind::poisson:
+      return models::Family::poisson;
     case Kind::negbin:
-    case Kind::nbmix: return models::Family::negbin;
-    case Kind::normal: return models::Family::normal;
+    case Kind::nbmix:
+      return models::Family::negbin;
+    case Kind::normal:
+      return models::Family::normal;
   }
   return models::Family::negbin;
 }
@@ -286,8 +290,7 @@ StudyConfig loadStudyConfig(const std::string& path) {
 std::string studyConfigToJson(const StudyConfig& config) {
   json source;
   if (config.source.generator) {
-    source = json{{"generator", config.source.generator->spelling()},
-                  {"n", config.source.n}};
+    source = json{{"generator", config.source.generator->spelling()}, {"n", config.source.n}};
   } else {
     const Bootstrap& b = *config.source.bootstrap;
     source = json{{"bootstrap", b.file},
@@ -302,24 +305,23 @@ std::string studyConfigToJson(const StudyConfig& config) {
   for (auto m : config.mechanisms) mechanisms.push_back(pipeline::mechanismName(m));
   json downscale = json::array();
   for (const auto& d : config.tuning.downscale) downscale.push_back(d ? json(*d) : json("auto"));
-  json out{
-      {"version", config.version},
-      {"source", source},
-      {"mechanisms", mechanisms},
-      {"epsilon", config.epsilon},
-      {"tuning", {{"c", config.tuning.c}, {"g", config.tuning.g}, {"downscale", downscale}}},
-      {"neighbours", privacy::neighboursName(config.neighbours)},
-      {"replicates", config.replicates},
-      {"sampler",
-       {{"chains", config.sampler.chains},
-        {"warmup", config.sampler.warmup},
-        {"draws", config.sampler.draws}}},
-      {"ph",
-       {{"lower", optionalNumber(config.histogram.lower)},
-        {"upper", optionalNumber(config.histogram.upper)},
-        {"bins", config.histogram.bins}}},
-      {"seed", config.seed},
-      {"note", config.note}};
+  json out{{"version", config.version},
+           {"source", source},
+           {"mechanisms", mechanisms},
+           {"epsilon", config.epsilon},
+           {"tuning", {{"c", config.tuning.c}, {"g", config.tuning.g}, {"downscale", downscale}}},
+           {"neighbours", privacy::neighboursName(config.neighbours)},
+           {"replicates", config.replicates},
+           {"sampler",
+            {{"chains", config.sampler.chains},
+             {"warmup", config.sampler.warmup},
+             {"draws", config.sampler.draws}}},
+           {"ph",
+            {{"lower", optionalNumber(config.histogram.lower)},
+             {"upper", optionalNumber(config.histogram.upper)},
+             {"bins", config.histogram.bins}}},
+           {"seed", config.seed},
+           {"note", config.note}};
   // No grid is written as no key: the reader refuses an empty list (a config that names ε
   // must name a value), and what this writes must read back (fuzz/study_config_fuzzer).
   if (config.epsilon.empty()) out.erase("epsilon");

@@ -42,8 +42,8 @@ std::string lipschitzViolins(const StudyConfig& config, const std::vector<StudyR
   options.title = std::string(config.source.bootstrap ? "INTERNAL (bootstrap of confidential "
                                                         "data): "
                                                       : "") +
-                  "Lipschitz bound Δ over " + std::to_string(config.replicates) +
-                  " replicates (" + privacy::neighboursName(config.neighbours) + ")";
+                  "Lipschitz bound Δ over " + std::to_string(config.replicates) + " replicates (" +
+                  privacy::neighboursName(config.neighbours) + ")";
   options.height = 320;  // two-line labels; no x axis title (the labels name the mechanisms)
   options.yLabel = "Δ";
   options.width = std::max(640, 90 * static_cast<int>(groups.size()));
@@ -61,8 +61,7 @@ void writeStudyOutputs(const std::string& folder, const StudyConfig& config,
   const std::vector<StudyRow> typed = studyRowsFromCsv(rows);
   const auto cells = summarizeStudy(typed);
   data::writeTextAtomic((fs::path(folder) / "summary.json").string(), summaryJson(config, cells));
-  data::writeTextAtomic((fs::path(folder) / "summary.md").string(),
-                        summaryMarkdown(config, cells));
+  data::writeTextAtomic((fs::path(folder) / "summary.md").string(), summaryMarkdown(config, cells));
   data::writeTextAtomic((fs::path(folder) / "lipschitz.svg").string(),
                         lipschitzViolins(config, typed));
   // A folder of bootstrap replicates of confidential data marks itself internal (SPEC §0), so

@@ -51,7 +51,8 @@ std::vector<StudyCell> studyCells(const StudyConfig& config) {
   std::vector<StudyCell> cells;
   for (Mechanism m : config.mechanisms) {
     std::vector<std::optional<double>> eps{std::nullopt};
-    if (pipeline::usesEpsilonTarget(m) && !config.epsilon.empty()) eps.assign(config.epsilon.begin(), config.epsilon.end());
+    if (pipeline::usesEpsilonTarget(m) && !config.epsilon.empty())
+      eps.assign(config.epsilon.begin(), config.epsilon.end());
     std::vector<std::optional<double>> cs{std::nullopt}, gs{std::nullopt};
     if (usesWeights(m)) {
       cs.assign(config.tuning.c.begin(), config.tuning.c.end());

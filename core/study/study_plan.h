@@ -13,8 +13,9 @@ namespace dpsynth::core::study {
 
 /// One cell of the grid: a mechanism at one ε and tuning point. Axes a mechanism does not use
 /// are left out (nullopt) instead of repeated: unweighted, lw, cw, lw-final and cw-final do
-/// not take an ε target (their ε is an outcome, 2Δ; pipeline::usesEpsilonTarget), only the weighted ones take c and g,
-/// only weighted-e and censor-w take a downscale. So every cell is a distinct computation.
+/// not take an ε target (their ε is an outcome, 2Δ; pipeline::usesEpsilonTarget), only the weighted
+/// ones take c and g, only weighted-e and censor-w take a downscale. So every cell is a distinct
+/// computation.
 struct StudyCell {
   pipeline::Mechanism mechanism = pipeline::Mechanism::unweighted;
   std::optional<double> epsilon;

@@ -102,11 +102,11 @@ std::optional<ReplicateRows> runReplicate(const StudyConfig& config, const Repli
   return out;
 }
 
-StudyOutcome runReplicates(const std::vector<int>& replicates, int threads,
-                           const std::function<std::optional<ReplicateRows>(int, std::stop_token)>& run,
-                           const std::function<void(const ReplicateRows&)>& onReplicate,
-                           const std::function<void(const StudyProgress&)>& onProgress,
-                           std::stop_token stop) {
+StudyOutcome runReplicates(
+    const std::vector<int>& replicates, int threads,
+    const std::function<std::optional<ReplicateRows>(int, std::stop_token)>& run,
+    const std::function<void(const ReplicateRows&)>& onReplicate,
+    const std::function<void(const StudyProgress&)>& onProgress, std::stop_token stop) {
   const auto start = std::chrono::steady_clock::now();
   std::vector<std::optional<ReplicateRows>> landed(replicates.size());
   int done = 0;

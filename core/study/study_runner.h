@@ -50,11 +50,11 @@ enum class StudyOutcome { completed, cancelled };
 /// receives each finished replicate (serialised: one call at a time, in order of completion) and
 /// then onProgress is called. Exceptions from a replicate or a callback stop the others and are
 /// rethrown.
-StudyOutcome runReplicates(const std::vector<int>& replicates, int threads,
-                           const std::function<std::optional<ReplicateRows>(int, std::stop_token)>& run,
-                           const std::function<void(const ReplicateRows&)>& onReplicate,
-                           const std::function<void(const StudyProgress&)>& onProgress,
-                           std::stop_token stop);
+StudyOutcome runReplicates(
+    const std::vector<int>& replicates, int threads,
+    const std::function<std::optional<ReplicateRows>(int, std::stop_token)>& run,
+    const std::function<void(const ReplicateRows&)>& onReplicate,
+    const std::function<void(const StudyProgress&)>& onProgress, std::stop_token stop);
 
 /// Runs the given replicates with up to `threads` at a time (0 = hardware concurrency).
 /// onReplicate receives each finished replicate (serialised: one call at a time, in order of

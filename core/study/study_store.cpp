@@ -17,7 +17,9 @@ namespace dpsynth::core::study {
 namespace fs = std::filesystem;
 namespace {
 
-std::string hashPath(const std::string& folder) { return (fs::path(folder) / "study.sha256").string(); }
+std::string hashPath(const std::string& folder) {
+  return (fs::path(folder) / "study.sha256").string();
+}
 
 std::string readText(const std::string& path) {
   try {

@@ -169,8 +169,8 @@ std::string summaryMarkdown(const StudyConfig& config, const std::vector<CellSum
                        ? std::string(kInternalStudyLine) + "\n\n# Study summary\n\n"
                        : std::string("# Study summary\n\n");
   if (config.source.generator) {
-    md += "Source: " + config.source.generator->spelling() + ", n = " +
-          std::to_string(config.source.n) + ".";
+    md += "Source: " + config.source.generator->spelling() +
+          ", n = " + std::to_string(config.source.n) + ".";
   } else {
     md += "Source: '" + config.source.bootstrap->file +
           "' resampled with replacement. This is an INTERNAL study of confidential data, "
@@ -179,8 +179,9 @@ std::string summaryMarkdown(const StudyConfig& config, const std::vector<CellSum
   md += " Replicates: " + std::to_string(config.replicates) + ", seed " +
         std::to_string(config.seed) + " (not for release).\n";
   if (!config.note.empty()) md += "\nNote: " + config.note + "\n";
-  md += "\nQuantiles are R's type 7; sd has the n − 1 divisor; 4 significant digits here, exact "
-        "values in summary.json.\n";
+  md +=
+      "\nQuantiles are R's type 7; sd has the n − 1 divisor; 4 significant digits here, exact "
+      "values in summary.json.\n";
   const auto table = [](const std::vector<ColumnSummary>& summaries, bool risk) {
     std::string t = "| column | n | Min | Q1 | Median | Mean | Q3 | Max | sd |\n";
     t += "|---|---|---|---|---|---|---|---|---|\n";

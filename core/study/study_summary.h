@@ -20,7 +20,7 @@ struct ColumnSummary {
 ColumnSummary summarizeValues(const std::string& column, std::vector<double> values);
 
 struct CellSummary {
-  std::string cell;            ///< the "cell" field ("" for the confidential rows)
+  std::string cell;               ///< the "cell" field ("" for the confidential rows)
   std::vector<std::string> keys;  ///< cell_mechanism, cell_epsilon, cell_c, cell_g, cell_downscale
   std::vector<ColumnSummary> columns;  ///< numeric columns with at least one value
   /// The empirical disclosure risk of the cell (kRiskColumns, then kCapGainColumn), those with

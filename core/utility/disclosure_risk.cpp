@@ -171,7 +171,8 @@ DisclosureRisk measureDisclosureRiskByGroup(const std::vector<std::uint32_t>& gr
   }
   if (!neighbour.empty() && ySyn.size() > 0) {
     exec::stableSort(neighbour.begin(), neighbour.end(), std::less<double>(), stop);
-    const double q05 = neighbour[static_cast<std::size_t>(0.05 * static_cast<double>(neighbour.size() - 1))];
+    const double q05 =
+        neighbour[static_cast<std::size_t>(0.05 * static_cast<double>(neighbour.size() - 1))];
     std::size_t close = 0;
     for (std::size_t r = 0; r < static_cast<std::size_t>(ySyn.size()); ++r) {
       if ((r & 4095) == 0) exec::throwIfStopped(stop);

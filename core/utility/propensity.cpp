@@ -37,9 +37,9 @@ class PropensityDesign {
         covariates_(XConf.cols() - 1) {
     const Eigen::Index n = rows();
     const double mean = (yConf.sum() + ySyn.sum()) / static_cast<double>(n);
-    const double sd = std::sqrt(((yConf.array() - mean).square().sum() +
-                                 (ySyn.array() - mean).square().sum()) /
-                                static_cast<double>(n));
+    const double sd =
+        std::sqrt(((yConf.array() - mean).square().sum() + (ySyn.array() - mean).square().sum()) /
+                  static_cast<double>(n));
     if (sd > 0) {  // a constant y is left as it is
       yMean_ = mean;
       yScale_ = sd;
@@ -58,7 +58,13 @@ class PropensityDesign {
     for (Eigen::Index start = 0; start < n; start += kBlock) {
       const Eigen::Index count = std::min(kBlock, n - start);
       raw(start, count, block);
-      sd_ += (block.rowwise() - mean_.transpose()).array().square().colwise().sum().matrix().transpose();
+      sd_ += (block.rowwise() - mean_.transpose())
+                 .array()
+                 .square()
+                 .colwise()
+                 .sum()
+                 .matrix()
+                 .transpose();
     }
     sd_ = (sd_ / static_cast<double>(n)).cwiseSqrt();
   }
@@ -92,8 +98,7 @@ class PropensityDesign {
       if (covariates_ == 0) return;
       out.block(at, 2, m, covariates_) = X.block(from, 1, m, covariates_);
       out.block(at, 2 + covariates_, m, covariates_) =
-          X.block(from, 1, m, covariates_).array().colwise() *
-          out.col(1).segment(at, m).array();
+          X.block(from, 1, m, covariates_).array().colwise() * out.col(1).segment(at, m).array();
     };
     fill(0, inConf, yConf_, XConf_, start);
     fill(inConf, count - inConf, ySyn_, XSyn_, start + inConf - n0_);
@@ -131,8 +136,8 @@ Eigen::VectorXd ridgeLogisticFit(const Eigen::VectorXd& t, const PropensityDesig
       const Eigen::VectorXd eta = Zb * beta;
       for (Eigen::Index i = 0; i < rows; ++i) {
         // log(1 + e^η) computed without overflow.
-        const double softplus = eta[i] > 0 ? eta[i] + std::log1p(std::exp(-eta[i]))
-                                           : std::log1p(std::exp(eta[i]));
+        const double softplus =
+            eta[i] > 0 ? eta[i] + std::log1p(std::exp(-eta[i])) : std::log1p(std::exp(eta[i]));
         ll += t[start + i] * eta[i] - softplus;
       }
     }
@@ -187,12 +192,12 @@ Eigen::VectorXd ridgeLogisticFit(const Eigen::VectorXd& t, const PropensityDesig
 
 }  // namespace
 
-double pmse(const Eigen::VectorXd& yConf, const Eigen::MatrixXd& XConf,
-            const Eigen::VectorXd& ySyn, const Eigen::MatrixXd& XSyn,
-            const std::stop_token& stop) {
+double pmse(const Eigen::VectorXd& yConf, const Eigen::MatrixXd& XConf, const Eigen::VectorXd& ySyn,
+            const Eigen::MatrixXd& XSyn, const std::stop_token& stop) {
   if (yConf.size() != XConf.rows() || ySyn.size() != XSyn.rows() || XConf.cols() != XSyn.cols())
     throw std::invalid_argument("pMSE: inconsistent sizes");
-  if (XConf.rows() == 0 || XSyn.rows() == 0) throw std::invalid_argument("pMSE: a file has no rows");
+  if (XConf.rows() == 0 || XSyn.rows() == 0)
+    throw std::invalid_argument("pMSE: a file has no rows");
   if (!yConf.allFinite() || !ySyn.allFinite() || !XConf.allFinite() || !XSyn.allFinite())
     throw std::invalid_argument("pMSE: a value is not finite");
   const Eigen::Index n0 = XConf.rows(), n1 = XSyn.rows();

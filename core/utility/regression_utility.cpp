@@ -40,11 +40,15 @@ double muEta(RegressionFamily f, double mu) {
 
 double variance(RegressionFamily f, double mu, double phi) {
   switch (f) {
-    case RegressionFamily::normal: return 1.0;
-    case RegressionFamily::poisson: return std::max(mu, 1e-300);
-    case RegressionFamily::negbin: return std::max(mu + mu * mu / phi, 1e-300);
+    case RegressionFamily::normal:
+      return 1.0;
+    case RegressionFamily::poisson:
+      return std::max(mu, 1e-300);
+    case RegressionFamily::negbin:
+      return std::max(mu + mu * mu / phi, 1e-300);
     case RegressionFamily::beta:
-    case RegressionFamily::binomial: return std::max(mu * (1.0 - mu), 1e-300);
+    case RegressionFamily::binomial:
+      return std::max(mu * (1.0 - mu), 1e-300);
   }
   return 1.0;
 }
@@ -99,8 +103,8 @@ struct IrlsResult {
   bool converged = false;
 };
 
-IrlsResult irls(const Eigen::VectorXd& y, const Eigen::MatrixXd& X, RegressionFamily f,
-                double phi, const Eigen::VectorXd* start, const std::stop_token& stop) {
+IrlsResult irls(const Eigen::VectorXd& y, const Eigen::MatrixXd& X, RegressionFamily f, double phi,
+                const Eigen::VectorXd* start, const std::stop_token& stop) {
   const Eigen::Index n = X.rows();
   Eigen::VectorXd eta(n);
   if (start) {
@@ -147,16 +151,19 @@ IrlsResult irls(const Eigen::VectorXd& y, const Eigen::MatrixXd& X, RegressionFa
 
 GlmFit fitGlm(const Eigen::VectorXd& y, const Eigen::MatrixXd& X, RegressionFamily family,
               const std::stop_token& stop) {
-  if (y.size() != X.rows()) throw std::invalid_argument("regression utility: y and X differ in size");
+  if (y.size() != X.rows())
+    throw std::invalid_argument("regression utility: y and X differ in size");
   const Eigen::Index n = X.rows(), k = X.cols();
-  if (k < 1 || n <= k) throw std::invalid_argument("regression utility: needs more records than coefficients");
+  if (k < 1 || n <= k)
+    throw std::invalid_argument("regression utility: needs more records than coefficients");
   double phi = kPoissonPhi;
   IrlsResult r = irls(y, X, family, phi, nullptr, stop);
   GlmFit fit;
   if (family == RegressionFamily::negbin) {
     // Alternate β | φ (IRLS) and φ | β (moments) until φ settles.
     for (int round = 0; round < 50; ++round) {
-      const Eigen::VectorXd mu = (X * r.beta).unaryExpr([](double e) { return std::exp(std::min(e, 700.0)); });
+      const Eigen::VectorXd mu =
+          (X * r.beta).unaryExpr([](double e) { return std::exp(std::min(e, 700.0)); });
       const double num = mu.squaredNorm();
       const double den = ((y - mu).array().square() - mu.array()).sum();
       const double next = den > 0 ? std::min(num / den, kPoissonPhi) : kPoissonPhi;
@@ -195,15 +202,15 @@ double ciOverlap(double loA, double hiA, double loB, double hiB) {
 
 RegressionUtility compareRegressions(const Eigen::VectorXd& yConf, const Eigen::VectorXd& ySyn,
                                      const Eigen::MatrixXd& X,
-                                     const std::vector<std::string>& names,
-                                     RegressionFamily family, const std::stop_token& stop) {
+                                     const std::vector<std::string>& names, RegressionFamily family,
+                                     const std::stop_token& stop) {
   return compareRegressions(yConf, X, ySyn, X, names, family, stop);
 }
 
 RegressionUtility compareRegressions(const Eigen::VectorXd& yConf, const Eigen::MatrixXd& XConf,
                                      const Eigen::VectorXd& ySyn, const Eigen::MatrixXd& XSyn,
-                                     const std::vector<std::string>& names,
-                                     RegressionFamily family, const std::stop_token& stop) {
+                                     const std::vector<std::string>& names, RegressionFamily family,
+                                     const std::stop_token& stop) {
   const Eigen::MatrixXd& X = XConf;
   if (names.size() != static_cast<std::size_t>(X.cols()) || XSyn.cols() != X.cols())
     throw std::invalid_argument("regression utility: one name per design column is needed");
@@ -219,12 +226,12 @@ RegressionUtility compareRegressions(const Eigen::VectorXd& yConf, const Eigen::
     c.synthetic = syn.beta[j];
     c.syntheticSe = syn.se[j];
     // A zero-width interval (a perfect fit) gives no overlap fraction: NaN, not a number made up.
-    c.overlap = c.confidentialSe > 0 && c.syntheticSe > 0
-                    ? ciOverlap(c.confidential - kZ975 * c.confidentialSe,
-                                c.confidential + kZ975 * c.confidentialSe,
-                                c.synthetic - kZ975 * c.syntheticSe,
-                                c.synthetic + kZ975 * c.syntheticSe)
-                    : std::numeric_limits<double>::quiet_NaN();
+    c.overlap =
+        c.confidentialSe > 0 && c.syntheticSe > 0
+            ? ciOverlap(c.confidential - kZ975 * c.confidentialSe,
+                        c.confidential + kZ975 * c.confidentialSe,
+                        c.synthetic - kZ975 * c.syntheticSe, c.synthetic + kZ975 * c.syntheticSe)
+            : std::numeric_limits<double>::quiet_NaN();
     c.standardized = std::abs(c.synthetic - c.confidential) / c.confidentialSe;
     overlapSum += c.overlap;
     out.maxStandardized = j == 0 ? c.standardized : std::max(out.maxStandardized, c.standardized);
@@ -234,20 +241,19 @@ RegressionUtility compareRegressions(const Eigen::VectorXd& yConf, const Eigen::
   return out;
 }
 
-std::vector<GroupMean> groupMeans(const Eigen::VectorXd& yConf, const Eigen::VectorXd& ySyn,
-                                  const Eigen::MatrixXd& X, const std::vector<std::string>& names,
-                                  const std::vector<std::pair<std::string, std::string>>&
-                                      referenceLevels,
-                                  const std::stop_token& stop) {
+std::vector<GroupMean> groupMeans(
+    const Eigen::VectorXd& yConf, const Eigen::VectorXd& ySyn, const Eigen::MatrixXd& X,
+    const std::vector<std::string>& names,
+    const std::vector<std::pair<std::string, std::string>>& referenceLevels,
+    const std::stop_token& stop) {
   return groupMeans(yConf, X, ySyn, X, names, referenceLevels, stop);
 }
 
-std::vector<GroupMean> groupMeans(const Eigen::VectorXd& yConf, const Eigen::MatrixXd& X,
-                                  const Eigen::VectorXd& ySyn, const Eigen::MatrixXd& XSyn,
-                                  const std::vector<std::string>& names,
-                                  const std::vector<std::pair<std::string, std::string>>&
-                                      referenceLevels,
-                                  const std::stop_token& stop) {
+std::vector<GroupMean> groupMeans(
+    const Eigen::VectorXd& yConf, const Eigen::MatrixXd& X, const Eigen::VectorXd& ySyn,
+    const Eigen::MatrixXd& XSyn, const std::vector<std::string>& names,
+    const std::vector<std::pair<std::string, std::string>>& referenceLevels,
+    const std::stop_token& stop) {
   if (yConf.size() != X.rows() || ySyn.size() != XSyn.rows() || XSyn.cols() != X.cols() ||
       names.size() != static_cast<std::size_t>(X.cols()))
     throw std::invalid_argument("group means: inconsistent sizes");
@@ -306,9 +312,8 @@ std::vector<GroupMean> groupMeans(const Eigen::VectorXd& yConf, const Eigen::Mat
       g.confidential /= static_cast<double>(g.records);
       // A level the synthetic records (a sample of the input's covariate rows when the
       // published size differs from n) happen not to hold has no synthetic mean.
-      g.synthetic = syntheticRecords[k] > 0
-                        ? g.synthetic / static_cast<double>(syntheticRecords[k])
-                        : std::numeric_limits<double>::quiet_NaN();
+      g.synthetic = syntheticRecords[k] > 0 ? g.synthetic / static_cast<double>(syntheticRecords[k])
+                                            : std::numeric_limits<double>::quiet_NaN();
       out.push_back(g);
     }
   }

@@ -21,8 +21,8 @@ namespace dpsynth::core::utility {
 enum class RegressionFamily { normal, poisson, negbin, beta, binomial };
 
 struct GlmFit {
-  Eigen::VectorXd beta;  ///< K coefficients, in the order of the design's columns
-  Eigen::VectorXd se;    ///< their standard errors, sqrt(diag(dispersion · (XᵀWX)⁻¹))
+  Eigen::VectorXd beta;   ///< K coefficients, in the order of the design's columns
+  Eigen::VectorXd se;     ///< their standard errors, sqrt(diag(dispersion · (XᵀWX)⁻¹))
   double dispersion = 1;  ///< normal: RSS/(n−K); beta: Pearson χ²/(n−K); others 1
   double phi = 0;         ///< negbin only: the overdispersion used (method of moments)
   int iterations = 0;
@@ -63,15 +63,15 @@ struct RegressionUtility {
 /// confidential covariate rows. names has K entries (the design names).
 RegressionUtility compareRegressions(const Eigen::VectorXd& yConf, const Eigen::VectorXd& ySyn,
                                      const Eigen::MatrixXd& X,
-                                     const std::vector<std::string>& names,
-                                     RegressionFamily family, const std::stop_token& stop = {});
+                                     const std::vector<std::string>& names, RegressionFamily family,
+                                     const std::stop_token& stop = {});
 
 /// The same when the synthetic records have covariate rows of their own (XSyn: a published size
 /// other than n takes a sample of the input's rows, SPEC §0); XSyn has X's columns.
 RegressionUtility compareRegressions(const Eigen::VectorXd& yConf, const Eigen::MatrixXd& XConf,
                                      const Eigen::VectorXd& ySyn, const Eigen::MatrixXd& XSyn,
-                                     const std::vector<std::string>& names,
-                                     RegressionFamily family, const std::stop_token& stop = {});
+                                     const std::vector<std::string>& names, RegressionFamily family,
+                                     const std::stop_token& stop = {});
 
 /// Propensity-score mean squared error (Woo et al. 2009; Snoke et al. 2018): stacks the
 /// confidential rows (indicator 0) and the synthetic rows (indicator 1), fits a logistic
@@ -83,9 +83,8 @@ RegressionUtility compareRegressions(const Eigen::VectorXd& yConf, const Eigen::
 /// standardised non-intercept coefficients (propensity.cpp), so it exists when the files are
 /// separable and pMSE is then large, never the "indistinguishable" of a failed fit. Throws
 /// std::invalid_argument for inconsistent sizes, an empty file or a value that is not finite.
-double pmse(const Eigen::VectorXd& yConf, const Eigen::MatrixXd& XConf,
-            const Eigen::VectorXd& ySyn, const Eigen::MatrixXd& XSyn,
-            const std::stop_token& stop = {});
+double pmse(const Eigen::VectorXd& yConf, const Eigen::MatrixXd& XConf, const Eigen::VectorXd& ySyn,
+            const Eigen::MatrixXd& XSyn, const std::stop_token& stop = {});
 
 struct GroupMean {
   std::string covariate;  ///< the declared covariate, e.g. "gender"
@@ -99,20 +98,19 @@ struct GroupMean {
 /// covariate are all 0 belongs to the reference level, named referenceLevels[covariate] when
 /// given and "(reference)" otherwise. Levels in order of their first dummy column, reference
 /// first.
-std::vector<GroupMean> groupMeans(const Eigen::VectorXd& yConf, const Eigen::VectorXd& ySyn,
-                                  const Eigen::MatrixXd& X, const std::vector<std::string>& names,
-                                  const std::vector<std::pair<std::string, std::string>>&
-                                      referenceLevels = {},
-                                  const std::stop_token& stop = {});
+std::vector<GroupMean> groupMeans(
+    const Eigen::VectorXd& yConf, const Eigen::VectorXd& ySyn, const Eigen::MatrixXd& X,
+    const std::vector<std::string>& names,
+    const std::vector<std::pair<std::string, std::string>>& referenceLevels = {},
+    const std::stop_token& stop = {});
 
 /// The same with the synthetic records' own covariate rows XSyn (records = the confidential
 /// count; a level no synthetic record holds has synthetic = NaN).
-std::vector<GroupMean> groupMeans(const Eigen::VectorXd& yConf, const Eigen::MatrixXd& X,
-                                  const Eigen::VectorXd& ySyn, const Eigen::MatrixXd& XSyn,
-                                  const std::vector<std::string>& names,
-                                  const std::vector<std::pair<std::string, std::string>>&
-                                      referenceLevels = {},
-                                  const std::stop_token& stop = {});
+std::vector<GroupMean> groupMeans(
+    const Eigen::VectorXd& yConf, const Eigen::MatrixXd& X, const Eigen::VectorXd& ySyn,
+    const Eigen::MatrixXd& XSyn, const std::vector<std::string>& names,
+    const std::vector<std::pair<std::string, std::string>>& referenceLevels = {},
+    const std::stop_token& stop = {});
 
 /// Everything above for one synthetic dataset. Built only for models with covariates. A fit that
 /// fails (singular design) leaves meanOverlap / maxStandardized (coefficients empty) or pmse NaN.

@@ -54,7 +54,8 @@ QByteArray sha256Hex(const QByteArray& bytes) {
 /// A session of the `unweighted` mechanism on `data` (outcome y, family poisson).
 QByteArray sessionOn(const QString& data, const QByteArray& bytes, int datasets) {
   return R"J({"version": 1, "data": {"file": ")J" + data.toUtf8() + R"J(", "sample": "",
-    "sha256": ")J" + sha256Hex(bytes) + R"J(", "outcome": "y", "covariates": [],
+    "sha256": ")J" +
+         sha256Hex(bytes) + R"J(", "outcome": "y", "covariates": [],
     "family": "poisson", "drop_missing": false, "weights_from": ""},
     "mechanisms": [{"mechanism": "unweighted", "c": 1, "g": 0, "radius": 0,
     "radius_relative": false, "k": 0.95, "epsilon": null, "downscale": 1, "lower": null,
@@ -72,16 +73,14 @@ QByteArray countRecords(int records) {
 }
 using dpsynth::test::folderSnapshot;
 
-
-
 QString sample(const QString& kind) {
   return QString(DPSYNTH_SOURCE_DIR) + "/resources/samples/" + kind + ".csv";
 }
 
 const QStringList kFast = {"--chains", "1", "--warmup", "50", "--draws", "50"};
 const char* const kStatExtensions[] = {"sav", "zsav", "por", "dta", "sas7bdat", "xpt"};
-const QStringList kFastInfer = {"--iterations", "200", "--warmup", "100", "--chains", "1",
-                                "--seed", "1"};
+const QStringList kFastInfer = {"--iterations", "200", "--warmup", "100",
+                                "--chains",     "1",   "--seed",   "1"};
 
 /// A naive-Bayes release file as `dpsynth release` writes it (5 records, ε = 1, --seed 1).
 const QByteArray kNaiveBayesRelease =
@@ -154,7 +153,8 @@ class BadInputMatrixTest : public QObject {
         {"binary.csv", QByteArray("PK\x03\x04\x00\x00zz", 8)},
         {"overflow.csv", "y,x\n1,2\n2,1e400\n3,4\n4,5\n"},
         {"huge_values.csv", "y\n1e308\n-1e308\n5\n"},
-        {"ids.csv", [] {
+        {"ids.csv",
+         [] {
            QByteArray b = "y,id\n";
            for (int i = 0; i < 200; ++i)
              b += QByteArray::number(i % 7 + 1) + ",P" + QByteArray::number(i * 7919) + "\n";
@@ -187,8 +187,7 @@ class BadInputMatrixTest : public QObject {
     const QMap<QString, QByteArray> more{
         {"ph1e8.json", kPhRelease1e8},
         {"lin1e8.json", kLinregRelease1e8},
-        {"nb1e8.json",
-         QByteArray(kNaiveBayesRelease).replace("\"n\": 5,", "\"n\": 100000000,")},
+        {"nb1e8.json", QByteArray(kNaiveBayesRelease).replace("\"n\": 5,", "\"n\": 100000000,")},
         {"records.csv", countRecords(100'001)},
         {"small.csv", countRecords(2'000)},
     };
@@ -322,8 +321,7 @@ class BadInputMatrixTest : public QObject {
     add("ph without bounds",
         fit("counts.csv", "count", "poisson", {"--mechanism", "ph", "--epsilon", "1"}), "--lower");
     add("ph bounds inverted",
-        betaFit({"--mechanism", "ph", "--epsilon", "1", "--lower", "1", "--upper", "0"}),
-        "lower");
+        betaFit({"--mechanism", "ph", "--epsilon", "1", "--lower", "1", "--upper", "0"}), "lower");
     add("weights-from with lw", betaFit({"--mechanism", "lw", "--weights-from", "beta.csv"}),
         "--weights-from");
     add("weights-from missing",
@@ -340,10 +338,10 @@ class BadInputMatrixTest : public QObject {
     add("report is a folder", betaFit({"--report", "folder"}), "folder");
     add("synthetic-out is the data", betaFit({"--synthetic-out", "beta.csv"}), "input");
     add("report is the data", betaFit({"--report", "beta.csv"}), "input");
-    add("report is the synthetic file",
-        betaFit({"--synthetic-out", "s.csv", "--report", "s.csv"}), "also written");
-    add("report is the sidecar",
-        betaFit({"--synthetic-out", "s.csv", "--report", "s.csv.json"}), "also written");
+    add("report is the synthetic file", betaFit({"--synthetic-out", "s.csv", "--report", "s.csv"}),
+        "also written");
+    add("report is the sidecar", betaFit({"--synthetic-out", "s.csv", "--report", "s.csv.json"}),
+        "also written");
     add("datasets clobber the input",
         fit("d_1.csv", "y", "beta", {"--datasets", "2", "--synthetic-out", "d.csv"}), "input");
     add("sidecar clobbers the input",
@@ -364,8 +362,8 @@ class BadInputMatrixTest : public QObject {
     add("infer out is a link to the release's folder",
         QStringList{"infer", "--release", "post/summary.json", "--out", "link"} + kFastInfer,
         "input");
-    add("infer out is a file", QStringList{"infer", "--release", "post/summary.json", "--out",
-                                           "beta.csv"} + kFastInfer,
+    add("infer out is a file",
+        QStringList{"infer", "--release", "post/summary.json", "--out", "beta.csv"} + kFastInfer,
         "not a folder");
     add("study config is one of its outputs",
         {"study", "--config", "so/summary.json", "--out", "so", "--quiet"}, "input");
@@ -388,13 +386,12 @@ class BadInputMatrixTest : public QObject {
         "session_text.dpsynth");
     add("session keys missing", {"run", "--session", "session_bad.dpsynth", "--out", "o"},
         "session_bad.dpsynth");
-    add("session number overflow",
-        {"run", "--session", "session_big_number.dpsynth", "--out", "o"}, "session_big_number");
+    add("session number overflow", {"run", "--session", "session_big_number.dpsynth", "--out", "o"},
+        "session_big_number");
     add("session newer version", {"run", "--session", "session_version.dpsynth", "--out", "o"},
         "version");
-    add("run threads -1", {"run", "--session", "session_bad.dpsynth", "--out", "o", "--threads",
-                           "-1"},
-        "--threads");
+    add("run threads -1",
+        {"run", "--session", "session_bad.dpsynth", "--out", "o", "--threads", "-1"}, "--threads");
 
     // generate.
     add("generate n 1e13", {"generate", "--kind", "beta", "--n", "1e13", "--out", "g.csv"}, "--n");
@@ -406,8 +403,9 @@ class BadInputMatrixTest : public QObject {
 
     // Release layouts (issue 21, 12): a level or class named twice would make two cells of one.
     auto nbRelease = [](const QStringList& more) {
-      return QStringList{"release", "--kind", "naive-bayes", "--data", "nb.csv", "--class", "y",
-                         "--features", "u", "--epsilon", "1", "--out", "r.json", "--seed", "1"} +
+      return QStringList{"release", "--kind", "naive-bayes", "--data", "nb.csv",
+                         "--class", "y",      "--features",  "u",      "--epsilon",
+                         "1",       "--out",  "r.json",      "--seed", "1"} +
              more;
     };
     add("release duplicate level", nbRelease({"--class-levels", "a|b", "--levels", "u=0|0|1"}),
@@ -418,8 +416,8 @@ class BadInputMatrixTest : public QObject {
         nbRelease({"--class-levels", "a|b", "--levels", "u=0|1", "--levels", "u=1|0"}), "u");
     add("release feature named twice",
         QStringList{"release", "--kind", "naive-bayes", "--data", "nb.csv", "--class", "y",
-                    "--class-levels", "a|b", "--features", "u,u", "--levels", "u=0|1",
-                    "--epsilon", "1", "--out", "r.json"},
+                    "--class-levels", "a|b", "--features", "u,u", "--levels", "u=0|1", "--epsilon",
+                    "1", "--out", "r.json"},
         "'u'");
 
     // Issue 21, 5: m synthetic datasets of n records are bounded (m x n x mechanisms <= 10^8),
@@ -437,11 +435,11 @@ class BadInputMatrixTest : public QObject {
         QStringList{"infer", "--release", "ph1e8.json", "--family", "normal", "--out", "pi",
                     "--chains", "4", "--iterations", "20", "--warmup", "10", "--seed", "1"},
         "use --chains 1");
-    add("infer linreg n 1e8", QStringList{"infer", "--release", "lin1e8.json", "--out", "pi"} +
-                                  kFastInfer,
+    add("infer linreg n 1e8",
+        QStringList{"infer", "--release", "lin1e8.json", "--out", "pi"} + kFastInfer,
         "latent records alone");
-    add("infer naive-Bayes n 1e8", QStringList{"infer", "--release", "nb1e8.json", "--out", "pi"} +
-                                       kFastInfer,
+    add("infer naive-Bayes n 1e8",
+        QStringList{"infer", "--release", "nb1e8.json", "--out", "pi"} + kFastInfer,
         "latent records alone");
     add("infer draws beyond memory",
         {"infer", "--release", "post/summary.json", "--out", "pi", "--chains", "256",
@@ -470,8 +468,8 @@ class BadInputMatrixTest : public QObject {
         "loop of symbolic links");
     add("infer out is a symlink loop", quickInfer + QStringList{"--out", "loop"},
         "loop of symbolic links");
-    add("fit synthetic-out through a symlink loop",
-        betaFit({"--synthetic-out", "loop/s.csv"}), "loop of symbolic links");
+    add("fit synthetic-out through a symlink loop", betaFit({"--synthetic-out", "loop/s.csv"}),
+        "loop of symbolic links");
     add("fit report is a symlink loop", betaFit({"--report", "loop"}), "loop of symbolic links");
     add("generate out is a symlink loop", {"generate", "--kind", "beta", "--out", "loop"},
         "loop of symbolic links");
@@ -495,9 +493,9 @@ class BadInputMatrixTest : public QObject {
     full("generate on a full disk", {"generate", "--kind", "beta", "--out", "g.csv"},
          "g.csv': File too large");
     full("release on a full disk",
-         {"release", "--kind", "naive-bayes", "--data", "nb.csv", "--class", "y",
-          "--class-levels", "a|b", "--features", "u", "--levels", "u=0|1", "--epsilon", "1",
-          "--out", "r.json", "--seed", "1"},
+         {"release", "--kind", "naive-bayes", "--data", "nb.csv", "--class", "y", "--class-levels",
+          "a|b", "--features", "u", "--levels", "u=0|1", "--epsilon", "1", "--out", "r.json",
+          "--seed", "1"},
          "r.json': File too large");
     full("bench on a full disk", {"bench", "--quick", "--only", "csv import", "--out", "b.json"},
          "File too large");
@@ -514,7 +512,7 @@ class BadInputMatrixTest : public QObject {
     QVERIFY2(r.exitCode == exit, qPrintable(QString("exit %1: %2").arg(r.exitCode).arg(r.err)));
     QVERIFY2(r.err.contains(expected), qPrintable(r.err.left(400)));
     QVERIFY2(r.err.trimmed().count('\n') == 0, qPrintable(r.err.left(400)));  // one line
-    QVERIFY2(r.err.size() < 600, qPrintable(r.err.left(400)));  // values quoted short
+    QVERIFY2(r.err.size() < 600, qPrintable(r.err.left(400)));                // values quoted short
     QVERIFY2(!r.err.contains(QChar(0x1b)), "an escape sequence reached the terminal");
     // Messages name the user's paths, never a hidden staging folder.
     QVERIFY2(!r.err.contains(".dpsynth-"), qPrintable(r.err.left(400)));

@@ -1,6 +1,5 @@
 /// The command-line contract (SPEC §7): exit codes, one-line messages naming file/row/column,
 /// nothing written on failure, the report keys, and the synthetic bundle.
-#include <QtTest>
 #include <QDir>
 #include <QFile>
 #include <QJsonArray>
@@ -8,6 +7,7 @@
 #include <QJsonObject>
 #include <QProcess>
 #include <QTemporaryDir>
+#include <QtTest>
 #include <memory>
 
 #include "support/cli_process.h"
@@ -16,7 +16,6 @@ namespace {
 
 using Run = dpsynth::test::CliRun;
 Run runCli(const QStringList& args) { return dpsynth::test::runDpsynth(args); }
-
 
 QString cliSample(const QString& kind) {
   return QString(DPSYNTH_SOURCE_DIR) + "/resources/samples/" + kind + ".csv";
@@ -38,15 +37,33 @@ class CliTest : public QObject {
     QTest::addColumn<QString>("csv");
     QTest::addColumn<QString>("family");
     QTest::addColumn<QString>("expected");
-    QTest::newRow("non-numeric") << "y\n1\n2\nabc\n" << "normal" << "bad.csv:4: column 'y'";
-    QTest::newRow("missing") << "y\n1\n\n2\nNA\n" << "normal" << "missing";
-    QTest::newRow("negative count") << "y\n1\n-2\n3\n" << "poisson" << "negative";
-    QTest::newRow("non-integer count") << "y\n1\n2.5\n3\n" << "negbin" << "integer";
-    QTest::newRow("beta outside (0,1)") << "y\n0.2\n1\n0.3\n" << "beta" << "(0";
-    QTest::newRow("one record") << "y\n1\n" << "normal" << "at least 2";
-    QTest::newRow("constant") << "y\n4\n4\n4\n" << "normal" << "constant";
-    QTest::newRow("duplicate columns") << "y,y\n1,2\n3,4\n" << "normal" << "must be unique";
-    QTest::newRow("ragged row") << "y,x\n1,2\n3\n" << "normal" << "bad.csv:3";
+    QTest::newRow("non-numeric") << "y\n1\n2\nabc\n"
+                                 << "normal"
+                                 << "bad.csv:4: column 'y'";
+    QTest::newRow("missing") << "y\n1\n\n2\nNA\n"
+                             << "normal"
+                             << "missing";
+    QTest::newRow("negative count") << "y\n1\n-2\n3\n"
+                                    << "poisson"
+                                    << "negative";
+    QTest::newRow("non-integer count") << "y\n1\n2.5\n3\n"
+                                       << "negbin"
+                                       << "integer";
+    QTest::newRow("beta outside (0,1)") << "y\n0.2\n1\n0.3\n"
+                                        << "beta"
+                                        << "(0";
+    QTest::newRow("one record") << "y\n1\n"
+                                << "normal"
+                                << "at least 2";
+    QTest::newRow("constant") << "y\n4\n4\n4\n"
+                              << "normal"
+                              << "constant";
+    QTest::newRow("duplicate columns") << "y,y\n1,2\n3,4\n"
+                                       << "normal"
+                                       << "must be unique";
+    QTest::newRow("ragged row") << "y,x\n1,2\n3\n"
+                                << "normal"
+                                << "bad.csv:3";
   }
   void badInput() {
     QFETCH(QString, csv);
@@ -59,7 +76,8 @@ class CliTest : public QObject {
     f.close();
     const QString synth = dir_->filePath("out.csv"), report = dir_->filePath("report.json");
     Run r = runCli(QStringList{"fit", "--data", data, "--outcome", "y", "--family", family,
-                                "--synthetic-out", synth, "--report", report} + kSmall);
+                               "--synthetic-out", synth, "--report", report} +
+                   kSmall);
     QCOMPARE(r.exitCode, 2);
     QVERIFY2(r.err.contains("bad.csv"), qPrintable(r.err));
     QVERIFY2(r.err.contains(expected, Qt::CaseInsensitive), qPrintable(r.err));
@@ -90,8 +108,8 @@ class CliTest : public QObject {
     f.write("y\n0.2\n0.4\n0.5\n0.7\n0.3\n0.6\n");
     f.close();
     const QString synth = dir_->filePath("family.csv"), report = dir_->filePath("family.json");
-    const QStringList args{"fit", "--data", data, "--outcome", "y", "--mechanism", "lw",
-                           "--synthetic-out", synth, "--report", report};
+    const QStringList args{"fit", "--data",          data,  "--outcome", "y",   "--mechanism",
+                           "lw",  "--synthetic-out", synth, "--report",  report};
     Run release = runCli(args);  // no --seed: a release
     QCOMPARE(release.exitCode, 2);
     QVERIFY2(release.err.contains("--family is required for a release"), qPrintable(release.err));
@@ -117,7 +135,8 @@ class CliTest : public QObject {
   void badSettingsAreRefused() {
     QFETCH(QStringList, args);
     QFETCH(QString, expected);
-    QStringList all{"fit", "--data", cliSample("nbmix"), "--outcome", "count", "--family", "negbin"};
+    QStringList all{"fit",      "--data", cliSample("nbmix"), "--outcome", "count",
+                    "--family", "negbin"};
     Run r = runCli(all + args + kSmall);
     QCOMPARE(r.exitCode, 2);
     QVERIFY2(r.err.contains(expected), qPrintable(r.err));
@@ -149,7 +168,8 @@ class CliTest : public QObject {
   }
 
   void summarySaysWhenTheTargetIsIgnoredAndWhenAResultIsUnusable() {
-    QStringList all{"fit", "--data", cliSample("nbmix"), "--outcome", "count", "--family", "negbin"};
+    QStringList all{"fit",      "--data", cliSample("nbmix"), "--outcome", "count",
+                    "--family", "negbin"};
     // Long enough chains to converge: a fit that has not is unusable whatever else holds. Four
     // chains: with two, the intercept-only negbin's σ (centred, heavy-tailed) sat at R-hat
     // 1.01 ± 0.005 for this seed, on either side of the screen depending on rounding.
@@ -164,9 +184,9 @@ class CliTest : public QObject {
     QVERIFY2(we.out.contains("verdict UNUSABLE:"), qPrintable(we.out));
     QVERIFY2(!we.out.contains("ignored"), qPrintable(we.out));
     // Chains too short to converge: the verdict says so (it once cited only other reasons).
-    Run shortChains = runCli(all + QStringList{"--mechanism", "lw", "--epsilon", "1", "--chains",
-                                               "2", "--warmup", "20", "--draws", "20", "--seed",
-                                               "3"});
+    Run shortChains =
+        runCli(all + QStringList{"--mechanism", "lw", "--epsilon", "1", "--chains", "2", "--warmup",
+                                 "20", "--draws", "20", "--seed", "3"});
     QCOMPARE(shortChains.exitCode, 0);
     QVERIFY2(shortChains.out.contains("did not converge"), qPrintable(shortChains.out));
   }
@@ -183,7 +203,7 @@ class CliTest : public QObject {
     QVERIFY2(refused.err.contains("--drop-missing"), qPrintable(refused.err));
     const QString report = dir_->filePath("r.json");
     Run r = runCli(args + QStringList{"--covariates", "x", "--drop-missing", "--report", report} +
-                    kSmall);
+                   kSmall);
     QVERIFY2(r.exitCode == 0, qPrintable(r.err));
     QVERIFY2(r.err.contains("dropped 2 rows"), qPrintable(r.err));
     QFile rf(report);
@@ -206,7 +226,8 @@ class CliTest : public QObject {
       return f.readAll();
     }();
     Run r = runCli(QStringList{"fit", "--data", copy, "--outcome", "count", "--family", "negbin",
-                                "--report", copy} + kSmall);
+                               "--report", copy} +
+                   kSmall);
     QCOMPARE(r.exitCode, 2);
     QFile f(copy);
     QVERIFY(f.open(QIODevice::ReadOnly));
@@ -216,18 +237,34 @@ class CliTest : public QObject {
   void fitWritesReportAndBundle() {
     const QString synth = dir_->filePath("synthetic.csv"), report = dir_->filePath("report.json");
     Run r = runCli(QStringList{"fit", "--data", cliSample("salary"), "--outcome", "salary",
-                                "--covariates", "gender,age_group,weeks_worked", "--family",
-                                "normal", "--sd-scale", "10000", "--mechanism", "lw",
-                                "--synthetic-out", synth, "--report", report} + kSmall);
+                               "--covariates", "gender,age_group,weeks_worked", "--family",
+                               "normal", "--sd-scale", "10000", "--mechanism", "lw",
+                               "--synthetic-out", synth, "--report", report} +
+                   kSmall);
     QVERIFY2(r.exitCode == 0, qPrintable(r.err));
 
     QFile rf(report);
     QVERIFY(rf.open(QIODevice::ReadOnly));
     const QJsonObject j = QJsonDocument::fromJson(rf.readAll()).object();
-    for (const char* key : {"mechanism", "family", "n", "guarantee", "epsilon", "lipschitz",
-                            "lipschitz_q90", "lipschitz_q95", "lipschitz_uncensored", "weights",
-                            "k", "downscale", "censored_records", "truncated_records",
-                            "posterior", "sampler", "stages", "utility", "confidential",
+    for (const char* key : {"mechanism",
+                            "family",
+                            "n",
+                            "guarantee",
+                            "epsilon",
+                            "lipschitz",
+                            "lipschitz_q90",
+                            "lipschitz_q95",
+                            "lipschitz_uncensored",
+                            "weights",
+                            "k",
+                            "downscale",
+                            "censored_records",
+                            "truncated_records",
+                            "posterior",
+                            "sampler",
+                            "stages",
+                            "utility",
+                            "confidential",
                             "warnings"})
       QVERIFY2(j.contains(key), key);
     QCOMPARE(j["mechanism"].toString(), QString("lw"));
@@ -238,8 +275,8 @@ class CliTest : public QObject {
     QCOMPARE(j["epsilon"].toDouble(), 2 * j["lipschitz"].toDouble());
     QVERIFY(j["posterior"].toObject().contains("beta[0]"));
     QVERIFY(j["posterior"].toObject().contains("sigma"));
-    for (const char* key : {"chains", "warmup", "draws", "divergences", "seconds",
-                            "gradient_evaluations", "seed"})
+    for (const char* key :
+         {"chains", "warmup", "draws", "divergences", "seconds", "gradient_evaluations", "seed"})
       QVERIFY2(j["sampler"].toObject().contains(key), key);
     // A regression under the automatic metric choice samples with a dense metric, and says so.
     QCOMPARE(j["sampler"].toObject()["metric_setting"].toString(), QString("auto"));
@@ -266,8 +303,8 @@ class CliTest : public QObject {
     QVERIFY(side.open(QIODevice::ReadOnly));
     const QByteArray sideText = side.readAll();
     const QJsonObject s = QJsonDocument::fromJson(sideText).object();
-    for (const char* key : {"mechanism", "family", "epsilon", "guarantee", "seed", "n",
-                            "n_source", "covariates_note", "tool_version"})
+    for (const char* key : {"mechanism", "family", "epsilon", "guarantee", "seed", "n", "n_source",
+                            "covariates_note", "tool_version"})
       QVERIFY2(s.contains(key), key);
     // A seeded run is for studies and tests and says so; its seed may travel with it. It
     // claims nothing: no ε, no composition, the label under a secret seed apart.
@@ -293,9 +330,10 @@ class CliTest : public QObject {
 
   void kAutoReportsItsBand() {
     const QString synth = dir_->filePath("synthetic.csv"), report = dir_->filePath("report.json");
-    Run r = runCli(QStringList{"fit", "--data", cliSample("nbmix"), "--outcome", "count", "--family",
-                                "negbin", "--mechanism", "lw-final", "--synthetic-out", synth,
-                                "--report", report} + kSmall);
+    Run r = runCli(QStringList{"fit", "--data", cliSample("nbmix"), "--outcome", "count",
+                               "--family", "negbin", "--mechanism", "lw-final", "--synthetic-out",
+                               synth, "--report", report} +
+                   kSmall);
     QVERIFY2(r.exitCode == 0, qPrintable(r.err));
     QFile rf(report);
     QVERIFY(rf.open(QIODevice::ReadOnly));
@@ -337,10 +375,13 @@ class CliTest : public QObject {
     // A release (no seed: a seeded run states no guarantee and no composition) of an aDP
     // mechanism, which has no diagnostics gate to refuse it.
     const QString synth = dir_->filePath("s.csv");
-    Run r = runCli(QStringList{"fit", "--data", cliSample("poisson"), "--outcome", "count",
-                                "--family", "poisson", "--mechanism", "lw", "--datasets", "3",
-                                "--synthetic-out", synth, "--chains", "2", "--warmup", "300",
-                                "--draws", "300", "--quiet"});
+    Run r = runCli(QStringList{"fit",        "--data",      cliSample("poisson"),
+                               "--outcome",  "count",       "--family",
+                               "poisson",    "--mechanism", "lw",
+                               "--datasets", "3",           "--synthetic-out",
+                               synth,        "--chains",    "2",
+                               "--warmup",   "300",         "--draws",
+                               "300",        "--quiet"});
     QVERIFY2(r.exitCode == 0, qPrintable(r.err));
     for (int j = 1; j <= 3; ++j) QVERIFY(QFile::exists(dir_->filePath(QString("s_%1.csv").arg(j))));
     QFile side(synth + ".json");
@@ -358,11 +399,11 @@ class CliTest : public QObject {
   /// combined.
   void sizeFlags() {
     const QString synth = dir_->filePath("rows.csv");
-    Run r = runCli(QStringList{"fit", "--data", cliSample("poisson"), "--outcome", "count",
-                                "--family", "poisson", "--mechanism", "lw", "--neighbours",
-                                "add-remove", "--rows", "123", "--datasets", "2",
-                                "--synthetic-out", synth, "--quiet"} +
-                   kSmall);
+    Run r =
+        runCli(QStringList{"fit", "--data", cliSample("poisson"), "--outcome", "count", "--family",
+                           "poisson", "--mechanism", "lw", "--neighbours", "add-remove", "--rows",
+                           "123", "--datasets", "2", "--synthetic-out", synth, "--quiet"} +
+               kSmall);
     QVERIFY2(r.exitCode == 0, qPrintable(r.err));
     for (const char* name : {"rows_1.csv", "rows_2.csv"}) {
       QFile f(dir_->filePath(name));
@@ -376,9 +417,28 @@ class CliTest : public QObject {
     QCOMPARE(s["n_source"].toString(), QString("declared"));
     // A release (no seed) under add-remove with the default ε_n = 0.1: ε_x rounded up + 0.1.
     const QString noisy = dir_->filePath("noisy.csv"), report = dir_->filePath("noisy.json");
-    r = runCli({"fit", "--data", cliSample("poisson"), "--outcome", "count", "--family", "poisson",
-                "--mechanism", "lw", "--neighbours", "add-remove", "--chains", "2", "--warmup",
-                "150", "--draws", "150", "--synthetic-out", noisy, "--report", report, "--quiet"});
+    r = runCli({"fit",
+                "--data",
+                cliSample("poisson"),
+                "--outcome",
+                "count",
+                "--family",
+                "poisson",
+                "--mechanism",
+                "lw",
+                "--neighbours",
+                "add-remove",
+                "--chains",
+                "2",
+                "--warmup",
+                "150",
+                "--draws",
+                "150",
+                "--synthetic-out",
+                noisy,
+                "--report",
+                report,
+                "--quiet"});
     QVERIFY2(r.exitCode == 0, qPrintable(r.err));
     QFile side2(noisy + ".json");
     QVERIFY(side2.open(QIODevice::ReadOnly));
@@ -397,13 +457,13 @@ class CliTest : public QObject {
     QFile csv(noisy);
     QVERIFY(csv.open(QIODevice::ReadOnly));
     QCOMPARE(int(csv.readAll().count('\n')), 1 + s["n"].toInt());
-    r = runCli(QStringList{"fit", "--data", cliSample("poisson"), "--outcome", "count",
-                            "--family", "poisson", "--rows", "5", "--size-epsilon", "1"} +
+    r = runCli(QStringList{"fit", "--data", cliSample("poisson"), "--outcome", "count", "--family",
+                           "poisson", "--rows", "5", "--size-epsilon", "1"} +
                kSmall);
     QCOMPARE(r.exitCode, 2);
     QVERIFY2(r.err.contains("--rows") && r.err.contains("--size-epsilon"), qPrintable(r.err));
     QCOMPARE(runCli(QStringList{"fit", "--data", cliSample("poisson"), "--outcome", "count",
-                                 "--family", "poisson", "--rows", "0"} +
+                                "--family", "poisson", "--rows", "0"} +
                     kSmall)
                  .exitCode,
              2);
@@ -413,15 +473,15 @@ class CliTest : public QObject {
   void seededAndUnweightedNeverWriteIntoRelease() {
     QVERIFY(QDir(dir_->path()).mkpath("release"));
     const QString target = dir_->filePath("release/s.csv");
-    Run r = runCli(QStringList{"fit", "--data", cliSample("poisson"), "--outcome", "count",
-                                "--family", "poisson", "--mechanism", "lw", "--synthetic-out",
-                                target} +
-                   kSmall);
+    Run r =
+        runCli(QStringList{"fit", "--data", cliSample("poisson"), "--outcome", "count", "--family",
+                           "poisson", "--mechanism", "lw", "--synthetic-out", target} +
+               kSmall);
     QCOMPARE(r.exitCode, 2);
     QVERIFY2(r.err.contains("release/"), qPrintable(r.err));
-    r = runCli({"fit", "--data", cliSample("poisson"), "--outcome", "count", "--family",
-                "poisson", "--mechanism", "unweighted", "--synthetic-out", target, "--chains",
-                "2", "--warmup", "150", "--draws", "150"});
+    r = runCli({"fit", "--data", cliSample("poisson"), "--outcome", "count", "--family", "poisson",
+                "--mechanism", "unweighted", "--synthetic-out", target, "--chains", "2", "--warmup",
+                "150", "--draws", "150"});
     QCOMPARE(r.exitCode, 2);
     QVERIFY2(r.err.contains("no privacy guarantee"), qPrintable(r.err));
     QVERIFY(!QFile::exists(target));
@@ -432,10 +492,10 @@ class CliTest : public QObject {
     // data gives another file (replaying a release is the attack SPEC §0 rules out).
     auto fit = [&](const QString& out, const QStringList& extra) {
       return runCli(QStringList{"fit", "--data", cliSample("beta"), "--outcome", "value",
-                                 "--family", "beta", "--mechanism", "unweighted", "--chains", "2",
-                                 "--warmup", "100", "--draws", "100", "--quiet",
-                                 "--synthetic-out", dir_->filePath(out)} +
-                     extra);
+                                "--family", "beta", "--mechanism", "unweighted", "--chains", "2",
+                                "--warmup", "100", "--draws", "100", "--quiet", "--synthetic-out",
+                                dir_->filePath(out)} +
+                    extra);
     };
     auto bytes = [&](const QString& name) {
       QFile f(dir_->filePath(name));
@@ -479,9 +539,10 @@ class CliTest : public QObject {
       f.write(csv);
     }
     const QString synth = dir_->filePath("syn.csv");
-    Run r = runCli({"fit", "--data", data, "--outcome", "y", "--covariates", "x", "--family",
-                     "normal", "--sd-scale", "10", "--mechanism", "unweighted", "--chains", "2",
-                     "--warmup", "100", "--draws", "100", "--synthetic-out", synth});
+    Run r = runCli({"fit",        "--data",          data,     "--outcome",  "y",   "--covariates",
+                    "x",          "--family",        "normal", "--sd-scale", "10",  "--mechanism",
+                    "unweighted", "--chains",        "2",      "--warmup",   "100", "--draws",
+                    "100",        "--synthetic-out", synth});
     QVERIFY2(r.exitCode == 0, qPrintable(r.err));
     QVERIFY2(r.err.contains("not released") && r.err.contains("id, unused, note"),
              qPrintable(r.err));
@@ -515,8 +576,9 @@ class CliTest : public QObject {
     QVERIFY(QFile::copy(cliSample("beta"), input));
     const QString sidecarInput = dir_->filePath("syn.csv.json");
     QVERIFY(QFile::copy(cliSample("beta"), sidecarInput));
-    const QStringList base{"fit", "--outcome", "value", "--family", "beta", "--chains", "2",
-                           "--warmup", "100", "--draws", "100", "--seed", "4", "--quiet"};
+    const QStringList base{"fit",      "--outcome", "value",    "--family", "beta",
+                           "--chains", "2",         "--warmup", "100",      "--draws",
+                           "100",      "--seed",    "4",        "--quiet"};
     struct Case {
       QStringList args;
       QString expected;
@@ -535,7 +597,8 @@ class CliTest : public QObject {
         {{"--data", input, "--synthetic-out", dir_->path()}, "folder"},
         {{"--data", input, "--report", dir_->path() + "/"}, "folder"},
     };
-    const QStringList before = QDir(dir_->path()).entryList(QDir::AllEntries | QDir::NoDotAndDotDot);
+    const QStringList before =
+        QDir(dir_->path()).entryList(QDir::AllEntries | QDir::NoDotAndDotDot);
     for (const auto& c : cases) {
       const Run r = runCli(base + c.args);
       QVERIFY2(r.exitCode == 2, qPrintable(c.args.join(' ') + ": " + r.err));
@@ -549,11 +612,13 @@ class CliTest : public QObject {
 
   void aSmallerReleaseSupersedesTheWholeEarlierSet() {
     const QString out = dir_->filePath("rel.csv");
-    const QStringList base{"fit", "--data", cliSample("beta"), "--outcome", "value", "--family",
-                           "beta", "--chains", "2", "--warmup", "100", "--draws", "100",
-                           "--seed", "4", "--quiet", "--synthetic-out", out};
+    const QStringList base{
+        "fit",      "--data",  cliSample("beta"), "--outcome", "value",   "--family", "beta",
+        "--chains", "2",       "--warmup",        "100",       "--draws", "100",      "--seed",
+        "4",        "--quiet", "--synthetic-out", out};
     QCOMPARE(runCli(base + QStringList{"--datasets", "3"}).exitCode, 0);
-    for (int j = 1; j <= 3; ++j) QVERIFY(QFile::exists(dir_->filePath(QString("rel_%1.csv").arg(j))));
+    for (int j = 1; j <= 3; ++j)
+      QVERIFY(QFile::exists(dir_->filePath(QString("rel_%1.csv").arg(j))));
     QCOMPARE(runCli(base + QStringList{"--datasets", "2"}).exitCode, 0);
     QVERIFY(QFile::exists(dir_->filePath("rel_2.csv")));
     QVERIFY(!QFile::exists(dir_->filePath("rel_3.csv")));  // no mix of two releases
@@ -561,8 +626,8 @@ class CliTest : public QObject {
     QVERIFY(QFile::exists(out));
     QVERIFY(!QFile::exists(dir_->filePath("rel_1.csv")));
     // Nothing temporary is left beside the outputs.
-    for (const QString& f : QDir(dir_->path()).entryList(QDir::AllEntries | QDir::Hidden |
-                                                          QDir::NoDotAndDotDot))
+    for (const QString& f :
+         QDir(dir_->path()).entryList(QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot))
       QVERIFY2(!f.startsWith(".dpsynth"), qPrintable(f));
   }
 
@@ -570,8 +635,8 @@ class CliTest : public QObject {
     // Too short a run for converged chains: R-hat and ESS warnings, an aDP result all the same.
     // (Intercept-only censor-uw, the old example, is drawn exactly now and has no chains.)
     Run r = runCli(QStringList{"fit", "--data", cliSample("poisson"), "--outcome", "count",
-                                "--family", "poisson", "--mechanism", "lw", "--chains", "2",
-                                "--warmup", "20", "--draws", "20", "--seed", "1"});
+                               "--family", "poisson", "--mechanism", "lw", "--chains", "2",
+                               "--warmup", "20", "--draws", "20", "--seed", "1"});
     QCOMPARE(r.exitCode, 0);
     QVERIFY2(r.err.contains("warning:"), qPrintable(r.err));
   }

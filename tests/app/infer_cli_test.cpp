@@ -32,7 +32,7 @@ QString inferCliWriteData(const QTemporaryDir& dir) {
   QFile f(path);
   f.open(QIODevice::WriteOnly);
   f.write("y,u,v,other\n");
-  const char* rows[] = {"a,0,x,1", "a,0,y,2", "a,1,x,3", "b,1,z,4", "b,1,z,5", "b,0,y,6",
+  const char* rows[] = {"a,0,x,1", "a,0,y,2", "a,1,x,3", "b,1,z,4",  "b,1,z,5",  "b,0,y,6",
                         "a,0,x,7", "b,1,y,8", "a,1,z,9", "b,1,z,10", "a,0,x,11", "b,0,z,12"};
   for (const char* r : rows) {
     f.write(r);
@@ -42,9 +42,9 @@ QString inferCliWriteData(const QTemporaryDir& dir) {
 }
 
 QStringList inferCliReleaseArgs(const QString& data, const QString& out) {
-  return {"release", "--kind", "naive-bayes", "--data", data, "--class", "y", "--class-levels",
-          "a|b", "--features", "u,v", "--levels", "u=0|1", "--levels", "v=x|y|z", "--epsilon",
-          "2", "--out", out};
+  return {"release",        "--kind",    "naive-bayes", "--data", data,       "--class", "y",
+          "--class-levels", "a|b",       "--features",  "u,v",    "--levels", "u=0|1",   "--levels",
+          "v=x|y|z",        "--epsilon", "2",           "--out",  out};
 }
 
 /// A seeded session with the ph mechanism only, on 60 normal-ish values in [0, 10].
@@ -93,7 +93,8 @@ class InferCliTest : public QObject {
     QTemporaryDir dir;
     const QString data = inferCliWriteData(dir);
     const QString release = dir.filePath("release.json");
-    InferCliRun r = inferCli(inferCliReleaseArgs(data, release) << "--seed" << "4");
+    InferCliRun r = inferCli(inferCliReleaseArgs(data, release) << "--seed"
+                                                                << "4");
     QVERIFY2(r.exitCode == 0, qPrintable(r.err));
     const QJsonObject rel = QJsonDocument::fromJson(inferCliRead(release)).object();
     QCOMPARE(rel["version"].toInt(), 1);
@@ -105,8 +106,9 @@ class InferCliTest : public QObject {
     QVERIFY(!inferCliRead(release).contains("other"));  // only the declared columns' layout
 
     const QString out = dir.filePath("posterior");
-    const QStringList inferArgs{"infer", "--release", release, "--out", out, "--seed", "9",
-                                "--iterations", "400", "--warmup", "100", "--chains", "2"};
+    const QStringList inferArgs{"infer", "--release",    release, "--out",    out,   "--seed",
+                                "9",     "--iterations", "400",   "--warmup", "100", "--chains",
+                                "2"};
     r = inferCli(inferArgs);
     QVERIFY2(r.exitCode == 0, qPrintable(r.err));
     const QJsonObject summary =
@@ -117,7 +119,8 @@ class InferCliTest : public QObject {
     for (const char* key : {"mean", "sd", "q05", "q50", "q95", "rhat", "ess"}) {
       QVERIFY2(p.contains(key), key);
     }
-    QVERIFY(p["q05"].toDouble() <= p["q50"].toDouble() && p["q50"].toDouble() <= p["q95"].toDouble());
+    QVERIFY(p["q05"].toDouble() <= p["q50"].toDouble() &&
+            p["q50"].toDouble() <= p["q95"].toDouble());
     const QByteArray draws = inferCliRead(out + "/draws.csv");
     QVERIFY(draws.startsWith("chain,draw,p[a],p[b],"));
     QCOMPARE(draws.count('\n'), 1 + 2 * 300);
@@ -139,15 +142,16 @@ class InferCliTest : public QObject {
     const QString release = dir.filePath("tiny.json");
     QStringList args = inferCliReleaseArgs(data, release);
     args[args.indexOf("--epsilon") + 1] = "0.000001";
-    const InferCliRun r = inferCli(args << "--seed" << "4");
+    const InferCliRun r = inferCli(args << "--seed"
+                                        << "4");
     QVERIFY2(r.exitCode == 0, qPrintable(r.err));
     const QJsonObject rel = QJsonDocument::fromJson(inferCliRead(release)).object();
     QCOMPARE(rel["epsilon"].toDouble(), 1e-6);
     QCOMPARE(rel["noise_rate"].toObject()["numerator"].toInteger(), 1);
     // infer reads it back (its rate is checked against ε).
-    const InferCliRun back = inferCli({"infer", "--release", release, "--out", dir.filePath("p"),
-                                       "--seed", "1", "--iterations", "60", "--warmup", "20",
-                                       "--chains", "1"});
+    const InferCliRun back =
+        inferCli({"infer", "--release", release, "--out", dir.filePath("p"), "--seed", "1",
+                  "--iterations", "60", "--warmup", "20", "--chains", "1"});
     QVERIFY2(back.exitCode == 0, qPrintable(back.err));
   }
 
@@ -157,7 +161,8 @@ class InferCliTest : public QObject {
     const QString data = inferCliWriteData(dir);
     QVERIFY(QDir(dir.path()).mkpath("release"));
     const QString target = dir.filePath("release/nb.json");
-    InferCliRun r = inferCli(inferCliReleaseArgs(data, target) << "--seed" << "4");
+    InferCliRun r = inferCli(inferCliReleaseArgs(data, target) << "--seed"
+                                                               << "4");
     QCOMPARE(r.exitCode, 2);
     QVERIFY2(r.err.contains("release/"), qPrintable(r.err));
     QVERIFY(!QFile::exists(target));
@@ -182,9 +187,9 @@ class InferCliTest : public QObject {
     QVERIFY(!inferCliRead(release).contains("id"));
 
     const QString out = dir.filePath("posterior");
-    const QStringList args{"infer", "--release", release, "--family", "normal", "--out", out,
-                           "--seed", "3", "--iterations", "300", "--warmup", "100", "--chains",
-                           "2"};
+    const QStringList args{"infer", "--release", release,  "--family", "normal",
+                           "--out", out,         "--seed", "3",        "--iterations",
+                           "300",   "--warmup",  "100",    "--chains", "2"};
     r = inferCli(args);
     QVERIFY2(r.exitCode == 0, qPrintable(r.err));
     QVERIFY(r.out.contains("gradient evaluations"));
@@ -204,7 +209,8 @@ class InferCliTest : public QObject {
     // The same seed with another thread count gives the same draws.
     QStringList again = args;
     again[again.indexOf(out)] = dir.filePath("again");
-    again << "--threads" << "1";
+    again << "--threads"
+          << "1";
     QCOMPARE(inferCli(again).exitCode, 0);
     QCOMPARE(inferCliRead(dir.filePath("again") + "/draws.csv"), inferCliRead(out + "/draws.csv"));
 
@@ -214,7 +220,10 @@ class InferCliTest : public QObject {
       const char* expect;
     };
     const QString nb = dir.filePath("nb.json");
-    QCOMPARE(inferCli(inferCliReleaseArgs(inferCliWriteData(dir), nb) << "--seed" << "1").exitCode, 0);
+    QCOMPARE(inferCli(inferCliReleaseArgs(inferCliWriteData(dir), nb) << "--seed"
+                                                                      << "1")
+                 .exitCode,
+             0);
     const PhCase cases[] = {
         {{"infer", "--release", release, "--out", dir.filePath("o")}, "--family"},
         {{"infer", "--release", release, "--family", "gamma", "--out", dir.filePath("o")}, "gamma"},
@@ -238,8 +247,8 @@ class InferCliTest : public QObject {
     QTemporaryDir dir;
     const QString session = inferCliPhSession(dir, /*release=*/true, /*addRemove=*/true);
     const QString exported = dir.filePath("export");
-    InferCliRun r = inferCli({"run", "--session", session, "--out", exported, "--quiet",
-                              "--size-epsilon", "0.05"});
+    InferCliRun r = inferCli(
+        {"run", "--session", session, "--out", exported, "--quiet", "--size-epsilon", "0.05"});
     QVERIFY2(r.exitCode == 0, qPrintable(r.err));
     const QString release = exported + "/release/ph-release_ph.json";
     const QJsonObject rel = QJsonDocument::fromJson(inferCliRead(release)).object();

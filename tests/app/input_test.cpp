@@ -24,15 +24,14 @@ QMap<QString, QByteArray> snapshot(const QString& folder) {
   return dpsynth::test::folderSnapshot(folder);
 }
 
-
-
 void write(const QString& path, const QByteArray& bytes) {
   QFile f(path);
   QVERIFY(f.open(QIODevice::WriteOnly));
   f.write(bytes);
 }
 
-const QStringList kInputSampler = {"--chains", "1", "--warmup", "50", "--draws", "50", "--seed", "3"};
+const QStringList kInputSampler = {"--chains", "1",  "--warmup", "50",
+                                   "--draws",  "50", "--seed",   "3"};
 
 }  // namespace
 
@@ -84,7 +83,7 @@ class InputTest : public QObject {
   void generateAcceptsTheBounds() {
     const QString out = dir_->filePath("g.csv");
     Run r = runInput({"generate", "--kind", "poisson", "--out", out, "--n", "1", "--seed",
-                     "18446744073709551615"});
+                      "18446744073709551615"});
     QVERIFY2(r.exitCode == 0, qPrintable(r.err));
     QVERIFY2(r.out.contains("seed 18446744073709551615"), qPrintable(r.out));
     r = runInput({"generate", "--kind", "poisson", "--out", out, "--n", "1000000", "--seed", "0"});
@@ -115,9 +114,9 @@ class InputTest : public QObject {
     const auto before = snapshot(dir_->path());
     QElapsedTimer timer;
     timer.start();
-    const Run r = runInput(QStringList{"fit", "--data", path, "--outcome", "y", "--family", "normal",
-                                      "--synthetic-out", dir_->filePath("s.csv")} +
-                          kInputSampler);
+    const Run r = runInput(QStringList{"fit", "--data", path, "--outcome", "y", "--family",
+                                       "normal", "--synthetic-out", dir_->filePath("s.csv")} +
+                           kInputSampler);
     QCOMPARE(r.exitCode, 2);
     QVERIFY(timer.elapsed() < 10000);
     QVERIFY2(r.err.contains(expected), qPrintable(r.err));
@@ -180,13 +179,13 @@ class InputTest : public QObject {
     // Written by dpsynth, read by dpsynth: a quoted name holding ';' and a tab.
     write(dir_->filePath("d.csv"), "\"y;a\tb\",x\n1,a\n2,b\n3.5,a\n4,b\n");
     const Run r = runInput(QStringList{"fit", "--data", dir_->filePath("d.csv"), "--outcome",
-                                      "y;a\tb", "--covariates", "x", "--family", "normal",
-                                      "--synthetic-out", dir_->filePath("s.csv")} +
-                          kInputSampler);
+                                       "y;a\tb", "--covariates", "x", "--family", "normal",
+                                       "--synthetic-out", dir_->filePath("s.csv")} +
+                           kInputSampler);
     QVERIFY2(r.exitCode == 0, qPrintable(r.err));
     const Run again = runInput(QStringList{"fit", "--data", dir_->filePath("s.csv"), "--outcome",
-                                          "y;a\tb", "--covariates", "x", "--family", "normal"} +
-                              kInputSampler);
+                                           "y;a\tb", "--covariates", "x", "--family", "normal"} +
+                               kInputSampler);
     QVERIFY2(again.exitCode == 0, qPrintable(again.err));
   }
 

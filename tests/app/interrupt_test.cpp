@@ -133,8 +133,7 @@ class InterruptTest : public QObject {
     QFile session(dir.filePath("s.dpsynth"));
     QVERIFY(session.open(QIODevice::WriteOnly));
     session.write(R"J({"version": 1, "data": {"file": "nbmix.csv", "sample": "", "sha256": ")J" +
-                  QByteArray::fromStdString(
-                      dpsynth::core::data::sha256File(data.toStdString())) +
+                  QByteArray::fromStdString(dpsynth::core::data::sha256File(data.toStdString())) +
                   R"J(", "outcome": "count", "covariates": [], "family": "negbin",
       "drop_missing": false, "weights_from": ""}, "mechanisms": [{"mechanism": "unweighted",
       "c": 1, "g": 0, "radius": 0, "radius_relative": false, "k": 0.95, "epsilon": null,
@@ -167,10 +166,10 @@ class InterruptTest : public QObject {
       "synthesizer_family": "normal", "model": "x", "not_for_release": true})J");
     release.close();
     const auto before = dpsynth::test::folderSnapshot(dir.path());
-    const Interrupted r = interruptAt({"infer", "--release", "ph.json", "--family", "normal",
-                                       "--out", "p", "--chains", "1", "--iterations", "100",
-                                       "--warmup", "50", "--seed", "1"},
-                                      dir.path(), {}, 0, 1500);
+    const Interrupted r =
+        interruptAt({"infer", "--release", "ph.json", "--family", "normal", "--out", "p",
+                     "--chains", "1", "--iterations", "100", "--warmup", "50", "--seed", "1"},
+                    dir.path(), {}, 0, 1500);
     QVERIFY2(r.exitCode == 130, r.err.constData());
     QVERIFY2(r.err.contains("infer cancelled; nothing was written"), r.err.constData());
     QCOMPARE(dpsynth::test::folderSnapshot(dir.path()), before);

@@ -36,9 +36,25 @@ QString linregCliWriteData(const QTemporaryDir& dir) {
 }
 
 QStringList linregCliReleaseArgs(const QString& data, const QString& out) {
-  return {"release", "--kind", "linreg", "--data", data, "--outcome", "y", "--predictors", "a,b",
-          "--bounds", "a=-3:3,b=-2:2,y=-10:10", "--predictor-dist",
-          "a=normal:0:1.4,b=normal:0:1.1", "--sigma", "0.5", "--epsilon", "2", "--out", out};
+  return {"release",
+          "--kind",
+          "linreg",
+          "--data",
+          data,
+          "--outcome",
+          "y",
+          "--predictors",
+          "a,b",
+          "--bounds",
+          "a=-3:3,b=-2:2,y=-10:10",
+          "--predictor-dist",
+          "a=normal:0:1.4,b=normal:0:1.1",
+          "--sigma",
+          "0.5",
+          "--epsilon",
+          "2",
+          "--out",
+          out};
 }
 
 }  // namespace
@@ -51,7 +67,8 @@ class LinregCliTest : public QObject {
     QTemporaryDir dir;
     const QString data = linregCliWriteData(dir);
     const QString release = dir.filePath("release.json");
-    auto r = linregCli(linregCliReleaseArgs(data, release) << "--seed" << "3");
+    auto r = linregCli(linregCliReleaseArgs(data, release) << "--seed"
+                                                           << "3");
     QVERIFY2(r.exitCode == 0, qPrintable(r.err));
     const QJsonObject rel = QJsonDocument::fromJson(linregCliRead(release)).object();
     QCOMPARE(rel["version"].toInt(), 1);
@@ -68,8 +85,9 @@ class LinregCliTest : public QObject {
     QVERIFY(!linregCliRead(release).contains("secret"));
 
     const QString out = dir.filePath("posterior");
-    const QStringList inferArgs{"infer", "--release", release, "--out", out, "--seed", "5",
-                                "--iterations", "300", "--warmup", "100", "--chains", "2"};
+    const QStringList inferArgs{"infer", "--release",    release, "--out",    out,   "--seed",
+                                "5",     "--iterations", "300",   "--warmup", "100", "--chains",
+                                "2"};
     r = linregCli(inferArgs);
     QVERIFY2(r.exitCode == 0, qPrintable(r.err));
     const QJsonObject summary =
@@ -120,7 +138,9 @@ class LinregCliTest : public QObject {
         {with("--predictors", "a,c"), "c"},
         {with("--outcome", "secret"), "--bounds: give lower:upper of secret"},
         {noSigma, "--sigma"},
-        {linregCliReleaseArgs(data, release) << "--class" << "y", "naive-bayes"},
+        {linregCliReleaseArgs(data, release) << "--class"
+                                             << "y",
+         "naive-bayes"},
         {linregCliReleaseArgs(data, data), "--out"},
     };
     for (const Case& c : cases) {

@@ -53,7 +53,8 @@ std::pair<std::set<int>, int> lostReplicates(const QString& folder) {
 
 /// A six-replicate version of the tiny study (four rows per replicate).
 QByteArray sixReplicateStudy() {
-  return QByteArray(dpsynth::test::tinyStudyJson()).replace("\"replicates\": 3", "\"replicates\": 6");
+  return QByteArray(dpsynth::test::tinyStudyJson())
+      .replace("\"replicates\": 3", "\"replicates\": 6");
 }
 
 }  // namespace
@@ -70,9 +71,10 @@ class NothingLostTest : public QObject {
 
   /// Issue 21, 1: a release replaces the files of an earlier one only while they are as written.
   void fitKeepsADatasetTheUserEdited() {
-    const QStringList fit{"fit", "--data", "beta.csv", "--outcome", "value", "--family", "beta",
-                          "--chains", "1", "--warmup", "50", "--draws", "50", "--seed", "3",
-                          "--quiet", "--synthetic-out", "r.csv"};
+    const QStringList fit{
+        "fit",      "--data",  "beta.csv",        "--outcome", "value",   "--family", "beta",
+        "--chains", "1",       "--warmup",        "50",        "--draws", "50",       "--seed",
+        "3",        "--quiet", "--synthetic-out", "r.csv"};
     QCOMPARE(lostRun(fit + QStringList{"--datasets", "3"}, dir_->path()).exitCode, 0);
     // The earlier release as written is superseded whole (no r_3.csv left beside two new ones).
     QCOMPARE(lostRun(fit + QStringList{"--datasets", "2"}, dir_->path()).exitCode, 0);
@@ -156,8 +158,8 @@ class NothingLostTest : public QObject {
     lostWrite(dir_->filePath("c.json"), sixReplicateStudy());
     QProcess shard0, shard1;
     for (QProcess* p : {&shard0, &shard1}) p->setWorkingDirectory(dir_->path());
-    const QStringList base{"study", "--config", "c.json", "--out", "o", "--threads", "1",
-                           "--quiet", "--shard"};
+    const QStringList base{"study",     "--config", "c.json",  "--out",  "o",
+                           "--threads", "1",        "--quiet", "--shard"};
     shard0.start(DPSYNTH_CLI_PATH, base + QStringList{"0/2"});
     shard1.start(DPSYNTH_CLI_PATH, base + QStringList{"1/2"});
     QVERIFY(shard0.waitForFinished(180000) && shard1.waitForFinished(180000));
@@ -169,7 +171,8 @@ class NothingLostTest : public QObject {
     // The summary written last saw every replicate.
     QFile summary(dir_->filePath("o/summary.md"));
     QVERIFY(summary.open(QIODevice::ReadOnly));
-    QVERIFY2(summary.readAll().contains("| mean | 6 |"), "the summary counts fewer than 6 replicates");
+    QVERIFY2(summary.readAll().contains("| mean | 6 |"),
+             "the summary counts fewer than 6 replicates");
   }
 
   /// Issue 21, 12: a shard holding replicate 999 of a 3-replicate study is refused, not merged
@@ -297,10 +300,11 @@ class NothingLostTest : public QObject {
     // Not a staging name: never touched.
     QVERIFY(QDir(d).mkpath(".dpsynth-stage-notmine"));
 
-    const Run r = lostRun({"fit", "--data", "beta.csv", "--outcome", "value", "--family", "beta",
-                           "--chains", "1", "--warmup", "50", "--draws", "50", "--seed", "3",
-                           "--quiet", "--synthetic-out", "s.csv", "--report", "report.json"},
-                          d);
+    const Run r = lostRun(
+        {"fit",      "--data",  "beta.csv",        "--outcome", "value",    "--family",   "beta",
+         "--chains", "1",       "--warmup",        "50",        "--draws",  "50",         "--seed",
+         "3",        "--quiet", "--synthetic-out", "s.csv",     "--report", "report.json"},
+        d);
     ::close(live);
     QVERIFY2(r.exitCode == 0, qPrintable(r.err));
     QVERIFY(!QFile::exists(d + "/.dpsynth-stage-0badc0de"));

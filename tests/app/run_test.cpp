@@ -31,7 +31,6 @@ namespace {
 using Run = dpsynth::test::CliRun;
 Run runCommand(const QStringList& args) { return dpsynth::test::runDpsynth(args); }
 
-
 QByteArray readAll(const QString& path) {
   QFile f(path);
   if (!f.open(QIODevice::ReadOnly)) return {};
@@ -127,8 +126,7 @@ bool shows(const QString& written, double secret) {
   if (mantissa >= 0) digits = digits.left(mantissa);
   while (digits.startsWith('0')) digits.remove(0, 1);
   if (digits.size() < 2) return false;
-  if (digits.size() == 2)
-    return secret == std::round(secret) && written.toDouble() == secret;
+  if (digits.size() == 2) return secret == std::round(secret) && written.toDouble() == secret;
   const int dot = written.indexOf('.');
   const int decimals = dot < 0 || mantissa >= 0 ? 0 : written.size() - dot - 1;
   const double value = written.toDouble();
@@ -184,7 +182,8 @@ class RunTest : public QObject {
         QVERIFY2(readAll(a + "/" + f) == readAll(b + "/" + f), qPrintable(f));
       }
     }
-    QVERIFY(readAll(a + "/internal/results.csv").startsWith("mechanism,guarantee,lipschitz,epsilon,"));
+    QVERIFY(
+        readAll(a + "/internal/results.csv").startsWith("mechanism,guarantee,lipschitz,epsilon,"));
     for (const QString& f : kFiles) QVERIFY2(r1.out.contains(f), qPrintable(r1.out));
     // A seeded session is for studies and tests: every file says so and claims nothing.
     QVERIFY(readAll(a + "/internal/release_note.html").contains("NOT FOR RELEASE"));
@@ -229,7 +228,8 @@ class RunTest : public QObject {
     Run r = runCommand({"run", "--session", bad, "--out", dir_->filePath("o")});
     QCOMPARE(r.exitCode, 2);
     QVERIFY2(r.err.contains("bad.dpsynth"), qPrintable(r.err));
-    r = runCommand({"run", "--session", dir_->filePath("none.dpsynth"), "--out", dir_->filePath("o")});
+    r = runCommand(
+        {"run", "--session", dir_->filePath("none.dpsynth"), "--out", dir_->filePath("o")});
     QCOMPARE(r.exitCode, 2);
     QVERIFY(!QDir(dir_->filePath("o")).exists());
   }
@@ -245,7 +245,7 @@ class RunTest : public QObject {
     r = runCommand(QStringList{"fit", "--mechanism", "lw", "--report", lw} + common);
     QVERIFY2(r.exitCode == 0, qPrintable(r.err));
     r = runCommand(QStringList{"fit", "--mechanism", "censor-w", "--epsilon", "6", "--report", cw} +
-            common);
+                   common);
     QVERIFY2(r.exitCode == 0, qPrintable(r.err));
     QCOMPARE(jsonFile(lw), jsonFile(out + "/internal/report_lw.json"));
     // censor-w re-uses the unweighted and LW fits of the run's cache: only the cache flags and
@@ -327,7 +327,8 @@ class RunTest : public QObject {
     QCOMPARE(samplerOf(plain)["metric"].toString(), QString("diag"));
     QCOMPARE(samplerOf(dense)["metric_setting"].toString(), QString("dense"));
     QCOMPARE(samplerOf(dense)["metric"].toString(), QString("dense"));
-    r = runCommand({"run", "--session", session_, "--out", dir_->filePath("bad"), "--metric", "unit"});
+    r = runCommand(
+        {"run", "--session", session_, "--out", dir_->filePath("bad"), "--metric", "unit"});
     QCOMPARE(r.exitCode, 2);
     QVERIFY2(r.err.contains("--metric"), qPrintable(r.err));
   }
@@ -357,7 +358,7 @@ class RunTest : public QObject {
           QJsonDocument::fromJson(readAll(out + "/release/synthetic_censor-uw.csv.json")).object();
       QCOMPARE(side["n_source"].toString(), QString("noisy"));
       QCOMPARE(side["epsilon"].toDouble(), 40.01);  // ε + ε_n
-      if (side["n"].toInt() == kN) continue;  // the noise was 0 this time
+      if (side["n"].toInt() == kN) continue;        // the noise was 0 this time
       scanReleaseFolder(out, kN);
       return;
     }
@@ -474,8 +475,8 @@ class RunTest : public QObject {
     };
     // Public numbers: the session's settings and the DP outputs the release publishes. A
     // number written as one of them cannot be told from a secret of the same value.
-    std::vector<double> known = {40, 20, 10, 0, 400, 4, 900, 2000, 1, 2, 0.2, 0.01, 40.01,
-                                 1000000, 20000000, 40000000};
+    std::vector<double> known = {40, 20, 10,  0,    400,   4,       900,      2000,
+                                 1,  2,  0.2, 0.01, 40.01, 1000000, 20000000, 40000000};
     QStringList internalText;
     for (const QString& f : filesBelow(out)) {
       if (!f.startsWith("internal/")) continue;
@@ -483,9 +484,8 @@ class RunTest : public QObject {
       internalText << QString::fromUtf8(text);
       if (!f.startsWith("internal/report_")) continue;
       const QJsonObject j = QJsonDocument::fromJson(text).object();
-      for (const char* key : {"lipschitz", "lipschitz_q90", "lipschitz_q95",
-                              "lipschitz_uncensored", "k", "downscale", "censored_records",
-                              "truncated_records"})
+      for (const char* key : {"lipschitz", "lipschitz_q90", "lipschitz_q95", "lipschitz_uncensored",
+                              "k", "downscale", "censored_records", "truncated_records"})
         add(j[key]);
       // aDP's ε_x = 2Δ is published by design, rounded up to two decimals (SPEC §0); Δ itself,
       // its quantiles and every other stage's figures are not.
@@ -580,8 +580,8 @@ class RunTest : public QObject {
         if (isKnown(value)) continue;
         if (f.endsWith("release_note.html") && explainedBySynthetic(number)) continue;
         for (double v : secret)
-          QVERIFY2(!shows(number, v), qPrintable(f + " shows " + number + " = " +
-                                                 QString::number(v, 'g', 17)));
+          QVERIFY2(!shows(number, v),
+                   qPrintable(f + " shows " + number + " = " + QString::number(v, 'g', 17)));
       }
     }
     QVERIFY(scanned > 20);

@@ -51,15 +51,14 @@ class StudyCliTest : public QObject {
     // Three shards, two at a time, as the README's GNU parallel line runs them.
     QProcess p;
     p.setWorkingDirectory(dir.path());
-    p.start(parallel, {"-j", "2", DPSYNTH_CLI_PATH, "study", "--config", config, "--out",
-                       "shard{}", "--shard", "{}/3", "--threads", "1", "--quiet", ":::", "0", "1",
-                       "2"});
+    p.start(parallel, {"-j", "2", DPSYNTH_CLI_PATH, "study", "--config", config, "--out", "shard{}",
+                       "--shard", "{}/3", "--threads", "1", "--quiet", ":::", "0", "1", "2"});
     QVERIFY(p.waitForFinished(180000));
     QVERIFY2(p.exitCode() == 0, p.readAllStandardError().constData());
 
-    const auto merged = dpsynth::test::runDpsynth(
-        {"study", "merge", "--out", dir.filePath("merged"), dir.filePath("shard0"),
-         dir.filePath("shard1"), dir.filePath("shard2")});
+    const auto merged = dpsynth::test::runDpsynth({"study", "merge", "--out",
+                                                   dir.filePath("merged"), dir.filePath("shard0"),
+                                                   dir.filePath("shard1"), dir.filePath("shard2")});
     QVERIFY2(merged.exitCode == 0, qPrintable(merged.err));
     QCOMPARE(studyCliRows(dir.filePath("merged")).size(), 1 + 12);
     QCOMPARE(studyCliRows(dir.filePath("merged")), studyCliRows(dir.filePath("whole")));

@@ -18,8 +18,7 @@ struct CliRun {
 };
 
 /// Runs dpsynth with `args` (in `cwd` when given, stdin closed); kills it after timeoutMs.
-inline CliRun runDpsynth(const QStringList& args, const QString& cwd = {},
-                         int timeoutMs = 180000) {
+inline CliRun runDpsynth(const QStringList& args, const QString& cwd = {}, int timeoutMs = 180000) {
   QProcess p;
   if (!cwd.isEmpty()) p.setWorkingDirectory(cwd);
   p.start(DPSYNTH_CLI_PATH, args);

@@ -37,8 +37,8 @@ class PatternedFakeModel final : public core::models::SynthesisModel {
   std::size_t records() const override { return map_.size(); }
   core::models::Family family() const override { return core::models::Family::normal; }
   const core::models::LikelihoodWeights& weights() const override { return weights_; }
-  void simulate(const Eigen::VectorXd&, core::random::Rng&,
-                Eigen::Ref<Eigen::VectorXd>, const std::stop_token& = {}) const override {}
+  void simulate(const Eigen::VectorXd&, core::random::Rng&, Eigen::Ref<Eigen::VectorXd>,
+                const std::stop_token& = {}) const override {}
 
   void recordLogLik(const Eigen::VectorXd& u, Eigen::Ref<Eigen::VectorXd> out) const override {
     for (std::size_t i = 0; i < map_.size(); ++i) {

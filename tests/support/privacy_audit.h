@@ -50,8 +50,10 @@ inline double auditLossLowerBound(const std::vector<double>& a, const std::vecto
   const int na = static_cast<int>(a.size()), nb = static_cast<int>(b.size());
   for (int q = 1; q <= 9; ++q) {
     const double t = pooled[pooled.size() * static_cast<std::size_t>(q) / 10];
-    const int ka = static_cast<int>(std::count_if(a.begin(), a.end(), [&](double v) { return v <= t; }));
-    const int kb = static_cast<int>(std::count_if(b.begin(), b.end(), [&](double v) { return v <= t; }));
+    const int ka =
+        static_cast<int>(std::count_if(a.begin(), a.end(), [&](double v) { return v <= t; }));
+    const int kb =
+        static_cast<int>(std::count_if(b.begin(), b.end(), [&](double v) { return v <= t; }));
     hits.push_back({ka, kb});
     hits.push_back({na - ka, nb - kb});
   }
@@ -64,8 +66,10 @@ inline double auditLossLowerBound(const std::vector<double>& a, const std::vecto
 inline double auditLossLowerBoundAt(const std::vector<double>& a, const std::vector<double>& b,
                                     double t) {
   const int na = static_cast<int>(a.size()), nb = static_cast<int>(b.size());
-  const int ka = static_cast<int>(std::count_if(a.begin(), a.end(), [&](double v) { return v <= t; }));
-  const int kb = static_cast<int>(std::count_if(b.begin(), b.end(), [&](double v) { return v <= t; }));
+  const int ka =
+      static_cast<int>(std::count_if(a.begin(), a.end(), [&](double v) { return v <= t; }));
+  const int kb =
+      static_cast<int>(std::count_if(b.begin(), b.end(), [&](double v) { return v <= t; }));
   return auditLossLowerBound({{ka, kb}, {na - ka, nb - kb}}, na, nb);
 }
 

@@ -9,8 +9,8 @@ namespace dpsynth::test {
 
 inline core::data::Dataset bundledSample(const std::string& kind, core::models::Family family,
                                          std::size_t n = 0) {
-  const auto table = core::data::generateSample(
-      kind, n ? n : core::data::defaultSampleSize(kind), core::data::defaultSampleSeed(kind));
+  const auto table = core::data::generateSample(kind, n ? n : core::data::defaultSampleSize(kind),
+                                                core::data::defaultSampleSeed(kind));
   core::data::DatasetSpec spec;
   spec.outcome = table.header.back();
   spec.family = family;

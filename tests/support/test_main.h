@@ -10,15 +10,15 @@
 #define DPSYNTH_TEST_CONCAT(a, b) DPSYNTH_TEST_CONCAT_(a, b)
 
 #undef QTEST_MAIN_WRAPPER
-#define QTEST_MAIN_WRAPPER(TestObject, ...)                                                 \
-  namespace {                                                                                \
-  const ::dpsynth::test::TestRegistration DPSYNTH_TEST_CONCAT(dpsynthTestRegistration,       \
-                                                              __COUNTER__){                  \
-      __FILE__, [](int argc, char* argv[]) -> int {                                          \
-        QT_PREPEND_NAMESPACE(QTest::Internal::callInitMain)<TestObject>();                   \
-        __VA_ARGS__                                                                          \
-        TestObject tc;                                                                       \
-        QTEST_SET_MAIN_SOURCE_PATH                                                           \
-        return QTest::qExec(&tc, argc, argv);                                                \
-      }};                                                                                    \
+#define QTEST_MAIN_WRAPPER(TestObject, ...)                                            \
+  namespace {                                                                          \
+  const ::dpsynth::test::TestRegistration DPSYNTH_TEST_CONCAT(dpsynthTestRegistration, \
+                                                              __COUNTER__){            \
+      __FILE__, [](int argc, char* argv[]) -> int {                                    \
+        QT_PREPEND_NAMESPACE(QTest::Internal::callInitMain)<TestObject>();             \
+        __VA_ARGS__                                                                    \
+        TestObject tc;                                                                 \
+        QTEST_SET_MAIN_SOURCE_PATH                                                     \
+        return QTest::qExec(&tc, argc, argv);                                          \
+      }};                                                                              \
   }

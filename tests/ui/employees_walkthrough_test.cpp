@@ -126,8 +126,7 @@ class EmployeesWalkthroughTest : public QObject {
         qInfo("5. %s", qPrintable(ExportActions::releaseChoiceText(output, j)));
       // censor-w with reference weights: strict DP, unless this release run's (OS-seeded) fit
       // failed its screen, when it is refused and blocks only itself.
-      QVERIFY(output.table[2].guarantee == "DP" ||
-              !output.result->mechanisms[1].refusals.empty());
+      QVERIFY(output.table[2].guarantee == "DP" || !output.result->mechanisms[1].refusals.empty());
       // 6. Export all, as the dialog offers it: exactly the usable labelled outputs.
       const auto chosen = ExportActions::defaultReleaseChoice(output);
       qInfo("6. export: %s",

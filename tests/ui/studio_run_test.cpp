@@ -225,9 +225,9 @@ class StudioRunTest : public QObject {
     // release/ folder is written (SPEC §0), by the studio and the command line alike.
     QVERIFY(!QFileInfo::exists(QDir(studioOut).filePath("release")));
     QVERIFY(!QFileInfo::exists(QDir(dir.filePath("cli")).filePath("release")));
-    for (const QString name : {"internal/results.csv", "internal/synthetic_lw-final.csv",
-                               "internal/synthetic_lw.csv", "internal/synthetic_lw.csv.json",
-                               "internal/release_note.html"}) {
+    for (const QString name :
+         {"internal/results.csv", "internal/synthetic_lw-final.csv", "internal/synthetic_lw.csv",
+          "internal/synthetic_lw.csv.json", "internal/release_note.html"}) {
       QFile a(QDir(studioOut).filePath(name)), b(QDir(dir.filePath("cli")).filePath(name));
       QVERIFY2(a.open(QIODevice::ReadOnly), qPrintable(name));
       QVERIFY2(b.open(QIODevice::ReadOnly), qPrintable(name));
@@ -247,7 +247,8 @@ class StudioRunTest : public QObject {
       QVERIFY(f.open(QIODevice::WriteOnly));
       f.write("mine");
     }
-    const QByteArray resultsBefore = dpsynth::test::readFile(studioOut + "/internal/results.csv").c_str();
+    const QByteArray resultsBefore =
+        dpsynth::test::readFile(studioOut + "/internal/results.csv").c_str();
     QVERIFY(!window->exportActions()->exportAll(*window->document()->lastOutput(), studioOut));
     QCOMPARE(errors.count(), std::size_t(1));
     QVERIFY(QFile::exists(notes));

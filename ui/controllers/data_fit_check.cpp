@@ -22,7 +22,7 @@ void add(DataFitWarnings& w, const QString& key, const QString& text) {
 }  // namespace
 
 DataFitWarnings checkDataFit(const pipeline::MechanismConfig& tuning, Family family,
-                               const core::data::Dataset* dataset) {
+                             const core::data::Dataset* dataset) {
   DataFitWarnings w;
   const auto& lower = tuning.lower;
   const auto& upper = tuning.upper;

@@ -25,7 +25,7 @@ struct DataFitWarnings {
 
 /// The warnings for this tuning on this data (dataset may be null: only the family checks).
 DataFitWarnings checkDataFit(const core::pipeline::MechanismConfig& tuning,
-                               core::models::Family family, const core::data::Dataset* dataset);
+                             core::models::Family family, const core::data::Dataset* dataset);
 
 class DataFitCheck : public QObject {
   Q_OBJECT

@@ -160,7 +160,10 @@ bool ExportActions::exportSynthetic(const RunOutput& output,
     return false;
   }
   if (pipeline::inReleaseFolder(csvPath.toStdString()) && !pipeline::releasable(*chosen)) {
-    emit errorOccurred({tr("Cannot export synthetic data"), csvPath, 0, {},
+    emit errorOccurred({tr("Cannot export synthetic data"),
+                        csvPath,
+                        0,
+                        {},
                         tr("this result states no privacy guarantee (a reproducible run or the "
                            "unweighted fit) and is never written into a release/ folder; "
                            "choose another folder"),
@@ -254,7 +257,10 @@ void ExportActions::exportAllWithDialog(const RunOutput* output) {
     QStringList names;
     for (std::size_t i = 0; i < foreign.size() && i < 4; ++i)
       names << QString::fromStdString(foreign[i]);
-    emit errorOccurred({tr("Cannot export"), path, 0, {},
+    emit errorOccurred({tr("Cannot export"),
+                        path,
+                        0,
+                        {},
                         tr("%1 holds %2 file(s) dpsynth did not write (%3%4); Export all "
                            "replaces that folder, so it never writes there. Move them away or "
                            "choose another folder. Nothing was written.")

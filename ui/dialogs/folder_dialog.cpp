@@ -6,8 +6,7 @@
 
 namespace dpsynth::ui {
 
-OutputFolderDialog::OutputFolderDialog(QWidget* parent, const QString& title,
-                                       const QString& start)
+OutputFolderDialog::OutputFolderDialog(QWidget* parent, const QString& title, const QString& start)
     : QFileDialog(parent, title, start) {
   setFileMode(QFileDialog::Directory);
   setOption(QFileDialog::ShowDirsOnly, true);

@@ -146,7 +146,7 @@ QVariant ResultsTableModel::data(const QModelIndex& index, int role) const {
       if (v.typeId() == QMetaType::Double) {
         const double d = v.toDouble();
         return index.column() == kAvgEcdf || index.column() == kPmse ? QString::number(d, 'g', 3)
-                                                                      : QString::number(d, 'g', 4);
+                                                                     : QString::number(d, 'g', 4);
       }
       if (index.column() == kCensored && v.isValid()) {
         return QStringLiteral("%1 %2").arg(v.toString(),
@@ -155,9 +155,8 @@ QVariant ResultsTableModel::data(const QModelIndex& index, int role) const {
       if (!v.isValid() && index.column() != kMechanism) return QStringLiteral("–");
       return v;
     case Qt::TextAlignmentRole:
-      return index.column() <= kGuarantee
-                 ? int(Qt::AlignLeft | Qt::AlignVCenter)
-                 : int(Qt::AlignRight | Qt::AlignVCenter);
+      return index.column() <= kGuarantee ? int(Qt::AlignLeft | Qt::AlignVCenter)
+                                          : int(Qt::AlignRight | Qt::AlignVCenter);
     case Qt::ForegroundRole:
       if (stale_) return QBrush(Qt::gray);
       if (!row.usable && (index.column() == kVerdict || index.column() == kMechanism))
@@ -236,8 +235,9 @@ QVariant ResultsTableModel::headerData(int section, Qt::Orientation orientation,
             "pMSE: mean (p̂ − c)² of a logistic propensity model (intercept, y, covariates and "
             "y × each covariate) telling synthetic from confidential rows; 0 = indistinguishable");
       case kMaxGroupMeanDiff:
-        return tr("largest |mean y (confidential) − mean y (synthetic)| in a level of a "
-                  "categorical covariate");
+        return tr(
+            "largest |mean y (confidential) − mean y (synthetic)| in a level of a "
+            "categorical covariate");
       case kVerdict:
         return tr(
             "unusable: more than half of the records censored or truncated, or the "
@@ -250,9 +250,9 @@ QVariant ResultsTableModel::headerData(int section, Qt::Orientation orientation,
 }
 
 QStringList ResultsTableModel::displayHeader() {
-  return {"mechanism", "verdict", "guarantee", "Δ",      "ε",   "#cens/#trunc",
-          "max-ECDF",  "avg-ECDF", "mean",     "median", "q15", "q90",
-          "covariates", "CI overlap", "std. diff.", "pMSE", "group Δmean"};
+  return {"mechanism",  "verdict",    "guarantee",  "Δ",      "ε",          "#cens/#trunc",
+          "max-ECDF",   "avg-ECDF",   "mean",       "median", "q15",        "q90",
+          "covariates", "CI overlap", "std. diff.", "pMSE",   "group Δmean"};
 }
 
 QString ResultsTableModel::toTsv() const {

@@ -32,8 +32,8 @@ MechanismPanel::MechanismPanel(StudioDocument* document, QWidget* parent)
     : QWidget(parent), document_(document) {
   list_ = new QListWidget(this);
   list_->setObjectName(QStringLiteral("mechanismList"));
-  // A problem icon (setProblems, setWarning) must not make its row taller than the others: the list is
-  // sized to show all ten rows.
+  // A problem icon (setProblems, setWarning) must not make its row taller than the others: the list
+  // is sized to show all ten rows.
   const int text = list_->fontMetrics().height();
   list_->setIconSize(QSize(text, text));
   list_->setUniformItemSizes(true);

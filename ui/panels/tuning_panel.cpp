@@ -120,11 +120,11 @@ void TuningPanel::addReferenceRow(QFormLayout* form) {
   box->addWidget(referenceLabel_);
   form->addRow(box);
   connect(referenceChoose_, &QPushButton::clicked, this, [this] {
-    const QString path =
-        QFileDialog::getOpenFileName(this, tr("Reference dataset (public) for weight functions"),
-                                     {}, tr("Data files (*.csv *.tsv *.txt *.sav *.zsav *.por *.dta *.sas7bdat *.xpt);;"
-         "CSV files (*.csv *.tsv *.txt);;"
-         "SPSS, Stata and SAS files (*.sav *.zsav *.por *.dta *.sas7bdat *.xpt);;All files (*)"));
+    const QString path = QFileDialog::getOpenFileName(
+        this, tr("Reference dataset (public) for weight functions"), {},
+        tr("Data files (*.csv *.tsv *.txt *.sav *.zsav *.por *.dta *.sas7bdat *.xpt);;"
+           "CSV files (*.csv *.tsv *.txt);;"
+           "SPSS, Stata and SAS files (*.sav *.zsav *.por *.dta *.sas7bdat *.xpt);;All files (*)"));
     if (!path.isEmpty()) emit referenceChosen(path);
   });
   connect(referenceClear_, &QPushButton::clicked, this, [this] { emit referenceCleared(); });

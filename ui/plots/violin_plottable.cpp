@@ -165,7 +165,8 @@ QString ViolinPlottable::describe(int index) const {
   if (s.count == 0) return text + tr("\nno data");
   text += tr("\nn = %1\nmedian = %2\nquartiles = %3 – %4\nrange = %5 – %6")
               .arg(s.count)
-              .arg(violinNumber(s.median), violinNumber(s.q1), violinNumber(s.q3), violinNumber(s.min), violinNumber(s.max));
+              .arg(violinNumber(s.median), violinNumber(s.q1), violinNumber(s.q3),
+                   violinNumber(s.min), violinNumber(s.max));
   return text;
 }
 

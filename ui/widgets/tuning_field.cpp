@@ -107,8 +107,10 @@ void TuningField::showMarks() {
   // data). The field is tinted through its palette: a style sheet would replace the style's
   // spin buttons.
   QString tip = spec_.toolTip.toHtmlEscaped();
-  if (!warning_.isEmpty()) tip = QStringLiteral("<p><b>%1</b></p>").arg(warning_.toHtmlEscaped()) + tip;
-  if (!problem_.isEmpty()) tip = QStringLiteral("<p><b>%1</b></p>").arg(problem_.toHtmlEscaped()) + tip;
+  if (!warning_.isEmpty())
+    tip = QStringLiteral("<p><b>%1</b></p>").arg(warning_.toHtmlEscaped()) + tip;
+  if (!problem_.isEmpty())
+    tip = QStringLiteral("<p><b>%1</b></p>").arg(problem_.toHtmlEscaped()) + tip;
   for (QWidget* w : std::initializer_list<QWidget*>{label_, slider_, spin_, auto_}) {
     if (w) w->setToolTip(problem_.isEmpty() && warning_.isEmpty() ? spec_.toolTip : tip);
   }

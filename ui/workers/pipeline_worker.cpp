@@ -6,10 +6,9 @@
 #include <chrono>
 #include <mutex>
 
-#include "core/privacy/running_lipschitz.h"
-
 #include "core/data/data_error.h"
 #include "core/models/parameter_labels.h"
+#include "core/privacy/running_lipschitz.h"
 #include "ui/dialogs/error_report.h"
 #include "ui/workers/run_summary.h"
 
@@ -23,7 +22,9 @@ namespace {
 struct LiveLipschitz {
   LiveLipschitz(QString mechanismLabel, std::string stageLabel,
                 std::shared_ptr<const core::models::SynthesisModel> stageModel)
-      : mechanism(std::move(mechanismLabel)), stage(std::move(stageLabel)), model(stageModel),
+      : mechanism(std::move(mechanismLabel)),
+        stage(std::move(stageLabel)),
+        model(stageModel),
         bound(std::move(stageModel)) {}
   QString mechanism;
   std::string stage;
@@ -98,8 +99,8 @@ class SignalObserver : public pipeline::PipelineObserver {
     const std::size_t draws = live.bound.draws();
     const Eigen::VectorXd perRecord = live.bound.perRecord();
     const double max = perRecord.size() > 0 ? perRecord.maxCoeff() : 0.0;
-    auto values = std::make_shared<const std::vector<double>>(
-        perRecord.data(), perRecord.data() + perRecord.size());
+    auto values = std::make_shared<const std::vector<double>>(perRecord.data(),
+                                                              perRecord.data() + perRecord.size());
     emit worker_.lipschitzUpdated({runId_, live.mechanism, QString::fromStdString(live.stage),
                                    std::move(values), max, draws});
   }

@@ -10,8 +10,7 @@
 
 namespace dpsynth::ui {
 
-void StudyWorker::run(const core::study::StudyConfig& config, const QString& folder,
-                      int threads) {
+void StudyWorker::run(const core::study::StudyConfig& config, const QString& folder, int threads) {
   namespace study = core::study;
   try {
     study::StudyStore store(folder.toStdString(), config);
@@ -31,8 +30,7 @@ void StudyWorker::run(const core::study::StudyConfig& config, const QString& fol
             emit replicateFinished(replicate.rows);
           },
           [&](const study::StudyProgress& p) {
-            const double left =
-                p.done > 0 ? p.elapsedSeconds / p.done * (p.total - p.done) : -1.0;
+            const double left = p.done > 0 ? p.elapsedSeconds / p.done * (p.total - p.done) : -1.0;
             emit progress(already + p.done, total, left);
           },
           stop_);

@@ -24,9 +24,9 @@ class StudyWorker : public QObject {
  public:
   explicit StudyWorker(std::stop_token stop) : stop_(std::move(stop)) {}
 
-  /// Call on the worker's thread. Opens `folder` for `config` (a folder holding another study is refused with the core's
-  /// message), sends the rows already there, runs the missing replicates with `threads`
-  /// replicates at a time (0 = every core) and writes the summary files at the end.
+  /// Call on the worker's thread. Opens `folder` for `config` (a folder holding another study is
+  /// refused with the core's message), sends the rows already there, runs the missing replicates
+  /// with `threads` replicates at a time (0 = every core) and writes the summary files at the end.
   void run(const core::study::StudyConfig& config, const QString& folder, int threads);
 
  signals:

@@ -260,7 +260,6 @@ class CsvReaderTest : public QObject {
                               "wide.csv:1: column 'c7': the name is used by columns 8 and 200001");
   }
 
-
   void rejectsRaggedRows() {
     DPSYNTH_EXPECT_DATA_ERROR(parseCsv("a,b\n1,2\n1,2,3\n", "r.csv"), 3, "",
                               "r.csv:3: expected 2 fields (as in the header) but found 3");

@@ -154,8 +154,9 @@ class CsvWriterTest : public QObject {
     // Property: whatever table dpsynth writes (header names without surrounding blanks, as the
     // reader trims them), dpsynth reads back to the same table. Seeded, so a failure repeats.
     static const std::vector<std::string> kPieces{
-        "a", "Z", "0", "1.5", "-", " ", "\t", ",", ";", "\"", "\r", "\n", "\r\n", "é", "€",
-        "\xF0\x9D\x84\x9E", "NA", "\"\"", "x y", "#", "'", "\\"};
+        "a",  "Z",    "0",   "1.5", "-",    " ", "\t", ",",
+        ";",  "\"",   "\r",  "\n",  "\r\n", "é", "€",  "\xF0\x9D\x84\x9E",
+        "NA", "\"\"", "x y", "#",   "'",    "\\"};
     auto rng = dpsynth::core::random::makeRng(20260801);
     const auto pick = [&](std::uint64_t n) {
       return static_cast<std::size_t>(dpsynth::core::random::uniformIndex(rng, n));
@@ -212,8 +213,8 @@ class CsvWriterTest : public QObject {
     QTemporaryDir tmp;
     const std::string inFile = tmp.filePath("file").toStdString() + "/x.csv";
     std::ofstream(tmp.filePath("file").toStdString()) << "x";
-    for (const auto& write : {&dpsynth::core::data::writeTextAtomic,
-                              &dpsynth::core::data::writeStagedText}) {
+    for (const auto& write :
+         {&dpsynth::core::data::writeTextAtomic, &dpsynth::core::data::writeStagedText}) {
       try {
         write(inFile, "y\n1\n");
         QFAIL("a file inside a file");
@@ -269,7 +270,9 @@ class CsvWriterTest : public QObject {
     fs::current_path(dir.path().toStdString());
     data::writeTextAtomic("plain.txt", "ok");
     fs::current_path(previous);
-    QCOMPARE(QString::fromStdString(dpsynth::test::readFile(dir.filePath("plain.txt").toStdString())), QString("ok"));
+    QCOMPARE(
+        QString::fromStdString(dpsynth::test::readFile(dir.filePath("plain.txt").toStdString())),
+        QString("ok"));
   }
 
   void failureInAMissingFolderLeavesNothing() {

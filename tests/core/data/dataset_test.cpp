@@ -179,9 +179,8 @@ class DatasetTest : public QObject {
     DPSYNTH_EXPECT_DATA_ERROR(build("y,x\n1,2\n2,1e400\n3,4\n4,5\n", spec("y", {"x"})), 3, "x",
                               "d.csv:3: column 'x': value '1e400' is out of range. The value is "
                               "too large or too small");
-    DPSYNTH_EXPECT_DATA_ERROR(
-        build("y,x\n1,2\n2,-1e999\n3,1e-400\n4,5\n", spec("y", {"x"})), 3, "x",
-        "(2 values in this column are out of range)");
+    DPSYNTH_EXPECT_DATA_ERROR(build("y,x\n1,2\n2,-1e999\n3,1e-400\n4,5\n", spec("y", {"x"})), 3,
+                              "x", "(2 values in this column are out of range)");
     // In the outcome the message says why the number is not one.
     DPSYNTH_EXPECT_DATA_ERROR(build("y\n1\n1e400\n3\n", spec("y")), 3, "y",
                               "value '1e400' is not a number. The value is too large");
@@ -194,9 +193,8 @@ class DatasetTest : public QObject {
     // One Inf among numbers made the column a factor with a dummy per distinct number.
     DPSYNTH_EXPECT_DATA_ERROR(build("y,x\n1,2\n2,Inf\n3,4\n4,5\n", spec("y", {"x"})), 3, "x",
                               "d.csv:3: column 'x': value 'Inf' is infinite");
-    DPSYNTH_EXPECT_DATA_ERROR(
-        build("y,x\n1,2\n2,-infinity\n3,+INF\n4,5\n", spec("y", {"x"})), 3, "x",
-        "(2 values in this column are)");
+    DPSYNTH_EXPECT_DATA_ERROR(build("y,x\n1,2\n2,-infinity\n3,+INF\n4,5\n", spec("y", {"x"})), 3,
+                              "x", "(2 values in this column are)");
     // A text column may still have a level spelt "inf".
     const Dataset d = build("y,x\n1,a\n2,inf\n3,a\n4,b\n", spec("y", {"x"}));
     QVERIFY(d.designNames == (Strings{"(Intercept)", "x=b", "x=inf"}));
@@ -251,7 +249,8 @@ class DatasetTest : public QObject {
     QVERIFY(std::string(error->what()).find("secret") == std::string::npos);
     // Many columns: a few are listed, each quoted short.
     std::string header;
-    for (int j = 0; j < 30; ++j) header += (j ? "," : "") + std::string(100, 'c') + std::to_string(j);
+    for (int j = 0; j < 30; ++j)
+      header += (j ? "," : "") + std::string(100, 'c') + std::to_string(j);
     DPSYNTH_EXPECT_DATA_ERROR(build(header + "\n" + header + "\n", spec("y")), 0, "y",
                               "and 18 more.");
   }
@@ -416,8 +415,8 @@ class DatasetTest : public QObject {
     Eigen::MatrixXd X(3, 2);
     X << 1, 0.5, 1, -2, 1, 7;
     const Eigen::Vector3d y(1.0, 2.0, 4.0);
-    const Dataset d = dpsynth::core::data::numericDataset("count", Family::poisson, y, X,
-                                                          {"(Intercept)", "x"});
+    const Dataset d =
+        dpsynth::core::data::numericDataset("count", Family::poisson, y, X, {"(Intercept)", "x"});
     QCOMPARE(d.size(), std::size_t{3});
     QVERIFY(d.X == X);
     QCOMPARE(d.covariateNames, Strings{"x"});

@@ -100,7 +100,8 @@ class GeneratorsTest : public QObject {
     const std::string committed =
         dpsynth::test::readFile(std::string(DPSYNTH_SOURCE_DIR) + "/" + data::samplePath(k));
     QVERIFY2(!committed.empty(), "the bundled sample is missing");
-    QVERIFY2(dpsynth::test::readFile(path) == committed, "regenerate resources/samples (see resources/README.md)");
+    QVERIFY2(dpsynth::test::readFile(path) == committed,
+             "regenerate resources/samples (see resources/README.md)");
   }
 
   void nbmixMatchesItsMixture() {

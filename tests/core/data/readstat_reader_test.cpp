@@ -226,7 +226,8 @@ class ReadstatReaderTest : public QObject {
     const CsvTable t =
         readDataFile(std::string(DPSYNTH_SOURCE_DIR) + "/tests/data/formats/latin1_stata13.dta");
     QCOMPARE(std::string(t.rows[0][1]), std::string("Jos\xC3\xA9"));
-    QCOMPARE(std::string(t.rows[2][1]), std::string("Ren\xC3\xA9" "e"));
+    QCOMPARE(std::string(t.rows[2][1]), std::string("Ren\xC3\xA9"
+                                                    "e"));
     QVERIFY(t.columns[2].labelsAreLevels);
     QCOMPARE(std::string(t.rows[0][2]), std::string("Caf\xC3\xA9"));
   }

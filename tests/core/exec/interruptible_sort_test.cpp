@@ -18,8 +18,8 @@ class InterruptibleSortTest : public QObject {
   void givesStdStableSortsOrderWithTies() {
     // (key, original index): few distinct keys, so equal keys must keep their input order.
     std::mt19937_64 rng(7);
-    for (std::size_t n : {0u, 1u, 2u, 1000u, (1u << 15) - 1, 1u << 15, (1u << 15) + 1,
-                          3u << 15, 600'001u}) {
+    for (std::size_t n :
+         {0u, 1u, 2u, 1000u, (1u << 15) - 1, 1u << 15, (1u << 15) + 1, 3u << 15, 600'001u}) {
       std::vector<std::pair<int, std::size_t>> data(n);
       for (std::size_t i = 0; i < n; ++i) data[i] = {static_cast<int>(rng() % 13), i};
       auto expected = data;
@@ -48,9 +48,9 @@ class InterruptibleSortTest : public QObject {
     for (double& v : values) v = static_cast<double>(rng());
     std::stop_source stop;
     stop.request_stop();
-    QVERIFY_THROWS_EXCEPTION(exec::Cancelled, exec::stableSort(values.begin(), values.end(),
-                                                               std::less<double>(),
-                                                               stop.get_token()));
+    QVERIFY_THROWS_EXCEPTION(
+        exec::Cancelled,
+        exec::stableSort(values.begin(), values.end(), std::less<double>(), stop.get_token()));
     // Small inputs are one std::stable_sort: nothing to interrupt, and nothing is refused.
     std::vector<double> few{3, 1, 2};
     exec::stableSort(few.begin(), few.end(), std::less<double>(), stop.get_token());

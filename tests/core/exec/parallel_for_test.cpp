@@ -49,13 +49,14 @@ class ParallelForTest : public QObject {
     // Jobs after the failing one wait for the stop the failure must request, so the test
     // would hang (and time out) if it were not requested, and fail if jobs kept starting.
     std::atomic<int> started{0};
-    QVERIFY_THROWS_EXCEPTION(std::runtime_error, exec::parallelFor(1000, 2, [&](std::size_t i, std::stop_token token) {
-      ++started;
-      if (i == 3) throw std::runtime_error("job 3");
-      if (i < 3) return true;
-      while (!token.stop_requested()) std::this_thread::yield();
-      return false;
-    }));
+    QVERIFY_THROWS_EXCEPTION(std::runtime_error,
+                             exec::parallelFor(1000, 2, [&](std::size_t i, std::stop_token token) {
+                               ++started;
+                               if (i == 3) throw std::runtime_error("job 3");
+                               if (i < 3) return true;
+                               while (!token.stop_requested()) std::this_thread::yield();
+                               return false;
+                             }));
     QVERIFY(started.load() <= 5);
   }
 

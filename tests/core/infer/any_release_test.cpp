@@ -1,10 +1,9 @@
 /// readAnyRelease: a release file is read by its kind; unknown kinds and non-objects get one
 /// line naming the file.
-#include <QtTest>
-
-#include <variant>
-
 #include "core/infer/any_release.h"
+
+#include <QtTest>
+#include <variant>
 
 namespace infer = dpsynth::core::infer;
 

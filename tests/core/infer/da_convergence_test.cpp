@@ -1,10 +1,11 @@
 /// The convergence check of data augmentation (da_convergence.h): its sentences by hand, and the
 /// extension of a run left at the defaults: 2×, then 4× the sweeps and warm-up, from fresh
 /// randomness, and never beyond the cap.
+#include "core/infer/da_convergence.h"
+
 #include <QtTest>
 #include <cmath>
 
-#include "core/infer/da_convergence.h"
 #include "core/infer/naive_bayes_release.h"
 
 namespace infer = dpsynth::core::infer;
@@ -77,8 +78,10 @@ class DaConvergenceTest : public QObject {
     QCOMPARE(kept.config.iterations, 30);
     QVERIFY(!kept.problems.empty());
     // Long enough at once: no extension.
-    const auto enough = infer::runDataAugmentationChecked(model, convergenceConfig(3000, 500), true);
-    QVERIFY2(enough.problems.empty(), enough.problems.empty() ? "" : enough.problems.front().c_str());
+    const auto enough =
+        infer::runDataAugmentationChecked(model, convergenceConfig(3000, 500), true);
+    QVERIFY2(enough.problems.empty(),
+             enough.problems.empty() ? "" : enough.problems.front().c_str());
     QCOMPARE(enough.budgetFactor, 1);
   }
 

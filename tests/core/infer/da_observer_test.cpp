@@ -1,5 +1,4 @@
 #include <QtTest>
-
 #include <mutex>
 
 #include "core/infer/da_sampler.h"
@@ -9,9 +8,9 @@ using dpsynth::core::infer::DaBatch;
 using dpsynth::core::infer::DaConfig;
 using dpsynth::core::infer::DaObserver;
 using dpsynth::core::infer::DaResult;
+using dpsynth::core::infer::naiveBayesCounts;
 using dpsynth::core::infer::NaiveBayesLayout;
 using dpsynth::core::infer::NaiveBayesModel;
-using dpsynth::core::infer::naiveBayesCounts;
 using dpsynth::core::infer::runDataAugmentation;
 
 namespace {
@@ -63,7 +62,8 @@ class DaObserverTest : public QObject {
     const DaConfig config = observerConfig();
     const int kept = config.iterations - config.warmup;
     std::mutex mutex;
-    std::vector<Eigen::MatrixXd> draws(3, Eigen::MatrixXd::Constant(kept, model.parameterDim(), -1));
+    std::vector<Eigen::MatrixXd> draws(3,
+                                       Eigen::MatrixXd::Constant(kept, model.parameterDim(), -1));
     std::vector<Eigen::VectorXd> sweeps(3, Eigen::VectorXd::Constant(config.iterations, -1));
     std::vector<double> lowestProbability(3, 2.0), highestProbability(3, -1.0);
     std::vector<int> nextSweep(3, 0), batches(3, 0);

@@ -1,15 +1,15 @@
-#include <QtTest>
+#include "core/infer/da_sampler.h"
 
+#include <QtTest>
 #include <cmath>
 
-#include "core/infer/da_sampler.h"
 #include "core/infer/naive_bayes_release.h"
 
 using dpsynth::core::infer::DaConfig;
 using dpsynth::core::infer::DaResult;
+using dpsynth::core::infer::naiveBayesCounts;
 using dpsynth::core::infer::NaiveBayesLayout;
 using dpsynth::core::infer::NaiveBayesModel;
-using dpsynth::core::infer::naiveBayesCounts;
 using dpsynth::core::infer::runDataAugmentation;
 
 namespace {
@@ -169,7 +169,9 @@ class DaSamplerTest : public QObject {
     noisy << 2.3, -0.4, 0.2, 1.1;
     const double alpha = 2.0, scale = 2.0 / 1.0;  // ε = 1
     const NaiveBayesModel model(l, 3, noisy, scale, alpha);
-    auto logBeta2 = [](double a, double b) { return std::lgamma(a) + std::lgamma(b) - std::lgamma(a + b); };
+    auto logBeta2 = [](double a, double b) {
+      return std::lgamma(a) + std::lgamma(b) - std::lgamma(a + b);
+    };
     double total = 0, sumP0 = 0, sumF0 = 0, sumF0c1 = 0;
     for (int code = 0; code < 64; ++code) {
       Eigen::Vector4d t = Eigen::Vector4d::Zero();
@@ -214,9 +216,9 @@ class DaSamplerTest : public QObject {
              infer::daMemoryProblem(atBound, two).c_str());
     QVERIFY_THROWS_EXCEPTION(std::invalid_argument, runDataAugmentation(atBound, two));
     const NaiveBayesModel past(l, 89'478'483 + 4, Eigen::VectorXd::Zero(4), 1.0);
-    QVERIFY2(QString::fromStdString(infer::daMemoryProblem(past, one))
-                 .contains("latent records alone"),
-             infer::daMemoryProblem(past, one).c_str());
+    QVERIFY2(
+        QString::fromStdString(infer::daMemoryProblem(past, one)).contains("latent records alone"),
+        infer::daMemoryProblem(past, one).c_str());
   }
 
   void cancelStopsTheRun() {
@@ -224,10 +226,10 @@ class DaSamplerTest : public QObject {
     const NaiveBayesModel model(l, 5, Eigen::VectorXd::Zero(4), 1.0);
     std::stop_source source;
     int calls = 0;
-    const DaResult r = runDataAugmentation(
-        model, daConfig(1, 100000, 10, 1), source.get_token(), [&](int, int, int) {
-          if (++calls == 2) source.request_stop();
-        });
+    const DaResult r = runDataAugmentation(model, daConfig(1, 100000, 10, 1), source.get_token(),
+                                           [&](int, int, int) {
+                                             if (++calls == 2) source.request_stop();
+                                           });
     QVERIFY(r.cancelled);
     QVERIFY(r.chains.empty());
     QCOMPARE(calls, 2);

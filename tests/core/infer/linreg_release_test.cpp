@@ -1,13 +1,13 @@
 /// The linear-regression release of 004 §5 and its data-augmentation model: the statistic by
 /// hand, the sensitivity bound by exhaustive search, the exact noise, the file, and the sampler
 /// (acceptance ≥ e^{−ε} on every proposal, prior at tiny ε, conjugate posterior at large ε).
-#include <QtTest>
+#include "core/infer/linreg_release.h"
 
+#include <QtTest>
 #include <cmath>
 
 #include "core/infer/any_release.h"
 #include "core/infer/da_sampler.h"
-#include "core/infer/linreg_release.h"
 #include "core/random/rng.h"
 
 using dpsynth::core::infer::AnyRelease;
@@ -172,7 +172,8 @@ class LinregReleaseTest : public QObject {
         dpsynth::core::infer::linregNormalisedContribution(p, z.data(), r.data());
         rounded.push_back(r);
         int k = 0;
-        while (k < q && ++index[static_cast<std::size_t>(k)] == steps) index[static_cast<std::size_t>(k++)] = 0;
+        while (k < q && ++index[static_cast<std::size_t>(k)] == steps)
+          index[static_cast<std::size_t>(k++)] = 0;
         if (k == q) break;
       }
       double maxExact = 0, maxRounded = 0;
@@ -188,8 +189,9 @@ class LinregReleaseTest : public QObject {
         }
       }
       const LinregLayout l = lrLayout(p, 1, 1);
-      // The header's bound q(q + 2)²/(2(q + 1)) is reached at z = (1, …, 1) vs z′ = −(1, …, 1)/(q + 1)
-      // (p = 1: 16/3 = 4/3 + 8/9 + 8/9 + 4/3 + 8/9; p = 2: 75/8), and lies below 004's p² + 3p + 3.
+      // The header's bound q(q + 2)²/(2(q + 1)) is reached at z = (1, …, 1) vs z′ = −(1, …, 1)/(q +
+      // 1) (p = 1: 16/3 = 4/3 + 8/9 + 8/9 + 4/3 + 8/9; p = 2: 75/8), and lies below 004's p² + 3p
+      // + 3.
       const double proven = q * (q + 2.0) * (q + 2.0) / (2.0 * (q + 1.0));
       QVERIFY2(std::abs(maxExact - proven) < 1e-9,
                qPrintable(QString::number(maxExact) + " vs " + QString::number(proven)));
@@ -210,7 +212,8 @@ class LinregReleaseTest : public QObject {
     std::vector<std::vector<double>> records;
     for (int i = 0; i < 20; ++i) records.push_back({0.3 * i - 3, 0.1 * i, 0.5 * i - 4});
     auto bits = dpsynth::core::privacy::makeSeededSource(11);
-    const LinregRelease r = dpsynth::core::infer::makeLinregRelease(l, spec, records, 1.5, *bits, true);
+    const LinregRelease r =
+        dpsynth::core::infer::makeLinregRelease(l, spec, records, 1.5, *bits, true);
     QCOMPARE(r.n, 20);
     QVERIFY(r.notForRelease);
     // t = ⌊1.5·10^6⌋ / (Δ_γ·10^6) ≤ ε/Δ_γ; the scale in natural units is ≈ Δ/ε.
@@ -259,7 +262,9 @@ class LinregReleaseTest : public QObject {
       model.drawRecord(beta, rng, record.data());
       model.addStatistic(record.data(), T);
     }
-    const auto logEta = [&](const Eigen::VectorXd& t) { return -(noisy - t.head(9)).cwiseAbs().sum() / 0.8; };
+    const auto logEta = [&](const Eigen::VectorXd& t) {
+      return -(noisy - t.head(9)).cwiseAbs().sum() / 0.8;
+    };
     for (int trial = 0; trial < 100; ++trial) {
       model.drawRecord(beta, rng, other.data());
       const Eigen::VectorXd before = T;
@@ -286,7 +291,8 @@ class LinregReleaseTest : public QObject {
     Eigen::MatrixXd cov;
     model.conjugatePosterior(T, mean, cov);
     QVERIFY(std::abs(mean[0] - 0.8) < 1e-12 && std::abs(mean[1] - 0.6) < 1e-12);
-    QVERIFY(std::abs(cov(0, 0) - 1.5 / 0.9375) < 1e-12 && std::abs(cov(0, 1) + 0.75 / 0.9375) < 1e-12);
+    QVERIFY(std::abs(cov(0, 0) - 1.5 / 0.9375) < 1e-12 &&
+            std::abs(cov(0, 1) + 0.75 / 0.9375) < 1e-12);
     dpsynth::core::random::Rng rng = dpsynth::core::random::makeRng(4);
     const int draws = 40000;
     Eigen::MatrixXd d(draws, 2);
@@ -357,7 +363,8 @@ class LinregReleaseTest : public QObject {
       auto bits = dpsynth::core::privacy::makeSeededSource(5);
       const LinregRelease r =
           dpsynth::core::infer::makeLinregRelease(l, lrSpec(1, 1.0), records, epsilon, *bits, true);
-      const DaResult result = dpsynth::core::infer::runDataAugmentation(r.model(), lrConfig(6, 300, 50));
+      const DaResult result =
+          dpsynth::core::infer::runDataAugmentation(r.model(), lrConfig(6, 300, 50));
       // The sampler keeps the smallest acceptance probability of every proposal it made.
       QVERIFY(result.minAcceptance() >= std::exp(-epsilon) * (1 - 1e-12));
       QVERIFY(result.minAcceptance() < 1.0);
@@ -397,8 +404,10 @@ class LinregReleaseTest : public QObject {
     const LinregRelease r =
         dpsynth::core::infer::makeLinregRelease(l, lrSpec(2, 3.0), records, 1e-5, *bits, true);
     const LinregModel model = r.model();
-    const DaResult result = dpsynth::core::infer::runDataAugmentation(model, lrConfig(7, 4500, 500));
-    // β ~ N(0, 2²): the mean within 4 Monte Carlo sd (from the chains' bulk ESS), the sd within 10%.
+    const DaResult result =
+        dpsynth::core::infer::runDataAugmentation(model, lrConfig(7, 4500, 500));
+    // β ~ N(0, 2²): the mean within 4 Monte Carlo sd (from the chains' bulk ESS), the sd within
+    // 10%.
     const auto summary = dpsynth::core::infer::summarize(model, result);
     for (int p = 0; p < 3; ++p) {
       const double mcse = 2.0 / std::sqrt(summary[static_cast<std::size_t>(p)].ess);

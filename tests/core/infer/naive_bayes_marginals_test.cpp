@@ -1,11 +1,11 @@
-#include <QtTest>
-
 #include "core/infer/naive_bayes_marginals.h"
+
+#include <QtTest>
 
 using dpsynth::core::infer::BetaMarginal;
 using dpsynth::core::infer::NaiveBayesLayout;
-using dpsynth::core::infer::NaiveBayesModel;
 using dpsynth::core::infer::naiveBayesMarginal;
+using dpsynth::core::infer::NaiveBayesModel;
 using dpsynth::core::infer::naiveBayesPriorMarginal;
 
 namespace {
@@ -28,10 +28,10 @@ class NaiveBayesMarginalsTest : public QObject {
     const NaiveBayesModel m = marginalsModel();
     const BetaMarginal cls = naiveBayesPriorMarginal(m, 1);
     QCOMPARE(cls.a, 2.0);
-    QCOMPARE(cls.b, 2.0);  // I = 2
+    QCOMPARE(cls.b, 2.0);                                          // I = 2
     const BetaMarginal v = naiveBayesPriorMarginal(m, 2 + 2 + 1);  // class a, v = y
     QCOMPARE(v.a, 2.0);
-    QCOMPARE(v.b, 4.0);  // J = 3
+    QCOMPARE(v.b, 4.0);               // J = 3
     QCOMPARE(cls.density(0.5), 1.5);  // Beta(2, 2) at 1/2: 6·¼
     QCOMPARE(cls.density(1.5), 0.0);
   }

@@ -1,13 +1,13 @@
-#include <QtTest>
+#include "core/infer/naive_bayes_release.h"
 
+#include <QtTest>
 #include <cmath>
 
-#include "core/infer/naive_bayes_release.h"
 #include "core/random/rng.h"
 
+using dpsynth::core::infer::naiveBayesCounts;
 using dpsynth::core::infer::NaiveBayesLayout;
 using dpsynth::core::infer::NaiveBayesModel;
-using dpsynth::core::infer::naiveBayesCounts;
 
 namespace {
 
@@ -37,8 +37,8 @@ class NaiveBayesReleaseTest : public QObject {
     QCOMPARE(l.cell(0, 1, 2), 4);
     QCOMPARE(l.cell(1, 0, 1), 6);
     QCOMPARE(l.cell(1, 1, 0), 7);
-    const Eigen::VectorXd n = naiveBayesCounts(
-        l, std::vector<std::vector<int>>{{0, 1, 2}, {1, 0, 0}, {1, 0, 2}});
+    const Eigen::VectorXd n =
+        naiveBayesCounts(l, std::vector<std::vector<int>>{{0, 1, 2}, {1, 0, 0}, {1, 0, 2}});
     Eigen::VectorXd expected(10);
     expected << 0, 1, 0, 0, 1, 2, 0, 1, 0, 1;
     QCOMPARE(n, expected);

@@ -1,14 +1,14 @@
 /// The NUTS θ step of data augmentation (nuts_theta_step.h): the latent-outcome densities equal
 /// the families' GLM evaluator on the same outcomes (after O(1) moves too), and a chain whose
 /// latent records are pinned by a nearly noiseless release recovers the closed-form posterior.
-#include <QtTest>
+#include "core/infer/nuts_theta_step.h"
 
+#include <QtTest>
 #include <cmath>
 #include <vector>
 
 #include "core/data/dataset.h"
 #include "core/infer/da_sampler.h"
-#include "core/infer/nuts_theta_step.h"
 #include "core/infer/ph_release.h"
 #include "core/models/model.h"
 
@@ -37,9 +37,12 @@ double thetaStepGlmDensity(models::Family family, const std::vector<double>& y,
 std::vector<double> thetaStepOutcomes(models::Family family) {
   switch (family) {
     case models::Family::poisson:
-    case models::Family::negbin: return {0, 3, 3, 7, 1, 12, 2, 2, 5};
-    case models::Family::beta: return {0.1, 0.35, 0.5, 0.52, 0.9, 0.07, 0.66};
-    case models::Family::normal: return {101.5, 99.2, 100.0, 104.7, 98.1, 100.3};
+    case models::Family::negbin:
+      return {0, 3, 3, 7, 1, 12, 2, 2, 5};
+    case models::Family::beta:
+      return {0.1, 0.35, 0.5, 0.52, 0.9, 0.07, 0.66};
+    case models::Family::normal:
+      return {101.5, 99.2, 100.0, 104.7, 98.1, 100.3};
   }
   return {};
 }
@@ -77,7 +80,8 @@ class NutsThetaStepTest : public QObject {
         Eigen::Map<const Eigen::VectorXd>(y.data(), static_cast<Eigen::Index>(y.size())));
     for (int shift = -1; shift <= 1; ++shift) {
       Eigen::VectorXd u = start;
-      for (Eigen::Index k = 0; k < u.size(); ++k) u[k] += 0.3 * shift + 0.1 * static_cast<double>(k);
+      for (Eigen::Index k = 0; k < u.size(); ++k)
+        u[k] += 0.3 * shift + 0.1 * static_cast<double>(k);
       Eigen::VectorXd g1, g2;
       const double a = density->logDensity(u, g1);
       const double b = thetaStepGlmDensity(f, y, u, g2);
@@ -113,7 +117,8 @@ class NutsThetaStepTest : public QObject {
     r.n = 39;
     const infer::PhModel model(r, models::Family::poisson);
     double sumY = 0;
-    for (int v = 0; v < 10; ++v) sumY += v * static_cast<double>(counts[static_cast<std::size_t>(v)]);
+    for (int v = 0; v < 10; ++v)
+      sumY += v * static_cast<double>(counts[static_cast<std::size_t>(v)]);
     // Quadrature of exp(Σy β − n e^β − β²/200).
     double mode = std::log(sumY / 39.0), z = 0, m1 = 0, m2 = 0;
     const double peak = sumY * mode - 39.0 * std::exp(mode) - mode * mode / 200.0;
@@ -141,7 +146,8 @@ class NutsThetaStepTest : public QObject {
     const double se = s[0].sd / std::sqrt(s[0].ess);
     QVERIFY2(std::abs(s[0].mean - mean) < 4 * se,
              qPrintable(QString("mean %1 vs %2 (se %3)").arg(s[0].mean).arg(mean).arg(se)));
-    QVERIFY2(std::abs(s[0].sd - sd) < 0.1 * sd, qPrintable(QString("sd %1 vs %2").arg(s[0].sd).arg(sd)));
+    QVERIFY2(std::abs(s[0].sd - sd) < 0.1 * sd,
+             qPrintable(QString("sd %1 vs %2").arg(s[0].sd).arg(sd)));
     QVERIFY(s[0].rhat < 1.05);
   }
 

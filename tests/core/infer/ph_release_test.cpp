@@ -2,14 +2,14 @@
 /// the exact release likelihood (raw and clamped-at-zero counts), the acceptance bound on every
 /// proposal, and the posterior at both ends of ε: the binned-data posterior for large ε, the
 /// prior for tiny ε.
-#include <QtTest>
+#include "core/infer/ph_release.h"
 
+#include <QtTest>
 #include <cmath>
 #include <nlohmann/json.hpp>
 #include <vector>
 
 #include "core/infer/da_sampler.h"
-#include "core/infer/ph_release.h"
 #include "core/random/rng.h"
 
 namespace infer = dpsynth::core::infer;
@@ -57,7 +57,8 @@ double phTestLogLik(const std::vector<std::int64_t>& released, const Eigen::Vect
 /// Forwards to a model and checks the acceptance ratio of every proposal against a bound.
 class PhTestWatchedModel final : public infer::RecordAdditiveModel {
  public:
-  PhTestWatchedModel(const infer::RecordAdditiveModel& m, double logBound) : m_(m), bound_(logBound) {}
+  PhTestWatchedModel(const infer::RecordAdditiveModel& m, double logBound)
+      : m_(m), bound_(logBound) {}
   int recordCount() const override { return m_.recordCount(); }
   int recordWidth() const override { return m_.recordWidth(); }
   int statisticDim() const override { return m_.statisticDim(); }
@@ -146,17 +147,36 @@ class PhReleaseTest : public QObject {
     QTest::addColumn<QString>("key");
     QTest::addColumn<QString>("value");
     QTest::addColumn<QString>("message");
-    QTest::newRow("version") << "version" << "2" << "unsupported release version";
-    QTest::newRow("bins") << "bins" << "7" << "expected 7 noisy counts";
-    QTest::newRow("bounds") << "bounds" << R"({"lower": 3, "upper": 3})" << "lower < upper";
-    QTest::newRow("rate") << "noise_rate" << R"({"numerator": 600000, "denominator": 1000000})"
+    QTest::newRow("version") << "version"
+                             << "2"
+                             << "unsupported release version";
+    QTest::newRow("bins") << "bins"
+                          << "7"
+                          << "expected 7 noisy counts";
+    QTest::newRow("bounds") << "bounds"
+                            << R"({"lower": 3, "upper": 3})"
+                            << "lower < upper";
+    QTest::newRow("rate") << "noise_rate"
+                          << R"({"numerator": 600000, "denominator": 1000000})"
                           << "above epsilon / sensitivity";
-    QTest::newRow("sensitivity") << "sensitivity" << "1" << "does not match the neighbour";
-    QTest::newRow("neighbours") << "neighbours" << R"("swap")" << "replace-one";
-    QTest::newRow("n") << "n" << "0" << "n must be between 1 and";
-    QTest::newRow("type") << "noisy_counts" << R"(["a"])" << "noisy_counts must be a whole number";
-    QTest::newRow("edges") << "edges" << "[0, 1]" << "edges do not match";
-    QTest::newRow("clamped") << "noisy_counts_clamped_at_zero" << "true" << "cannot be negative";
+    QTest::newRow("sensitivity") << "sensitivity"
+                                 << "1"
+                                 << "does not match the neighbour";
+    QTest::newRow("neighbours") << "neighbours"
+                                << R"("swap")"
+                                << "replace-one";
+    QTest::newRow("n") << "n"
+                       << "0"
+                       << "n must be between 1 and";
+    QTest::newRow("type") << "noisy_counts"
+                          << R"(["a"])"
+                          << "noisy_counts must be a whole number";
+    QTest::newRow("edges") << "edges"
+                           << "[0, 1]"
+                           << "edges do not match";
+    QTest::newRow("clamped") << "noisy_counts_clamped_at_zero"
+                             << "true"
+                             << "cannot be negative";
   }
 
   void badFilesGetOneLine() {
@@ -201,8 +221,8 @@ class PhReleaseTest : public QObject {
 
   void binsAreTheMechanismsBins() {
     // Boundary values, values outside [a, b] (clamped into the end bins) and ±inf.
-    const std::vector<double> values{-3, 0, 1.25, 1.2499999, 2.5, 9.9999, 10, 10.5, 1e300,
-                                     -INFINITY, INFINITY, 3.75, 8.75, 6.25};
+    const std::vector<double> values{-3,   0,     1.25,      1.2499999, 2.5,  9.9999, 10,
+                                     10.5, 1e300, -INFINITY, INFINITY,  3.75, 8.75,   6.25};
     Eigen::VectorXd y = Eigen::Map<const Eigen::VectorXd>(values.data(), 14);
     privacy::PhConfig cfg;
     cfg.lower = 0;
@@ -213,7 +233,8 @@ class PhReleaseTest : public QObject {
     const infer::PhModel model(phTestRelease(), models::Family::normal);
     Eigen::VectorXd T = Eigen::VectorXd::Zero(8);
     for (double v : values) model.addStatistic(&v, T);
-    for (int j = 0; j < 8; ++j) QCOMPARE(T[j], static_cast<double>(ph.counts[static_cast<std::size_t>(j)]));
+    for (int j = 0; j < 8; ++j)
+      QCOMPARE(T[j], static_cast<double>(ph.counts[static_cast<std::size_t>(j)]));
   }
 
   void moveRatioIsTheReleaseLikelihood_data() {
@@ -315,7 +336,8 @@ class PhReleaseTest : public QObject {
     auto logPost = [&](double b, double s) {
       double l = -b * b / 200.0 - std::log1p(s * s / 25.0);
       for (int j = 0; j < 8; ++j) {
-        const double hi = j == 7 ? 1.0 : phTestNormalCdf((e[static_cast<std::size_t>(j) + 1] - b) / s);
+        const double hi =
+            j == 7 ? 1.0 : phTestNormalCdf((e[static_cast<std::size_t>(j) + 1] - b) / s);
         const double lo = j == 0 ? 0.0 : phTestNormalCdf((e[static_cast<std::size_t>(j)] - b) / s);
         l += static_cast<double>(r.noisyCounts[static_cast<std::size_t>(j)]) * std::log(hi - lo);
       }
@@ -349,8 +371,9 @@ class PhReleaseTest : public QObject {
     const double seBeta = s[0].sd / std::sqrt(s[0].ess), seSigma = s[1].sd / std::sqrt(s[1].ess);
     QVERIFY2(std::abs(s[0].mean - meanBeta) < 4 * seBeta + 1e-3,
              qPrintable(QString("beta %1 vs %2 (se %3)").arg(s[0].mean).arg(meanBeta).arg(seBeta)));
-    QVERIFY2(std::abs(s[1].mean - meanSigma) < 4 * seSigma + 1e-3,
-             qPrintable(QString("sigma %1 vs %2 (se %3)").arg(s[1].mean).arg(meanSigma).arg(seSigma)));
+    QVERIFY2(
+        std::abs(s[1].mean - meanSigma) < 4 * seSigma + 1e-3,
+        qPrintable(QString("sigma %1 vs %2 (se %3)").arg(s[1].mean).arg(meanSigma).arg(seSigma)));
   }
 
   void tinyEpsilonReturnsThePrior() {

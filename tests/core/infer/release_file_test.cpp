@@ -1,13 +1,12 @@
-#include <QtTest>
-
-#include <cmath>
-
 #include "core/infer/release_file.h"
 
-using dpsynth::core::infer::NaiveBayesLayout;
-using dpsynth::core::infer::NaiveBayesRelease;
+#include <QtTest>
+#include <cmath>
+
 using dpsynth::core::infer::makeNaiveBayesRelease;
 using dpsynth::core::infer::naiveBayesCounts;
+using dpsynth::core::infer::NaiveBayesLayout;
+using dpsynth::core::infer::NaiveBayesRelease;
 using dpsynth::core::infer::releaseFromJson;
 using dpsynth::core::infer::releaseToJson;
 
@@ -52,19 +51,19 @@ class ReleaseFileTest : public QObject {
 
   void recordsOutsideTheLayoutAreRefused() {
     auto bits = dpsynth::core::privacy::makeSeededSource(3);
-    QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
-                             makeNaiveBayesRelease(releaseFileLayout(),
-                                                   std::vector<std::vector<int>>{{0, 2, 0}}, 1.0,
-                                                   *bits, true));
-    QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
-                             makeNaiveBayesRelease(releaseFileLayout(),
-                                                   std::vector<std::vector<int>>{}, 1.0, *bits,
-                                                   true));
+    QVERIFY_THROWS_EXCEPTION(
+        std::invalid_argument,
+        makeNaiveBayesRelease(releaseFileLayout(), std::vector<std::vector<int>>{{0, 2, 0}}, 1.0,
+                              *bits, true));
+    QVERIFY_THROWS_EXCEPTION(
+        std::invalid_argument,
+        makeNaiveBayesRelease(releaseFileLayout(), std::vector<std::vector<int>>{}, 1.0, *bits,
+                              true));
     // Records of unequal length are refused where they are made flat, naming the record.
-    QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
-                             makeNaiveBayesRelease(releaseFileLayout(),
-                                                   std::vector<std::vector<int>>{{0, 1}, {0}},
-                                                   1.0, *bits, true));
+    QVERIFY_THROWS_EXCEPTION(
+        std::invalid_argument,
+        makeNaiveBayesRelease(releaseFileLayout(), std::vector<std::vector<int>>{{0, 1}, {0}}, 1.0,
+                              *bits, true));
   }
 
   void jsonRoundTrip() {

@@ -2,7 +2,6 @@
 /// rate numerator beyond 2^64, read as an integer by a cast that is undefined behaviour) and its
 /// kin in every release kind are refused with one line naming the file and the key.
 #include <QtTest>
-
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
@@ -30,7 +29,8 @@ QString releaseReaderTestError(const std::string& text) {
 }
 
 /// `text` with the first occurrence of `from` replaced by `to`.
-std::string releaseReaderTestEdit(std::string text, const std::string& from, const std::string& to) {
+std::string releaseReaderTestEdit(std::string text, const std::string& from,
+                                  const std::string& to) {
   const auto at = text.find(from);
   if (at == std::string::npos) throw std::logic_error("no '" + from + "' in the release");
   return text.replace(at, from.size(), to);

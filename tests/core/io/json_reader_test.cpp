@@ -2,13 +2,12 @@
 /// conversion (floats, negatives for unsigned fields and values beyond the type are refused
 /// with the file and key in the message, never converted), duplicate keys are refused at any
 /// depth, and a Raise turns the message into the file kind's own error.
-#include <QtTest>
+#include "core/io/json_reader.h"
 
+#include <QtTest>
 #include <cstdint>
 #include <limits>
 #include <stdexcept>
-
-#include "core/io/json_reader.h"
 
 namespace io = dpsynth::core::io;
 using nlohmann::json;
@@ -94,16 +93,18 @@ class JsonReaderTest : public QObject {
                  [] { io::parseJson(R"({"a": [{"x": 1}, {"y": 2, "y": 3}]})", "d.json"); }),
              QString("d.json: key \"y\" appears twice in one object; keep one of them"));
     // The same key in two different objects is fine.
-    const json ok = io::parseJson(R"({"a": {"x": 1}, "b": {"x": 2}, "x": [{"x": 3}, {"x": 4}]})",
-                                  "d.json");
+    const json ok =
+        io::parseJson(R"({"a": {"x": 1}, "b": {"x": 2}, "x": [{"x": 3}, {"x": 4}]})", "d.json");
     QCOMPARE(ok["b"]["x"].get<int>(), 2);
   }
 
   void refusesTextThatIsNotJson() {
-    QVERIFY(jsonReaderTestMessage([] { io::parseJson("{", "t.json"); })
-                .startsWith("t.json: not valid JSON ("));
-    QVERIFY(jsonReaderTestMessage([] { io::parseJson(R"({"x": 1e999})", "t.json"); })
-                .startsWith("t.json: not valid JSON ("));
+    QVERIFY(jsonReaderTestMessage([] {
+              io::parseJson("{", "t.json");
+            }).startsWith("t.json: not valid JSON ("));
+    QVERIFY(jsonReaderTestMessage([] {
+              io::parseJson(R"({"x": 1e999})", "t.json");
+            }).startsWith("t.json: not valid JSON ("));
     const json array = io::parseJson("[1]", "t.json");
     QCOMPARE(jsonReaderTestMessage([&] { io::JsonReader r(array, "t.json"); }),
              QString("t.json: must be a JSON object"));

@@ -1,8 +1,9 @@
+#include "core/mcmc/dense_metric.h"
+
 #include <QtTest>
 #include <cmath>
 #include <vector>
 
-#include "core/mcmc/dense_metric.h"
 #include "core/mcmc/diagonal_metric.h"
 #include "core/mcmc/sampler.h"
 #include "core/mcmc/welford_covariance.h"
@@ -90,8 +91,8 @@ class DenseMetricTest : public QObject {
       for (int j = 0; j < 3; ++j) {
         const double se = std::sqrt((m(i, i) * m(j, j) + m(i, j) * m(i, j)) / n);
         QVERIFY2(std::abs(cov(i, j) - m(i, j)) < 5.0 * se,
-                 qPrintable(QString("cov(%1,%2) = %3, M = %4").arg(i).arg(j).arg(cov(i, j)).arg(
-                     m(i, j))));
+                 qPrintable(
+                     QString("cov(%1,%2) = %3, M = %4").arg(i).arg(j).arg(cov(i, j)).arg(m(i, j))));
       }
     }
   }
@@ -108,7 +109,8 @@ class DenseMetricTest : public QObject {
     nonFinite(0, 0) = std::nan("");
     QVERIFY_THROWS_EXCEPTION(std::invalid_argument, DenseMetric(Eigen::MatrixXd(nonFinite)));
     DenseMetric metric(2);
-    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, metric.setInverse(Eigen::MatrixXd::Identity(3, 3)));
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
+                             metric.setInverse(Eigen::MatrixXd::Identity(3, 3)));
     QVERIFY(!metric.trySetInverse(Eigen::MatrixXd(indefinite)));
     QCOMPARE(metric.inverse(), Eigen::MatrixXd(Eigen::Matrix2d::Identity()));  // kept
   }

@@ -1,5 +1,4 @@
 #include <QtTest>
-
 #include <cstring>
 
 #include "core/mcmc/sampler.h"

@@ -5,8 +5,8 @@
 
 #include "core/models/model.h"
 #include "core/random/rng.h"
-#include "support/model_fixtures.h"
 #include "support/finite_difference.h"
+#include "support/model_fixtures.h"
 
 using namespace dpsynth::core;
 using dpsynth::test::finiteDifference;

@@ -106,7 +106,8 @@ class LogLikTest : public QObject {
       for (double y : {8.0, 9.0, 30.0, 52.0, 250.0}) {
         const double eta = std::log(30.0);
         const auto terms = NegbinLikelihood::etaTerms<true>(eta, params);
-        const auto r = NegbinLikelihood::record<true>(NegbinLikelihood::data(y), eta, terms, params);
+        const auto r =
+            NegbinLikelihood::record<true>(NegbinLikelihood::data(y), eta, terms, params);
         long double logRatio = 0, digammaDiff = 0;
         for (int k = 0; k < int(y); ++k) {
           logRatio += std::log(static_cast<long double>(params.phi) + k);
@@ -117,14 +118,20 @@ class LogLikTest : public QObject {
         const long double want = logRatio - std::lgamma(static_cast<long double>(y) + 1) +
                                  ph * logSharePhi + y * std::log(mu / (mu + ph));
         QVERIFY2(std::abs(double(r.f - want)) < 1e-11 * std::max(1.0, std::abs(double(want))),
-                 qPrintable(QString("phi %1 y %2: f %3, want %4").arg(phi).arg(y).arg(r.f, 0, 'g', 17)
+                 qPrintable(QString("phi %1 y %2: f %3, want %4")
+                                .arg(phi)
+                                .arg(y)
+                                .arg(r.f, 0, 'g', 17)
                                 .arg(double(want), 0, 'g', 17)));
         // d f / d log τ = −φ (ψ(y+φ) − ψ(φ) + log(φ/(μ+φ)) + (μ − y)/(μ+φ)), of order
         // (y − μ)²/(2φ): its terms cancel, so the double computation is good to ~1e-16·y.
         const long double dPhi = digammaDiff + logSharePhi + (mu - y) / (mu + ph);
         const double wantAux = double(-ph * dPhi);
         QVERIFY2(std::abs(r.dAux - wantAux) < 1e-6 * std::abs(wantAux) + 1e-13 * y,
-                 qPrintable(QString("phi %1 y %2: dAux %3, want %4").arg(phi).arg(y).arg(r.dAux, 0, 'g', 17)
+                 qPrintable(QString("phi %1 y %2: dAux %3, want %4")
+                                .arg(phi)
+                                .arg(y)
+                                .arg(r.dAux, 0, 'g', 17)
                                 .arg(wantAux, 0, 'g', 17)));
       }
     }
@@ -187,7 +194,8 @@ class LogLikTest : public QObject {
       clamp = a[a.size() / 2];
     }
     const auto model = models::makeModel(data, {}, {alpha, -clamp, clamp});
-    const auto prior = models::makeModel(data, {}, {std::vector<double>(data.size(), 0.0), -clamp, clamp});
+    const auto prior =
+        models::makeModel(data, {}, {std::vector<double>(data.size(), 0.0), -clamp, clamp});
     const Eigen::VectorXd theta = model->constrain(u);
     double want = prior->logDensity(u);
     for (Eigen::Index i = 0; i < data.y.size(); ++i) {

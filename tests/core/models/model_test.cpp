@@ -164,7 +164,8 @@ class ModelTest : public QObject {
       QVERIFY_THROWS_EXCEPTION(std::invalid_argument, models::makeModel(data, {}, W{alpha}));
     }
     for (double clamp : {0.0, -1.0, kNaN}) {
-      QVERIFY_THROWS_EXCEPTION(std::invalid_argument, models::makeModel(data, {}, W{{}, -clamp, clamp}));
+      QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
+                               models::makeModel(data, {}, W{{}, -clamp, clamp}));
     }
     for (double scale : {0.0, -2.0, kNaN, kInf}) {
       QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
@@ -201,8 +202,9 @@ class ModelTest : public QObject {
                           {}));
     // Valid edge cases.
     models::makeModel(data, {}, W{std::vector<double>(10, 0.0), -1e-9, 1e-9});
-    QCOMPARE(models::makeModel(data, {}, W{std::vector<double>(10, 0.25), -3.0, 3.0})->weights().upper,
-             3.0);
+    QCOMPARE(
+        models::makeModel(data, {}, W{std::vector<double>(10, 0.25), -3.0, 3.0})->weights().upper,
+        3.0);
   }
 
   void wrongSizesThrow() {
@@ -221,7 +223,8 @@ class ModelTest : public QObject {
       for (int k : {0, 1}) {
         for (bool censored : {false, true}) {
           const auto data = dpsynth::test::fixtureDataset(f, 40, k, 8);
-          const auto model = models::makeModel(data, {}, {{}, censored ? -2.0 : -kInf, censored ? 2.0 : kInf});
+          const auto model =
+              models::makeModel(data, {}, {{}, censored ? -2.0 : -kInf, censored ? 2.0 : kInf});
           for (double x : {-1e4, -800.0, -40.0, 40.0, 800.0, 1e4, kInf, -kInf, kNaN}) {
             for (int j = 0; j < model->dim(); ++j) {
               Eigen::VectorXd u = model->initialPoint();
@@ -241,7 +244,8 @@ class ModelTest : public QObject {
   /// One const model evaluated from several threads gives exactly the sequential results.
   void concurrentEvaluationIsConsistent() {
     const auto data = dpsynth::test::fixtureDataset(Family::negbin, 500, 2, 9);
-    const auto model = models::makeModel(data, {}, {dpsynth::test::fixtureWeights(500, 9), -3.0, 3.0});
+    const auto model =
+        models::makeModel(data, {}, {dpsynth::test::fixtureWeights(500, 9), -3.0, 3.0});
     std::vector<Eigen::VectorXd> points;
     auto rng = random::makeRng(10);
     for (int p = 0; p < 50; ++p) {

@@ -1,8 +1,9 @@
+#include "core/models/qr_transform.h"
+
 #include <QtTest>
 #include <cmath>
 
 #include "core/exec/cancellation.h"
-#include "core/models/qr_transform.h"
 #include "core/random/rng.h"
 #include "support/model_fixtures.h"
 
@@ -95,7 +96,8 @@ class QrTransformTest : public QObject {
     qr->betaToTheta(theta);
     QVERIFY((theta - qr->r() * beta).cwiseAbs().maxCoeff() < 1e-12 * theta.cwiseAbs().maxCoeff());
     // η = Xβ = Q*θ.
-    QVERIFY((X * beta - qr->designToQ(X) * theta).cwiseAbs().maxCoeff() < 1e-10 * (X * beta).norm());
+    QVERIFY((X * beta - qr->designToQ(X) * theta).cwiseAbs().maxCoeff() <
+            1e-10 * (X * beta).norm());
     Eigen::VectorXd back = theta;
     qr->thetaToBeta(back);
     QVERIFY((back - beta).cwiseAbs().maxCoeff() < 1e-12);

@@ -125,8 +125,8 @@ class ReparameterisationTest : public QObject {
     }
     for (double o : offsets) {
       QVERIFY2(std::abs(o - offsets.front()) < 1e-9 * scale,
-               qPrintable(QString("offset %1 vs %2").arg(o, 0, 'g', 17).arg(offsets.front(), 0,
-                                                                              'g', 17)));
+               qPrintable(
+                   QString("offset %1 vs %2").arg(o, 0, 'g', 17).arg(offsets.front(), 0, 'g', 17)));
     }
   }
 
@@ -227,9 +227,9 @@ class ReparameterisationTest : public QObject {
     }
     const auto poisson = models::makeModel(awkwardRegression(Family::poisson, 30, 64), {});
     const auto normal = models::makeModel(awkwardRegression(Family::normal, 30, 64), {});
-    QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
-                             models::convertDraws(*poisson, *normal,
-                                                  Eigen::MatrixXd::Zero(1, poisson->dim())));
+    QVERIFY_THROWS_EXCEPTION(
+        std::invalid_argument,
+        models::convertDraws(*poisson, *normal, Eigen::MatrixXd::Zero(1, poisson->dim())));
   }
 };
 

@@ -29,11 +29,9 @@ bool usesShortcut(const models::SynthesisModel& m) {
   return glm && glm->usesSufficientStatistics();
 }
 
-std::unique_ptr<models::SynthesisModel> build(const data::Dataset& d, bool shortcut,
-                                              std::vector<double> alpha = {},
-                                              double sdScale = 1.0,
-                                              models::Parameterisation form =
-                                                  models::Parameterisation::automatic) {
+std::unique_ptr<models::SynthesisModel> build(
+    const data::Dataset& d, bool shortcut, std::vector<double> alpha = {}, double sdScale = 1.0,
+    models::Parameterisation form = models::Parameterisation::automatic) {
   models::ModelSpec spec{d.family, sdScale, shortcut};
   spec.parameterisation = form;
   return models::makeModel(d, spec, models::LikelihoodWeights{std::move(alpha)});

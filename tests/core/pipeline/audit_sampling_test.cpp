@@ -82,8 +82,8 @@ std::vector<double> pipelineStatistic(const std::vector<double>& y, double r, do
   c.mechanism = pipeline::Mechanism::censorUw;
   c.epsilon = epsilon;
   return onTwoThreads<double>(runs, [&](int run) {
-    const auto s = samplingAuditSettings(offset + static_cast<std::uint64_t>(run), neighbours, 1,
-                                         0, 1);
+    const auto s =
+        samplingAuditSettings(offset + static_cast<std::uint64_t>(run), neighbours, 1, 0, 1);
     const auto result = pipeline::runMechanisms(d, {c}, s).mechanisms.front();
     if (result.sampling != pipeline::Sampling::exactEnvelope)
       throw std::logic_error("audit: censor-uw intercept-only was not drawn exactly");
@@ -189,7 +189,8 @@ class AuditSamplingTest : public QObject {
   void whetherAReleaseAppears() {
     const double eps = 1.0;
     std::vector<double> x;
-    for (std::size_t i = 0; i < 20; ++i) x.push_back(0.3 + 0.4 * static_cast<double>((i * 7) % 20) / 20);
+    for (std::size_t i = 0; i < 20; ++i)
+      x.push_back(0.3 + 0.4 * static_cast<double>((i * 7) % 20) / 20);
     std::vector<double> moved = x;
     moved[3] = 0.0001;
     const int exactRuns = 200, gatedRuns = 500;

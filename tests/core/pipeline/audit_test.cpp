@@ -65,7 +65,8 @@ std::vector<AuditOutput> auditCensorUw(const std::vector<double>& y, double epsi
   c.epsilon = epsilon;
   std::vector<AuditOutput> out;
   for (int r = 0; r < runs; ++r) {
-    const auto s = auditSettings(fixedSeed ? 7 : offset + static_cast<std::uint64_t>(r), neighbours);
+    const auto s =
+        auditSettings(fixedSeed ? 7 : offset + static_cast<std::uint64_t>(r), neighbours);
     const auto run = pipeline::runMechanisms(d, {c}, s);
     const auto& result = run.mechanisms.front();
     const auto syn = pipeline::synthesize(d, result, s.model, 1, s.nuts.seed);
@@ -99,8 +100,9 @@ class AuditTest : public QObject {
   Q_OBJECT
  private slots:
   void initTestCase() {
-    std::printf("audit | mechanism | neighbours | label ε | statistic | runs | lower bound | "
-                "verdict |\n");
+    std::printf(
+        "audit | mechanism | neighbours | label ε | statistic | runs | lower bound | "
+        "verdict |\n");
   }
 
   /// censor-uw's synthetic mean on n = 8 beta records and a neighbour with one record
@@ -112,8 +114,9 @@ class AuditTest : public QObject {
     neighbour[2] = 0.001;
     const int runs = 1500;
     const auto r = privacy::Neighbours::replaceOne;
-    const double honest = auditLossLowerBound(auditMeans(auditCensorUw(x, eps, runs, r, 100000)),
-                                              auditMeans(auditCensorUw(neighbour, eps, runs, r, 200000)));
+    const double honest =
+        auditLossLowerBound(auditMeans(auditCensorUw(x, eps, runs, r, 100000)),
+                            auditMeans(auditCensorUw(neighbour, eps, runs, r, 200000)));
     const double broken =
         auditLossLowerBound(auditMeans(auditCensorUw(x, eps, 200, r, 0, true)),
                             auditMeans(auditCensorUw(neighbour, eps, 200, r, 0, true)));
@@ -139,9 +142,10 @@ class AuditTest : public QObject {
     const double means = auditLossLowerBound(auditMeans(a), auditMeans(b));
     std::vector<std::size_t> exactA(runs, x.size()), exactB(runs, smaller.size());
     const double exact = auditLossLowerBoundDiscrete(exactA, exactB);
-    printAuditRow("censor-uw, beta n=20 vs 19", "add-remove", label, "row count", runs, rows, false);
+    printAuditRow("censor-uw, beta n=20 vs 19", "add-remove", label, "row count", runs, rows,
+                  false);
     printAuditRow("censor-uw, beta n=20 vs 19", "add-remove", label, "synthetic mean", runs, means,
-             false);
+                  false);
     printAuditRow("n published exactly", "add-remove", label, "row count", runs, exact, true);
     QVERIFY2(rows < label, qPrintable(QString::number(rows)));
     QVERIFY2(means < label, qPrintable(QString::number(means)));
@@ -171,7 +175,8 @@ class AuditTest : public QObject {
     const double honest = auditLossLowerBoundDiscrete(declaredA, declaredB);
     const double broken = auditLossLowerBoundDiscrete(suggestedA, suggestedB);
     printAuditRow("family declared (release)", "replace-one", eps, "family", runs, honest, false);
-    printAuditRow("family suggested from the data", "replace-one", eps, "family", runs, broken, true);
+    printAuditRow("family suggested from the data", "replace-one", eps, "family", runs, broken,
+                  true);
     QVERIFY2(honest < eps, qPrintable(QString::number(honest)));
     QVERIFY2(broken > eps, qPrintable(QString::number(broken)));
   }

@@ -30,13 +30,15 @@ void writeBundle(const std::string& csvPath, int m) {
   const data::Dataset dataset = data::buildDataset(data::parseCsv("y\n1\n2\n3\n", "d.csv"), spec);
   pipeline::MechanismResult result;
   result.config.mechanism = pipeline::Mechanism::unweighted;
-  std::vector<Eigen::VectorXd> synthetic(static_cast<std::size_t>(m), Eigen::Vector3d(1.5, 2.5, 3.5));
+  std::vector<Eigen::VectorXd> synthetic(static_cast<std::size_t>(m),
+                                         Eigen::Vector3d(1.5, 2.5, 3.5));
   pipeline::writeSyntheticBundle(csvPath, dataset, result, synthetic, 7);
 }
 
 std::vector<std::string> names(const std::vector<std::string>& paths) {
   std::vector<std::string> out;
-  for (const auto& p : paths) out.push_back(QFileInfo(QString::fromStdString(p)).fileName().toStdString());
+  for (const auto& p : paths)
+    out.push_back(QFileInfo(QString::fromStdString(p)).fileName().toStdString());
   return out;
 }
 
@@ -63,7 +65,8 @@ class BundleOwnershipTest : public QObject {
     writeBundle(csv, 3);
     const auto earlier = pipeline::earlierBundle(csv, 2, {});
     QVERIFY2(earlier.problem.empty(), earlier.problem.c_str());
-    QCOMPARE(names(earlier.superseded), (std::vector<std::string>{"r_1.csv", "r_2.csv", "r_3.csv"}));
+    QCOMPARE(names(earlier.superseded),
+             (std::vector<std::string>{"r_1.csv", "r_2.csv", "r_3.csv"}));
     // Nothing there at all: nothing to supersede, nothing to refuse.
     const auto none = pipeline::earlierBundle(tmp.filePath("new.csv").toStdString(), 3, {});
     QVERIFY(none.problem.empty() && none.superseded.empty());
@@ -96,7 +99,8 @@ class BundleOwnershipTest : public QObject {
     // The right kind and version, and digests that match, but a name outside the scheme.
     const std::string digest(64, '0');
     bundleWrite(sidecar, R"({"kind": "synthetic-data-sidecar", "version": 1, "tool": "dpsynth",
-                           "files": ["thesis.tex"], "files_sha256": [")" + digest + R"("]})");
+                           "files": ["thesis.tex"], "files_sha256": [")" +
+                             digest + R"("]})");
     earlier = pipeline::earlierBundle(csv, 1, {});
     QVERIFY(earlier.superseded.empty());
     QVERIFY2(earlier.problem.find("naming scheme") != std::string::npos, earlier.problem.c_str());

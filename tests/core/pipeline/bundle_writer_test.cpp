@@ -43,9 +43,8 @@ class BundleWriterTest : public QObject {
     Eigen::VectorXd y(static_cast<Eigen::Index>(d.size()));
     for (Eigen::Index i = 0; i < y.size(); ++i) y[i] = 0.4 * static_cast<double>(i % 17);
     for (int j : {0, 3}) {
-      const std::string expected = data::formatCsv(pipeline::releasedColumns(d),
-                                                   pipeline::syntheticRows(d, y, 9, j),
-                                                   d.source.delimiter);
+      const std::string expected = data::formatCsv(
+          pipeline::releasedColumns(d), pipeline::syntheticRows(d, y, 9, j), d.source.delimiter);
       QVERIFY(pipeline::syntheticCsvText(d, y, 9, j) == expected);
     }
   }
@@ -77,8 +76,7 @@ class BundleWriterTest : public QObject {
     const Eigen::VectorXd y = Eigen::VectorXd::Ones(static_cast<Eigen::Index>(d.size()));
     std::stop_source stop;
     {
-      pipeline::SyntheticBundleWriter writer(tmp.filePath("s.csv").toStdString(), d, result, 3,
-                                             5);
+      pipeline::SyntheticBundleWriter writer(tmp.filePath("s.csv").toStdString(), d, result, 3, 5);
       writer.add(y);
       stop.request_stop();
       QVERIFY_THROWS_EXCEPTION(dpsynth::core::exec::Cancelled, writer.add(y, stop.get_token()));
@@ -90,7 +88,7 @@ class BundleWriterTest : public QObject {
   void theVolumeBoundNamesTheLargestM() {
     const auto bound = pipeline::kMaxSyntheticRecords;
     pipeline::checkSyntheticVolume(bound / 1000, 1000, 1, "--datasets");  // exactly at the bound
-    pipeline::checkSyntheticVolume(1, bound * 10, 3, "--datasets");  // one dataset always fits
+    pipeline::checkSyntheticVolume(1, bound * 10, 3, "--datasets");       // one dataset always fits
     try {
       pipeline::checkSyntheticVolume(bound / 1000 + 1, 1000, 1, "--datasets");
       QFAIL("one dataset past the bound");

@@ -6,12 +6,11 @@
 /// contributions at the same draws exceed ε/2, so without the clamp the test fails, and a model
 /// with a clamp twice as wide is shown to fail it.
 #include <QtTest>
-
 #include <algorithm>
 #include <cmath>
 
-#include "core/models/model.h"
 #include "core/data/csv_table.h"
+#include "core/models/model.h"
 #include "core/pipeline/pipeline.h"
 #include "core/random/rng.h"
 #include "support/sample_data.h"

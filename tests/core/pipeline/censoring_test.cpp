@@ -167,10 +167,9 @@ class CensoringTest : public QObject {
     const Eigen::Index n = 60;
     const Eigen::MatrixXd refX = dpsynth::test::fixtureCovariates(n, 2, 31);
     Eigen::MatrixXd x = dpsynth::test::fixtureCovariates(n, 2, 32);
-    const auto reference = std::make_shared<const dpsynth::core::data::Dataset>(
-        dpsynth::test::makeDataset(Family::poisson,
-                                   dpsynth::test::fixtureOutcomes(Family::poisson, refX, n, 31),
-                                   refX));
+    const auto reference =
+        std::make_shared<const dpsynth::core::data::Dataset>(dpsynth::test::makeDataset(
+            Family::poisson, dpsynth::test::fixtureOutcomes(Family::poisson, refX, n, 31), refX));
     Eigen::VectorXd y = dpsynth::test::fixtureOutcomes(Family::poisson, x, n, 32);
     Eigen::VectorXd changedY = y;
     Eigen::MatrixXd changedX = x;
@@ -182,10 +181,12 @@ class CensoringTest : public QObject {
     c.epsilon = 8;
     auto s = small(Family::poisson);
     s.weightReference = reference;
-    const auto a = pipeline::runMechanisms(dpsynth::test::makeDataset(Family::poisson, y, x), {c},
-                                           s).mechanisms.front();
+    const auto a =
+        pipeline::runMechanisms(dpsynth::test::makeDataset(Family::poisson, y, x), {c}, s)
+            .mechanisms.front();
     const auto b = pipeline::runMechanisms(
-        dpsynth::test::makeDataset(Family::poisson, changedY, changedX), {c}, s).mechanisms.front();
+                       dpsynth::test::makeDataset(Family::poisson, changedY, changedX), {c}, s)
+                       .mechanisms.front();
     QCOMPARE(a.claimed, pipeline::Guarantee::DP);
     double largest = 0;
     int inside = 0;

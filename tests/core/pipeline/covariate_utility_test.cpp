@@ -103,8 +103,8 @@ class CovariateUtilityTest : public QObject {
     // Both files share the covariate rows and ph keeps y's marginal: the propensity model sees
     // the lost relation through its y-by-covariate interactions (main effects alone could not).
     QVERIFY(std::isfinite(p->pmse) && std::isfinite(u->pmse));
-    QVERIFY2(p->pmse > 2 * u->pmse, qPrintable(QString("pMSE ph %1, unweighted %2")
-                                                   .arg(p->pmse).arg(u->pmse)));
+    QVERIFY2(p->pmse > 2 * u->pmse,
+             qPrintable(QString("pMSE ph %1, unweighted %2").arg(p->pmse).arg(u->pmse)));
     qInfo("pMSE ph %g, unweighted %g; max std diff ph %g, unweighted %g", p->pmse, u->pmse,
           p->regression.maxStandardized, u->regression.maxStandardized);
     QVERIFY(*p->maxGroupMeanDiff > *u->maxGroupMeanDiff);

@@ -91,12 +91,11 @@ class ExactRouteTest : public QObject {
         {Family::normal, {"beta[0]", "sigma"}}};
     for (const auto& [family, names] : cases) {
       const Eigen::MatrixXd none(200, 0);
-      const auto data = dpsynth::test::makeDataset(
-          family, dpsynth::test::fixtureOutcomes(family, none, 200, 31));
+      const auto data =
+          dpsynth::test::makeDataset(family, dpsynth::test::fixtureOutcomes(family, none, 200, 31));
       MechanismConfig unweighted;
       unweighted.mechanism = Mechanism::unweighted;
-      const auto run =
-          runMechanisms(data, {censorUw(4000.0), unweighted}, settingsFor(family, 5));
+      const auto run = runMechanisms(data, {censorUw(4000.0), unweighted}, settingsFor(family, 5));
       const StageResult& exact = *run.mechanisms[0].final;
       const StageResult& mcmc = *run.mechanisms[1].final;
       QCOMPARE(exact.sampling, Sampling::exactEnvelope);
@@ -109,12 +108,15 @@ class ExactRouteTest : public QObject {
                  qPrintable(QString("%1 %2: exact %3, MCMC %4 (se %5)")
                                 .arg(QString::fromStdString(models::familyName(family)))
                                 .arg(QString::fromStdString(name))
-                                .arg(e.mean).arg(m.mean).arg(se)));
+                                .arg(e.mean)
+                                .arg(m.mean)
+                                .arg(se)));
         QVERIFY2(std::abs(e.sd - m.sd) < 0.1 * m.sd,
                  qPrintable(QString("%1 %2: sd exact %3, MCMC %4")
                                 .arg(QString::fromStdString(models::familyName(family)))
                                 .arg(QString::fromStdString(name))
-                                .arg(e.sd).arg(m.sd)));
+                                .arg(e.sd)
+                                .arg(m.sd)));
       }
     }
   }
@@ -160,7 +162,8 @@ class ExactRouteTest : public QObject {
       const auto syn = synthesize(d, r, s.model, 1, 1);
       const auto report = buildReport(d, r, s, syn.front());
       const auto side = sidecarJson(d, r, 1, 1, {"out.csv"}, {"digest"});
-      if (report["sampling"] != side["sampling"]) throw std::logic_error("report and sidecar differ");
+      if (report["sampling"] != side["sampling"])
+        throw std::logic_error("report and sidecar differ");
       return side["sampling"];
     };
     QCOMPARE(sampling(flat, censorUw(2.0)), nlohmann::json("exact-grid"));

@@ -1,6 +1,6 @@
-#include <QtTest>
-
 #include "core/pipeline/mechanism.h"
+
+#include <QtTest>
 
 using namespace dpsynth::core::pipeline;
 

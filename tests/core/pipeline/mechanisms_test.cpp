@@ -57,11 +57,11 @@ class MechanismsTest : public QObject {
 
   void nbMixtureFacts() {
     StageCache cache;
-    const auto run = runMechanisms(
-        nbmix_,
-        {config(Mechanism::unweighted), config(Mechanism::lw), config(Mechanism::cw),
-         config(Mechanism::lwFinal), config(Mechanism::cwFinal)},
-        smallSettings(models::Family::negbin), &cache);
+    const auto run =
+        runMechanisms(nbmix_,
+                      {config(Mechanism::unweighted), config(Mechanism::lw), config(Mechanism::cw),
+                       config(Mechanism::lwFinal), config(Mechanism::cwFinal)},
+                      smallSettings(models::Family::negbin), &cache);
     QVERIFY(run.outcome == RunOutcome::completed);
     const auto& unw = find(run, Mechanism::unweighted);
     const auto& lw = find(run, Mechanism::lw);
@@ -142,10 +142,8 @@ class MechanismsTest : public QObject {
       uw.push_back(*find(run, Mechanism::censorUw).censoredRecords);
       w.push_back(*find(run, Mechanism::censorW).censoredRecords);
       // 002 Table 1: weighting first leaves fewer records to censor.
-      QVERIFY2(uw.back() > w.back(), qPrintable(QString("eps %1: uw %2 <= w %3")
-                                                    .arg(eps)
-                                                    .arg(uw.back())
-                                                    .arg(w.back())));
+      QVERIFY2(uw.back() > w.back(),
+               qPrintable(QString("eps %1: uw %2 <= w %3").arg(eps).arg(uw.back()).arg(w.back())));
     }
     // Smaller epsilon, more censoring.
     QVERIFY(uw[0] < uw[1] && uw[1] < uw[2]);
@@ -169,8 +167,7 @@ class MechanismsTest : public QObject {
                                    smallSettings(models::Family::negbin), &cache);
     const auto& lw = find(run, Mechanism::lw);
     const auto& we = find(run, Mechanism::weightedE);
-    const double d =
-        autoDownscale ? std::min(1.0, (eps / 2) / lw.final->lipschitz.max) : 1.0;
+    const double d = autoDownscale ? std::min(1.0, (eps / 2) / lw.final->lipschitz.max) : 1.0;
     QCOMPARE(*we.downscale, d);
     if (!autoDownscale) QVERIFY(*we.truncatedRecords >= 1);
     std::size_t zeroed = 0;
@@ -200,8 +197,9 @@ class MechanismsTest : public QObject {
     for (double x : sw.final->alpha) QCOMPARE(x, a);
     // The scaled pseudo-posterior is wider than the unweighted one, so the achieved bound lands
     // near, typically a little above, eps/2; the report then says so.
-    QVERIFY2(std::abs(sw.final->lipschitz.max - eps / 2) < 0.25 * eps / 2,
-             qPrintable(QString("SW bound %1 vs eps/2 %2").arg(sw.final->lipschitz.max).arg(eps / 2)));
+    QVERIFY2(
+        std::abs(sw.final->lipschitz.max - eps / 2) < 0.25 * eps / 2,
+        qPrintable(QString("SW bound %1 vs eps/2 %2").arg(sw.final->lipschitz.max).arg(eps / 2)));
     if (sw.final->lipschitz.max > eps / 2) {
       QVERIFY(std::any_of(sw.warnings.begin(), sw.warnings.end(),
                           [](const std::string& w) { return w.find("sw:") == 0; }));
@@ -247,8 +245,8 @@ class MechanismsTest : public QObject {
     QVERIFY(second.stages[1]->fromCache);
     QVERIFY(!second.stages[2]->fromCache);
     // censor-w after that re-uses the LW weights: only the censored fit runs.
-    const auto third =
-        runMechanisms(nbmix_, {config(Mechanism::censorW, 6.0)}, settings, &cache).mechanisms.front();
+    const auto third = runMechanisms(nbmix_, {config(Mechanism::censorW, 6.0)}, settings, &cache)
+                           .mechanisms.front();
     QVERIFY(third.stages[0]->fromCache && third.stages[1]->fromCache);
     QVERIFY(!third.stages[2]->fromCache);
   }
@@ -283,7 +281,8 @@ class MechanismsTest : public QObject {
     const Eigen::Index n = 200;
     const Eigen::MatrixXd x = dpsynth::test::fixtureCovariates(n, 1, 5);
     const auto data = dpsynth::test::makeDataset(
-        models::Family::poisson, dpsynth::test::fixtureOutcomes(models::Family::poisson, x, n, 6), x);
+        models::Family::poisson, dpsynth::test::fixtureOutcomes(models::Family::poisson, x, n, 6),
+        x);
     auto settings = smallSettings(models::Family::poisson);
     settings.nuts.chains = 2;
     settings.nuts.warmup = settings.nuts.draws = 20;
@@ -302,9 +301,9 @@ class MechanismsTest : public QObject {
     // Each retry is fresh randomness, not a replay of the first run.
     QVERIFY(r.stages[2]->sample->chains.front().draws.topRows(20) !=
             r.stages[1]->sample->chains.front().draws);
-    for (const auto& w : r.warnings) QVERIFY2(w.find("epsilon") == std::string::npos ||
-                                                  w.find("larger") == std::string::npos,
-                                              w.c_str());
+    for (const auto& w : r.warnings)
+      QVERIFY2(w.find("epsilon") == std::string::npos || w.find("larger") == std::string::npos,
+               w.c_str());
   }
 
   void perturbedHistogramSynthesisStaysInBounds() {
@@ -331,8 +330,9 @@ class MechanismsTest : public QObject {
       settings.model.sdScale = scale;
       const auto r = runMechanisms(salary, {config(Mechanism::unweighted)}, settings);
       const auto& w = r.mechanisms.front().warnings;
-      return std::any_of(w.begin(), w.end(),
-                         [](const std::string& x) { return x.find("sd scale") != std::string::npos; });
+      return std::any_of(w.begin(), w.end(), [](const std::string& x) {
+        return x.find("sd scale") != std::string::npos;
+      });
     };
     QVERIFY(warned(1.0));
     QVERIFY(!warned(10000.0));

@@ -59,8 +59,7 @@ std::vector<std::size_t> rowCounts(const data::Dataset& dataset, privacy::Neighb
   std::vector<std::size_t> out;
   for (int r = 0; r < runs; ++r) {
     const auto result = phRun(dataset, neighbours, firstSeed + r);
-    const auto synthetic =
-        pipeline::synthesize(dataset, result, {Family::beta}, 1, firstSeed + r);
+    const auto synthetic = pipeline::synthesize(dataset, result, {Family::beta}, 1, firstSeed + r);
     out.push_back(static_cast<std::size_t>(synthetic.front().size()));
   }
   return out;

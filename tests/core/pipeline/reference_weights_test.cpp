@@ -65,8 +65,7 @@ class ReferenceWeightsTest : public QObject {
   void weightFunctionUsesTheReferencePosterior() {
     QFETCH(int, family);
     const Family f = Family(family);
-    const auto reference =
-        std::make_shared<const data::Dataset>(regression(f, 90, 0.0, 1.0, 11));
+    const auto reference = std::make_shared<const data::Dataset>(regression(f, 90, 0.0, 1.0, 11));
     const auto released = regression(f, 70, 0.3, 1.2, 12);  // another design, another R*
     auto settings = settingsFor(f);
     settings.weightReference = reference;

@@ -1,8 +1,9 @@
+#include "core/pipeline/reweight_search.h"
+
 #include <QtTest>
 #include <cmath>
 #include <limits>
 
-#include "core/pipeline/reweight_search.h"
 #include "core/random/rng.h"
 
 using namespace dpsynth::core::pipeline;

@@ -61,8 +61,7 @@ Eigen::MatrixXd drawsAround(const models::SynthesisModel& model, int S, std::uin
   Eigen::MatrixXd draws(S, model.dim());
   const Eigen::VectorXd start = model.initialPoint();
   for (int s = 0; s < S; ++s)
-    for (int j = 0; j < model.dim(); ++j)
-      draws(s, j) = start[j] + random::normal(rng, 0.0, 0.3);
+    for (int j = 0; j < model.dim(); ++j) draws(s, j) = start[j] + random::normal(rng, 0.0, 0.3);
   return draws;
 }
 
@@ -92,8 +91,8 @@ class StageRunnerTest : public QObject {
       Family family;
       int covariates;
     };
-    for (const Case& c : {Case{Family::negbin, 0}, Case{Family::poisson, 2},
-                          Case{Family::beta, 0}, Case{Family::normal, 2}}) {
+    for (const Case& c : {Case{Family::negbin, 0}, Case{Family::poisson, 2}, Case{Family::beta, 0},
+                          Case{Family::normal, 2}}) {
       const auto d = dpsynth::test::fixtureDataset(c.family, 300, c.covariates, 12);
       // Weights that repeat within patterns (and zeros), clamps off and on.
       const std::vector<double> alpha = dpsynth::test::fixtureWeights(d.size(), 12);

@@ -81,7 +81,8 @@ class QuadratureTest : public QObject {
     };
     const double c = std::log(y.mean()), h = 8 / std::sqrt(y.sum());
     const auto q = gridMarginals({linspace(c - h, c + h, 4001)}, logp, {});
-    auto model = models::makeModel(intercept(models::Family::poisson, y), {models::Family::poisson});
+    auto model =
+        models::makeModel(intercept(models::Family::poisson, y), {models::Family::poisson});
     const auto s = sampleSummary(*model);
     compare(s[0], q[0]);
   }
@@ -101,8 +102,8 @@ class QuadratureTest : public QObject {
     };
     const double c = std::log(y.mean());
     const auto q = gridMarginals({linspace(c - 1.5, c + 1.5, 6001)}, logp, {});
-    auto model = models::makeModel(intercept(models::Family::poisson, y),
-                                   {models::Family::poisson}, {alpha, -clamp, clamp});
+    auto model = models::makeModel(intercept(models::Family::poisson, y), {models::Family::poisson},
+                                   {alpha, -clamp, clamp});
     const auto s = sampleSummary(*model);
     compare(s[0], q[0]);
   }
@@ -112,8 +113,8 @@ class QuadratureTest : public QObject {
     // neighbour relations. The censored pseudo posterior must be the clamped density below.
     const auto y = draws(30, [](random::Rng& r) { return double(random::poisson(r, 20)); });
     const double eps = 7;
-    const auto c = privacy::censorInterval(models::Family::poisson,
-                                           privacy::Neighbours::replaceOne, eps);
+    const auto c =
+        privacy::censorInterval(models::Family::poisson, privacy::Neighbours::replaceOne, eps);
     QCOMPARE(c.lower, -3.5);
     QCOMPARE(c.upper, 0.0);
     auto logp = [&](const std::vector<double>& u) {
@@ -153,9 +154,9 @@ class QuadratureTest : public QObject {
                         c.lower, c.upper);
       return s;
     };
-    const auto q = gridMarginals(
-        {linspace(-4.0, 2.5, 500), linspace(-4.0, 7.0, 500)}, logp,
-        {[](double v) { return 1 / (1 + std::exp(-v)); }, [](double v) { return 0.1 + std::exp(v); }});
+    const auto q = gridMarginals({linspace(-4.0, 2.5, 500), linspace(-4.0, 7.0, 500)}, logp,
+                                 {[](double v) { return 1 / (1 + std::exp(-v)); },
+                                  [](double v) { return 0.1 + std::exp(v); }});
     const auto data = intercept(models::Family::beta, y);
     auto censored = models::makeModel(data, {models::Family::beta}, {{}, c.lower, c.upper});
     const auto s = sampleSummary(*censored);
@@ -178,10 +179,11 @@ class QuadratureTest : public QObject {
       return s;
     };
     const double m = y.mean(), sd = std::sqrt((y.array() - m).square().sum() / 29);
-    const auto q = gridMarginals(
-        {linspace(m - 2.5 * sd, m + 2.5 * sd, 500), linspace(std::log(sd) - 1.2, std::log(sd) + 1.2, 500)},
-        logp, {nullptr, [](double v) { return std::exp(v); }});
-    auto model = models::makeModel(intercept(models::Family::normal, y), {models::Family::normal, sdScale});
+    const auto q = gridMarginals({linspace(m - 2.5 * sd, m + 2.5 * sd, 500),
+                                  linspace(std::log(sd) - 1.2, std::log(sd) + 1.2, 500)},
+                                 logp, {nullptr, [](double v) { return std::exp(v); }});
+    auto model =
+        models::makeModel(intercept(models::Family::normal, y), {models::Family::normal, sdScale});
     const auto s = sampleSummary(*model);
     QCOMPARE(s[0].name, std::string("beta[0]"));
     QCOMPARE(s[1].name, std::string("sigma"));
@@ -204,9 +206,11 @@ class QuadratureTest : public QObject {
     };
     const double m = y.mean();
     const double logitM = std::log(m / (1 - m));
-    const auto q = gridMarginals(
-        {linspace(logitM - 1.2, logitM + 1.2, 500), linspace(std::log(7.0) - 1.6, std::log(7.0) + 1.6, 500)},
-        logp, {[](double v) { return 1 / (1 + std::exp(-v)); }, [](double v) { return 0.1 + std::exp(v); }});
+    const auto q = gridMarginals({linspace(logitM - 1.2, logitM + 1.2, 500),
+                                  linspace(std::log(7.0) - 1.6, std::log(7.0) + 1.6, 500)},
+                                 logp,
+                                 {[](double v) { return 1 / (1 + std::exp(-v)); },
+                                  [](double v) { return 0.1 + std::exp(v); }});
     auto model = models::makeModel(intercept(models::Family::beta, y), {models::Family::beta});
     const auto s = sampleSummary(*model);
     QCOMPARE(s[0].name, std::string("phi"));
@@ -222,8 +226,8 @@ class QuadratureTest : public QObject {
       // v = (beta0, log sigma0, log phi); the model samples log tau = -log phi (Jacobian |1|).
       const double beta0 = v[0], sigma = std::exp(v[1]), phi = std::exp(v[2]);
       const double tau = 1 / phi, mu = std::exp(beta0);
-      double s = logNormal(beta0, sigma) + logHalfT3(sigma) + v[1] + logHalfCauchy(tau, 5) +
-                 std::log(tau);
+      double s =
+          logNormal(beta0, sigma) + logHalfT3(sigma) + v[1] + logHalfCauchy(tau, 5) + std::log(tau);
       for (double yi : y)
         s += std::lgamma(yi + phi) - std::lgamma(phi) - std::lgamma(yi + 1) +
              phi * (std::log(phi) - std::log(mu + phi)) + yi * (beta0 - std::log(mu + phi));

@@ -44,8 +44,8 @@ std::vector<std::vector<Eigen::VectorXd>> scalarChains(const models::Model& mode
       const Eigen::VectorXd theta = model.constrain(chain.draws.row(s).transpose());
       for (std::size_t p = 0; p < names.size(); ++p) {
         const bool positive = names[p].rfind("beta", 0) != 0;
-        columns[p][Eigen::Index(s)] = positive ? std::log(theta[Eigen::Index(p)])
-                                               : theta[Eigen::Index(p)];
+        columns[p][Eigen::Index(s)] =
+            positive ? std::log(theta[Eigen::Index(p)]) : theta[Eigen::Index(p)];
       }
     }
     for (std::size_t p = 0; p < names.size(); ++p) out[p].push_back(columns[p]);
@@ -125,10 +125,9 @@ class RegressionTest : public QObject {
     for (std::size_t p = 0; p < names.size(); ++p) {
       const Moments x = moments(chainsA[p]);
       const Moments y = moments(chainsB[p]);
-      QVERIFY2(x.ess > 100 && y.ess > 100, qPrintable(QString("%1: ESS %2 and %3")
-                                                         .arg(names[p].c_str())
-                                                         .arg(x.ess)
-                                                         .arg(y.ess)));
+      QVERIFY2(
+          x.ess > 100 && y.ess > 100,
+          qPrintable(QString("%1: ESS %2 and %3").arg(names[p].c_str()).arg(x.ess).arg(y.ess)));
       const double seMean = std::sqrt(x.sd * x.sd / x.ess + y.sd * y.sd / y.ess);
       const double seSd = std::sqrt(x.sd * x.sd * (x.kurtosis - 1) / (4 * x.ess) +
                                     y.sd * y.sd * (y.kurtosis - 1) / (4 * y.ess));
@@ -138,12 +137,11 @@ class RegressionTest : public QObject {
                               .arg(x.mean)
                               .arg(y.mean)
                               .arg(seMean)));
-      QVERIFY2(std::abs(x.sd - y.sd) < 4.5 * seSd,
-               qPrintable(QString("%1 sd: %2 vs %3 (se %4)")
-                              .arg(names[p].c_str())
-                              .arg(x.sd)
-                              .arg(y.sd)
-                              .arg(seSd)));
+      QVERIFY2(std::abs(x.sd - y.sd) < 4.5 * seSd, qPrintable(QString("%1 sd: %2 vs %3 (se %4)")
+                                                                  .arg(names[p].c_str())
+                                                                  .arg(x.sd)
+                                                                  .arg(y.sd)
+                                                                  .arg(seSd)));
     }
   }
 
@@ -222,14 +220,15 @@ class RegressionTest : public QObject {
       ++done;
     }
     const double expected = double(kReplicates) / kBins;
-    const auto names = models::makeModel(
-        dpsynth::test::makeDataset(f, Eigen::VectorXd::Constant(kRecords, 1.0), design), {f})
-                           ->parameterNames();
+    const auto names =
+        models::makeModel(
+            dpsynth::test::makeDataset(f, Eigen::VectorXd::Constant(kRecords, 1.0), design), {f})
+            ->parameterNames();
     for (std::size_t p = 0; p < bins.size(); ++p) {
       double chi2 = 0;
       for (int c : bins[p]) chi2 += (c - expected) * (c - expected) / expected;
-      const double pValue = boost::math::cdf(
-          boost::math::complement(boost::math::chi_squared(kBins - 1), chi2));
+      const double pValue =
+          boost::math::cdf(boost::math::complement(boost::math::chi_squared(kBins - 1), chi2));
       QVERIFY2(pValue > 0.001,
                qPrintable(QString("%1: chi-squared p = %2").arg(names[p].c_str()).arg(pValue)));
     }

@@ -17,7 +17,7 @@ namespace {
 constexpr int kReplicates = 200;
 constexpr int kRecords = 15;
 constexpr int kThin = 4;
-constexpr int kDraws = 396;                 // 99 kept draws → ranks 0..99
+constexpr int kDraws = 396;  // 99 kept draws → ranks 0..99
 constexpr int kBins = 10;
 
 data::Dataset sbcDataset(models::Family family, Eigen::VectorXd y) {
@@ -34,7 +34,8 @@ data::Dataset sbcDataset(models::Family family, Eigen::VectorXd y) {
 Eigen::VectorXd priorDraw(models::Family family, random::Rng& rng) {
   using models::Family;
   switch (family) {
-    case Family::poisson: return Eigen::VectorXd::Constant(1, random::normal(rng, 0, 10));
+    case Family::poisson:
+      return Eigen::VectorXd::Constant(1, random::normal(rng, 0, 10));
     case Family::negbin: {
       const double sigma = std::abs(random::studentT(rng, 3));
       const double beta = random::normal(rng, 0, sigma);
@@ -70,8 +71,8 @@ std::vector<double> calibrate(models::Family family, const models::ModelSpec& sp
   while (done < kReplicates) {
     const Eigen::VectorXd theta = priorDraw(family, rng);
     const double placeholder = models::isCountFamily(family) ? 1.0 : 0.5;  // any valid outcome
-    auto shape =
-        models::makeModel(sbcDataset(family, Eigen::VectorXd::Constant(kRecords, placeholder)), spec);
+    auto shape = models::makeModel(
+        sbcDataset(family, Eigen::VectorXd::Constant(kRecords, placeholder)), spec);
     const Eigen::VectorXd u = shape->unconstrain(theta);
     Eigen::VectorXd y(kRecords);
     shape->simulate(u, rng, y);
@@ -99,8 +100,8 @@ std::vector<double> calibrate(models::Family family, const models::ModelSpec& sp
   for (const auto& b : bins) {
     double chi2 = 0;
     for (int c : b) chi2 += (c - expected) * (c - expected) / expected;
-    pValues.push_back(boost::math::cdf(
-        boost::math::complement(boost::math::chi_squared(kBins - 1), chi2)));
+    pValues.push_back(
+        boost::math::cdf(boost::math::complement(boost::math::chi_squared(kBins - 1), chi2)));
   }
   return pValues;
 }

@@ -35,7 +35,8 @@ Eigen::VectorXd randomOutcomes(Family family, int n, random::Rng& rng) {
       case Family::poisson:
       case Family::negbin: {
         const double mean = std::exp(6.0 * random::uniform01(rng) - 2.0);
-        y[i] = static_cast<double>(random::negativeBinomial(rng, mean, 0.5 + 5 * random::uniform01(rng)));
+        y[i] = static_cast<double>(
+            random::negativeBinomial(rng, mean, 0.5 + 5 * random::uniform01(rng)));
         break;
       }
       case Family::beta: {
@@ -108,14 +109,16 @@ Point centreOf(const ExactProblem& p) {
   const double mean = p.y.mean();
   const double var = p.y.size() > 1 ? (p.y.array() - mean).square().sum() / (p.y.size() - 1) : 1.0;
   switch (p.family) {
-    case Family::poisson: return {std::log(std::max(mean, 0.1)), 0.0};
+    case Family::poisson:
+      return {std::log(std::max(mean, 0.1)), 0.0};
     case Family::negbin:
       return {std::log(std::max(mean, 0.1)),
               std::clamp((var - mean) / std::max(mean * mean, 0.01), 0.01, 10.0)};
     case Family::beta:
       return {std::clamp(mean, 0.01, 0.99),
               std::clamp(mean * (1 - mean) / std::max(var, 1e-6) - 1.0, 0.5, 1e4)};
-    case Family::normal: return {mean, std::sqrt(std::max(var, 1e-6))};
+    case Family::normal:
+      return {mean, std::sqrt(std::max(var, 1e-6))};
   }
   return {};
 }
@@ -152,10 +155,14 @@ double modelClampedSum(const ExactProblem& p, const models::SynthesisModel& mode
 
 double priorRatio(const ExactProblem& p, double beta) {
   switch (p.family) {
-    case Family::poisson: return LocationPrior::normal(10.0).logRatio(beta);
-    case Family::negbin: return LocationPrior::negbinIntercept().logRatio(beta);
-    case Family::normal: return LocationPrior::normal(10.0 * p.sdScale).logRatio(beta);
-    case Family::beta: return 0.0;
+    case Family::poisson:
+      return LocationPrior::normal(10.0).logRatio(beta);
+    case Family::negbin:
+      return LocationPrior::negbinIntercept().logRatio(beta);
+    case Family::normal:
+      return LocationPrior::normal(10.0 * p.sdScale).logRatio(beta);
+    case Family::beta:
+      return 0.0;
   }
   return 0.0;
 }
@@ -177,8 +184,9 @@ class CellBoundsTest : public QObject {
         Box box;
         const bool peaked = b % 2 == 0;
         for (int j = 0; j < target->dim(); ++j) {
-          const auto [lo, hi] = peaked ? intervalAround(target->axis(j), centre[static_cast<std::size_t>(j)], rng)
-                                       : randomInterval(target->axis(j), rng);
+          const auto [lo, hi] =
+              peaked ? intervalAround(target->axis(j), centre[static_cast<std::size_t>(j)], rng)
+                     : randomInterval(target->axis(j), rng);
           box.lo[static_cast<std::size_t>(j)] = lo;
           box.hi[static_cast<std::size_t>(j)] = hi;
         }
@@ -227,7 +235,8 @@ class CellBoundsTest : public QObject {
           }
           ++checks;
         }
-        if (std::isfinite(top) && bound.upper - top < 1e-2 * (1.0 + std::abs(top))) ++meanValueTight;
+        if (std::isfinite(top) && bound.upper - top < 1e-2 * (1.0 + std::abs(top)))
+          ++meanValueTight;
       }
     }
     qInfo("%s: %ld points checked, %ld boxes with a bound within 1%% of the best point",

@@ -1,8 +1,10 @@
 /// The exact sampler against numbers that do not depend on it: moments and probabilities of the
 /// censored pseudo posterior by composite Gauss–Legendre quadrature (a product rule for two
-/// parameters) of the target written out here from the families' densities, for every family, with the
-/// clamp active. Tolerances are the Monte Carlo error of independent draws (4.5 standard
+/// parameters) of the target written out here from the families' densities, for every family, with
+/// the clamp active. Tolerances are the Monte Carlo error of independent draws (4.5 standard
 /// errors). Also: a seed fixes the draws, another seed changes them, and a stop ends the run.
+#include "core/privacy/exact_sampler.h"
+
 #include <QtTest>
 #include <array>
 #include <boost/math/quadrature/gauss.hpp>
@@ -12,7 +14,6 @@
 #include <stop_token>
 #include <vector>
 
-#include "core/privacy/exact_sampler.h"
 #include "core/privacy/location_prior.h"
 #include "core/random/rng.h"
 
@@ -120,17 +121,23 @@ void compare(const Eigen::MatrixXd& draws, int second, const Quadrature& q,
     const double sd = std::sqrt((x.array() - mean).square().sum() / (n - 1));
     QVERIFY2(std::abs(mean - q.mean[j]) < 4.5 * q.sd[j] / std::sqrt(n),
              qPrintable(QString("%1, coordinate %2: mean %3 vs %4 (sd %5)")
-                            .arg(what).arg(j).arg(mean).arg(q.mean[j]).arg(q.sd[j])));
+                            .arg(what)
+                            .arg(j)
+                            .arg(mean)
+                            .arg(q.mean[j])
+                            .arg(q.sd[j])));
     if (j == 0 && heavyTail) continue;
     // The sd's standard error, for a distribution with kurtosis up to about 9.
     QVERIFY2(std::abs(sd - q.sd[j]) < 4.5 * q.sd[j] * std::sqrt(2.0 / n),
-             qPrintable(QString("%1, coordinate %2: sd %3 vs %4").arg(what).arg(j).arg(sd).arg(q.sd[j])));
+             qPrintable(
+                 QString("%1, coordinate %2: sd %3 vs %4").arg(what).arg(j).arg(sd).arg(q.sd[j])));
   }
   for (std::size_t k = 0; k < cuts.size(); ++k) {
     const double p = q.below[k];
     const double got = (draws.col(0).array() <= cuts[k]).cast<double>().mean();
-    QVERIFY2(std::abs(got - p) < 4.5 * std::sqrt(p * (1 - p) / n) + 1e-9,
-             qPrintable(QString("%1: P(x <= %2) = %3 vs %4").arg(what).arg(cuts[k]).arg(got).arg(p)));
+    QVERIFY2(
+        std::abs(got - p) < 4.5 * std::sqrt(p * (1 - p) / n) + 1e-9,
+        qPrintable(QString("%1: P(x <= %2) = %3 vs %4").arg(what).arg(cuts[k]).arg(got).arg(p)));
   }
 }
 
@@ -183,8 +190,11 @@ class ExactSamplerTest : public QObject {
       return l;
     };
     const std::vector<double> cuts{0.0, 1.5, 2.2, 3.0};
-    const Rule mu = compositeRule({{-150.0, -10.0, 2.0}, {-10.0, 0.0, 0.25}, {0.0, 6.0, 0.05},
-                                   {6.0, 20.0, 0.25}, {20.0, 150.0, 2.0}});
+    const Rule mu = compositeRule({{-150.0, -10.0, 2.0},
+                                   {-10.0, 0.0, 0.25},
+                                   {0.0, 6.0, 0.05},
+                                   {6.0, 20.0, 0.25},
+                                   {20.0, 150.0, 2.0}});
     const Rule t = compositeRule({{-40.0, -6.0, 0.5}, {-6.0, 3.0, 0.05}, {3.0, 40.0, 0.5}});
     const Quadrature q = quadrature(2, logDensity, -10.0, cuts, mu, t);
     compare(drawsOf(p, 20000, 2), 1, q, cuts, "normal");
@@ -237,8 +247,11 @@ class ExactSamplerTest : public QObject {
       return l;
     };
     const std::vector<double> cuts{-10.0, -2.0, 0.0, 1.0, 1.7, 2.5, 4.0, 10.0};
-    const Rule beta = compositeRule({{-150.0, -10.0, 2.0}, {-10.0, -1.0, 0.25},
-                                     {-1.0, 4.0, 0.02}, {4.0, 20.0, 0.25}, {20.0, 150.0, 2.0}});
+    const Rule beta = compositeRule({{-150.0, -10.0, 2.0},
+                                     {-10.0, -1.0, 0.25},
+                                     {-1.0, 4.0, 0.02},
+                                     {4.0, 20.0, 0.25},
+                                     {20.0, 150.0, 2.0}});
     const Rule w = compositeRule({{-35.0, -8.0, 0.5}, {-8.0, 4.0, 0.04}, {4.0, 35.0, 0.5}});
     const Quadrature q = quadrature(2, logDensity, -15.0, cuts, beta, w);
     // The draws are (β, log σ, log τ).

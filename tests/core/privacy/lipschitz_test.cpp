@@ -4,22 +4,21 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
-#include <stdexcept>
-
 #include <numbers>
+#include <stdexcept>
 #include <stop_token>
 
 #include "core/random/rng.h"
 #include "support/fake_synthesis_model.h"
-#include "support/patterned_fake_model.h"
 #include "support/lipschitz_problem.h"
+#include "support/patterned_fake_model.h"
 
 using namespace dpsynth::core;
 using namespace dpsynth::core::privacy;
 using dpsynth::test::FakeSynthesisModel;
 using dpsynth::test::makeProblem;
-using dpsynth::test::Problem;
 using dpsynth::test::PatternedFakeModel;
+using dpsynth::test::Problem;
 
 namespace {
 
@@ -115,7 +114,7 @@ TiedProblem makeTiedProblem(std::uint64_t seed, std::size_t patterns, std::size_
   TiedProblem p;
   for (std::size_t q = 0; q < patterns; ++q) p.patternY.push_back(random::normal(rng, 1.0, 2.0));
   if (nonFinite && patterns > 3) {
-    p.patternY[1] = kInf;                                      // f = -inf
+    p.patternY[1] = kInf;                                                 // f = -inf
     p.patternY[patterns - 1] = std::numeric_limits<double>::quiet_NaN();  // f = NaN
   }
   const double levels[] = {0.0, 0.25, 0.5, 1.0};
@@ -172,7 +171,8 @@ class LipschitzTest : public QObject {
       FakeSynthesisModel model(p.y);
       expectSame(computeLipschitz(model, p.draws, p.alpha),
                  bruteForce(p.y, p.draws, p.alpha, kInf));
-      expectSame(computeLipschitz(model, p.draws, std::vector<double>{}), bruteForce(p.y, p.draws, {}, kInf));
+      expectSame(computeLipschitz(model, p.draws, std::vector<double>{}),
+                 bruteForce(p.y, p.draws, {}, kInf));
       QCOMPARE(computeLipschitz(model, p.draws, p.alpha).censoredRecords, std::size_t{0});
     }
   }
@@ -269,9 +269,8 @@ class LipschitzTest : public QObject {
       for (const Clamp& c : clamps) {
         const LipschitzResult want = bruteForceMatrix(f, p.alpha, c.lower, c.upper);
         for (int threads : {1, 3}) {
-          const LipschitzResult got =
-              computeLipschitz(model, p.draws, models::LikelihoodWeights{p.alpha, c.lower, c.upper},
-                               threads);
+          const LipschitzResult got = computeLipschitz(
+              model, p.draws, models::LikelihoodWeights{p.alpha, c.lower, c.upper}, threads);
           expectSame(got, want);
         }
         // All weights one (empty alpha) and all weights zero.

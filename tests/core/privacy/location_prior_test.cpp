@@ -3,13 +3,14 @@
 /// form: ∫ Normal(β | 0, σ) half-t(3, 0, 1)(σ) dσ = K·((1 + c)·e^c·E1(c) − 1) with c = β²/6 and
 /// K = 2/(π √(6π)) (substitute s = β²/(2σ²)). Its bounds over intervals must hold, and σ | β must
 /// be drawn with the mixture's conditional weights.
+#include "core/privacy/location_prior.h"
+
 #include <QtTest>
 #include <boost/math/special_functions/expint.hpp>
 #include <cmath>
 #include <numbers>
 #include <vector>
 
-#include "core/privacy/location_prior.h"
 #include "core/random/rng.h"
 
 using namespace dpsynth::core;
@@ -39,8 +40,10 @@ class LocationPriorTest : public QObject {
     for (double beta : {1e-3, 0.01, 0.1, 0.5, 1.0, 2.0, 5.0, 10.0, 40.0}) {
       const double want = integratedDensity(beta);
       const double got = std::exp(prior.logDensity(beta));
-      QVERIFY2(std::abs(got - want) <= 1e-6 * want,
-               qPrintable(QString("beta %1: %2 vs %3").arg(beta).arg(got, 0, 'g', 12).arg(want, 0, 'g', 12)));
+      QVERIFY2(
+          std::abs(got - want) <= 1e-6 * want,
+          qPrintable(
+              QString("beta %1: %2 vs %3").arg(beta).arg(got, 0, 'g', 12).arg(want, 0, 'g', 12)));
     }
   }
 
@@ -70,7 +73,12 @@ class LocationPriorTest : public QObject {
           const double r = prior.logRatio(x);
           QVERIFY2(r <= upper + 1e-9 && r >= lower - 1e-9,
                    qPrintable(QString("[%1, %2] at %3: %4 not in [%5, %6]")
-                                  .arg(lo).arg(hi).arg(x).arg(r).arg(lower).arg(upper)));
+                                  .arg(lo)
+                                  .arg(hi)
+                                  .arg(x)
+                                  .arg(r)
+                                  .arg(lower)
+                                  .arg(upper)));
         }
       }
     }

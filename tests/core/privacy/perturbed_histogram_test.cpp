@@ -189,7 +189,8 @@ class PerturbedHistogramTest : public QObject {
   void countsAndClamping() {
     // Edges 0,2,4,6,8,10; bins are [left, right) except the last, [8, 10].
     const Eigen::VectorXd y =
-        (Eigen::VectorXd(11) << -5, 0, 0.5, 2, 3, 4, 9.99, 10, 42, -kInfinity, kInfinity).finished();
+        (Eigen::VectorXd(11) << -5, 0, 0.5, 2, 3, 4, 9.99, 10, 42, -kInfinity, kInfinity)
+            .finished();
     PhConfig config = boundedConfig(0.0, 10.0, 5, 1.0);
     config.reproducibleSeed = 1;
     const PhRelease r = perturbHistogram(y, config);

@@ -1,12 +1,13 @@
 /// The exact sampler's base axes: an interval's mass must be the integral of the density, and
 /// draw(lo, hi, u) must put exactly the share u of that mass below it, far into the tails too
 /// (the sampler is exact only if proposals follow the base restricted to each cell).
+#include "core/privacy/prior_axis.h"
+
 #include <QtTest>
 #include <cmath>
 #include <limits>
 #include <vector>
 
-#include "core/privacy/prior_axis.h"
 #include "core/random/rng.h"
 
 using namespace dpsynth::core;
@@ -71,8 +72,8 @@ class PriorAxisTest : public QObject {
     // Intervals in the body, far out in both tails and unbounded, where a quantile near 1 would
     // have lost every digit.
     const std::vector<std::pair<double, double>> cauchyIntervals{
-        {-kAxisInfinity, kAxisInfinity}, {-2.0, 3.0},    {1e12, 1e13},  {1e15, kAxisInfinity},
-        {-kAxisInfinity, -1e15},         {-1e-9, 1e-9},  {-5.0, -4.999}, {0.5, 0.5000001}};
+        {-kAxisInfinity, kAxisInfinity}, {-2.0, 3.0},   {1e12, 1e13},   {1e15, kAxisInfinity},
+        {-kAxisInfinity, -1e15},         {-1e-9, 1e-9}, {-5.0, -4.999}, {0.5, 0.5000001}};
     const std::vector<std::pair<double, double>> positiveIntervals{
         {0.0, kAxisInfinity}, {0.0, 1e-12}, {3.0, 3.0001}, {1e10, 1e11}, {1e14, kAxisInfinity}};
     for (const PriorAxis& axis : axes()) {
@@ -94,8 +95,9 @@ class PriorAxisTest : public QObject {
           const double size = std::max(std::isfinite(lo) ? std::abs(lo) : 0.0,
                                        std::isfinite(hi) ? std::abs(hi) : 0.0);
           const double resolution =
-              std::isfinite(hi - lo) ? 8.0 * std::numeric_limits<double>::epsilon() * size / (hi - lo)
-                                     : 0.0;
+              std::isfinite(hi - lo)
+                  ? 8.0 * std::numeric_limits<double>::epsilon() * size / (hi - lo)
+                  : 0.0;
           QVERIFY2(std::abs(share - u) <= 1e-9 * std::max(u, 1e-3) + resolution,
                    qPrintable(QString("kind %1 [%2, %3] u=%4: share %5")
                                   .arg(static_cast<int>(axis.kind()))

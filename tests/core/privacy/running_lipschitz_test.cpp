@@ -72,8 +72,8 @@ class RunningLipschitzTest : public QObject {
 
   void concurrentChainsGiveTheSameBound() {
     const Problem p = makeProblem(6, 29, 120);
-    auto model = std::make_shared<FakeSynthesisModel>(
-        p.y, models::LikelihoodWeights{p.alpha, -2.0, 2.0});
+    auto model =
+        std::make_shared<FakeSynthesisModel>(p.y, models::LikelihoodWeights{p.alpha, -2.0, 2.0});
     const LipschitzResult want = computeLipschitz(*model, p.draws, p.alpha, 2.0);
     RunningLipschitz running(model);
     {

@@ -64,7 +64,8 @@ class SizeReleaseTest : public QObject {
       const double got0 = double(counts[0]) / draws;
       const double se0 = std::sqrt(p0 * (1 - p0) / draws);
       QVERIFY2(std::abs(got0 - p0) < 4 * se0,
-               qPrintable(QStringLiteral("eps %1: P(0) %2, expected %3").arg(epsilon).arg(got0).arg(p0)));
+               qPrintable(
+                   QStringLiteral("eps %1: P(0) %2, expected %3").arg(epsilon).arg(got0).arg(p0)));
       // Tail ratios: P(|K| ≥ k) = 2α^k/(1 + α) for k ≥ 1, so among |K| ≥ k the share with
       // |K| ≥ k + 1 is α, for the first few k that have at least 2000 draws.
       int atLeast = draws - counts[0];
@@ -126,7 +127,10 @@ class SizeReleaseTest : public QObject {
                               .arg(se)));
       if (t <= 19)
         QVERIFY2(std::abs(logRatio - epsilon) < 4 * se,
-                 qPrintable(QStringLiteral("t %1: log ratio %2, expected %3").arg(t).arg(logRatio).arg(epsilon)));
+                 qPrintable(QStringLiteral("t %1: log ratio %2, expected %3")
+                                .arg(t)
+                                .arg(logRatio)
+                                .arg(epsilon)));
       largest = std::max(largest, logRatio);
     }
     QVERIFY(largest > epsilon / 2);  // the test sees the noise's real privacy loss
@@ -155,8 +159,8 @@ class SizeReleaseTest : public QObject {
     settings.epsilon = 0.3;
     // Add-remove, and the complete records of replace-one after dropping: noisy at ε_n, and
     // exactly max(1, n + K) for the K the same source draws.
-    for (auto [relation, complete] : {std::pair{Neighbours::addRemove, false},
-                                      std::pair{Neighbours::replaceOne, true}}) {
+    for (auto [relation, complete] :
+         {std::pair{Neighbours::addRemove, false}, std::pair{Neighbours::replaceOne, true}}) {
       QVERIFY(sizeIsConfidential(relation, complete));
       const auto bits = makeSeededSource(9);
       const auto same = makeSeededSource(9);

@@ -109,20 +109,14 @@ class ExportRunTest : public QObject {
   }
 
   void writesExactlyTheDocumentedFiles() {
-    const std::vector<std::string> expected{"release/synthetic_lw.csv",
-                                            "release/synthetic_lw.csv.json",
-                                            "release/synthetic_censor-w.csv",
-                                            "release/synthetic_censor-w.csv.json",
-                                            "release/synthetic_ph.csv",
-                                            "release/synthetic_ph.csv.json",
-                                            "release/ph-release_ph.json",
-                                            "release/release_note.html",
-                                            "internal/report_lw.json",
-                                            "internal/report_censor-w.json",
-                                            "internal/report_ph.json",
-                                            "internal/results.csv",
-                                            "internal/internal_report.html",
-                                            "internal/session.dpsynth"};
+    const std::vector<std::string> expected{
+        "release/synthetic_lw.csv",       "release/synthetic_lw.csv.json",
+        "release/synthetic_censor-w.csv", "release/synthetic_censor-w.csv.json",
+        "release/synthetic_ph.csv",       "release/synthetic_ph.csv.json",
+        "release/ph-release_ph.json",     "release/release_note.html",
+        "internal/report_lw.json",        "internal/report_censor-w.json",
+        "internal/report_ph.json",        "internal/results.csv",
+        "internal/internal_report.html",  "internal/session.dpsynth"};
     QCOMPARE(report::exportFileNames(run_, 1), expected);
     QCOMPARE(files_.files.size(), expected.size());
     QVERIFY(files_.refusals.empty());
@@ -147,26 +141,20 @@ class ExportRunTest : public QObject {
   /// SPEC §0: a seeded run claims nothing and never writes into release/; its files, note
   /// included, go to internal/.
   void aSeededRunWritesNothingIntoRelease() {
-    const std::vector<std::string> expected{"internal/synthetic_lw.csv",
-                                            "internal/synthetic_lw.csv.json",
-                                            "internal/synthetic_censor-w.csv",
-                                            "internal/synthetic_censor-w.csv.json",
-                                            "internal/synthetic_ph.csv",
-                                            "internal/synthetic_ph.csv.json",
-                                            "internal/ph-release_ph.json",
-                                            "internal/release_note.html",
-                                            "internal/report_lw.json",
-                                            "internal/report_censor-w.json",
-                                            "internal/report_ph.json",
-                                            "internal/results.csv",
-                                            "internal/internal_report.html",
-                                            "internal/session.dpsynth"};
+    const std::vector<std::string> expected{
+        "internal/synthetic_lw.csv",       "internal/synthetic_lw.csv.json",
+        "internal/synthetic_censor-w.csv", "internal/synthetic_censor-w.csv.json",
+        "internal/synthetic_ph.csv",       "internal/synthetic_ph.csv.json",
+        "internal/ph-release_ph.json",     "internal/release_note.html",
+        "internal/report_lw.json",         "internal/report_censor-w.json",
+        "internal/report_ph.json",         "internal/results.csv",
+        "internal/internal_report.html",   "internal/session.dpsynth"};
     QCOMPARE(report::exportFileNames(seeded_, 1), expected);
     QCOMPARE(seededFiles_.files.size(), expected.size());
     QCOMPARE(dpsynth::test::folderEntries(seededOut_), QStringList{"internal"});
     for (const char* label : {"lw", "censor-w", "ph"}) {
-      const auto side = nlohmann::json::parse(dpsynth::test::readFile(
-          seededOut_ + "/internal/synthetic_" + label + ".csv.json"));
+      const auto side = nlohmann::json::parse(
+          dpsynth::test::readFile(seededOut_ + "/internal/synthetic_" + label + ".csv.json"));
       QCOMPARE(side["guarantee"].get<std::string>(), std::string("none"));
       QCOMPARE(side["not_for_release"].get<bool>(), true);
       QVERIFY(side["epsilon"].is_null());
@@ -230,8 +218,8 @@ class ExportRunTest : public QObject {
     report::ExportOptions whole = exportRunOptions(dir, 3);
     const auto written = report::exportRun(session_, dataset_, run_, session_.run, whole);
     QVERIFY(!written.cancelled);
-    const auto expected = pipeline::synthesize(dataset_, run_.mechanisms[0], session_.run.model,
-                                               3, 11);
+    const auto expected =
+        pipeline::synthesize(dataset_, run_.mechanisms[0], session_.run.model, 3, 11);
     for (int j = 0; j < 3; ++j)
       QCOMPARE(dpsynth::test::readFile(dir + QString("/release/synthetic_lw_%1.csv").arg(j + 1)),
                pipeline::syntheticCsvText(dataset_, expected[static_cast<std::size_t>(j)], 11, j));
@@ -248,8 +236,10 @@ class ExportRunTest : public QObject {
     QCOMPARE(out.refusals.size(), std::size_t(1));
     QVERIFY(out.refusals[0].find("R-hat 1.200") != std::string::npos);
     for (const auto& f : out.files) QVERIFY(f.find("/internal/") != std::string::npos);
-    QCOMPARE(dpsynth::test::readFile(dir + "/release/synthetic_lw.csv"), before);  // the old release is untouched
-    const auto j = nlohmann::json::parse(dpsynth::test::readFile(dir + "/internal/report_censor-w.json"));
+    QCOMPARE(dpsynth::test::readFile(dir + "/release/synthetic_lw.csv"),
+             before);  // the old release is untouched
+    const auto j =
+        nlohmann::json::parse(dpsynth::test::readFile(dir + "/internal/report_censor-w.json"));
     QCOMPARE(j["release_refused"].size(), std::size_t(1));
   }
 
@@ -270,7 +260,8 @@ class ExportRunTest : public QObject {
     // censor-w with weights from the data it releases is aDP, never DP (SPEC §0).
     QVERIFY(expected.find("\ncensor-w,aDP,") != std::string::npos);
     // The report JSON of each mechanism shows the same utility numbers.
-    const auto j = nlohmann::json::parse(dpsynth::test::readFile(out_ + "/internal/report_censor-w.json"));
+    const auto j =
+        nlohmann::json::parse(dpsynth::test::readFile(out_ + "/internal/report_censor-w.json"));
     QCOMPARE(j["utility"]["mean"].get<double>(), rows[2].mean);
     QCOMPARE(j["utility"]["max_ecdf"].get<double>(), *rows[2].maxEcdf);
     QCOMPARE(j["confidential"]["q90"].get<double>(), rows[0].q90);
@@ -382,7 +373,9 @@ class ExportRunTest : public QObject {
     for (const QString file :
          {"internal/results.csv", "internal/internal_report.html", "release/release_note.html",
           "internal/session.dpsynth", "release/synthetic_lw.csv", "release/synthetic_ph.csv.json"})
-      QVERIFY2(dpsynth::test::readFile(out_ + "/" + file) == dpsynth::test::readFile(again + "/" + file), qPrintable(file));
+      QVERIFY2(
+          dpsynth::test::readFile(out_ + "/" + file) == dpsynth::test::readFile(again + "/" + file),
+          qPrintable(file));
   }
 
   void severalDatasetsAreNumbered() {
@@ -395,12 +388,14 @@ class ExportRunTest : public QObject {
     QVERIFY(note.find("synthetic_censor-w_3.csv") != std::string::npos);
     // Three PH datasets come from one noisy histogram: they spend ε = 1 once, not 3 · ε.
     QVERIFY(note.find("one noisy histogram)</th><td>1</td>") != std::string::npos);
-    const auto side = nlohmann::json::parse(dpsynth::test::readFile(dir + "/release/synthetic_ph.csv.json"));
+    const auto side =
+        nlohmann::json::parse(dpsynth::test::readFile(dir + "/release/synthetic_ph.csv.json"));
     QCOMPARE(side["composition"]["epsilon_total"].get<double>(), 1.0);
   }
 
   void sessionFileReloads() {
-    const auto reloaded = session::fromJson(dpsynth::test::readFile(out_ + "/internal/session.dpsynth"), "session.dpsynth");
+    const auto reloaded = session::fromJson(
+        dpsynth::test::readFile(out_ + "/internal/session.dpsynth"), "session.dpsynth");
     QCOMPARE(session::toJson(reloaded), session::toJson(session_));  // dataFile already absolute
   }
 

@@ -75,8 +75,8 @@ class HiddenFolderTest : public QObject {
              std::string("old a"));
     QCOMPARE(dpsynth::test::readFile(QString::fromStdString((parent / "b.csv").string())),
              std::string("new b"));
-    QCOMPARE(hiddenIn(tmp.path()), (QStringList{".dpsynth-manifest.json",
-                                                ".dpsynth-stage-0123abcdx"}));
+    QCOMPARE(hiddenIn(tmp.path()),
+             (QStringList{".dpsynth-manifest.json", ".dpsynth-stage-0123abcdx"}));
     // A new staging folder cleans its folder first.
     write(parent / ".dpsynth-stage-00000000" / "left.csv", "x");
     {

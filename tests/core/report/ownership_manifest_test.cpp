@@ -47,9 +47,9 @@ class OwnershipManifestTest : public QObject {
     manifestWrite(f + "/results.csv", "a,b\n1,2\n");
     manifestWrite(f + "/report_lw.json", "{}");
     report::writeOwnershipManifest(f.toStdString());
-    manifestWrite(f + "/my notes.txt", "mine");               // added by the user
+    manifestWrite(f + "/my notes.txt", "mine");                // added by the user
     manifestWrite(f + "/results.csv", "a,b\n1,3\n");           // edited: same name, new bytes
-    QVERIFY(QDir(f).mkdir("old"));                              // a folder of the user's
+    QVERIFY(QDir(f).mkdir("old"));                             // a folder of the user's
     QVERIFY(QFile::link(f + "/report_lw.json", f + "/link"));  // a link is never dpsynth's
     QCOMPARE(foreignIn(f),
              (std::vector<std::string>{"link", "my notes.txt", "old/", "results.csv"}));
@@ -78,8 +78,7 @@ class OwnershipManifestTest : public QObject {
     QTemporaryDir tmp;
     const QString f = tmp.filePath("release");
     QVERIFY(QDir().mkpath(f + "/sub"));
-    QVERIFY_THROWS_EXCEPTION(std::runtime_error,
-                             report::writeOwnershipManifest(f.toStdString()));
+    QVERIFY_THROWS_EXCEPTION(std::runtime_error, report::writeOwnershipManifest(f.toStdString()));
   }
 };
 

@@ -47,8 +47,8 @@ struct SmallRelease {
     settings.tunedOnConfidential = tunedOnConfidential;
     session.run = settings;
     run = pipeline::runMechanisms(dataset, session.mechanisms, settings);
-    synthetic.push_back(pipeline::synthesize(dataset, run.mechanisms[0], settings.model, 1,
-                                             settings.nuts.seed));
+    synthetic.push_back(
+        pipeline::synthesize(dataset, run.mechanisms[0], settings.model, 1, settings.nuts.seed));
     files.push_back({"synthetic_ph.csv"});
   }
 

@@ -7,6 +7,7 @@
 #include <QtTest>
 #include <fstream>
 #include <sstream>
+
 #include "support/test_files.h"
 
 namespace report = dpsynth::core::report;

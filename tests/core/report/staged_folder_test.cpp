@@ -6,6 +6,7 @@
 #include <QtTest>
 #include <fstream>
 #include <sstream>
+
 #include "support/test_files.h"
 
 namespace report = dpsynth::core::report;
@@ -26,7 +27,8 @@ class StagedFolderTest : public QObject {
       report::StagedFolder folder(out.toStdString() + "/");
       write(folder.stagedPath("a.csv"), "a");
       write(folder.stagedPath("b.html"), "b");
-      QCOMPARE(dpsynth::test::folderEntries(out).size(), 1);  // only the hidden staging folder so far
+      QCOMPARE(dpsynth::test::folderEntries(out).size(),
+               1);  // only the hidden staging folder so far
       const auto paths = folder.commit({"a.csv", "b.html"});
       QCOMPARE(paths.size(), std::size_t(2));
       QCOMPARE(QString::fromStdString(paths[0]), QDir(out).absoluteFilePath("a.csv"));

@@ -172,10 +172,10 @@ class SessionTest : public QObject {
     const auto old = session::fromJson(doc.dump(), "old.dpsynth");
     QVERIFY(!old.run.size.declaredRows);
     QCOMPARE(old.run.size.epsilon, dpsynth::core::privacy::kDefaultSizeEpsilon);
-    for (const auto& [key, value] : {std::pair{"rows", nlohmann::json(0)},
-                                     std::pair{"rows", nlohmann::json(1.5)},
-                                     std::pair{"size_epsilon", nlohmann::json(0)},
-                                     std::pair{"size_epsilon", nlohmann::json("x")}}) {
+    for (const auto& [key, value] :
+         {std::pair{"rows", nlohmann::json(0)}, std::pair{"rows", nlohmann::json(1.5)},
+          std::pair{"size_epsilon", nlohmann::json(0)},
+          std::pair{"size_epsilon", nlohmann::json("x")}}) {
       auto bad = doc;
       bad["run"][key] = value;
       try {

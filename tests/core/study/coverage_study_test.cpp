@@ -31,8 +31,8 @@ std::vector<std::vector<std::string>> coverageRows(const study::CoverageConfig& 
   std::vector<int> all;
   for (int r = 0; r < c.replicates; ++r) all.push_back(r);
   std::vector<study::ReplicateRows> done;
-  const auto outcome = study::runCoverageStudy(c, all, threads,
-                                               [&](const study::ReplicateRows& r) { done.push_back(r); });
+  const auto outcome = study::runCoverageStudy(
+      c, all, threads, [&](const study::ReplicateRows& r) { done.push_back(r); });
   if (outcome != study::StudyOutcome::completed) throw std::logic_error("coverage study stopped");
   std::sort(done.begin(), done.end(), [](auto& a, auto& b) { return a.replicate < b.replicate; });
   std::vector<std::vector<std::string>> rows;
@@ -90,16 +90,26 @@ class CoverageStudyTest : public QObject {
       return "accepted";
     };
     const std::string head = R"({"version":1,"kind":"da-coverage","records":10,"replicates":2,)";
-    QVERIFY(QString::fromStdString(message(head + R"("class_probabilities":[0.5,0.5],"levels":[1],"epsilon":[1]})"))
+    QVERIFY(QString::fromStdString(
+                message(head + R"("class_probabilities":[0.5,0.5],"levels":[1],"epsilon":[1]})"))
                 .contains("levels"));
-    QVERIFY(QString::fromStdString(message(head + R"("class_probabilities":[0.5,0.9],"levels":[2],"epsilon":[1]})"))
+    QVERIFY(QString::fromStdString(
+                message(head + R"("class_probabilities":[0.5,0.9],"levels":[2],"epsilon":[1]})"))
                 .contains("class_probabilities"));
-    QVERIFY(QString::fromStdString(message(head + R"("class_probabilities":[0.5,0.5],"levels":[2],"epsilon":[0]})"))
+    QVERIFY(QString::fromStdString(
+                message(head + R"("class_probabilities":[0.5,0.5],"levels":[2],"epsilon":[0]})"))
                 .contains("epsilon"));
-    QVERIFY(QString::fromStdString(message(head + R"("class_probabilities":[0.5,0.5],"levels":[2],"epsilon":[1],"sampler":{"iterations":10,"warmup":10}})"))
-                .contains("sampler.iterations"));
-    QVERIFY(QString::fromStdString(message(head + R"("class_probabilities":[0.5,0.5],"levels":[2],"epsilon":[1],"colour":1})"))
-                .contains("colour"));
+    QVERIFY(
+        QString::fromStdString(
+            message(
+                head +
+                R"("class_probabilities":[0.5,0.5],"levels":[2],"epsilon":[1],"sampler":{"iterations":10,"warmup":10}})"))
+            .contains("sampler.iterations"));
+    QVERIFY(
+        QString::fromStdString(
+            message(head +
+                    R"("class_probabilities":[0.5,0.5],"levels":[2],"epsilon":[1],"colour":1})"))
+            .contains("colour"));
     QVERIFY(QString::fromStdString(message(R"({"version":1,"kind":"da-coverage","seed":1e999})"))
                 .contains("c.json"));
   }
@@ -114,7 +124,8 @@ class CoverageStudyTest : public QObject {
     const auto layout = c.layout();
     for (int i = 0; i < 3; ++i)
       for (int k = 0; k < 2; ++k)
-        QVERIFY(std::abs(t.segment(3 + layout.cell(i, k, 0), layout.levelCount(k)).sum() - 1) < 1e-12);
+        QVERIFY(std::abs(t.segment(3 + layout.cell(i, k, 0), layout.levelCount(k)).sum() - 1) <
+                1e-12);
     QVERIFY(study::coverageTruth(c) == t);
     c.seed = 12;
     QVERIFY(study::coverageTruth(c) != t);
@@ -149,7 +160,8 @@ class CoverageStudyTest : public QObject {
     const auto identity = study::coverageStoreIdentity(c);
     {
       study::StudyStore store(dir.filePath("s").toStdString(), identity);
-      study::runCoverageStudy(c, {0, 2}, 1, [&](const study::ReplicateRows& r) { store.append(r); });
+      study::runCoverageStudy(c, {0, 2}, 1,
+                              [&](const study::ReplicateRows& r) { store.append(r); });
     }
     study::StudyStore resumed(dir.filePath("s").toStdString(), identity);
     QCOMPARE(resumed.completed(), (std::set<int>{0, 2}));
@@ -160,9 +172,9 @@ class CoverageStudyTest : public QObject {
     // Another config in the same folder is refused.
     auto other = c;
     other.seed = 99;
-    QVERIFY_THROWS_EXCEPTION(study::ConfigError,
-                             study::StudyStore(dir.filePath("s").toStdString(),
-                                               study::coverageStoreIdentity(other)));
+    QVERIFY_THROWS_EXCEPTION(
+        study::ConfigError,
+        study::StudyStore(dir.filePath("s").toStdString(), study::coverageStoreIdentity(other)));
   }
 
   /// A reduced version of 004's experiment: 40 replicates of N = 40 records, I = 2, K = 1, J = 2.
@@ -181,8 +193,9 @@ class CoverageStudyTest : public QObject {
     QCOMPARE(cells.size(), std::size_t(4));
     for (const auto& cell : cells) {
       QCOMPARE(cell.replicates, 40);
-      QVERIFY2(cell.coverage() >= 0.75, (cell.epsilon + " " + cell.parameter + " " +
-                                         std::to_string(cell.coverage())).c_str());
+      QVERIFY2(
+          cell.coverage() >= 0.75,
+          (cell.epsilon + " " + cell.parameter + " " + std::to_string(cell.coverage())).c_str());
       QVERIFY(cell.minAcceptance >= cell.acceptanceBound - 1e-12);
     }
     const boost::math::beta_distribution<> prior(2, 2);
@@ -195,8 +208,10 @@ class CoverageStudyTest : public QObject {
         ++n;
       }
     QCOMPARE(n, 40);
-    QVERIFY2(std::abs(lower / n - boost::math::quantile(prior, 0.05)) < 0.03, std::to_string(lower / n).c_str());
-    QVERIFY2(std::abs(upper / n - boost::math::quantile(prior, 0.95)) < 0.03, std::to_string(upper / n).c_str());
+    QVERIFY2(std::abs(lower / n - boost::math::quantile(prior, 0.05)) < 0.03,
+             std::to_string(lower / n).c_str());
+    QVERIFY2(std::abs(upper / n - boost::math::quantile(prior, 0.95)) < 0.03,
+             std::to_string(upper / n).c_str());
   }
 
   void outputsHoldTheTableWithTheReferenceBeside() {

@@ -18,7 +18,8 @@ std::vector<std::string> frontierRow(int replicate, const std::string& cell,
   const auto header = study::studyHeader();
   std::vector<std::string> row(header.size());
   auto set = [&](const char* name, const std::string& v) {
-    row[static_cast<std::size_t>(std::find(header.begin(), header.end(), name) - header.begin())] = v;
+    row[static_cast<std::size_t>(std::find(header.begin(), header.end(), name) - header.begin())] =
+        v;
   };
   set("replicate", std::to_string(replicate));
   set("cell", cell);

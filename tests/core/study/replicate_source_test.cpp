@@ -57,7 +57,7 @@ class ReplicateSourceTest : public QObject {
     QVERIFY2(std::abs(mean + 3) < 5 * 2 / std::sqrt(20000.0), qPrintable(QString::number(mean)));
     QVERIFY2(std::abs(sd - 2) < 0.1, qPrintable(QString::number(sd)));
     QVERIFY(d.y.minCoeff() < -3 && d.y.maxCoeff() > -3);  // not a constant
-    QVERIFY(source.draw(7).y == d.y);                      // seeded: the same replicate
+    QVERIFY(source.draw(7).y == d.y);                     // seeded: the same replicate
     QVERIFY(source.draw(8).y != d.y);
   }
 };

@@ -11,7 +11,8 @@ using dpsynth::core::models::Family;
 namespace {
 
 /// SPEC §8's minimal config, verbatim.
-const char* kStudyConfigMinimal = R"J({ "version": 1, "source": {"generator": "poisson(100)", "n": 300},
+const char* kStudyConfigMinimal =
+    R"J({ "version": 1, "source": {"generator": "poisson(100)", "n": 300},
   "mechanisms": ["unweighted", "lw", "censor-uw"], "epsilon": [6, 8], "replicates": 6,
   "neighbours": "replace-one", "sampler": {"chains": 2, "warmup": 200, "draws": 200}, "seed": 17 })J";
 
@@ -93,9 +94,11 @@ class StudyConfigTest : public QObject {
       std::string from, to, expected;
     };
     const std::vector<Case> cases = {
-        {R"J("poisson(100)")J", R"J("poison(100)")J", "source.generator unknown generator 'poison'"},
+        {R"J("poisson(100)")J", R"J("poison(100)")J",
+         "source.generator unknown generator 'poison'"},
         {R"J("n": 300)J", R"J("n": 1)J", "source.n must be between 2 and"},
-        {R"J("n": 300)J", R"J("n": 300, "family": "beta")J", "source.family belongs to a bootstrap"},
+        {R"J("n": 300)J", R"J("n": 300, "family": "beta")J",
+         "source.family belongs to a bootstrap"},
         {R"J("lw")J", R"J("lq")J", "mechanisms "},
         {R"J("replicates": 6)J", R"J("replicates": 0)J", "replicates must be between 1 and"},
         {R"J("replicates": 6)J", R"J("replicates": 2.5)J", "replicates must be a whole number"},

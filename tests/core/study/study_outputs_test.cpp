@@ -48,8 +48,7 @@ class StudyOutputsTest : public QObject {
     study::writeStudyOutputs(plain, generator, rows);
     QVERIFY(!QFile::exists(QString::fromStdString(plain + "/INTERNAL.txt")));
     QVERIFY(studyOutputText(plain + "/summary.md").rfind("# Study summary", 0) == 0);
-    QVERIFY(studyOutputText(plain + "/lipschitz.svg").find("<title>INTERNAL") ==
-            std::string::npos);
+    QVERIFY(studyOutputText(plain + "/lipschitz.svg").find("<title>INTERNAL") == std::string::npos);
 
     study::StudyConfig bootstrap = generator;
     bootstrap.source.generator.reset();

@@ -64,8 +64,7 @@ class StudyPlanTest : public QObject {
   void replicateSeedIsTheDocumentedFunction() {
     using dpsynth::core::random::splitMix64;
     QCOMPARE(study::replicateSeed(42, 0), splitMix64(splitMix64(42) ^ 0x9E3779B97F4A7C15ULL));
-    QCOMPARE(study::replicateSeed(42, 2),
-             splitMix64(splitMix64(42) ^ (3 * 0x9E3779B97F4A7C15ULL)));
+    QCOMPARE(study::replicateSeed(42, 2), splitMix64(splitMix64(42) ^ (3 * 0x9E3779B97F4A7C15ULL)));
     std::set<std::uint64_t> seen;
     for (std::uint64_t seed : {0ULL, 1ULL, 2ULL})
       for (int r = 0; r < 1000; ++r) seen.insert(study::replicateSeed(seed, r));
@@ -74,7 +73,8 @@ class StudyPlanTest : public QObject {
 
   void shardsPartitionTheReplicates() {
     const auto config = studyPlanConfig();
-    QCOMPARE(study::shardReplicates(config, study::Shard::parse("0/3")), (std::vector<int>{0, 3, 6}));
+    QCOMPARE(study::shardReplicates(config, study::Shard::parse("0/3")),
+             (std::vector<int>{0, 3, 6}));
     QCOMPARE(study::shardReplicates(config, study::Shard::parse("1/3")), (std::vector<int>{1, 4}));
     QCOMPARE(study::shardReplicates(config, study::Shard::parse("2/3")), (std::vector<int>{2, 5}));
     QCOMPARE(study::shardReplicates(config, study::Shard{}).size(), std::size_t(7));

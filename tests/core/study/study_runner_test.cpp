@@ -15,8 +15,8 @@ std::vector<std::vector<std::string>> studyRunnerRows(const study::StudyConfig& 
   std::vector<study::ReplicateRows> done;
   std::vector<int> all;
   for (int r = 0; r < config.replicates; ++r) all.push_back(r);
-  const auto outcome = study::runStudy(config, all, threads,
-                                       [&](const study::ReplicateRows& rows) { done.push_back(rows); });
+  const auto outcome = study::runStudy(
+      config, all, threads, [&](const study::ReplicateRows& rows) { done.push_back(rows); });
   if (outcome != study::StudyOutcome::completed) throw std::logic_error("study did not complete");
   std::sort(done.begin(), done.end(), [](auto& a, auto& b) { return a.replicate < b.replicate; });
   std::vector<std::vector<std::string>> rows;

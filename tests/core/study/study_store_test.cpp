@@ -207,9 +207,9 @@ class StudyStoreTest : public QObject {
     // Merge refuses shards of different studies too.
     const std::string otherFolder = dir.filePath("o").toStdString();
     { const study::StudyStore store(otherFolder, other); }
-    QVERIFY_THROWS_EXCEPTION(study::ConfigError,
-                             study::mergeStudies(dir.filePath("m").toStdString(),
-                                                 {folder, otherFolder}));
+    QVERIFY_THROWS_EXCEPTION(
+        study::ConfigError,
+        study::mergeStudies(dir.filePath("m").toStdString(), {folder, otherFolder}));
     QCOMPARE(study::loadStoredConfig(folder).seed, std::uint64_t(11));
   }
 };

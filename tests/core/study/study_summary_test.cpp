@@ -19,7 +19,8 @@ std::vector<std::string> studySummaryRow(int replicate, const std::string& cell,
   const auto header = study::studyHeader();
   std::vector<std::string> row(header.size());
   auto set = [&](const char* name, const std::string& v) {
-    row[static_cast<std::size_t>(std::find(header.begin(), header.end(), name) - header.begin())] = v;
+    row[static_cast<std::size_t>(std::find(header.begin(), header.end(), name) - header.begin())] =
+        v;
   };
   set("replicate", std::to_string(replicate));
   set("cell", cell);
@@ -85,9 +86,9 @@ class StudySummaryTest : public QObject {
 
   void tinyStudySummaryEqualsTheHandComputation() {
     const std::vector<std::vector<std::string>> rows = {
-        studySummaryRow(0, "0", "1.5", ""),  studySummaryRow(0, "1", "2", "3"),
-        studySummaryRow(1, "0", "0.5", ""),  studySummaryRow(1, "1", "2", "5"),
-        studySummaryRow(2, "0", "2.5", ""),  studySummaryRow(2, "1", "1.25", "1"),
+        studySummaryRow(0, "0", "1.5", ""), studySummaryRow(0, "1", "2", "3"),
+        studySummaryRow(1, "0", "0.5", ""), studySummaryRow(1, "1", "2", "5"),
+        studySummaryRow(2, "0", "2.5", ""), studySummaryRow(2, "1", "1.25", "1"),
     };
     const auto cells = study::summarizeStudy(rows);
     QCOMPARE(cells.size(), std::size_t(2));

@@ -56,14 +56,13 @@ class DisclosureRiskTest : public QObject {
 
   void undefinedMeasuresAreEmpty() {
     // No shared keys: nothing matched; single-record groups: no neighbour distance.
-    const auto r = utility::measureDisclosureRisk({"a", "b"}, riskVec({1, 2}), {"c"},
-                                                  riskVec({1}));
+    const auto r = utility::measureDisclosureRisk({"a", "b"}, riskVec({1, 2}), {"c"}, riskVec({1}));
     QCOMPARE(*r.replicatedUniques, 0.0);
     QVERIFY(!r.attributeCap && !r.attributeCapBaseline && !r.dcrShare);
     QCOMPARE(r.matched, std::size_t(0));
     // Two identical confidential records: neither is unique.
-    const auto twins = utility::measureDisclosureRisk({"", ""}, riskVec({3, 3}), {""},
-                                                      riskVec({3}));
+    const auto twins =
+        utility::measureDisclosureRisk({"", ""}, riskVec({3, 3}), {""}, riskVec({3}));
     QVERIFY(!twins.replicatedUniques);
     // No keys at all: one group, the same as one shared key.
     const auto none = utility::measureDisclosureRisk({}, riskVec({3, 3}), {}, riskVec({3}));

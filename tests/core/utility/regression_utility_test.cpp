@@ -34,8 +34,8 @@ class RegressionUtilityTest : public QObject {
     // Residuals (-0.4, 0.8, -1.0, 1.2, -0.6): RSS = 3.6, s² = 3.6/3 = 1.2.
     // se(b1) = sqrt(s²/Sxx) = sqrt(0.12); se(b0) = sqrt(s² (1/n + x̄²/Sxx)) = sqrt(1.32).
     const Eigen::VectorXd y = regUtilVec({1, 3, 2, 5, 4});
-    const GlmFit fit = fitGlm(y, regUtilDesign(regUtilVec({1, 2, 3, 4, 5})),
-                              RegressionFamily::normal);
+    const GlmFit fit =
+        fitGlm(y, regUtilDesign(regUtilVec({1, 2, 3, 4, 5})), RegressionFamily::normal);
     QVERIFY(fit.converged);
     QVERIFY(std::abs(fit.beta[0] - 0.6) < 1e-10);
     QVERIFY(std::abs(fit.beta[1] - 0.8) < 1e-10);
@@ -48,8 +48,8 @@ class RegressionUtilityTest : public QObject {
     // A saturated two-group model: exp(b0) = mean of group 0, exp(b0 + b1) = mean of group 1;
     // Fisher information gives se(b0) = 1/sqrt(sum y of group 0), se(b1) adds group 1.
     const Eigen::VectorXd y = regUtilVec({1, 2, 3, 4, 6, 8});
-    const GlmFit fit = fitGlm(y, regUtilDesign(regUtilVec({0, 0, 0, 1, 1, 1})),
-                              RegressionFamily::poisson);
+    const GlmFit fit =
+        fitGlm(y, regUtilDesign(regUtilVec({0, 0, 0, 1, 1, 1})), RegressionFamily::poisson);
     QVERIFY(fit.converged);
     QVERIFY(std::abs(fit.beta[0] - std::log(2.0)) < 1e-9);
     QVERIFY(std::abs(fit.beta[1] - std::log(6.0 / 2.0)) < 1e-9);
@@ -162,9 +162,8 @@ class RegressionUtilityTest : public QObject {
     QVERIFY(std::abs(*all.maxGroupMeanDiff - 10.0 / 3.0) < 1e-12);
     QCOMPARE(all.groups[0].level, std::string("(reference)"));
     // Numeric covariates only: no group means.
-    const auto none = measureCovariateUtility(
-        yc, ys, regUtilDesign(regUtilVec({1, 2, 3, 4, 5, 7})), {"(Intercept)", "x"},
-        RegressionFamily::normal);
+    const auto none = measureCovariateUtility(yc, ys, regUtilDesign(regUtilVec({1, 2, 3, 4, 5, 7})),
+                                              {"(Intercept)", "x"}, RegressionFamily::normal);
     QVERIFY(!none.maxGroupMeanDiff.has_value());
     QVERIFY(none.groups.empty());
   }

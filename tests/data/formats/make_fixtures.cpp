@@ -44,9 +44,9 @@ std::vector<Record> survey() {
     r.seen = next() % 700;
     out.push_back(r);
   }
-  out[5].health = 9;       // don't know
-  out[11].visits = -1;     // refused: user-defined or tagged missing
-  out[17].visits = NAN;    // system missing
+  out[5].health = 9;     // don't know
+  out[11].visits = -1;   // refused: user-defined or tagged missing
+  out[17].visits = NAN;  // system missing
   return out;
 }
 
@@ -85,8 +85,10 @@ void write(Kind kind, const char* path) {
     sexLabels = readstat_add_label_set(w, t, "sexl");
     incomeLabels = readstat_add_label_set(w, t, "incomel");
     auto label = [&](readstat_label_set_t* s, int v, const char* text) {
-      if (stata) readstat_label_int32_value(s, v, text);
-      else readstat_label_double_value(s, v, text);
+      if (stata)
+        readstat_label_int32_value(s, v, text);
+      else
+        readstat_label_double_value(s, v, text);
     };
     label(healthLabels, 1, "poor");
     label(healthLabels, 2, "average");
@@ -111,8 +113,7 @@ void write(Kind kind, const char* path) {
   readstat_variable_t* health =
       readstat_add_variable(w, name("health").c_str(), READSTAT_TYPE_DOUBLE, 0);
   readstat_variable_set_label(health, "Self-rated health");
-  readstat_variable_t* sex =
-      readstat_add_variable(w, name("sex").c_str(), READSTAT_TYPE_DOUBLE, 0);
+  readstat_variable_t* sex = readstat_add_variable(w, name("sex").c_str(), READSTAT_TYPE_DOUBLE, 0);
   readstat_variable_set_label(sex, "Sex");
   readstat_variable_t* region =
       readstat_add_variable(w, name("region").c_str(), READSTAT_TYPE_STRING, 8);
@@ -173,8 +174,10 @@ void write(Kind kind, const char* path) {
     if (std::isnan(r.visits)) {
       check(readstat_insert_missing_value(w, visits), "visits");
     } else if (r.visits < 0) {
-      if (spss) check(readstat_insert_double_value(w, visits, 99), "visits");
-      else check(readstat_insert_tagged_missing_value(w, visits, stata ? 'a' : 'A'), "visits");
+      if (spss)
+        check(readstat_insert_double_value(w, visits, 99), "visits");
+      else
+        check(readstat_insert_tagged_missing_value(w, visits, stata ? 'a' : 'A'), "visits");
     } else {
       check(readstat_insert_double_value(w, visits, r.visits), "visits");
     }
@@ -214,7 +217,9 @@ void writeLatin1Stata(const char* path) {
   readstat_variable_set_label_set(where, place);
   FILE* f = fopen(path, "wb");
   check(readstat_begin_writing_dta(w, f, 3), path);
-  const char* names[] = {"Jos\xE9", "Ana", "Ren\xE9" "e"};
+  const char* names[] = {"Jos\xE9", "Ana",
+                         "Ren\xE9"
+                         "e"};
   for (int i = 0; i < 3; ++i) {
     check(readstat_begin_row(w), "row");
     check(readstat_insert_double_value(w, y, i + 1), "y");

@@ -84,10 +84,11 @@ class ResultsTableModelTest : public QObject {
 
     // Copy/export carry the new CSV columns at the end.
     const QString csv = QString::fromStdString(model.toCsv());
-    QVERIFY(csv.startsWith("mechanism,guarantee,lipschitz,epsilon,censored,truncated,max_ecdf,"
-                           "avg_ecdf,mean,median,q15,q90,marginal_only,ci_overlap,max_std_diff,"
-                           "pmse,max_group_mean_diff,replicated_uniques,attribute_cap,"
-                           "attribute_cap_baseline,dcr_share\n"));
+    QVERIFY(
+        csv.startsWith("mechanism,guarantee,lipschitz,epsilon,censored,truncated,max_ecdf,"
+                       "avg_ecdf,mean,median,q15,q90,marginal_only,ci_overlap,max_std_diff,"
+                       "pmse,max_group_mean_diff,replicated_uniques,attribute_cap,"
+                       "attribute_cap_baseline,dcr_share\n"));
     QVERIFY(csv.contains("\nph,DP,,,,,,,0,0,0,0,true,-3.5,40,0.05,1.5,,,,\n"));
   }
 };

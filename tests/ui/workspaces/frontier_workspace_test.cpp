@@ -300,7 +300,8 @@ class FrontierWorkspaceTest : public QObject {
     QVERIFY(ended.wait(300000));
     QCOMPARE(ended.takeFirst().at(0).toBool(), true);
     QVERIFY(!frontier->showsConfidential());
-    QVERIFY(frontier->plot()->runLabel().contains(QLatin1String("public reference data nbmix.csv")));
+    QVERIFY(
+        frontier->plot()->runLabel().contains(QLatin1String("public reference data nbmix.csv")));
     frontier->loadPoint(study::frontierPoints(frontier->rows(), "max_ecdf").front());
     QVERIFY(!window.document()->settings().run.tunedOnConfidential);
 

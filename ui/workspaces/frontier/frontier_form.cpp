@@ -46,7 +46,7 @@ std::vector<double> FrontierForm::logGrid(double lo, double hi, int n) {
 }
 
 std::optional<std::vector<std::optional<double>>> FrontierForm::parseList(const QString& text,
-                                                                         bool allowAuto) {
+                                                                          bool allowAuto) {
   std::vector<std::optional<double>> out;
   static const QRegularExpression separators(QStringLiteral("[,;\\s]+"));
   for (const QString& field : text.split(separators, Qt::SkipEmptyParts)) {
@@ -74,15 +74,17 @@ FrontierForm::FrontierForm(QWidget* parent) : QWidget(parent) {
   for (Source s : {Source::reference, Source::generator, Source::confidential})
     source_->addItem(sourceName(s), int(s));
   source_->setItemText(2, tr("confidential (not covered by ε)"));
-  source_->setItemData(0, tr("Bootstrap of the reference dataset loaded in Tuning (\"Weights "
-                             "from a reference dataset…\"): public data, typed with the data's "
-                             "columns."),
+  source_->setItemData(0,
+                       tr("Bootstrap of the reference dataset loaded in Tuning (\"Weights "
+                          "from a reference dataset…\"): public data, typed with the data's "
+                          "columns."),
                        Qt::ToolTipRole);
   source_->setItemData(1, tr("Values drawn from the generator below: no data at all."),
                        Qt::ToolTipRole);
-  source_->setItemData(2, tr("Bootstrap of the data loaded in Synthesis. Tuning on the "
-                             "confidential data is not covered by ε: a point loaded from it "
-                             "marks the settings, and the release note says so."),
+  source_->setItemData(2,
+                       tr("Bootstrap of the data loaded in Synthesis. Tuning on the "
+                          "confidential data is not covered by ε: a point loaded from it "
+                          "marks the settings, and the release note says so."),
                        Qt::ToolTipRole);
   source_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
   source_->setMinimumContentsLength(14);
@@ -99,15 +101,17 @@ FrontierForm::FrontierForm(QWidget* parent) : QWidget(parent) {
   records_ = frontierSpin(0, 10'000'000, 1000, data);
   records_->setObjectName(QStringLiteral("frontierRecords"));
   records_->setSpecialValueText(tr("as the data"));
-  records_->setToolTip(tr("Records in each replicate (a generator needs at least 2; for a "
-                          "bootstrap, 0 = as many as the resampled data has)."));
+  records_->setToolTip(
+      tr("Records in each replicate (a generator needs at least 2; for a "
+         "bootstrap, 0 = as many as the resampled data has)."));
   dform->addRow(tr("records each"), records_);
   sourceWarning_ = new QLabel(data);
   sourceWarning_->setObjectName(QStringLiteral("frontierSourceWarning"));
   sourceWarning_->setWordWrap(true);
-  sourceWarning_->setText(tr("Tuning on the confidential data is not covered by ε: a point "
-                             "loaded from it marks the settings, and the release note says "
-                             "so."));
+  sourceWarning_->setText(
+      tr("Tuning on the confidential data is not covered by ε: a point "
+         "loaded from it marks the settings, and the release note says "
+         "so."));
   sourceWarning_->setStyleSheet(QStringLiteral("QLabel { color: #8a1c1c; font-weight: bold; }"));
   dform->addRow(sourceWarning_);
   static_cast<QStandardItemModel*>(source_->model())->item(0)->setEnabled(false);
@@ -141,8 +145,9 @@ FrontierForm::FrontierForm(QWidget* parent) : QWidget(parent) {
   auto* form = new QFormLayout(sweep);
   epsilon_ = new QLineEdit(frontierListText(logGrid(0.25, 16, 8)), sweep);
   epsilon_->setObjectName(QStringLiteral("frontierEpsilon"));
-  epsilon_->setToolTip(tr("ε targets (comma separated). Mechanisms whose ε is an outcome (lw, "
-                          "lw-final, …) are placed at their ε_x instead."));
+  epsilon_->setToolTip(
+      tr("ε targets (comma separated). Mechanisms whose ε is an outcome (lw, "
+         "lw-final, …) are placed at their ε_x instead."));
   form->addRow(tr("ε grid"), epsilon_);
   c_ = new QLineEdit(sweep);
   g_ = new QLineEdit(sweep);
@@ -207,19 +212,26 @@ FrontierForm::FrontierForm(QWidget* parent) : QWidget(parent) {
 
 QString FrontierForm::defaultGenerator(core::models::Family family) {
   switch (family) {
-    case core::models::Family::poisson: return QStringLiteral("poisson(10)");
-    case core::models::Family::negbin: return QStringLiteral("negbin(3,2)");
-    case core::models::Family::beta: return QStringLiteral("beta(2,5)");
-    case core::models::Family::normal: return QStringLiteral("normal(0,1)");
+    case core::models::Family::poisson:
+      return QStringLiteral("poisson(10)");
+    case core::models::Family::negbin:
+      return QStringLiteral("negbin(3,2)");
+    case core::models::Family::beta:
+      return QStringLiteral("beta(2,5)");
+    case core::models::Family::normal:
+      return QStringLiteral("normal(0,1)");
   }
   return QStringLiteral("negbin(3,2)");
 }
 
 QString FrontierForm::sourceName(Source source) {
   switch (source) {
-    case Source::reference: return tr("public reference data");
-    case Source::generator: return tr("generator (public)");
-    case Source::confidential: return tr("confidential data");
+    case Source::reference:
+      return tr("public reference data");
+    case Source::generator:
+      return tr("generator (public)");
+    case Source::confidential:
+      return tr("confidential data");
   }
   return {};
 }
@@ -239,9 +251,8 @@ void FrontierForm::setSource(Source source) {
 void FrontierForm::setReferenceAvailable(bool available, const QString& name) {
   auto* item = static_cast<QStandardItemModel*>(source_->model())->item(0);
   item->setEnabled(available);
-  item->setText(available && !name.isEmpty()
-                    ? tr("public reference data: %1").arg(name)
-                    : sourceName(Source::reference));
+  item->setText(available && !name.isEmpty() ? tr("public reference data: %1").arg(name)
+                                             : sourceName(Source::reference));
   if (!available && source() == Source::reference) {
     source_->setCurrentIndex(source_->findData(int(Source::generator)));
   } else if (!sourceChosen_) {

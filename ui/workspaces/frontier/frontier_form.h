@@ -60,7 +60,7 @@ class FrontierForm : public QWidget {
   /// "0.25, 0.5 1;2" → {0.25, 0.5, 1, 2}; nullopt when a field is not a positive number.
   /// "auto" is accepted when allowAuto (downscale) and gives nullopt in the list.
   static std::optional<std::vector<std::optional<double>>> parseList(const QString& text,
-                                                                    bool allowAuto = false);
+                                                                     bool allowAuto = false);
 
   std::vector<core::pipeline::Mechanism> mechanisms() const;
   void setMechanisms(const std::vector<core::pipeline::Mechanism>& mechanisms);

@@ -27,9 +27,12 @@ QString guaranteeWords(Guarantee g) {
 
 Qt::PenStyle lineFor(Guarantee g) {
   switch (g) {
-    case Guarantee::DP: return Qt::SolidLine;
-    case Guarantee::aDP: return Qt::DashLine;
-    case Guarantee::none: return Qt::DotLine;
+    case Guarantee::DP:
+      return Qt::SolidLine;
+    case Guarantee::aDP:
+      return Qt::DashLine;
+    case Guarantee::none:
+      return Qt::DotLine;
   }
   return Qt::DotLine;
 }
@@ -175,7 +178,8 @@ void FrontierPlot::prepareReplot() {
     pen.setStyle(lineFor(g));
     s.median->setPen(pen);
     const QBrush marker = g == Guarantee::DP ? QBrush(color) : QBrush(Qt::white);
-    s.median->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(color, 1.6), marker, 8));
+    s.median->setScatterStyle(
+        QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(color, 1.6), marker, 8));
     bool marginalOnly = false;
     for (std::size_t k = i; k < end; ++k) marginalOnly = marginalOnly || points_[k].marginalOnly;
     // Said where it is read, not only on hover: such a mechanism ignores the covariates.
@@ -301,8 +305,20 @@ QString FrontierPlot::toolTipAt(const QPointF& pixel) const {
 
 PlotTable FrontierPlot::plotTable() const {
   PlotTable t;
-  t.columns = {"series", "mechanism", "guarantee", "epsilon", "c", "g", "downscale", "x",
-               "measure", "n", "median", "q1", "q3", "epsilon_guarantee_median",
+  t.columns = {"series",
+               "mechanism",
+               "guarantee",
+               "epsilon",
+               "c",
+               "g",
+               "downscale",
+               "x",
+               "measure",
+               "n",
+               "median",
+               "q1",
+               "q3",
+               "epsilon_guarantee_median",
                "replicates_without_guarantee"};
   const auto num = [](double v) { return QString::fromStdString(core::data::formatNumber(v)); };
   for (const auto& p : points_) {

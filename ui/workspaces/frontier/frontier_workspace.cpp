@@ -116,8 +116,10 @@ FrontierWorkspace::FrontierWorkspace(StudioDocument* document, const StudioServi
     if (id != studyId_) return;
     setRunning(false);
     refreshPoints();
-    setStatus(completed ? tr("Done: %1 replicates of %2.").arg(form_->replicatesBox()->value()).arg(dataName_)
-                        : tr("Cancelled: the replicates that finished are shown."));
+    setStatus(
+        completed
+            ? tr("Done: %1 replicates of %2.").arg(form_->replicatesBox()->value()).arg(dataName_)
+            : tr("Cancelled: the replicates that finished are shown."));
     emit studyEnded(completed);
   });
   connect(worker_, &FrontierRunner::failed, this, [this](quint64 id, const QString& message) {
@@ -164,10 +166,12 @@ void FrontierWorkspace::refreshSource() {
 }
 
 void FrontierWorkspace::showBanner() {
-  const QString click = tr("Click a point to load its settings into Synthesis and run the "
-                           "release there.");
+  const QString click =
+      tr("Click a point to load its settings into Synthesis and run the "
+         "release there.");
   QString text;
-  QString colours = QStringLiteral("background: #fff3cd; color: #664d03; border: 1px solid #e0c36a;");
+  QString colours =
+      QStringLiteral("background: #fff3cd; color: #664d03; border: 1px solid #e0c36a;");
   switch (form_->source()) {
     case FrontierForm::Source::reference:
       text = tr("Internal study, not a release: bootstrap replicates of the public reference "
@@ -182,10 +186,11 @@ void FrontierWorkspace::showBanner() {
                  .arg(form_->generatorEdit()->text().trimmed(), click);
       break;
     case FrontierForm::Source::confidential:
-      text = tr("Internal study, not a release: bootstrap replicates of the CONFIDENTIAL data "
-                "loaded in Synthesis. Tuning on the confidential data is not covered by ε: "
-                "settings loaded from here are marked \"tuned on the confidential data\" and "
-                "the release note says so. Nothing here may be published.");
+      text =
+          tr("Internal study, not a release: bootstrap replicates of the CONFIDENTIAL data "
+             "loaded in Synthesis. Tuning on the confidential data is not covered by ε: "
+             "settings loaded from here are marked \"tuned on the confidential data\" and "
+             "the release note says so. Nothing here may be published.");
       colours = QStringLiteral("background: #f8d7da; color: #842029; border: 1px solid #e4a1a8;");
       break;
   }
@@ -250,7 +255,8 @@ bool FrontierWorkspace::start() {
   FrontierRequest request;
   request.config = form_->config(bootstrap, document_->settings().run.neighbours, &problems);
   if (from == FrontierForm::Source::generator && request.config.source.generator) {
-    name = tr("generator %1").arg(QString::fromStdString(request.config.source.generator->spelling()));
+    name =
+        tr("generator %1").arg(QString::fromStdString(request.config.source.generator->spelling()));
     label = tr("%1, %2 records each (public)").arg(name).arg(request.config.source.n);
   }
   if (!problems.empty()) {
@@ -351,9 +357,8 @@ bool FrontierWorkspace::openStudyFolder(const QString& folder) {
       // is treated as the confidential data it may well be.
       const QString file = QString::fromStdString(config.source.bootstrap->file);
       const QString reference = document_->reference().path();
-      const bool isReference =
-          !reference.isEmpty() && QFileInfo(file).canonicalFilePath() ==
-                                      QFileInfo(reference).canonicalFilePath();
+      const bool isReference = !reference.isEmpty() && QFileInfo(file).canonicalFilePath() ==
+                                                           QFileInfo(reference).canonicalFilePath();
       showsConfidential_ = !isReference;
       what = isReference
                  ? tr("bootstrap of the public reference data %1 · internal study, not a release")

@@ -42,7 +42,8 @@ void AcceptancePlot::reset(int chains, double bound, int warmup) {
   replotNow();
 }
 
-bool AcceptancePlot::appendSweeps(int chain, int firstSweep, const std::vector<double>& probability) {
+bool AcceptancePlot::appendSweeps(int chain, int firstSweep,
+                                  const std::vector<double>& probability) {
   if (chain < 0 || chain >= chainCount()) return false;
   auto& s = sweeps_[static_cast<size_t>(chain)];
   if (firstSweep != static_cast<int>(s.size())) return false;

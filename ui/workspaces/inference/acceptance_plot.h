@@ -25,7 +25,9 @@ class AcceptancePlot : public PlotWidget {
 
   int chainCount() const { return static_cast<int>(sweeps_.size()); }
   /// Sweeps held for `chain` (one point per sweep).
-  const std::vector<double>& sweeps(int chain) const { return sweeps_.at(static_cast<size_t>(chain)); }
+  const std::vector<double>& sweeps(int chain) const {
+    return sweeps_.at(static_cast<size_t>(chain));
+  }
   double bound() const { return bound_; }
   /// Columns chain, sweep, acceptance_probability, bound.
   PlotTable plotTable() const override;

@@ -94,7 +94,9 @@ AnalysisRelease analysisRelease(const infer::NaiveBayesRelease& release, const Q
   }
   auto model = std::make_shared<const infer::NaiveBayesModel>(release.model());
   a.model = model;
-  a.prior = [model](int p, double x) { return infer::naiveBayesPriorMarginal(*model, p).density(x); };
+  a.prior = [model](int p, double x) {
+    return infer::naiveBayesPriorMarginal(*model, p).density(x);
+  };
   a.confidential = [model](const core::data::CsvTable& data, QString* source) -> ParameterDensity {
     const auto counts = exactCounts(data, model->layout(), source);
     if (!counts) return {};
@@ -174,7 +176,8 @@ AnalysisRelease analysisRelease(const infer::LinregRelease& release, const QStri
   a.lower = a.upper = std::numeric_limits<double>::quiet_NaN();
   const double tau = release.spec.priorSd;
   a.prior = [tau](int, double x) { return normalDensity(x, 0.0, tau); };
-  a.confidential = [model, l](const core::data::CsvTable& data, QString* source) -> ParameterDensity {
+  a.confidential = [model, l](const core::data::CsvTable& data,
+                              QString* source) -> ParameterDensity {
     const auto records = linregRecords(data, l);
     if (!records) return {};
     Eigen::VectorXd T = Eigen::VectorXd::Zero(model->statisticDim());
@@ -206,8 +209,8 @@ AnalysisRelease analysisRelease(const infer::PhReleaseFile& release, const QStri
   AnalysisRelease a;
   a.file = file;
   a.kind = QStringLiteral("ph");
-  a.mechanism = QStringLiteral("perturbed histogram, discrete Laplace on %1 bin counts")
-                    .arg(release.bins);
+  a.mechanism =
+      QStringLiteral("perturbed histogram, discrete Laplace on %1 bin counts").arg(release.bins);
   a.epsilon = release.epsilon;
   a.acceptanceBound = release.acceptanceBound();
   a.neighbours = QString::fromStdString(core::privacy::neighboursName(release.neighbours));
@@ -219,7 +222,8 @@ AnalysisRelease analysisRelease(const infer::PhReleaseFile& release, const QStri
                   .arg(release.upper)
                   .arg(release.integer ? QStringLiteral(", integer values") : QString());
   a.layout << QStringLiteral("latent records: family %1, intercept only, priors of SPEC §2")
-                  .arg(QString::fromStdString(core::models::familyName(*release.synthesizerFamily)));
+                  .arg(
+                      QString::fromStdString(core::models::familyName(*release.synthesizerFamily)));
   a.model = std::make_shared<const infer::PhModel>(release, *release.synthesizerFamily);
   a.lower = a.upper = std::numeric_limits<double>::quiet_NaN();
   return a;
@@ -227,8 +231,7 @@ AnalysisRelease analysisRelease(const infer::PhReleaseFile& release, const QStri
 
 AnalysisRelease openAnalysisRelease(const QString& path) {
   const std::string file = path.toStdString();
-  const infer::AnyRelease release =
-      infer::readAnyRelease(core::data::readRegularFile(file), file);
+  const infer::AnyRelease release = infer::readAnyRelease(core::data::readRegularFile(file), file);
   return std::visit([&](const auto& r) { return analysisRelease(r, path); }, release);
 }
 

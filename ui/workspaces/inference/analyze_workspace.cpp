@@ -94,7 +94,8 @@ AnalyzeWorkspace::AnalyzeWorkspace(StudioDocument* document, const StudioService
   trace_->parameterSelector()->hide();
   trace_->mechanismSelector()->hide();
   for (QLabel* label : trace_->findChildren<QLabel*>()) {
-    if (label->text() == TracePlot::tr("Mechanism:") || label->text() == TracePlot::tr("Parameter:"))
+    if (label->text() == TracePlot::tr("Mechanism:") ||
+        label->text() == TracePlot::tr("Parameter:"))
       label->hide();
   }
   density_ = new ReleaseDensityPlot(right);
@@ -103,7 +104,8 @@ AnalyzeWorkspace::AnalyzeWorkspace(StudioDocument* document, const StudioService
   summary_ = new InferenceSummaryTable(right);
   // Two rows of plots share the height: a smaller minimum than a lone plot's keeps the window
   // fitting 1280×720 at 1.5x scale.
-  for (PlotWidget* plot : std::initializer_list<PlotWidget*>{trace_, density_, acceptance_, records_}) {
+  for (PlotWidget* plot :
+       std::initializer_list<PlotWidget*>{trace_, density_, acceptance_, records_}) {
     plot->customPlot()->setMinimumSize(200, 90);
   }
   auto* top = new QSplitter(Qt::Horizontal, right);
@@ -234,9 +236,8 @@ bool AnalyzeWorkspace::makeRelease(const std::string& classColumn,
     return false;
   }
   showRelease();
-  status_->setText(tr("Released with ε = %1 and saved to %2.")
-                       .arg(epsilon)
-                       .arg(QFileInfo(savePath).fileName()));
+  status_->setText(
+      tr("Released with ε = %1 and saved to %2.").arg(epsilon).arg(QFileInfo(savePath).fileName()));
   return true;
 }
 
@@ -260,10 +261,12 @@ void AnalyzeWorkspace::makeWithDialog() {
   }
   MakeReleaseDialog dialog(std::move(columns), dataName, this);
   if (dialog.exec() != QDialog::Accepted) return;
-  const QString suggested = QFileInfo(dataName).completeBaseName() + QStringLiteral("-release.json");
-  const QString path = releasePath_ ? releasePath_(suggested)
-                                    : QFileDialog::getSaveFileName(this, tr("Save release"), suggested,
-                                                                   tr("Release files (*.json)"));
+  const QString suggested =
+      QFileInfo(dataName).completeBaseName() + QStringLiteral("-release.json");
+  const QString path = releasePath_
+                           ? releasePath_(suggested)
+                           : QFileDialog::getSaveFileName(this, tr("Save release"), suggested,
+                                                          tr("Release files (*.json)"));
   if (path.isEmpty()) {
     status_->setText(tr("No release made: no file chosen, nothing was spent."));
     return;
@@ -368,12 +371,14 @@ void AnalyzeWorkspace::mergePending() {
     if (rows > 0) {
       std::vector<double> drawMajor(static_cast<size_t>(rows * cols));
       for (Eigen::Index r = 0; r < rows; ++r) {
-        for (Eigen::Index c = 0; c < cols; ++c) drawMajor[static_cast<size_t>(r * cols + c)] = d.draws(r, c);
+        for (Eigen::Index c = 0; c < cols; ++c)
+          drawMajor[static_cast<size_t>(r * cols + c)] = d.draws(r, c);
       }
       trace_->appendDraws(d.chain, d.firstDraw, drawMajor);
     }
-    acceptance_->appendSweeps(d.chain, d.firstSweep,
-                              std::vector<double>(d.sweepProbability.begin(), d.sweepProbability.end()));
+    acceptance_->appendSweeps(
+        d.chain, d.firstSweep,
+        std::vector<double>(d.sweepProbability.begin(), d.sweepProbability.end()));
     ++mergedBatches_;
   }
   if (!pending_.empty()) acceptance_->refresh();
@@ -381,14 +386,13 @@ void AnalyzeWorkspace::mergePending() {
   if (!running_ || chainTotal_ <= 0 || chainDone_.empty()) return;
   long long done = 0;
   for (int d : chainDone_) done += d;
-  const long long total = static_cast<long long>(chainTotal_) * static_cast<long long>(chainDone_.size());
+  const long long total =
+      static_cast<long long>(chainTotal_) * static_cast<long long>(chainDone_.size());
   progress_->setValue(static_cast<int>(1000 * done / std::max(1LL, total)));
   if (done > 0) {
     const double left = clock_.elapsed() / 1000.0 * static_cast<double>(total - done) / done;
-    status_->setText(tr("Sampling: %1 of %2 sweeps, about %3 s left")
-                         .arg(done)
-                         .arg(total)
-                         .arg(std::ceil(left)));
+    status_->setText(
+        tr("Sampling: %1 of %2 sweeps, about %3 s left").arg(done).arg(total).arg(std::ceil(left)));
   }
 }
 
@@ -467,8 +471,8 @@ bool AnalyzeWorkspace::exportRun(const QString& folder) {
   info.seed = outputSeed_;
   info.convergenceProblems = convergenceProblems_;
   try {
-    core::report::writeInferFolder(folder.toStdString(),
-                                   core::infer::inferOutputs(*release_->model, *output_->result, info));
+    core::report::writeInferFolder(
+        folder.toStdString(), core::infer::inferOutputs(*release_->model, *output_->result, info));
   } catch (const std::exception& e) {
     showError(tr("Export failed"), QString::fromStdString(e.what()));
     return false;

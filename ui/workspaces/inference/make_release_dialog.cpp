@@ -162,7 +162,8 @@ bool MakeReleaseDialog::loadLevelsFrom(const QString& path) {
   levels_->setPlainText(QString::fromStdString(formatDeclaredLevels(used)));
   QString note = tr("Levels loaded from %1.").arg(QFileInfo(path).fileName());
   if (!missing.isEmpty())
-    note += QLatin1Char(' ') + tr("It declares none for %1: type them.").arg(missing.join(QStringLiteral(", ")));
+    note += QLatin1Char(' ') +
+            tr("It declares none for %1: type them.").arg(missing.join(QStringLiteral(", ")));
   levelsSource_->setText(note);
   return true;
 }

@@ -36,7 +36,8 @@ void RecordAcceptancePlot::setRecords(std::vector<double> perRecord, double boun
       QCPGraph* line = plot->addGraph();
       line->setName(tr("e^−ε = %1").arg(bound, 0, 'g', 3));
       line->setPen(QPen(QColor(200, 30, 30), 1.5, Qt::DashLine));
-      line->setData({1.0, std::max(2.0, static_cast<double>(sorted_.size()))}, {bound, bound}, true);
+      line->setData({1.0, std::max(2.0, static_cast<double>(sorted_.size()))}, {bound, bound},
+                    true);
     }
   }
   resetView();
@@ -59,8 +60,8 @@ PlotTable RecordAcceptancePlot::plotTable() const {
   t.columns = {QStringLiteral("rank"), QStringLiteral("acceptance_probability"),
                QStringLiteral("bound")};
   for (size_t i = 0; i < sorted_.size(); ++i) {
-    t.rows.push_back({QString::number(i + 1), plot_values::number(sorted_[i]),
-                      plot_values::number(bound_)});
+    t.rows.push_back(
+        {QString::number(i + 1), plot_values::number(sorted_[i]), plot_values::number(bound_)});
   }
   return t;
 }

@@ -29,7 +29,8 @@ void ReleaseDensityPlot::setReferences(ParameterDensity prior, ParameterDensity 
   rebuild();
 }
 
-void ReleaseDensityPlot::setDraws(const QStringList& names, std::vector<std::vector<double>> draws) {
+void ReleaseDensityPlot::setDraws(const QStringList& names,
+                                  std::vector<std::vector<double>> draws) {
   names_ = names;
   draws_ = std::move(draws);
   if (current_ >= names_.size()) current_ = 0;
@@ -97,8 +98,8 @@ void ReleaseDensityPlot::rebuild() {
     return y;
   };
   if (confidential_) {
-    addCurve(tr("confidential-data posterior (%1)").arg(confidentialSource_), evaluate(confidential_),
-             QPen(plot_style::confidentialColor(), 2.0));
+    addCurve(tr("confidential-data posterior (%1)").arg(confidentialSource_),
+             evaluate(confidential_), QPen(plot_style::confidentialColor(), 2.0));
   }
   if (prior_) addCurve(tr("prior"), evaluate(prior_), QPen(QColor(90, 90, 90), 1.5, Qt::DashLine));
   resetView();

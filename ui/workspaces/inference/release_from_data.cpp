@@ -54,7 +54,8 @@ DeclaredLevels parseDeclaredLevels(const std::string& text) {
     std::size_t from = eq + 1;
     for (;;) {
       const std::size_t bar = line.find('|', from);
-      levels.push_back(line.substr(from, bar == std::string::npos ? std::string::npos : bar - from));
+      levels.push_back(
+          line.substr(from, bar == std::string::npos ? std::string::npos : bar - from));
       if (bar == std::string::npos) break;
       from = bar + 1;
     }
@@ -143,7 +144,8 @@ core::infer::NaiveBayesRelease releaseFromTable(const core::data::CsvTable& tabl
                                                 const std::string& classColumn,
                                                 const std::vector<std::string>& features,
                                                 const DeclaredLevels& levels, double epsilon,
-                                                core::privacy::BitSource& bits, bool notForRelease) {
+                                                core::privacy::BitSource& bits,
+                                                bool notForRelease) {
   // Core's one rule, as `dpsynth release --kind naive-bayes` codes them.
   const core::infer::NaiveBayesLayout layout =
       core::infer::declaredLayout(classColumn, features, levels);

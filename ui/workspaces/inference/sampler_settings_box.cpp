@@ -38,7 +38,8 @@ std::optional<std::uint64_t> SamplerSettingsBox::seed() const {
 }
 
 QString SamplerSettingsBox::problem() const {
-  if (warmup_->value() >= iterations_->value()) return tr("The warm-up must be below the iterations.");
+  if (warmup_->value() >= iterations_->value())
+    return tr("The warm-up must be below the iterations.");
   if (!seed_->text().trimmed().isEmpty() && !seed()) {
     return tr("The seed must be a whole number from 0 to 18446744073709551615 (or empty).");
   }

@@ -60,7 +60,9 @@ std::optional<double> analyticValue(const core::study::Generator& generator,
         const auto d1 = nb2(a.at(1), a.at(2));
         const auto d2 = nb2(a.at(3), a.at(4));
         return countQuantile(
-            [&](double k) { return w * boost::math::cdf(d1, k) + (1 - w) * boost::math::cdf(d2, k); },
+            [&](double k) {
+              return w * boost::math::cdf(d1, k) + (1 - w) * boost::math::cdf(d2, k);
+            },
             p);
       }
       case GeneratorKind::normal: {

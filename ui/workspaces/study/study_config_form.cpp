@@ -109,8 +109,9 @@ StudyConfigForm::StudyConfigForm(QWidget* parent) : QWidget(parent) {
   auto* gridGroup = new QGroupBox(tr("Grid"));
   auto* gridLayout = new QFormLayout(gridGroup);
   mechanisms_ = new QListWidget;
-  mechanisms_->setToolTip(tr("Checked mechanisms run in the order listed (a loaded config's "
-                             "order is kept, so its folder resumes)."));
+  mechanisms_->setToolTip(
+      tr("Checked mechanisms run in the order listed (a loaded config's "
+         "order is kept, so its folder resumes)."));
   mechanisms_->setMaximumHeight(130);
   gridLayout->addRow(tr("Mechanisms"), mechanisms_);
   epsilon_ = new QLineEdit;
@@ -203,7 +204,8 @@ void StudyConfigForm::setConfig(const study::StudyConfig& config) {
     QStringList covariates;
     for (const auto& c : source.bootstrap->covariates) covariates << QString::fromStdString(c);
     bootCovariates_->setText(covariates.join(QStringLiteral(", ")));
-    bootFamily_->setCurrentText(QString::fromStdString(core::models::familyName(source.bootstrap->family)));
+    bootFamily_->setCurrentText(
+        QString::fromStdString(core::models::familyName(source.bootstrap->family)));
   }
   n_->setValue(static_cast<int>(source.n));
   // The config's mechanisms first, in its order (the order is part of the study's identity:
@@ -226,9 +228,11 @@ void StudyConfigForm::setConfig(const study::StudyConfig& config) {
   g_->setText(joinNumbers(config.tuning.g));
   QStringList downscale;
   for (const auto& d : config.tuning.downscale)
-    downscale << (d ? QString::fromStdString(core::data::formatNumber(*d)) : QStringLiteral("auto"));
+    downscale << (d ? QString::fromStdString(core::data::formatNumber(*d))
+                    : QStringLiteral("auto"));
   downscale_->setText(downscale.join(QStringLiteral(", ")));
-  neighbours_->setCurrentText(QString::fromStdString(core::privacy::neighboursName(config.neighbours)));
+  neighbours_->setCurrentText(
+      QString::fromStdString(core::privacy::neighboursName(config.neighbours)));
   replicates_->setValue(config.replicates);
   chains_->setValue(config.sampler.chains);
   warmup_->setValue(config.sampler.warmup);
@@ -280,9 +284,12 @@ study::StudyConfig StudyConfigForm::read(QStringList& problems) const {
     if (mechanisms_->item(i)->checkState() == Qt::Checked)
       config.mechanisms.push_back(
           static_cast<core::pipeline::Mechanism>(mechanisms_->item(i)->data(Qt::UserRole).toInt()));
-  config.epsilon = presentValues(parseList(epsilon_->text(), QStringLiteral("epsilon"), false, problems));
-  config.tuning.c = presentValues(parseList(c_->text(), QStringLiteral("tuning.c"), false, problems));
-  config.tuning.g = presentValues(parseList(g_->text(), QStringLiteral("tuning.g"), false, problems));
+  config.epsilon =
+      presentValues(parseList(epsilon_->text(), QStringLiteral("epsilon"), false, problems));
+  config.tuning.c =
+      presentValues(parseList(c_->text(), QStringLiteral("tuning.c"), false, problems));
+  config.tuning.g =
+      presentValues(parseList(g_->text(), QStringLiteral("tuning.g"), false, problems));
   config.tuning.downscale =
       parseList(downscale_->text(), QStringLiteral("tuning.downscale"), true, problems);
   config.neighbours = core::privacy::parseNeighbours(neighbours_->currentText().toStdString());

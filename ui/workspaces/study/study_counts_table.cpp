@@ -33,21 +33,26 @@ void StudyCountsTable::setRows(const std::vector<core::study::StudyRow>& rows) {
     const char* names[] = {"c", "g", "d"};
     for (int k = 0; k < 3; ++k) {
       const auto& key = cell.keys.at(static_cast<std::size_t>(2 + k));
-      if (!key.empty()) tuning << QStringLiteral("%1=%2").arg(names[k], QString::fromStdString(key));
+      if (!key.empty())
+        tuning << QStringLiteral("%1=%2").arg(names[k], QString::fromStdString(key));
     }
     for (const auto& column : cell.columns) {
       if (column.column != "censored" && column.column != "truncated") continue;
       const int row = rowCount();
       insertRow(row);
-      const QStringList fields{
-          QString::fromStdString(cell.keys.at(0)), QString::fromStdString(cell.keys.at(1)),
-          tuning.join(QLatin1Char(' ')),           column.column == "censored" ? tr("#censored")
-                                                                               : tr("#truncated"),
-          QString::number(column.n),               countText(column.min),
-          countText(column.q1),                    countText(column.median),
-          countText(column.mean),                  countText(column.q3),
-          countText(column.max),                   column.n > 1 ? countText(column.sd) : "–",
-          countText(column.q3 - column.q1)};
+      const QStringList fields{QString::fromStdString(cell.keys.at(0)),
+                               QString::fromStdString(cell.keys.at(1)),
+                               tuning.join(QLatin1Char(' ')),
+                               column.column == "censored" ? tr("#censored") : tr("#truncated"),
+                               QString::number(column.n),
+                               countText(column.min),
+                               countText(column.q1),
+                               countText(column.median),
+                               countText(column.mean),
+                               countText(column.q3),
+                               countText(column.max),
+                               column.n > 1 ? countText(column.sd) : "–",
+                               countText(column.q3 - column.q1)};
       for (int c = 0; c < fields.size(); ++c) {
         auto* item = new QTableWidgetItem(fields[c]);
         if (c >= N) item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);

@@ -160,7 +160,8 @@ void StudyWorkspace::buildLayout() {
   rightLayout->addWidget(status_);
 
   views_ = new QTabWidget;
-  lipschitz_ = new StudyViolinPlot(tr("Lipschitz bound Δ"), tr("ε/2"), QStringLiteral("study-lipschitz"));
+  lipschitz_ =
+      new StudyViolinPlot(tr("Lipschitz bound Δ"), tr("ε/2"), QStringLiteral("study-lipschitz"));
   views_->addTab(lipschitz_, tr("Lipschitz Δ"));
   auto* utilityPage = new QWidget;
   auto* utilityLayout = new QVBoxLayout(utilityPage);
@@ -171,7 +172,8 @@ void StudyWorkspace::buildLayout() {
   measureRow->addWidget(measure_);
   measureRow->addStretch(1);
   utilityLayout->addLayout(measureRow);
-  utility_ = new StudyViolinPlot(tr("value"), tr("generating distribution"), QStringLiteral("study-utility"));
+  utility_ = new StudyViolinPlot(tr("value"), tr("generating distribution"),
+                                 QStringLiteral("study-utility"));
   utilityLayout->addWidget(utility_, 1);
   views_->addTab(utilityPage, tr("Utility"));
   auto* countsPage = new QWidget;
@@ -213,7 +215,8 @@ void StudyWorkspace::buildLayout() {
 QStringList StudyWorkspace::presetNames() {
   ensureStudioResources();
   QStringList names;
-  for (const QString& file : QDir(QStringLiteral(":/dpsynth/studies")).entryList({"*.json"}, QDir::Files, QDir::Name))
+  for (const QString& file :
+       QDir(QStringLiteral(":/dpsynth/studies")).entryList({"*.json"}, QDir::Files, QDir::Name))
     names << file.chopped(5);
   return names;
 }
@@ -276,7 +279,8 @@ bool StudyWorkspace::run() {
   }
   if (outputFolder().isEmpty()) {
     setStatus(tr("Choose the study folder first (a new folder, or this study's folder to "
-                 "resume)."), true);
+                 "resume)."),
+              true);
     return false;
   }
   rows_.clear();
@@ -311,7 +315,8 @@ void StudyWorkspace::onProgress(int done, int total, double secondsLeft) {
   progress_->setRange(0, total);
   progress_->setValue(done);
   QString text = tr("%1 of %2 replicates").arg(done).arg(total);
-  if (secondsLeft >= 0 && done < total) text += tr(" · about %1 left").arg(durationText(secondsLeft));
+  if (secondsLeft >= 0 && done < total)
+    text += tr(" · about %1 left").arg(durationText(secondsLeft));
   setStatus(text);
 }
 
@@ -334,8 +339,9 @@ void StudyWorkspace::refreshViews() {
   }
   lipschitz_->setGroups(std::move(groups));
   if (shown_)
-    lipschitz_->setTitle(tr("Δ over replicates (%1 neighbours)")
-                             .arg(QString::fromStdString(core::privacy::neighboursName(shown_->neighbours))));
+    lipschitz_->setTitle(
+        tr("Δ over replicates (%1 neighbours)")
+            .arg(QString::fromStdString(core::privacy::neighboursName(shown_->neighbours))));
   // The measures present in the rows, keeping the current choice.
   const QString current = measure_->currentData().toString();
   QSignalBlocker block(measure_);
@@ -371,10 +377,12 @@ void StudyWorkspace::refreshUtility() {
     groups.push_back({label, std::move(values), analytic});
   }
   utility_->setValueLabel(measure_->currentText());
-  utility_->setReferenceName(shown_ && shown_->source.generator
-                                 ? tr("%1 of %2").arg(measure_->currentText(),
-                                                      QString::fromStdString(shown_->source.generator->spelling()))
-                                 : tr("generating distribution"));
+  utility_->setReferenceName(
+      shown_ && shown_->source.generator
+          ? tr("%1 of %2")
+                .arg(measure_->currentText(),
+                     QString::fromStdString(shown_->source.generator->spelling()))
+          : tr("generating distribution"));
   utility_->setGroups(std::move(groups));
   utility_->setTitle(anyMarginal ? tr("† marginal-only mechanism (ignores the covariates)")
                                  : QString());
@@ -383,8 +391,8 @@ void StudyWorkspace::refreshUtility() {
 void StudyWorkspace::markStale() {
   // The views show the study last run; once the form describes another one, they say so.
   const auto current = form_->config();
-  const bool stale = shown_ && (!current || study::studyConfigHash(*current) !=
-                                                study::studyConfigHash(*shown_));
+  const bool stale =
+      shown_ && (!current || study::studyConfigHash(*current) != study::studyConfigHash(*shown_));
   const QString why = tr("the form now describes another study; Run shows it");
   lipschitz_->setStale(stale, why);
   utility_->setStale(stale, why);
@@ -404,15 +412,14 @@ void StudyWorkspace::useSynthesisData() {
 }
 
 void StudyWorkspace::openWithDialog() {
-  const QString path = QFileDialog::getOpenFileName(this, tr("Open study config"), {},
-                                                    tr("Study config (*.json)"));
+  const QString path =
+      QFileDialog::getOpenFileName(this, tr("Open study config"), {}, tr("Study config (*.json)"));
   if (!path.isEmpty()) openConfig(path);
 }
 
 void StudyWorkspace::saveWithDialog() {
-  const QString path = QFileDialog::getSaveFileName(this, tr("Save study config"),
-                                                    QStringLiteral("study.json"),
-                                                    tr("Study config (*.json)"));
+  const QString path = QFileDialog::getSaveFileName(
+      this, tr("Save study config"), QStringLiteral("study.json"), tr("Study config (*.json)"));
   if (!path.isEmpty()) saveConfig(path);
 }
 
@@ -422,9 +429,8 @@ void StudyWorkspace::chooseFolder() {
 }
 
 void StudyWorkspace::exportCounts() {
-  const QString path = QFileDialog::getSaveFileName(this, tr("Export counts table"),
-                                                    QStringLiteral("study-counts.csv"),
-                                                    tr("CSV (*.csv)"));
+  const QString path = QFileDialog::getSaveFileName(
+      this, tr("Export counts table"), QStringLiteral("study-counts.csv"), tr("CSV (*.csv)"));
   if (path.isEmpty()) return;
   QSaveFile file(path);
   if (!file.open(QIODevice::WriteOnly) || file.write(toCsv(counts_->table())) < 0 ||

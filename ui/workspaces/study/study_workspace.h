@@ -48,7 +48,9 @@ class StudyWorkspace : public QWidget {
   /// Where "Bootstrap the synthesis data" takes its source from (the synthesis workspace's
   /// loaded file and choices); nullopt with `why` set when there is none.
   using BootstrapProvider = std::function<std::optional<core::study::Bootstrap>(QString& why)>;
-  void setBootstrapProvider(BootstrapProvider provider) { bootstrapProvider_ = std::move(provider); }
+  void setBootstrapProvider(BootstrapProvider provider) {
+    bootstrapProvider_ = std::move(provider);
+  }
 
   void setOutputFolder(const QString& folder);
   QString outputFolder() const;

@@ -41,8 +41,8 @@ class AnalysisReleaseTest : public QObject {
     spec.predictorSds = {1};
     spec.priorSd = 2;
     auto bits = dpsynth::core::privacy::makeSeededSource(dpsynth::core::random::Seed(3));
-    const auto release = infer::makeLinregRelease(layout, spec, {{0.5, 1.0}, {-1, -2}, {2, 3}},
-                                                  2.0, *bits, true);
+    const auto release =
+        infer::makeLinregRelease(layout, spec, {{0.5, 1.0}, {-1, -2}, {2, 3}}, 2.0, *bits, true);
     QTemporaryDir dir;
     const auto a = dpsynth::ui::openAnalysisRelease(
         analysisWrite(dir, "lr.json", infer::linregReleaseToJson(release)));
@@ -69,8 +69,8 @@ class AnalysisReleaseTest : public QObject {
                              dpsynth::ui::openAnalysisRelease(
                                  analysisWrite(dir, "none.json", infer::phReleaseToJson(ph))));
     ph.synthesizerFamily = dpsynth::core::models::Family::poisson;
-    const auto a = dpsynth::ui::openAnalysisRelease(
-        analysisWrite(dir, "ph.json", infer::phReleaseToJson(ph)));
+    const auto a =
+        dpsynth::ui::openAnalysisRelease(analysisWrite(dir, "ph.json", infer::phReleaseToJson(ph)));
     QCOMPARE(a.kind, QStringLiteral("ph"));
     QCOMPARE(a.acceptanceBound, ph.acceptanceBound());
     QCOMPARE(a.acceptanceBound, std::exp(-1.0));  // e^{−2t}, t = 1/2

@@ -1,3 +1,5 @@
+#include "ui/workspaces/inference/analyze_workspace.h"
+
 #include <QComboBox>
 #include <QLabel>
 #include <QProgressBar>
@@ -17,20 +19,18 @@
 #include "core/privacy/perturbed_histogram.h"
 #include "ui/main_window.h"
 #include "ui/plots/trace_plot.h"
+#include "ui/studio_test_helpers.h"
 #include "ui/workspaces/inference/acceptance_plot.h"
-#include "ui/workspaces/inference/analyze_workspace.h"
 #include "ui/workspaces/inference/inference_summary_table.h"
 #include "ui/workspaces/inference/record_acceptance_plot.h"
 #include "ui/workspaces/inference/release_density_plot.h"
 #include "ui/workspaces/inference/sampler_settings_box.h"
-#include "ui/studio_test_helpers.h"
 
 using dpsynth::ui::AnalyzeWorkspace;
 using dpsynth::ui::InferenceSummaryTable;
 namespace infer = dpsynth::core::infer;
 
 namespace {
-
 
 /// The confidential data of the tiny release: N = 30, class cls ∈ {a, b}, one feature f ∈ {x, y}.
 std::string analyzeCsvText() {
@@ -148,7 +148,8 @@ class AnalyzeWorkspaceTest : public QObject {
     QCOMPARE(w.acceptancePlot()->bound(), bound);
     for (int c = 0; c < 2; ++c) {
       QCOMPARE(w.acceptancePlot()->sweeps(c).size(), std::size_t{60});
-      for (double a : w.acceptancePlot()->sweeps(c)) QVERIFY2(a >= bound, qPrintable(QString::number(a)));
+      for (double a : w.acceptancePlot()->sweeps(c))
+        QVERIFY2(a >= bound, qPrintable(QString::number(a)));
     }
     QCOMPARE(w.recordPlot()->sortedRecords().size(), std::size_t{30});
     // Each plot's caption names what it shows (not "no results").

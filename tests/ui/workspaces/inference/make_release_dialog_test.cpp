@@ -31,7 +31,8 @@ class MakeReleaseDialogTest : public QObject {
 
  private slots:
   void okWaitsForTheLevelsToBeDeclaredPublic() {
-    std::vector<dpsynth::ui::CategoricalColumn> columns{{"cls", {"a", "b"}}, {"f", {"x", "y", "z"}}};
+    std::vector<dpsynth::ui::CategoricalColumn> columns{{"cls", {"a", "b"}},
+                                                        {"f", {"x", "y", "z"}}};
     dpsynth::ui::MakeReleaseDialog dialog(columns, "data.csv");
     auto* ok = dialog.findChild<QDialogButtonBox*>()->button(QDialogButtonBox::Ok);
     auto* isPublic = dialog.findChild<QCheckBox*>("releaseLevelsPublic");
@@ -66,8 +67,8 @@ class MakeReleaseDialogTest : public QObject {
     QVERIFY(source);
 
     // A codebook declares levels the data need not hold (here "z"), for the chosen columns only.
-    QVERIFY(dialog.loadLevelsFrom(makeReleaseDialogTestWrite(
-        dir, "codebook.txt", "cls=a|b\nf=x|y|z\nother=p|q\n")));
+    QVERIFY(dialog.loadLevelsFrom(
+        makeReleaseDialogTestWrite(dir, "codebook.txt", "cls=a|b\nf=x|y|z\nother=p|q\n")));
     QCOMPARE(dialog.levelsEdit()->toPlainText(), QString("cls=a|b\nf=x|y|z\n"));
     QVERIFY(source->text().contains("codebook.txt"));
 

@@ -3,8 +3,8 @@
 
 #include <QtTest>
 
-using dpsynth::ui::analyticValue;
 using dpsynth::core::study::Generator;
+using dpsynth::ui::analyticValue;
 
 class AnalyticValuesTest : public QObject {
   Q_OBJECT

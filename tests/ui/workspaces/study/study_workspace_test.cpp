@@ -101,7 +101,7 @@ class StudyWorkspaceTest : public QObject {
     const QCPGraph* bound = workspace.lipschitzPlot()->referenceGraph();
     QVERIFY(bound);
     QVERIFY(bound->data()->size() >= 2);
-    QCOMPARE(bound->data()->at(0)->value, 2.0);  // ε = 4
+    QCOMPARE(bound->data()->at(0)->value, 2.0);       // ε = 4
     QCOMPARE(bound->data()->at(0)->key, 2.0 - 0.46);  // across the second violin (censor-uw)
 
     // Export: picture plus the data behind it (one row per replicate value, one per bound).
@@ -249,7 +249,8 @@ class StudyWorkspaceTest : public QObject {
     QCOMPARE(config->source.generator->spelling(), std::string("beta(0.5,3)"));
     QCOMPARE(config->mechanisms.size(), std::size_t{6});
     // The form writes back the preset as read (the canonical JSON is the same).
-    const auto preset = study::loadStudyConfig(DPSYNTH_SOURCE_DIR "/resources/studies/002-beta.json");
+    const auto preset =
+        study::loadStudyConfig(DPSYNTH_SOURCE_DIR "/resources/studies/002-beta.json");
     QCOMPARE(QString::fromStdString(study::studyConfigToJson(*config)),
              QString::fromStdString(study::studyConfigToJson(preset)));
   }
