@@ -39,12 +39,14 @@ NaiveBayesRelease makeNaiveBayesRelease(const NaiveBayesLayout& layout, const Co
     throw std::invalid_argument("epsilon must be in (0, 1e6]");
   }
   if (records.empty()) throw std::invalid_argument("no records to release");
+  // Every record has the same width (CodedRecords): checked once, as record 1's.
+  if (records.width() != static_cast<std::size_t>(layout.featureCount()) + 1)
+    throw std::invalid_argument("record 1 is outside the layout");
   exec::StopCheck check(stop);
   for (std::size_t r = 0; r < records.size(); ++r) {
     check.tick();
     const auto rec = records[r];
-    bool ok = static_cast<int>(rec.size()) == 1 + layout.featureCount() && rec[0] >= 0 &&
-              rec[0] < layout.classCount();
+    bool ok = rec[0] >= 0 && rec[0] < layout.classCount();
     for (int k = 0; ok && k < layout.featureCount(); ++k) {
       const int code = rec[static_cast<std::size_t>(k) + 1];
       ok = code >= 0 && code < layout.levelCount(k);

@@ -49,15 +49,16 @@ std::optional<Eigen::VectorXd> exactCounts(const core::data::CsvTable& data,
     if (it == data.header.end()) return std::nullopt;
     columns.push_back(static_cast<std::size_t>(it - data.header.begin()));
   }
-  std::vector<std::vector<int>> records;
+  infer::CodedRecords records(columns.size() + 1);
+  records.reserve(data.rows.size());
   for (std::size_t r = 0; r < data.rows.size(); ++r) {
-    const auto row = data.rows[r];
-    std::vector<int> codes{codeOf(l.classes, std::string(row[classColumn]))};
+    const auto& row = data.rows[r];
+    records.push(codeOf(l.classes, std::string(row[classColumn])));
     for (std::size_t k = 0; k < columns.size(); ++k) {
-      codes.push_back(codeOf(l.levels[k], std::string(row[columns[k]])));
-      if (codes.back() < 0) return std::nullopt;
+      const int code = codeOf(l.levels[k], std::string(row[columns[k]]));
+      if (code < 0) return std::nullopt;
+      records.push(code);
     }
-    records.push_back(std::move(codes));
   }
   if (source) {
     *source = QStringLiteral("%1, class %2")
