@@ -98,6 +98,26 @@ void BM_LogDensityNegbinContinuous1e6(benchmark::State& s) {
   static const auto d = data::continuousNegbinSample(1000000, 20261205);
   logDensity(s, d, INFINITY);
 }
+/// The rstan comparison's design (README): region, sector, age and income, n = 1500, every
+/// record its own pattern; one gradient per family.
+void BM_LogDensitySurvey(benchmark::State& s) {
+  const auto family = static_cast<models::Family>(s.range(0));
+  static std::map<int, data::Dataset> samples;
+  auto it = samples.find(static_cast<int>(family));
+  if (it == samples.end()) {
+    it =
+        samples
+            .emplace(static_cast<int>(family), data::surveyRegressionSample(family, 1500, 20261127))
+            .first;
+  }
+  s.SetLabel(models::familyName(family));
+  logDensity(s, it->second, INFINITY);
+}
+BENCHMARK(BM_LogDensitySurvey)
+    ->Arg(static_cast<int>(models::Family::poisson))
+    ->Arg(static_cast<int>(models::Family::negbin))
+    ->Arg(static_cast<int>(models::Family::beta))
+    ->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_LogDensityNegbinContinuous1e6)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_LogDensityNormalRegression1e5)->Arg(0)->Arg(1)->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_LogDensityBeta1e6)->Arg(0)->Arg(1)->Unit(benchmark::kMicrosecond);

@@ -69,6 +69,35 @@ double BetaLikelihood::logPrior(const Eigen::VectorXd& u, Eigen::VectorXd& grad)
   return lp;
 }
 
+BetaLikelihood::PassData BetaLikelihood::passData(const RecordGroups& groups,
+                                                  const std::vector<Data>& data) const {
+  PassData out;
+  out.logY.reserve(groups.active);
+  out.log1mY.reserve(groups.active);
+  CompensatedSum weight;
+  for (std::size_t p = 0; p < groups.active; ++p) {
+    out.logY.push_back(data[p].logY);
+    out.log1mY.push_back(data[p].log1mY);
+    weight.add(groups.weight[static_cast<Eigen::Index>(p)]);
+  }
+  out.weight = weight.value();
+  return out;
+}
+
+bool BetaLikelihood::vectorPass(const PassData& passData, const RecordGroups&,
+                                const kernels::Design& design, const Eigen::VectorXd& u,
+                                double& logLik, double& gradAux, double* gCoef) const {
+  const Params p = params(u);
+  kernels::PassSums sums;
+  if (!kernels::betaPass(design, passData.logY.data(), passData.log1mY.data(), p.lambda, sums,
+                         gCoef)) {
+    return false;
+  }
+  logLik = passData.weight * p.logGammaLambda + sums.logLik;
+  gradAux = (passData.weight * p.digammaLambda + sums.aux) * p.lambdaExcess;
+  return true;
+}
+
 double BetaLikelihood::draw(random::Rng& rng, double eta, const Params& p) const {
   const double a = detail::finiteOrThrow(p.lambda * detail::logistic(eta), "shape");
   const double b = detail::finiteOrThrow(p.lambda * detail::logistic(-eta), "shape");

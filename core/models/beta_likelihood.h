@@ -130,6 +130,17 @@ class BetaLikelihood {
 
   double draw(random::Rng& rng, double eta, const Params& p) const;
 
+  /// VectorPass: log y and log(1 − y) of the active patterns as arrays, and Σ_p w_p.
+  struct PassData {
+    std::vector<double> logY;
+    std::vector<double> log1mY;
+    double weight = 0.0;
+  };
+  PassData passData(const RecordGroups& groups, const std::vector<Data>& data) const;
+  bool vectorPass(const PassData& passData, const RecordGroups& groups,
+                  const kernels::Design& design, const Eigen::VectorXd& u, double& logLik,
+                  double& gradAux, double* gCoef) const;
+
   /// Intercept-only, uncensored: every record shares η, so Σ_p w_p f_p is linear in
   /// W = Σ w, A = Σ w log y and B = Σ w log(1 − y).
   using Sufficient = WeightedSums;

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "core/models/record_groups.h"
+#include "core/models/regression_kernels.h"
 #include "core/random/rng.h"
 
 namespace dpsynth::core::models {
@@ -117,6 +118,20 @@ concept OutcomeTable = requires(L& lik, const L& constLik, std::vector<typename 
                                 const typename L::Params& params) {
   lik.indexOutcomes(data);
   { constLik.template tabulate<true>(params, std::size_t{0}) } -> std::same_as<typename L::Params>;
+};
+
+/// Optional capability of a family: the uncensored regression pass in the vector kernels of
+/// regression_kernels.h. passData builds, once per model, what the kernel reads besides the
+/// design (per-pattern arrays, weights per distinct outcome, constant sums); vectorPass then
+/// returns Σ_p w_p f_p, its derivative in the auxiliary coordinate and the gradient with respect
+/// to design.coef (gCoef, K values), or false when the CPU has no kernel (the generic pass runs).
+template <class L>
+concept VectorPass = requires(const L& lik, const RecordGroups& groups,
+                              const std::vector<typename L::Data>& data,
+                              const typename L::PassData& passData, const kernels::Design& design,
+                              const Eigen::VectorXd& u, double& out, double* gCoef) {
+  { lik.passData(groups, data) } -> std::same_as<typename L::PassData>;
+  { lik.vectorPass(passData, groups, design, u, out, out, gCoef) } -> std::same_as<bool>;
 };
 
 /// Optional capability of a family: coordinates drawn exactly instead of by the sampler

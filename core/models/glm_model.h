@@ -59,6 +59,16 @@ struct SufficientOf<L> {
   using type = typename L::Sufficient;
 };
 
+template <class L>
+struct PassDataOf {
+  using type = std::monostate;
+};
+template <class L>
+requires VectorPass<L>
+struct PassDataOf<L> {
+  using type = typename L::PassData;
+};
+
 /// Per-thread vectors for the coefficient transforms (resized on use; no allocation once a
 /// thread has seen a model of the same dimension).
 struct CoefficientScratch {
@@ -129,6 +139,11 @@ class GlmModel final : public SynthesisModel {
     if constexpr (SufficientLikelihood<L>) {
       if (sufficientStatistics && !clamped_ && groups_.active > 0 && lik_.usesSufficient()) {
         sufficient_.emplace(L::sufficient(groups_, data_, stop));
+      }
+    }
+    if constexpr (VectorPass<L>) {
+      if (!clamped_ && !shape_.interceptOnly && groups_.active > 0 && !sufficient_) {
+        passData_.emplace(lik_.passData(groups_, data_));
       }
     }
   }
@@ -225,6 +240,14 @@ class GlmModel final : public SynthesisModel {
   /// per gradient (at 10⁶ records it is the memory traffic that sets the pace).
   void fusedRegressionPass(const Eigen::VectorXd& u, const typename L::Params& params,
                            double& logLik, double& gradAux, Eigen::VectorXd& gCoef) const;
+  /// The same sums from the family's vector kernel (VectorPass); false when it has none for
+  /// this CPU or this design.
+  bool vectorRegressionPass(const Eigen::VectorXd& u, double& logLik, double& gradAux,
+                            Eigen::VectorXd& gCoef) const;
+  /// An uncensored regression's log density from its prior and likelihood sums: gCoef mapped
+  /// to the sampled coordinates and added with gradAux into grad.
+  double finishRegression(const Eigen::VectorXd& u, double logPrior, double logLik, double gradAux,
+                          const Eigen::VectorXd& gCoef, Eigen::VectorXd& grad) const;
 
   Family family_;
   GlmShape shape_;
@@ -237,6 +260,7 @@ class GlmModel final : public SynthesisModel {
   Eigen::VectorXd initial_;
   std::vector<typename L::Data> data_;  ///< data-only terms per pattern
   std::optional<typename detail::SufficientOf<L>::type> sufficient_;
+  std::optional<typename detail::PassDataOf<L>::type> passData_;  ///< VectorPass, uncensored
 };
 
 template <GlmLikelihood L>
@@ -346,6 +370,45 @@ void GlmModel<L>::fusedRegressionPass(const Eigen::VectorXd& u, const typename L
 }
 
 template <GlmLikelihood L>
+bool GlmModel<L>::vectorRegressionPass(const Eigen::VectorXd& u, double& logLik, double& gradAux,
+                                       Eigen::VectorXd& gCoef) const {
+  if constexpr (VectorPass<L>) {
+    if (!passData_) return false;
+    kernels::Design design;
+    design.x = groups_.X.data();
+    design.stride = groups_.X.rows();
+    design.k = shape_.coefficients;
+    design.n = static_cast<std::ptrdiff_t>(groups_.active);
+    design.weight = groups_.weight.data();
+    design.coef = etaCoefficients(u);
+    gCoef.resize(shape_.coefficients);
+    return lik_.vectorPass(*passData_, groups_, design, u, logLik, gradAux, gCoef.data());
+  } else {
+    return false;
+  }
+}
+
+template <GlmLikelihood L>
+double GlmModel<L>::finishRegression(const Eigen::VectorXd& u, double logPrior, double logLik,
+                                     double gradAux, const Eigen::VectorXd& gCoef,
+                                     Eigen::VectorXd& grad) const {
+  constexpr double kNegInf = -std::numeric_limits<double>::infinity();
+  if (!std::isfinite(logLik)) return kNegInf;
+  bool mapped = false;
+  if constexpr (TransformedCoefficients<L>) {
+    if (transformed_) {
+      lik_.addCoefficientGradient(u, gCoef, grad);
+      mapped = true;
+    }
+  }
+  if (!mapped) grad.head(shape_.coefficients) += gCoef;
+  if (lik_.auxIndex() >= 0) grad[lik_.auxIndex()] += gradAux;
+  const double total = logPrior + logLik;
+  if (!std::isfinite(total) || !grad.allFinite()) return kNegInf;
+  return total;
+}
+
+template <GlmLikelihood L>
 double GlmModel<L>::logDensity(const Eigen::VectorXd& u, Eigen::VectorXd& grad) const {
   constexpr double kNegInf = -std::numeric_limits<double>::infinity();
   detail::requireSize(u, dim());
@@ -376,6 +439,13 @@ double GlmModel<L>::logDensity(const Eigen::VectorXd& u, Eigen::VectorXd& grad) 
       return total;
     }
   }
+  if (!clamped_ && !shape_.interceptOnly) {
+    Eigen::VectorXd& gCoef = detail::coefficientScratch().gBeta;
+    double logLik = 0.0, gradAux = 0.0;
+    if (vectorRegressionPass(u, logLik, gradAux, gCoef)) {
+      return finishRegression(u, logPrior, logLik, gradAux, gCoef, grad);
+    }
+  }
   const auto params = paramsFor<true>(u, active);
   // Only censored fits keep per-pattern values; the uncensored passes fold them as they go.
   const detail::EvalScratch s = clamped_ ? detail::evalScratch(active) : detail::EvalScratch{};
@@ -396,19 +466,7 @@ double GlmModel<L>::logDensity(const Eigen::VectorXd& u, Eigen::VectorXd& grad) 
     } else {
       Eigen::VectorXd& gCoef = detail::coefficientScratch().gBeta;
       fusedRegressionPass(u, params, logLik, gradAux, gCoef);
-      if (!std::isfinite(logLik)) return kNegInf;
-      bool mapped = false;
-      if constexpr (TransformedCoefficients<L>) {
-        if (transformed_) {
-          lik_.addCoefficientGradient(u, gCoef, grad);
-          mapped = true;
-        }
-      }
-      if (!mapped) grad.head(shape_.coefficients) += gCoef;
-      if (lik_.auxIndex() >= 0) grad[lik_.auxIndex()] += gradAux;
-      const double total = logPrior + logLik;
-      if (!std::isfinite(total) || !grad.allFinite()) return kNegInf;
-      return total;
+      return finishRegression(u, logPrior, logLik, gradAux, gCoef, grad);
     }
   } else {
     forEachPattern<true>(u, params, active, s, [&](std::size_t p, const RecordTerms& r) {

@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include "core/models/glm_parameters.h"
+#include "core/models/sufficient_stats.h"
 
 namespace dpsynth::core::models {
 
@@ -127,6 +128,44 @@ void NegbinLikelihood::indexOutcomes(std::vector<Data>& data) {
     d.outcome =
         static_cast<int>(std::lower_bound(values.begin(), values.end(), d.y) - values.begin());
   }
+}
+
+NegbinLikelihood::PassData NegbinLikelihood::passData(const RecordGroups& groups,
+                                                      const std::vector<Data>& data) const {
+  PassData out;
+  out.outcomeWeight.assign(distinct_.size(), 0.0);
+  CompensatedSum constant;
+  for (std::size_t p = 0; p < groups.active; ++p) {
+    const double w = groups.weight[static_cast<Eigen::Index>(p)];
+    const Data& d = data[p];
+    if (d.outcome < 0 || static_cast<std::size_t>(d.outcome) >= distinct_.size()) {
+      throw std::logic_error("NegbinLikelihood::passData: outcomes not indexed");
+    }
+    out.outcomeWeight[static_cast<std::size_t>(d.outcome)] += w;
+    constant.add(-w * d.logGammaY1);
+  }
+  out.constant = constant.value();
+  return out;
+}
+
+bool NegbinLikelihood::vectorPass(const PassData& passData, const RecordGroups& groups,
+                                  const kernels::Design& design, const Eigen::VectorXd& u,
+                                  double& logLik, double& gradAux, double* gCoef) const {
+  const Params p = params(u);
+  kernels::PassSums sums;
+  if (!kernels::negbinPass(design, groups.y.data(), p.phi, p.logPhi, sums, gCoef)) return false;
+  // Σ_p w_p (lgamma(y_p + φ) − lgamma(φ)) and Σ_p w_p (ψ(y_p + φ) − ψ(φ)), per distinct y.
+  double ratios = 0.0, digammas = 0.0;
+  for (std::size_t i = 0; i < distinct_.size(); ++i) {
+    const double w = passData.outcomeWeight[i];
+    if (w == 0.0) continue;
+    double digammaDiff = 0.0;
+    ratios += w * logGammaRatio<true>(distinct_[i], p, digammaDiff);
+    digammas += w * digammaDiff;
+  }
+  logLik = ratios + passData.constant + sums.logLik;
+  gradAux = -p.phi * (digammas + sums.aux);  // φ = e^{−u}
+  return true;
 }
 
 NegbinLikelihood::PhiTerms* NegbinLikelihood::phiTable(std::size_t size) {

@@ -266,6 +266,18 @@ class NegbinLikelihood {
 
   double draw(random::Rng& rng, double eta, const Params& p) const;
 
+  /// VectorPass: the weight of each distinct outcome (indexOutcomes' numbering) and
+  /// −Σ_p w_p lgamma(y_p + 1). A call then evaluates the φ-terms once per distinct outcome
+  /// that has weight, and the kernel one exp and one log per pattern.
+  struct PassData {
+    std::vector<double> outcomeWeight;
+    double constant = 0.0;
+  };
+  PassData passData(const RecordGroups& groups, const std::vector<Data>& data) const;
+  bool vectorPass(const PassData& passData, const RecordGroups& groups,
+                  const kernels::Design& design, const Eigen::VectorXd& u, double& logLik,
+                  double& gradAux, double* gCoef) const;
+
   /// The data scale d_j of each coefficient, from the design and the outcomes' mean and
   /// variance (never the weights): the sd β_j would have from the data alone. Sets the width of
   /// each coefficient's SpikeMap.

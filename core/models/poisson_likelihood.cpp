@@ -3,6 +3,7 @@
 #include <stdexcept>
 
 #include "core/models/glm_parameters.h"
+#include "core/models/sufficient_stats.h"
 
 namespace dpsynth::core::models {
 
@@ -24,6 +25,25 @@ Eigen::VectorXd PoissonLikelihood::initialPoint(const Eigen::VectorXd& y) const 
 double PoissonLikelihood::logPrior(const Eigen::VectorXd& u, Eigen::VectorXd& grad) const {
   return detail::addNormalPrior(u.head(shape_.coefficients), kBetaSd,
                                 grad.head(shape_.coefficients));
+}
+
+PoissonLikelihood::PassData PoissonLikelihood::passData(const RecordGroups& groups,
+                                                        const std::vector<Data>& data) const {
+  CompensatedSum constant;
+  for (std::size_t p = 0; p < groups.active; ++p) {
+    constant.add(-groups.weight[static_cast<Eigen::Index>(p)] * data[p].logGammaY1);
+  }
+  return {constant.value()};
+}
+
+bool PoissonLikelihood::vectorPass(const PassData& passData, const RecordGroups& groups,
+                                   const kernels::Design& design, const Eigen::VectorXd&,
+                                   double& logLik, double& gradAux, double* gCoef) const {
+  kernels::PassSums sums;
+  if (!kernels::poissonPass(design, groups.y.data(), sums, gCoef)) return false;
+  logLik = passData.constant + sums.logLik;
+  gradAux = 0.0;
+  return true;
 }
 
 double PoissonLikelihood::draw(random::Rng& rng, double eta, const Params&) const {

@@ -65,6 +65,15 @@ class PoissonLikelihood {
 
   double draw(random::Rng& rng, double eta, const Params&) const;
 
+  /// VectorPass: −Σ_p w_p lgamma(y_p + 1), the part of the log-likelihood that is constant.
+  struct PassData {
+    double constant = 0.0;
+  };
+  PassData passData(const RecordGroups& groups, const std::vector<Data>& data) const;
+  bool vectorPass(const PassData& passData, const RecordGroups& groups,
+                  const kernels::Design& design, const Eigen::VectorXd& u, double& logLik,
+                  double& gradAux, double* gCoef) const;
+
  private:
   GlmShape shape_;
 };

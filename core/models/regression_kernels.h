@@ -1,0 +1,67 @@
+#pragma once
+/// Vector kernels for the uncensored regression pass of the count and beta families: one
+/// streaming pass over the design that forms η = x·c, the family's terms and the coefficient
+/// gradient Σ w ∂f/∂η x, four (AVX2 + FMA) or eight (AVX-512) records at a time. The build
+/// targets any x86-64, where Eigen's packets are SSE2 (two doubles, no FMA) and libm's exp and
+/// log are scalar; the record arithmetic, not the sampler, is what a regression costs
+/// (`dpsynth bench`, README). The instruction set is chosen once per process from the CPU
+/// (cpuid), never from the data, so a run's output depends on the seed and the machine only.
+///
+/// Each kernel is compiled for its instruction set function by function (target attributes in
+/// regression_kernels_x86.cpp), never with a whole-file -mavx2: a translation unit built with
+/// wider flags would instantiate shared templates (Eigen's, the standard library's) that the
+/// linker may then pick for the generic path too.
+#include <cstddef>
+
+namespace dpsynth::core::models::kernels {
+
+enum class Isa { generic, avx2, avx512 };
+
+/// The instruction set the kernels use in this process: the widest the CPU supports, capped by
+/// the environment variable DPSYNTH_SIMD (generic | avx2 | avx512; for tests and comparisons).
+Isa activeIsa();
+const char* isaName(Isa isa);
+/// Tests only: use `isa` from now on in this process (capped by what the CPU supports).
+void setIsaForTesting(Isa isa);
+
+/// The design of a regression pass: column-major x (stride between columns), k columns,
+/// records [0, n) with weights w > 0, and the coefficients c that form η = x·c.
+struct Design {
+  const double* x = nullptr;
+  std::ptrdiff_t stride = 0;
+  int k = 0;
+  std::ptrdiff_t n = 0;
+  const double* weight = nullptr;
+  const double* coef = nullptr;
+};
+
+/// What a pass returns: Σ w f (without the family's constant terms, which the caller adds),
+/// Σ w times the family's auxiliary part, and the gradient Σ w ∂f/∂η x into gradient[0, k).
+struct PassSums {
+  double logLik = 0.0;
+  double aux = 0.0;
+};
+
+/// Poisson: f = yη − e^η (the caller adds −Σ w lgamma(y + 1)); aux unused.
+/// Returns false when the CPU has no vector kernel (the caller then uses the generic path).
+bool poissonPass(const Design& design, const double* y, PassSums& sums, double* gradient);
+
+/// Negative binomial with log link, φ > 0: with d = η − log φ, f = φ·log(φ/(μ + φ)) +
+/// y·log(μ/(μ + φ)) and aux = log(φ/(μ + φ)) + μ/(μ + φ) − y/(μ + φ) (the caller adds the
+/// φ-terms of the outcomes, lgamma(y + φ) − lgamma(φ) − lgamma(y + 1) and ψ(y + φ) − ψ(φ)).
+bool negbinPass(const Design& design, const double* y, double phi, double logPhi, PassSums& sums,
+                double* gradient);
+
+/// Beta with logit link, precision λ: with a = λφ, b = λ(1 − φ), φ = logistic(η),
+/// f = −lgamma(a) − lgamma(b) + (a − 1)·log y + (b − 1)·log(1 − y) and aux =
+/// −φψ(a) − (1 − φ)ψ(b) + φ·log y + (1 − φ)·log(1 − y) (the caller adds lgamma(λ) and ψ(λ)).
+bool betaPass(const Design& design, const double* logY, const double* log1mY, double lambda,
+              PassSums& sums, double* gradient);
+
+/// e^x and log x of n values (tests: the kernels' elementary functions against libm).
+bool expValues(const double* x, std::size_t n, double* out);
+bool logValues(const double* x, std::size_t n, double* out);
+/// log Γ(x) and ψ(x) of n values, x > 0 (tests).
+bool logGammaDigammaValues(const double* x, std::size_t n, double* logGamma, double* psi);
+
+}  // namespace dpsynth::core::models::kernels

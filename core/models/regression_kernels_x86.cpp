@@ -1,0 +1,310 @@
+#include <cstddef>
+#include <cstdlib>
+#include <cstring>
+
+#include "core/models/regression_kernels.h"
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <immintrin.h>
+
+#include <atomic>
+
+// Each instruction set's code sits in a region whose functions all carry its target attribute
+// (the pragmas below), in a namespace of its own: nothing in it is shared with code compiled for
+// plain x86-64.
+#if defined(__clang__)
+#define DPSYNTH_TARGET_BEGIN_AVX2 \
+  _Pragma("clang attribute push(__attribute__((target(\"avx2,fma\"))), apply_to = function)")
+#define DPSYNTH_TARGET_BEGIN_AVX512                                                            \
+  _Pragma(                                                                                     \
+      "clang attribute push(__attribute__((target(\"avx512f,avx512dq,avx2,fma\"))), apply_to " \
+      "= function)")
+#define DPSYNTH_TARGET_END _Pragma("clang attribute pop")
+#else
+#define DPSYNTH_TARGET_BEGIN_AVX2 _Pragma("GCC push_options") _Pragma("GCC target(\"avx2,fma\")")
+#define DPSYNTH_TARGET_BEGIN_AVX512 \
+  _Pragma("GCC push_options") _Pragma("GCC target(\"avx512f,avx512dq,avx2,fma\")")
+#define DPSYNTH_TARGET_END _Pragma("GCC pop_options")
+#endif
+
+// The elementary functions and a family's terms are inlined into the pass: called, each would
+// pass its vectors through the stack.
+#define DPSYNTH_KERNEL_INLINE inline __attribute__((always_inline))
+
+namespace dpsynth::core::models::kernels {
+
+DPSYNTH_TARGET_BEGIN_AVX2
+namespace avx2 {
+
+inline constexpr int kWidth = 4;
+struct Lanes {
+  __m256d v;
+};
+using Mask = __m256d;
+
+inline Lanes splat(double x) { return {_mm256_set1_pd(x)}; }
+inline Lanes load(const double* p) { return {_mm256_loadu_pd(p)}; }
+inline Lanes loadPartial(const double* p, int count) {
+  const __m256i lane = _mm256_set_epi64x(3, 2, 1, 0);
+  const __m256i mask = _mm256_cmpgt_epi64(_mm256_set1_epi64x(count), lane);
+  return {_mm256_maskload_pd(p, mask)};
+}
+inline void store(double* p, Lanes a) { _mm256_storeu_pd(p, a.v); }
+inline Lanes operator+(Lanes a, Lanes b) { return {_mm256_add_pd(a.v, b.v)}; }
+inline Lanes operator-(Lanes a, Lanes b) { return {_mm256_sub_pd(a.v, b.v)}; }
+inline Lanes operator*(Lanes a, Lanes b) { return {_mm256_mul_pd(a.v, b.v)}; }
+inline Lanes operator/(Lanes a, Lanes b) { return {_mm256_div_pd(a.v, b.v)}; }
+/// 1/a, correctly rounded (AVX2 has no double-precision reciprocal estimate).
+inline Lanes reciprocal(Lanes a) { return {_mm256_div_pd(_mm256_set1_pd(1.0), a.v)}; }
+/// a·b + c and c − a·b, each rounded once.
+inline Lanes fma(Lanes a, Lanes b, Lanes c) { return {_mm256_fmadd_pd(a.v, b.v, c.v)}; }
+inline Lanes fnma(Lanes a, Lanes b, Lanes c) { return {_mm256_fnmadd_pd(a.v, b.v, c.v)}; }
+/// NaN in a gives b (the instruction's rule); callers that need NaN restore it with unordered().
+inline Lanes max(Lanes a, Lanes b) { return {_mm256_max_pd(a.v, b.v)}; }
+inline Lanes min(Lanes a, Lanes b) { return {_mm256_min_pd(a.v, b.v)}; }
+inline Lanes abs(Lanes a) { return {_mm256_andnot_pd(_mm256_set1_pd(-0.0), a.v)}; }
+inline Mask greater(Lanes a, Lanes b) { return _mm256_cmp_pd(a.v, b.v, _CMP_GT_OQ); }
+inline Mask less(Lanes a, Lanes b) { return _mm256_cmp_pd(a.v, b.v, _CMP_LT_OQ); }
+inline Mask equal(Lanes a, Lanes b) { return _mm256_cmp_pd(a.v, b.v, _CMP_EQ_OQ); }
+inline Mask unordered(Lanes a) { return _mm256_cmp_pd(a.v, a.v, _CMP_UNORD_Q); }
+inline Mask either(Mask a, Mask b) { return _mm256_or_pd(a, b); }
+/// a where m is set, else b.
+inline Lanes select(Mask m, Lanes a, Lanes b) { return {_mm256_blendv_pd(b.v, a.v, m)}; }
+inline Lanes roundNearest(Lanes a) {
+  return {_mm256_round_pd(a.v, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC)};
+}
+inline Lanes floorLanes(Lanes a) {
+  return {_mm256_round_pd(a.v, _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC)};
+}
+/// 2^k for integral k in [−1022, 1023]: k + 1023 placed in the exponent field (the sum with
+/// 1.5·2⁵² leaves it in the low bits).
+inline Lanes pow2(Lanes k) {
+  const __m256d t = _mm256_add_pd(k.v, _mm256_set1_pd(0x1.8p52 + 1023.0));
+  return {_mm256_castsi256_pd(_mm256_slli_epi64(_mm256_castpd_si256(t), 52))};
+}
+/// The biased exponent field of x ≥ 0, as a double.
+inline Lanes exponentOf(Lanes x) {
+  const __m256i e = _mm256_srli_epi64(_mm256_castpd_si256(x.v), 52);
+  const __m256d biased =
+      _mm256_castsi256_pd(_mm256_or_si256(e, _mm256_castpd_si256(_mm256_set1_pd(0x1p52))));
+  return {_mm256_sub_pd(biased, _mm256_set1_pd(0x1p52))};
+}
+/// x's significand as a value in [1, 2).
+inline Lanes mantissaOf(Lanes x) {
+  const __m256i bits = _mm256_castpd_si256(x.v);
+  const __m256i m = _mm256_and_si256(bits, _mm256_set1_epi64x(0x000FFFFFFFFFFFFFLL));
+  return {_mm256_castsi256_pd(_mm256_or_si256(m, _mm256_set1_epi64x(0x3FF0000000000000LL)))};
+}
+/// The lanes' sum in a fixed order.
+inline double sum(Lanes a) {
+  alignas(32) double v[4];
+  _mm256_store_pd(v, a.v);
+  return (v[0] + v[1]) + (v[2] + v[3]);
+}
+
+#include "core/models/regression_kernel_body.inc"
+
+}  // namespace avx2
+DPSYNTH_TARGET_END
+
+DPSYNTH_TARGET_BEGIN_AVX512
+namespace avx512 {
+
+inline constexpr int kWidth = 8;
+struct Lanes {
+  __m512d v;
+};
+using Mask = __mmask8;
+
+inline Lanes splat(double x) { return {_mm512_set1_pd(x)}; }
+inline Lanes load(const double* p) { return {_mm512_loadu_pd(p)}; }
+inline Lanes loadPartial(const double* p, int count) {
+  return {_mm512_maskz_loadu_pd(static_cast<__mmask8>((1u << count) - 1u), p)};
+}
+inline void store(double* p, Lanes a) { _mm512_storeu_pd(p, a.v); }
+inline Lanes operator+(Lanes a, Lanes b) { return {_mm512_add_pd(a.v, b.v)}; }
+inline Lanes operator-(Lanes a, Lanes b) { return {_mm512_sub_pd(a.v, b.v)}; }
+inline Lanes operator*(Lanes a, Lanes b) { return {_mm512_mul_pd(a.v, b.v)}; }
+inline Lanes operator/(Lanes a, Lanes b) { return {_mm512_div_pd(a.v, b.v)}; }
+/// 1/a within about an ulp, without a division (which issues one per 16 cycles): the 14-bit
+/// estimate refined by two Newton steps r ← r + r(1 − ar), each doubling the correct bits.
+/// 0 and ±inf give NaN instead of ±inf and 0; the kernels' callers then see a non-finite
+/// log density, as they would have.
+inline Lanes reciprocal(Lanes a) {
+  __m512d r = _mm512_rcp14_pd(a.v);
+  const __m512d one = _mm512_set1_pd(1.0);
+  r = _mm512_fmadd_pd(r, _mm512_fnmadd_pd(a.v, r, one), r);
+  r = _mm512_fmadd_pd(r, _mm512_fnmadd_pd(a.v, r, one), r);
+  return {r};
+}
+inline Lanes fma(Lanes a, Lanes b, Lanes c) { return {_mm512_fmadd_pd(a.v, b.v, c.v)}; }
+inline Lanes fnma(Lanes a, Lanes b, Lanes c) { return {_mm512_fnmadd_pd(a.v, b.v, c.v)}; }
+inline Lanes max(Lanes a, Lanes b) { return {_mm512_max_pd(a.v, b.v)}; }
+inline Lanes min(Lanes a, Lanes b) { return {_mm512_min_pd(a.v, b.v)}; }
+inline Lanes abs(Lanes a) { return {_mm512_abs_pd(a.v)}; }
+inline Mask greater(Lanes a, Lanes b) { return _mm512_cmp_pd_mask(a.v, b.v, _CMP_GT_OQ); }
+inline Mask less(Lanes a, Lanes b) { return _mm512_cmp_pd_mask(a.v, b.v, _CMP_LT_OQ); }
+inline Mask equal(Lanes a, Lanes b) { return _mm512_cmp_pd_mask(a.v, b.v, _CMP_EQ_OQ); }
+inline Mask unordered(Lanes a) { return _mm512_cmp_pd_mask(a.v, a.v, _CMP_UNORD_Q); }
+inline Mask either(Mask a, Mask b) { return static_cast<Mask>(a | b); }
+inline Lanes select(Mask m, Lanes a, Lanes b) { return {_mm512_mask_blend_pd(m, b.v, a.v)}; }
+inline Lanes roundNearest(Lanes a) {
+  return {_mm512_roundscale_pd(a.v, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC)};
+}
+inline Lanes floorLanes(Lanes a) {
+  return {_mm512_roundscale_pd(a.v, _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC)};
+}
+inline Lanes pow2(Lanes k) {
+  const __m512d t = _mm512_add_pd(k.v, _mm512_set1_pd(0x1.8p52 + 1023.0));
+  return {_mm512_castsi512_pd(_mm512_slli_epi64(_mm512_castpd_si512(t), 52))};
+}
+inline Lanes exponentOf(Lanes x) {
+  const __m512i e = _mm512_srli_epi64(_mm512_castpd_si512(x.v), 52);
+  const __m512d biased =
+      _mm512_castsi512_pd(_mm512_or_si512(e, _mm512_castpd_si512(_mm512_set1_pd(0x1p52))));
+  return {_mm512_sub_pd(biased, _mm512_set1_pd(0x1p52))};
+}
+inline Lanes mantissaOf(Lanes x) {
+  const __m512i bits = _mm512_castpd_si512(x.v);
+  const __m512i m = _mm512_and_si512(bits, _mm512_set1_epi64(0x000FFFFFFFFFFFFFLL));
+  return {_mm512_castsi512_pd(_mm512_or_si512(m, _mm512_set1_epi64(0x3FF0000000000000LL)))};
+}
+inline double sum(Lanes a) {
+  alignas(64) double v[8];
+  _mm512_store_pd(v, a.v);
+  return ((v[0] + v[1]) + (v[2] + v[3])) + ((v[4] + v[5]) + (v[6] + v[7]));
+}
+
+#include "core/models/regression_kernel_body.inc"
+
+}  // namespace avx512
+DPSYNTH_TARGET_END
+
+namespace {
+
+Isa supportedIsa() {
+  __builtin_cpu_init();
+  if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq") &&
+      __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) {
+    return Isa::avx512;
+  }
+  if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) return Isa::avx2;
+  return Isa::generic;
+}
+
+Isa capped(Isa wanted) {
+  const Isa supported = supportedIsa();
+  return static_cast<int>(wanted) < static_cast<int>(supported) ? wanted : supported;
+}
+
+Isa fromEnvironment() {
+  const char* value = std::getenv("DPSYNTH_SIMD");
+  if (value == nullptr || *value == '\0') return supportedIsa();
+  if (std::strcmp(value, "generic") == 0) return Isa::generic;
+  if (std::strcmp(value, "avx2") == 0) return capped(Isa::avx2);
+  return capped(Isa::avx512);
+}
+
+std::atomic<int>& activeSlot() {
+  static std::atomic<int> slot{static_cast<int>(fromEnvironment())};
+  return slot;
+}
+
+}  // namespace
+
+Isa activeIsa() { return static_cast<Isa>(activeSlot().load(std::memory_order_relaxed)); }
+
+void setIsaForTesting(Isa isa) {
+  activeSlot().store(static_cast<int>(capped(isa)), std::memory_order_relaxed);
+}
+
+// One switch per entry point: the generic case returns false and the caller's own code runs.
+#define DPSYNTH_DISPATCH(call) \
+  switch (activeIsa()) {       \
+    case Isa::avx512:          \
+      return avx512::call;     \
+    case Isa::avx2:            \
+      return avx2::call;       \
+    case Isa::generic:         \
+      break;                   \
+  }                            \
+  return false;
+
+bool poissonPass(const Design& design, const double* y, PassSums& sums, double* gradient) {
+  DPSYNTH_DISPATCH(poisson(design, y, sums, gradient))
+}
+
+bool negbinPass(const Design& design, const double* y, double phi, double logPhi, PassSums& sums,
+                double* gradient) {
+  DPSYNTH_DISPATCH(negbin(design, y, phi, logPhi, sums, gradient))
+}
+
+bool betaPass(const Design& design, const double* logY, const double* log1mY, double lambda,
+              PassSums& sums, double* gradient) {
+  DPSYNTH_DISPATCH(beta(design, logY, log1mY, lambda, sums, gradient))
+}
+
+#undef DPSYNTH_DISPATCH
+
+// The elementwise helpers return void per instruction set; wrap them the same way.
+#define DPSYNTH_DISPATCH_VOID(call) \
+  switch (activeIsa()) {            \
+    case Isa::avx512:               \
+      avx512::call;                 \
+      return true;                  \
+    case Isa::avx2:                 \
+      avx2::call;                   \
+      return true;                  \
+    case Isa::generic:              \
+      break;                        \
+  }                                 \
+  return false;
+
+bool expValues(const double* x, std::size_t n, double* out) {
+  DPSYNTH_DISPATCH_VOID(expValues(x, n, out))
+}
+bool logValues(const double* x, std::size_t n, double* out) {
+  DPSYNTH_DISPATCH_VOID(logValues(x, n, out))
+}
+bool logGammaDigammaValues(const double* x, std::size_t n, double* logGamma, double* psi) {
+  DPSYNTH_DISPATCH_VOID(logGammaDigammaValues(x, n, logGamma, psi))
+}
+
+#undef DPSYNTH_DISPATCH_VOID
+
+}  // namespace dpsynth::core::models::kernels
+
+#else  // not x86-64: every caller keeps its generic path
+
+namespace dpsynth::core::models::kernels {
+
+Isa activeIsa() { return Isa::generic; }
+void setIsaForTesting(Isa) {}
+bool poissonPass(const Design&, const double*, PassSums&, double*) { return false; }
+bool negbinPass(const Design&, const double*, double, double, PassSums&, double*) { return false; }
+bool betaPass(const Design&, const double*, const double*, double, PassSums&, double*) {
+  return false;
+}
+bool expValues(const double*, std::size_t, double*) { return false; }
+bool logValues(const double*, std::size_t, double*) { return false; }
+bool logGammaDigammaValues(const double*, std::size_t, double*, double*) { return false; }
+
+}  // namespace dpsynth::core::models::kernels
+
+#endif
+
+namespace dpsynth::core::models::kernels {
+
+const char* isaName(Isa isa) {
+  switch (isa) {
+    case Isa::avx512:
+      return "avx512";
+    case Isa::avx2:
+      return "avx2";
+    case Isa::generic:
+      break;
+  }
+  return "generic";
+}
+
+}  // namespace dpsynth::core::models::kernels
