@@ -72,12 +72,14 @@ double BetaLikelihood::logPrior(const Eigen::VectorXd& u, Eigen::VectorXd& grad)
 BetaLikelihood::PassData BetaLikelihood::passData(const RecordGroups& groups,
                                                   const std::vector<Data>& data) const {
   PassData out;
-  out.logY.reserve(groups.active);
-  out.log1mY.reserve(groups.active);
+  out.logY.reserve(data.size());
+  out.log1mY.reserve(data.size());
+  for (const Data& d : data) {
+    out.logY.push_back(d.logY);
+    out.log1mY.push_back(d.log1mY);
+  }
   CompensatedSum weight;
   for (std::size_t p = 0; p < groups.active; ++p) {
-    out.logY.push_back(data[p].logY);
-    out.log1mY.push_back(data[p].log1mY);
     weight.add(groups.weight[static_cast<Eigen::Index>(p)]);
   }
   out.weight = weight.value();
@@ -95,6 +97,19 @@ bool BetaLikelihood::vectorPass(const PassData& passData, const RecordGroups&,
   }
   logLik = passData.weight * p.logGammaLambda + sums.logLik;
   gradAux = (passData.weight * p.digammaLambda + sums.aux) * p.lambdaExcess;
+  return true;
+}
+
+bool BetaLikelihood::vectorValues(const PassData& passData, const RecordGroups&,
+                                  const std::vector<Data>&, const kernels::Design& design,
+                                  std::size_t first, const Eigen::VectorXd& u,
+                                  double* out) const {
+  const Params p = params(u);
+  if (!kernels::betaValues(design, passData.logY.data() + first, passData.log1mY.data() + first,
+                           p.lambda, out)) {
+    return false;
+  }
+  for (std::ptrdiff_t k = 0; k < design.n; ++k) out[k] += p.logGammaLambda;
   return true;
 }
 

@@ -130,7 +130,7 @@ class BetaLikelihood {
 
   double draw(random::Rng& rng, double eta, const Params& p) const;
 
-  /// VectorPass: log y and log(1 − y) of the active patterns as arrays, and Σ_p w_p.
+  /// VectorPass: log y and log(1 − y) of every pattern as arrays, and Σ_p w_p.
   struct PassData {
     std::vector<double> logY;
     std::vector<double> log1mY;
@@ -140,6 +140,9 @@ class BetaLikelihood {
   bool vectorPass(const PassData& passData, const RecordGroups& groups,
                   const kernels::Design& design, const Eigen::VectorXd& u, double& logLik,
                   double& gradAux, double* gCoef) const;
+  bool vectorValues(const PassData& passData, const RecordGroups& groups,
+                    const std::vector<Data>& data, const kernels::Design& design,
+                    std::size_t first, const Eigen::VectorXd& u, double* out) const;
 
   /// Intercept-only, uncensored: every record shares η, so Σ_p w_p f_p is linear in
   /// W = Σ w, A = Σ w log y and B = Σ w log(1 − y).

@@ -124,7 +124,9 @@ concept OutcomeTable = requires(L& lik, const L& constLik, std::vector<typename 
 /// regression_kernels.h. passData builds, once per model, what the kernel reads besides the
 /// design (per-pattern arrays, weights per distinct outcome, constant sums); vectorPass then
 /// returns Σ_p w_p f_p, its derivative in the auxiliary coordinate and the gradient with respect
-/// to design.coef (gCoef, K values), or false when the CPU has no kernel (the generic pass runs).
+/// to design.coef (gCoef, K values), or false when the CPU has no kernel (the generic pass runs);
+/// vectorValues each pattern's f. passData covers every pattern; vectorPass is used for
+/// uncensored fits only.
 template <class L>
 concept VectorPass = requires(const L& lik, const RecordGroups& groups,
                               const std::vector<typename L::Data>& data,
@@ -132,6 +134,11 @@ concept VectorPass = requires(const L& lik, const RecordGroups& groups,
                               const Eigen::VectorXd& u, double& out, double* gCoef) {
   { lik.passData(groups, data) } -> std::same_as<typename L::PassData>;
   { lik.vectorPass(passData, groups, design, u, out, out, gCoef) } -> std::same_as<bool>;
+  /// Each pattern's f for patterns [first, first + design.n) (design.x starts at pattern first)
+  /// into gCoef[0, design.n): the Lipschitz pass.
+  {
+    lik.vectorValues(passData, groups, data, design, std::size_t{0}, u, gCoef)
+    } -> std::same_as<bool>;
 };
 
 /// Optional capability of a family: coordinates drawn exactly instead of by the sampler

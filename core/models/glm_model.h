@@ -142,7 +142,7 @@ class GlmModel final : public SynthesisModel {
       }
     }
     if constexpr (VectorPass<L>) {
-      if (!clamped_ && !shape_.interceptOnly && groups_.active > 0 && !sufficient_) {
+      if (!shape_.interceptOnly && groups_.patterns() > 0 && !sufficient_) {
         passData_.emplace(lik_.passData(groups_, data_));
       }
     }
@@ -574,6 +574,17 @@ void GlmModel<L>::patternLogLik(const Eigen::VectorXd& u, std::size_t begin, std
   constexpr Eigen::Index kBlock = kPatternBlock;
   const Eigen::MatrixXd& X = groups_.X;
   const Eigen::Index K = shape_.coefficients;
+  if constexpr (VectorPass<L>) {
+    if (passData_) {
+      kernels::Design design;
+      design.x = X.data() + first;
+      design.stride = X.rows();
+      design.k = static_cast<int>(K);
+      design.n = count;
+      design.coef = c;
+      if (lik_.vectorValues(*passData_, groups_, data_, design, begin, u, f)) return;
+    }
+  }
   const double* x = X.data() + first;
   const Eigen::Index stride = X.rows();
   alignas(64) double eta[kBlock];

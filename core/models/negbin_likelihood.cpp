@@ -168,6 +168,24 @@ bool NegbinLikelihood::vectorPass(const PassData& passData, const RecordGroups& 
   return true;
 }
 
+bool NegbinLikelihood::vectorValues(const PassData&, const RecordGroups& groups,
+                                    const std::vector<Data>& data, const kernels::Design& design,
+                                    std::size_t first, const Eigen::VectorXd& u,
+                                    double* out) const {
+  const auto count = static_cast<std::size_t>(design.n);
+  const Params p = tabulate<false>(params(u), count);
+  if (!kernels::negbinValues(design, groups.y.data() + first, p.phi, p.logPhi, out)) return false;
+  // The φ-terms per pattern, as record(): from the table when it paid to build one.
+  for (std::size_t k = 0; k < count; ++k) {
+    const Data& d = data[first + k];
+    double unused = 0.0;
+    const double ratio = p.table && d.outcome >= 0 ? p.table[d.outcome].logGammaRatio
+                                                   : logGammaRatio<false>(d, p, unused);
+    out[k] += ratio - d.logGammaY1;
+  }
+  return true;
+}
+
 NegbinLikelihood::PhiTerms* NegbinLikelihood::phiTable(std::size_t size) {
   thread_local std::vector<PhiTerms> table;
   if (table.size() < size) table.resize(size);

@@ -46,6 +46,17 @@ bool PoissonLikelihood::vectorPass(const PassData& passData, const RecordGroups&
   return true;
 }
 
+bool PoissonLikelihood::vectorValues(const PassData&, const RecordGroups& groups,
+                                     const std::vector<Data>& data,
+                                     const kernels::Design& design, std::size_t first,
+                                     const Eigen::VectorXd&, double* out) const {
+  if (!kernels::poissonValues(design, groups.y.data() + first, out)) return false;
+  for (std::ptrdiff_t k = 0; k < design.n; ++k) {
+    out[k] -= data[first + static_cast<std::size_t>(k)].logGammaY1;
+  }
+  return true;
+}
+
 double PoissonLikelihood::draw(random::Rng& rng, double eta, const Params&) const {
   return static_cast<double>(random::poisson(rng, detail::finiteOrThrow(std::exp(eta), "mean")));
 }

@@ -58,6 +58,14 @@ bool negbinPass(const Design& design, const double* y, double phi, double logPhi
 bool betaPass(const Design& design, const double* logY, const double* log1mY, double lambda,
               PassSums& sums, double* gradient);
 
+/// Each record's log-likelihood without the family's constant terms, into out[0, n) (weights
+/// unused): the Lipschitz pass. η is summed in column order, so a record's value does not
+/// depend on where its range starts. False when the CPU has no vector kernel.
+bool poissonValues(const Design& design, const double* y, double* out);
+bool negbinValues(const Design& design, const double* y, double phi, double logPhi, double* out);
+bool betaValues(const Design& design, const double* logY, const double* log1mY, double lambda,
+                double* out);
+
 /// e^x and log x of n values (tests: the kernels' elementary functions against libm).
 bool expValues(const double* x, std::size_t n, double* out);
 bool logValues(const double* x, std::size_t n, double* out);

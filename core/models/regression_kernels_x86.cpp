@@ -50,6 +50,10 @@ inline Lanes loadPartial(const double* p, int count) {
   return {_mm256_maskload_pd(p, mask)};
 }
 inline void store(double* p, Lanes a) { _mm256_storeu_pd(p, a.v); }
+inline void storePartial(double* p, int count, Lanes a) {
+  const __m256i lane = _mm256_set_epi64x(3, 2, 1, 0);
+  _mm256_maskstore_pd(p, _mm256_cmpgt_epi64(_mm256_set1_epi64x(count), lane), a.v);
+}
 inline Lanes operator+(Lanes a, Lanes b) { return {_mm256_add_pd(a.v, b.v)}; }
 inline Lanes operator-(Lanes a, Lanes b) { return {_mm256_sub_pd(a.v, b.v)}; }
 inline Lanes operator*(Lanes a, Lanes b) { return {_mm256_mul_pd(a.v, b.v)}; }
@@ -122,6 +126,9 @@ inline Lanes loadPartial(const double* p, int count) {
   return {_mm512_maskz_loadu_pd(static_cast<__mmask8>((1u << count) - 1u), p)};
 }
 inline void store(double* p, Lanes a) { _mm512_storeu_pd(p, a.v); }
+inline void storePartial(double* p, int count, Lanes a) {
+  _mm512_mask_storeu_pd(p, static_cast<__mmask8>((1u << count) - 1u), a.v);
+}
 inline Lanes operator+(Lanes a, Lanes b) { return {_mm512_add_pd(a.v, b.v)}; }
 inline Lanes operator-(Lanes a, Lanes b) { return {_mm512_sub_pd(a.v, b.v)}; }
 inline Lanes operator*(Lanes a, Lanes b) { return {_mm512_mul_pd(a.v, b.v)}; }
@@ -260,6 +267,16 @@ bool betaPass(const Design& design, const double* logY, const double* log1mY, do
   }                                 \
   return false;
 
+bool poissonValues(const Design& design, const double* y, double* out) {
+  DPSYNTH_DISPATCH_VOID(poissonValues(design, y, out))
+}
+bool negbinValues(const Design& design, const double* y, double phi, double logPhi, double* out) {
+  DPSYNTH_DISPATCH_VOID(negbinValues(design, y, phi, logPhi, out))
+}
+bool betaValues(const Design& design, const double* logY, const double* log1mY, double lambda,
+                double* out) {
+  DPSYNTH_DISPATCH_VOID(betaValues(design, logY, log1mY, lambda, out))
+}
 bool expValues(const double* x, std::size_t n, double* out) {
   DPSYNTH_DISPATCH_VOID(expValues(x, n, out))
 }
@@ -285,6 +302,9 @@ bool negbinPass(const Design&, const double*, double, double, PassSums&, double*
 bool betaPass(const Design&, const double*, const double*, double, PassSums&, double*) {
   return false;
 }
+bool poissonValues(const Design&, const double*, double*) { return false; }
+bool negbinValues(const Design&, const double*, double, double, double*) { return false; }
+bool betaValues(const Design&, const double*, const double*, double, double*) { return false; }
 bool expValues(const double*, std::size_t, double*) { return false; }
 bool logValues(const double*, std::size_t, double*) { return false; }
 bool logGammaDigammaValues(const double*, std::size_t, double*, double*) { return false; }

@@ -6,6 +6,7 @@
 /// - each family's uncensored regression log density and gradient against the generic pattern
 ///   pass at random points: full and partial packets, 8 columns (unrolled) and 20 (generic
 ///   loop), unequal weights, negbin with integrated scales and beta, to 1e-12 relative;
+/// - the Lipschitz pass's per-pattern values: tiled as the pass tiles them and against generic;
 /// - a point where e^η overflows gives −inf from both paths.
 #include "core/models/regression_kernels.h"
 
@@ -63,7 +64,11 @@ data::Dataset wideDataset(Family family, std::size_t n, int k, std::uint64_t see
     for (Eigen::Index i = 0; i < X.rows(); ++i) X(i, j) = scale * random::normal(rng, 0.0, 1.0);
   }
   std::vector<std::string> names = d.designNames;
-  for (Eigen::Index j = d.X.cols(); j < k; ++j) names.push_back("z" + std::to_string(j));
+  for (Eigen::Index j = d.X.cols(); j < k; ++j) {
+    std::string name = "z";
+    name += std::to_string(j);
+    names.push_back(name);
+  }
   return data::numericDataset(d.outcomeName, family, std::move(d.y), std::move(X), names);
 }
 
@@ -268,6 +273,53 @@ class RegressionKernelsTest : public QObject {
       }
     }
     QVERIFY(compared > 0);
+  }
+
+  /// The Lipschitz pass's per-pattern values: the same bits whether a range starts at a packet
+  /// boundary or not, and the generic values to 1e-12; censored models too (their pass never
+  /// uses the fused kernel, the values do).
+  void patternValuesMatchGeneric() {
+    const auto isas = vectorIsas();
+    if (isas.empty()) QSKIP("this CPU has neither AVX2 + FMA nor AVX-512");
+    for (Family f : {Family::poisson, Family::negbin, Family::beta}) {
+      for (bool censored : {false, true}) {
+        const data::Dataset d = wideDataset(f, 301, censored ? 11 : 8, 7);
+        models::LikelihoodWeights weights;
+        if (censored) {
+          weights.lower = -5.0;
+          weights.upper = 0.0;
+          if (f == Family::beta) weights.upper = 5.0;
+        }
+        const auto model = models::makeModel(d, {f, 1.0}, weights);
+        const auto patterns = static_cast<Eigen::Index>(model->patternCount());
+        const Eigen::VectorXd u = model->initialPoint();
+        models::kernels::setIsaForTesting(Isa::generic);
+        Eigen::VectorXd want(patterns);
+        model->patternLogLik(u, 0, static_cast<std::size_t>(patterns), want);
+        for (Isa isa : isas) {
+          models::kernels::setIsaForTesting(isa);
+          Eigen::VectorXd whole(patterns), tiled(patterns);
+          model->patternLogLik(u, 0, static_cast<std::size_t>(patterns), whole);
+          for (Eigen::Index b = 0; b < patterns; b += 7) {
+            const Eigen::Index len = std::min<Eigen::Index>(7, patterns - b);
+            model->patternLogLik(u, static_cast<std::size_t>(b), static_cast<std::size_t>(b + len),
+                                 tiled.segment(b, len));
+          }
+          const QString where = QString("%1 %2%3")
+                                    .arg(models::kernels::isaName(isa))
+                                    .arg(QString::fromStdString(models::familyName(f)))
+                                    .arg(censored ? " censored" : "");
+          for (Eigen::Index p = 0; p < patterns; ++p) {
+            QVERIFY2(tiled[p] == whole[p], qPrintable(where + QString(" pattern %1").arg(p)));
+            QVERIFY2(std::abs(whole[p] - want[p]) <= 1e-12 * std::max(1.0, std::abs(want[p])),
+                     qPrintable(where + QString(" pattern %1: %2 vs %3")
+                                            .arg(p)
+                                            .arg(whole[p], 0, 'g', 17)
+                                            .arg(want[p], 0, 'g', 17)));
+          }
+        }
+      }
+    }
   }
 
   void overflowGivesMinusInfinity() {
