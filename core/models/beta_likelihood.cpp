@@ -102,8 +102,7 @@ bool BetaLikelihood::vectorPass(const PassData& passData, const RecordGroups&,
 
 bool BetaLikelihood::vectorValues(const PassData& passData, const RecordGroups&,
                                   const std::vector<Data>&, const kernels::Design& design,
-                                  std::size_t first, const Eigen::VectorXd& u,
-                                  double* out) const {
+                                  std::size_t first, const Eigen::VectorXd& u, double* out) const {
   const Params p = params(u);
   if (!kernels::betaValues(design, passData.logY.data() + first, passData.log1mY.data() + first,
                            p.lambda, out)) {

@@ -141,8 +141,8 @@ class BetaLikelihood {
                   const kernels::Design& design, const Eigen::VectorXd& u, double& logLik,
                   double& gradAux, double* gCoef) const;
   bool vectorValues(const PassData& passData, const RecordGroups& groups,
-                    const std::vector<Data>& data, const kernels::Design& design,
-                    std::size_t first, const Eigen::VectorXd& u, double* out) const;
+                    const std::vector<Data>& data, const kernels::Design& design, std::size_t first,
+                    const Eigen::VectorXd& u, double* out) const;
 
   /// Intercept-only, uncensored: every record shares η, so Σ_p w_p f_p is linear in
   /// W = Σ w, A = Σ w log y and B = Σ w log(1 − y).

@@ -278,8 +278,8 @@ class NegbinLikelihood {
                   const kernels::Design& design, const Eigen::VectorXd& u, double& logLik,
                   double& gradAux, double* gCoef) const;
   bool vectorValues(const PassData& passData, const RecordGroups& groups,
-                    const std::vector<Data>& data, const kernels::Design& design,
-                    std::size_t first, const Eigen::VectorXd& u, double* out) const;
+                    const std::vector<Data>& data, const kernels::Design& design, std::size_t first,
+                    const Eigen::VectorXd& u, double* out) const;
 
   /// The data scale d_j of each coefficient, from the design and the outcomes' mean and
   /// variance (never the weights): the sd β_j would have from the data alone. Sets the width of

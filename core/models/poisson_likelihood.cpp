@@ -47,9 +47,8 @@ bool PoissonLikelihood::vectorPass(const PassData& passData, const RecordGroups&
 }
 
 bool PoissonLikelihood::vectorValues(const PassData&, const RecordGroups& groups,
-                                     const std::vector<Data>& data,
-                                     const kernels::Design& design, std::size_t first,
-                                     const Eigen::VectorXd&, double* out) const {
+                                     const std::vector<Data>& data, const kernels::Design& design,
+                                     std::size_t first, const Eigen::VectorXd&, double* out) const {
   if (!kernels::poissonValues(design, groups.y.data() + first, out)) return false;
   for (std::ptrdiff_t k = 0; k < design.n; ++k) {
     out[k] -= data[first + static_cast<std::size_t>(k)].logGammaY1;

@@ -74,8 +74,8 @@ class PoissonLikelihood {
                   const kernels::Design& design, const Eigen::VectorXd& u, double& logLik,
                   double& gradAux, double* gCoef) const;
   bool vectorValues(const PassData& passData, const RecordGroups& groups,
-                    const std::vector<Data>& data, const kernels::Design& design,
-                    std::size_t first, const Eigen::VectorXd& u, double* out) const;
+                    const std::vector<Data>& data, const kernels::Design& design, std::size_t first,
+                    const Eigen::VectorXd& u, double* out) const;
 
  private:
   GlmShape shape_;
