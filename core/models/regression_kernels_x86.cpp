@@ -114,71 +114,116 @@ DPSYNTH_TARGET_END
 DPSYNTH_TARGET_BEGIN_AVX512
 namespace avx512 {
 
-inline constexpr int kWidth = 8;
+/// Two registers per value, sixteen records per step: the beta kernel's log Γ and ψ are long
+/// chains of dependent operations, and with one register a step's chain is longer than the
+/// processor's window can overlap with the next step. Each operation below issues two
+/// independent instructions instead.
+inline constexpr int kWidth = 16;
 struct Lanes {
-  __m512d v;
+  __m512d a, b;
 };
-using Mask = __mmask8;
+struct Mask {
+  __mmask8 a, b;
+};
 
-inline Lanes splat(double x) { return {_mm512_set1_pd(x)}; }
-inline Lanes load(const double* p) { return {_mm512_loadu_pd(p)}; }
+inline __mmask8 firstLanes(int count) {
+  return count >= 8 ? static_cast<__mmask8>(0xFF)
+                    : static_cast<__mmask8>((1u << (count > 0 ? count : 0)) - 1u);
+}
+inline Lanes splat(double x) {
+  const __m512d v = _mm512_set1_pd(x);
+  return {v, v};
+}
+inline Lanes load(const double* p) { return {_mm512_loadu_pd(p), _mm512_loadu_pd(p + 8)}; }
+/// Masked-off lanes are neither read nor faulted on.
 inline Lanes loadPartial(const double* p, int count) {
-  return {_mm512_maskz_loadu_pd(static_cast<__mmask8>((1u << count) - 1u), p)};
+  return {_mm512_maskz_loadu_pd(firstLanes(count), p),
+          _mm512_maskz_loadu_pd(firstLanes(count - 8), p + 8)};
 }
-inline void store(double* p, Lanes a) { _mm512_storeu_pd(p, a.v); }
-inline void storePartial(double* p, int count, Lanes a) {
-  _mm512_mask_storeu_pd(p, static_cast<__mmask8>((1u << count) - 1u), a.v);
+inline void store(double* p, Lanes x) {
+  _mm512_storeu_pd(p, x.a);
+  _mm512_storeu_pd(p + 8, x.b);
 }
-inline Lanes operator+(Lanes a, Lanes b) { return {_mm512_add_pd(a.v, b.v)}; }
-inline Lanes operator-(Lanes a, Lanes b) { return {_mm512_sub_pd(a.v, b.v)}; }
-inline Lanes operator*(Lanes a, Lanes b) { return {_mm512_mul_pd(a.v, b.v)}; }
-inline Lanes operator/(Lanes a, Lanes b) { return {_mm512_div_pd(a.v, b.v)}; }
-/// 1/a within about an ulp, without a division (which issues one per 16 cycles): the 14-bit
-/// estimate refined by two Newton steps r ← r + r(1 − ar), each doubling the correct bits.
+inline void storePartial(double* p, int count, Lanes x) {
+  _mm512_mask_storeu_pd(p, firstLanes(count), x.a);
+  _mm512_mask_storeu_pd(p + 8, firstLanes(count - 8), x.b);
+}
+inline Lanes operator+(Lanes x, Lanes y) {
+  return {_mm512_add_pd(x.a, y.a), _mm512_add_pd(x.b, y.b)};
+}
+inline Lanes operator-(Lanes x, Lanes y) {
+  return {_mm512_sub_pd(x.a, y.a), _mm512_sub_pd(x.b, y.b)};
+}
+inline Lanes operator*(Lanes x, Lanes y) {
+  return {_mm512_mul_pd(x.a, y.a), _mm512_mul_pd(x.b, y.b)};
+}
+/// 1/x within about an ulp, without a division (which issues one per 16 cycles): the 14-bit
+/// estimate refined by two Newton steps r ← r + r(1 − xr), each doubling the correct bits.
 /// 0 and ±inf give NaN instead of ±inf and 0; the kernels' callers then see a non-finite
 /// log density, as they would have.
-inline Lanes reciprocal(Lanes a) {
-  __m512d r = _mm512_rcp14_pd(a.v);
+inline __m512d reciprocalOne(__m512d x) {
+  __m512d r = _mm512_rcp14_pd(x);
   const __m512d one = _mm512_set1_pd(1.0);
-  r = _mm512_fmadd_pd(r, _mm512_fnmadd_pd(a.v, r, one), r);
-  r = _mm512_fmadd_pd(r, _mm512_fnmadd_pd(a.v, r, one), r);
-  return {r};
+  r = _mm512_fmadd_pd(r, _mm512_fnmadd_pd(x, r, one), r);
+  return _mm512_fmadd_pd(r, _mm512_fnmadd_pd(x, r, one), r);
 }
-inline Lanes fma(Lanes a, Lanes b, Lanes c) { return {_mm512_fmadd_pd(a.v, b.v, c.v)}; }
-inline Lanes fnma(Lanes a, Lanes b, Lanes c) { return {_mm512_fnmadd_pd(a.v, b.v, c.v)}; }
-inline Lanes max(Lanes a, Lanes b) { return {_mm512_max_pd(a.v, b.v)}; }
-inline Lanes min(Lanes a, Lanes b) { return {_mm512_min_pd(a.v, b.v)}; }
-inline Lanes abs(Lanes a) { return {_mm512_abs_pd(a.v)}; }
-inline Mask greater(Lanes a, Lanes b) { return _mm512_cmp_pd_mask(a.v, b.v, _CMP_GT_OQ); }
-inline Mask less(Lanes a, Lanes b) { return _mm512_cmp_pd_mask(a.v, b.v, _CMP_LT_OQ); }
-inline Mask equal(Lanes a, Lanes b) { return _mm512_cmp_pd_mask(a.v, b.v, _CMP_EQ_OQ); }
-inline Mask unordered(Lanes a) { return _mm512_cmp_pd_mask(a.v, a.v, _CMP_UNORD_Q); }
-inline Mask either(Mask a, Mask b) { return static_cast<Mask>(a | b); }
-inline Lanes select(Mask m, Lanes a, Lanes b) { return {_mm512_mask_blend_pd(m, b.v, a.v)}; }
-inline Lanes roundNearest(Lanes a) {
-  return {_mm512_roundscale_pd(a.v, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC)};
+inline Lanes reciprocal(Lanes x) { return {reciprocalOne(x.a), reciprocalOne(x.b)}; }
+inline Lanes fma(Lanes x, Lanes y, Lanes z) {
+  return {_mm512_fmadd_pd(x.a, y.a, z.a), _mm512_fmadd_pd(x.b, y.b, z.b)};
 }
-inline Lanes floorLanes(Lanes a) {
-  return {_mm512_roundscale_pd(a.v, _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC)};
+inline Lanes fnma(Lanes x, Lanes y, Lanes z) {
+  return {_mm512_fnmadd_pd(x.a, y.a, z.a), _mm512_fnmadd_pd(x.b, y.b, z.b)};
 }
-inline Lanes pow2(Lanes k) {
-  const __m512d t = _mm512_add_pd(k.v, _mm512_set1_pd(0x1.8p52 + 1023.0));
-  return {_mm512_castsi512_pd(_mm512_slli_epi64(_mm512_castpd_si512(t), 52))};
+inline Lanes max(Lanes x, Lanes y) { return {_mm512_max_pd(x.a, y.a), _mm512_max_pd(x.b, y.b)}; }
+inline Lanes min(Lanes x, Lanes y) { return {_mm512_min_pd(x.a, y.a), _mm512_min_pd(x.b, y.b)}; }
+inline Lanes abs(Lanes x) { return {_mm512_abs_pd(x.a), _mm512_abs_pd(x.b)}; }
+inline Mask greater(Lanes x, Lanes y) {
+  return {_mm512_cmp_pd_mask(x.a, y.a, _CMP_GT_OQ), _mm512_cmp_pd_mask(x.b, y.b, _CMP_GT_OQ)};
 }
-inline Lanes exponentOf(Lanes x) {
-  const __m512i e = _mm512_srli_epi64(_mm512_castpd_si512(x.v), 52);
+inline Mask less(Lanes x, Lanes y) {
+  return {_mm512_cmp_pd_mask(x.a, y.a, _CMP_LT_OQ), _mm512_cmp_pd_mask(x.b, y.b, _CMP_LT_OQ)};
+}
+inline Mask equal(Lanes x, Lanes y) {
+  return {_mm512_cmp_pd_mask(x.a, y.a, _CMP_EQ_OQ), _mm512_cmp_pd_mask(x.b, y.b, _CMP_EQ_OQ)};
+}
+inline Mask unordered(Lanes x) {
+  return {_mm512_cmp_pd_mask(x.a, x.a, _CMP_UNORD_Q), _mm512_cmp_pd_mask(x.b, x.b, _CMP_UNORD_Q)};
+}
+inline Mask either(Mask x, Mask y) {
+  return {static_cast<__mmask8>(x.a | y.a), static_cast<__mmask8>(x.b | y.b)};
+}
+inline Lanes select(Mask m, Lanes x, Lanes y) {
+  return {_mm512_mask_blend_pd(m.a, y.a, x.a), _mm512_mask_blend_pd(m.b, y.b, x.b)};
+}
+inline Lanes roundNearest(Lanes x) {
+  constexpr int kMode = _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC;
+  return {_mm512_roundscale_pd(x.a, kMode), _mm512_roundscale_pd(x.b, kMode)};
+}
+inline Lanes floorLanes(Lanes x) {
+  constexpr int kMode = _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC;
+  return {_mm512_roundscale_pd(x.a, kMode), _mm512_roundscale_pd(x.b, kMode)};
+}
+inline __m512d pow2One(__m512d k) {
+  const __m512d t = _mm512_add_pd(k, _mm512_set1_pd(0x1.8p52 + 1023.0));
+  return _mm512_castsi512_pd(_mm512_slli_epi64(_mm512_castpd_si512(t), 52));
+}
+inline Lanes pow2(Lanes k) { return {pow2One(k.a), pow2One(k.b)}; }
+inline __m512d exponentOne(__m512d x) {
+  const __m512i e = _mm512_srli_epi64(_mm512_castpd_si512(x), 52);
   const __m512d biased =
       _mm512_castsi512_pd(_mm512_or_si512(e, _mm512_castpd_si512(_mm512_set1_pd(0x1p52))));
-  return {_mm512_sub_pd(biased, _mm512_set1_pd(0x1p52))};
+  return _mm512_sub_pd(biased, _mm512_set1_pd(0x1p52));
 }
-inline Lanes mantissaOf(Lanes x) {
-  const __m512i bits = _mm512_castpd_si512(x.v);
+inline Lanes exponentOf(Lanes x) { return {exponentOne(x.a), exponentOne(x.b)}; }
+inline __m512d mantissaOne(__m512d x) {
+  const __m512i bits = _mm512_castpd_si512(x);
   const __m512i m = _mm512_and_si512(bits, _mm512_set1_epi64(0x000FFFFFFFFFFFFFLL));
-  return {_mm512_castsi512_pd(_mm512_or_si512(m, _mm512_set1_epi64(0x3FF0000000000000LL)))};
+  return _mm512_castsi512_pd(_mm512_or_si512(m, _mm512_set1_epi64(0x3FF0000000000000LL)));
 }
-inline double sum(Lanes a) {
+inline Lanes mantissaOf(Lanes x) { return {mantissaOne(x.a), mantissaOne(x.b)}; }
+inline double sum(Lanes x) {
   alignas(64) double v[8];
-  _mm512_store_pd(v, a.v);
+  _mm512_store_pd(v, _mm512_add_pd(x.a, x.b));
   return ((v[0] + v[1]) + (v[2] + v[3])) + ((v[4] + v[5]) + (v[6] + v[7]));
 }
 
