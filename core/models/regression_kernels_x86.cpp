@@ -13,13 +13,10 @@
 // (the pragmas below), in a namespace of its own: nothing in it is shared with code compiled for
 // plain x86-64.
 #if defined(__clang__)
-// clang-format off (_Pragma takes one string literal, which must not be split)
-#define DPSYNTH_TARGET_BEGIN_AVX2 \
-  _Pragma("clang attribute push(__attribute__((target(\"avx2,fma\"))), apply_to = function)")
-#define DPSYNTH_TARGET_BEGIN_AVX512                                                              \
-  _Pragma(                                                                                       \
-      "clang attribute push(__attribute__((target(\"avx512f,avx512dq,avx2,fma\"))), apply_to = " \
-      "function)")
+// _Pragma takes one string literal, which must not be split.
+// clang-format off
+#define DPSYNTH_TARGET_BEGIN_AVX2 _Pragma("clang attribute push(__attribute__((target(\"avx2,fma\"))), apply_to = function)")
+#define DPSYNTH_TARGET_BEGIN_AVX512 _Pragma("clang attribute push(__attribute__((target(\"avx512f,avx512dq,avx2,fma\"))), apply_to = function)")
 // clang-format on
 #define DPSYNTH_TARGET_END _Pragma("clang attribute pop")
 #else
