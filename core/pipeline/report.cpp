@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/models/regression_kernels.h"
 #include "core/pipeline/covariate_utility.h"
 #include "core/pipeline/disclosure.h"
 #include "core/pipeline/release_claim.h"
@@ -193,6 +194,9 @@ json buildReport(const data::Dataset& dataset, const MechanismResult& result,
       // The metric setting, and the metric the final fit's chains used.
       {"metric_setting", mcmc::metricChoiceName(settings.nuts.metric)},
       {"metric", fin ? json(mcmc::metricKindName(fin->sample->metric())) : json(nullptr)},
+      // The regression kernels' instruction set (from the CPU, or DPSYNTH_SIMD): a seed
+      // reproduces a run bit for bit on machines with the same one.
+      {"kernels", models::kernels::isaName(models::kernels::activeIsa())},
       {"step_sizes", json::array()}};
   if (fin)
     for (const auto& c : fin->sample->chains) r["sampler"]["step_sizes"].push_back(c.stepSize);

@@ -38,7 +38,10 @@ std::string describe(const SettingProblem& problem,
                      const std::function<std::string(SettingField)>& nameOf) {
   std::string out = problem.text;
   for (SettingField field : allSettingFields()) {
-    const std::string placeholder = "{" + settingKey(field) + "}";
+    // Appended piece by piece: GCC 12 warns falsely on "{" + std::string (stringop-overflow).
+    std::string placeholder = "{";
+    placeholder += settingKey(field);
+    placeholder += '}';
     const std::string name = nameOf(field);
     for (auto at = out.find(placeholder); at != std::string::npos;
          at = out.find(placeholder, at + name.size())) {

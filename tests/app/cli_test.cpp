@@ -281,6 +281,9 @@ class CliTest : public QObject {
     // A regression under the automatic metric choice samples with a dense metric, and says so.
     QCOMPARE(j["sampler"].toObject()["metric_setting"].toString(), QString("auto"));
     QCOMPARE(j["sampler"].toObject()["metric"].toString(), QString("dense"));
+    // The regression kernels' instruction set, which a seed's bits depend on.
+    QVERIFY(QStringList({"generic", "avx2", "avx512"})
+                .contains(j["sampler"].toObject()["kernels"].toString()));
     for (const auto& stage : j["stages"].toArray())
       QCOMPARE(stage.toObject()["metric"].toString(), QString("dense"));
     for (const char* key : {"mean", "median", "q15", "q90", "max_ecdf", "avg_ecdf"})
