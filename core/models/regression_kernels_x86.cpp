@@ -141,6 +141,20 @@ inline __m256d mantissaOne(__m256d x) {
   return _mm256_castsi256_pd(_mm256_or_si256(m, _mm256_set1_epi64x(0x3FF0000000000000LL)));
 }
 inline Lanes mantissaOf(Lanes x) { return {mantissaOne(x.a), mantissaOne(x.b)}; }
+/// p·2^n for integral n in [−1076, 1025], rounded once: 2^⌊n/2⌋·2^(n − ⌊n/2⌋), so that
+/// results in the subnormal range and at the edge of overflow need no special case.
+inline Lanes scalePow2(Lanes p, Lanes n) {
+  const Lanes k1 = floorLanes(n * splat(0.5));
+  return (p * pow2(k1)) * pow2(n - k1);
+}
+/// x's significand m in (√2/2, √2] and exponent e, x = 2^e·m; x positive, normal and finite.
+inline Lanes splitSignificand(Lanes x, Lanes& e) {
+  Lanes m = mantissaOf(x);
+  const Mask high = greater(m, splat(1.41421356237309504880));
+  e = exponentOf(x) - splat(1023.0);
+  e = select(high, e + splat(1.0), e);
+  return select(high, m * splat(0.5), m);
+}
 /// The lanes' sum in a fixed order.
 inline double sum(Lanes x) {
   alignas(32) double v[4];
@@ -263,6 +277,22 @@ inline __m512d mantissaOne(__m512d x) {
   return _mm512_castsi512_pd(_mm512_or_si512(m, _mm512_set1_epi64(0x3FF0000000000000LL)));
 }
 inline Lanes mantissaOf(Lanes x) { return {mantissaOne(x.a), mantissaOne(x.b)}; }
+/// p·2^n in one instruction (overflow, underflow and subnormal results as a product would
+/// round them).
+inline Lanes scalePow2(Lanes p, Lanes n) {
+  return {_mm512_scalef_pd(p.a, n.a), _mm512_scalef_pd(p.b, n.b)};
+}
+/// x's significand m in [0.75, 1.5) and exponent e, x = 2^e·m (subnormal x too); x positive
+/// and finite.
+inline __m512d significandOne(__m512d x, __m512d& e) {
+  const __m512d m = _mm512_getmant_pd(x, _MM_MANT_NORM_p75_1p5, _MM_MANT_SIGN_src);
+  const __mmask8 low = _mm512_cmp_pd_mask(m, _mm512_set1_pd(1.0), _CMP_LT_OQ);
+  e = _mm512_mask_add_pd(_mm512_getexp_pd(x), low, _mm512_getexp_pd(x), _mm512_set1_pd(1.0));
+  return m;
+}
+inline Lanes splitSignificand(Lanes x, Lanes& e) {
+  return {significandOne(x.a, e.a), significandOne(x.b, e.b)};
+}
 inline double sum(Lanes x) {
   alignas(64) double v[8];
   _mm512_store_pd(v, _mm512_add_pd(x.a, x.b));
