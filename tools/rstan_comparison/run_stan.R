@@ -10,8 +10,9 @@ family <- args[1]; file <- args[2]; outcome <- args[3]; seed <- as.integer(args[
 here <- dirname(sub("--file=", "", grep("--file=", commandArgs(FALSE), value = TRUE)))
 source(file.path(here, "models.stan.R"))
 d <- read.csv(file, stringsAsFactors = FALSE)
-# dpsynth's reference levels for the comparison data (first level present in file order)
-for (col in c("region", "sector")) if (col %in% names(d)) d[[col]] <- factor(d[[col]], levels = unique(d[[col]]))
+# dpsynth's reference levels for a text column: the first in sorted (byte) order, the others
+# as dummies in that order (the specification's design rules since text levels are sorted)
+for (col in c("region", "sector")) if (col %in% names(d)) d[[col]] <- factor(d[[col]], levels = sort(unique(d[[col]]), method = "radix"))
 X <- model.matrix(as.formula(paste("~", paste(setdiff(names(d), outcome), collapse = " + "))), d)
 N <- nrow(X); K <- ncol(X)
 qrX <- qr(X); Q <- qr.Q(qrX) * sqrt(N - 1); R <- qr.R(qrX) / sqrt(N - 1)
