@@ -118,7 +118,16 @@ class RegressionTest : public QObject {
     const auto fitted = models::makeModel(data, specOf(f, Parameterisation::automatic), weights);
     const auto direct = models::makeModel(data, specOf(f, Parameterisation::direct), weights);
     const auto a = mcmc::sample(*fitted, fourByThousand(73, 500));
-    const auto b = mcmc::sample(*direct, fourByThousand(74, 500));
+    // negbin's direct form is a funnel in (β_j, σ_j): at the default acceptance target it
+    // diverges 50-160 times here and samples the neck too little, so its spread of log σ moved
+    // by 0.15 with the trajectory (seeds, or the kernels' last bits). A smaller step makes it a
+    // steadier reference (6-20 divergences; log σ sd 1.43-1.48 across seeds and kernels).
+    mcmc::NutsConfig reference = fourByThousand(74, 500);
+    if (f == Family::negbin) {
+      reference.targetAccept = 0.99;
+      reference.warmup = 1000;
+    }
+    const auto b = mcmc::sample(*direct, reference);
     const auto chainsA = scalarChains(*fitted, a);
     const auto chainsB = scalarChains(*direct, b);
     const auto names = fitted->parameterNames();
