@@ -349,8 +349,7 @@ int runFit(const FitOptions& o) {
                  "--family to choose)\n";
   settings.model.family = spec.family;
   const std::optional<core::data::Dataset> built = buildInputDataset(*table, spec, stop);
-  // The dataset keeps what it needs of the table (its source rows share the cells); the rest,
-  // the line of every row among it, goes now rather than after the run.
+  // The dataset keeps its covariates typed; the table's text goes now rather than after the run.
   table.reset();
   if (!built) return cancelledWhileReading(o.data);
   const core::data::Dataset& dataset = *built;

@@ -4,10 +4,12 @@
 
 #include "app/cli/cli_common.h"
 #include "app/cli/commands.h"
+#include "core/exec/large_blocks.h"
 #include "core/version.h"
 
 int main(int argc, char** argv) {
   using namespace dpsynth;
+  core::exec::returnLargeBlocksOnFree();  // resident memory follows the memory in use
   CLI::App app{"dpsynth: differentially private synthetic data from confidential microdata"};
   app.set_version_flag("--version", "dpsynth " + core::version());
   app.require_subcommand(1);

@@ -142,10 +142,11 @@ int runRun(const RunOptions& o) {
   applySize(settings, o.rows, o.sizeEpsilon);
 
   // Ctrl-C while a large file is read or typed ends the command at the next check.
-  const std::optional<core::data::CsvTable> table =
-      loadSessionData(session, o.session, o.quiet, stop);
+  std::optional<core::data::CsvTable> table = loadSessionData(session, o.session, o.quiet, stop);
   if (!table) return cancelledWhileReading(session.dataFile);
   const std::optional<core::data::Dataset> built = buildInputDataset(*table, session.dataset, stop);
+  // The dataset keeps its covariates typed; the table's text goes now rather than after the run.
+  table.reset();
   if (!built) return cancelledWhileReading(session.dataFile);
   const core::data::Dataset& dataset = *built;
   if (!session.weightsFrom.empty()) {

@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <vector>
 
+#include "core/exec/large_blocks.h"
 #include "core/pipeline/mechanism.h"
 #include "core/privacy/neighbours.h"
 #include "core/version.h"
@@ -95,6 +96,7 @@ void printError(const dpsynth::ui::ErrorReport& report) {
 }  // namespace
 
 int main(int argc, char* argv[]) {
+  dpsynth::core::exec::returnLargeBlocksOnFree();  // resident memory follows the memory in use
   // Static: these work before (and without) an application object.
   QCoreApplication::setOrganizationName(QStringLiteral("dpsynth"));
   QCoreApplication::setApplicationName(QStringLiteral("dpsynth-studio"));

@@ -219,6 +219,11 @@ std::string delimiterName(char delimiter) {
 }  // namespace
 
 std::size_t CsvTable::columnIndex(const std::string& name) const {
+  return columnIndexIn(header, file, name);
+}
+
+std::size_t columnIndexIn(const std::vector<std::string>& header, const std::string& file,
+                          const std::string& name) {
   for (std::size_t j = 0; j < header.size(); ++j) {
     if (header[j] == name) return j;
   }

@@ -35,6 +35,11 @@ struct CsvTable {
   std::size_t columnIndex(const std::string& name) const;  ///< throws DataError if absent
 };
 
+/// The index of column `name` in `header`; throws DataError naming `file` and listing the columns
+/// (or saying that a one-column file may not be a CSV) when there is none.
+std::size_t columnIndexIn(const std::vector<std::string>& header, const std::string& file,
+                          const std::string& name);
+
 /// Reads a CSV file: UTF-8 with or without BOM, LF or CRLF, delimiter detected from the header
 /// line among ',', ';' and tab. Throws DataError for a missing/unreadable file, a file that is not
 /// text (NUL bytes or invalid UTF-8), an empty file, duplicate or empty column names, and rows

@@ -170,6 +170,14 @@ void writeCsvAtomic(const std::string& path, const std::vector<std::string>& hea
 }
 
 void writeTextAtomic(const std::string& path, std::string_view text) {
+  writeTextAtomicInPieces(path, [text](const TextSink& put) { put(text); });
+}
+
+void writeStagedText(const std::string& path, std::string_view text) {
+  writeStagedTextInPieces(path, [text](const TextSink& put) { put(text); });
+}
+
+void writeTextAtomicInPieces(const std::string& path, const TextProducer& produce) {
   const fs::path target(path);
   if (!target.has_filename()) fail(path, "the path names a folder, not a file");
   const fs::path folder = target.has_parent_path() ? target.parent_path() : fs::path(".");
@@ -192,7 +200,7 @@ void writeTextAtomic(const std::string& path, std::string_view text) {
                           : (0666 & ~currentUmask());
   if (::fchmod(temporary.fd(), mode) != 0) fail(path, std::strerror(errno));
 
-  writeAll(temporary.fd(), text, path);
+  produce([&](std::string_view piece) { writeAll(temporary.fd(), piece, path); });
   if (::fsync(temporary.fd()) != 0) fail(path, std::strerror(errno));
   if (const int error = temporary.close(); error != 0) fail(path, std::strerror(error));
 
@@ -208,11 +216,11 @@ void writeTextAtomic(const std::string& path, std::string_view text) {
   }
 }
 
-void writeStagedText(const std::string& path, std::string_view text) {
+void writeStagedTextInPieces(const std::string& path, const TextProducer& produce) {
   const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
   if (fd < 0) fail(path, std::strerror(errno));
   try {
-    writeAll(fd, text, path);
+    produce([&](std::string_view piece) { writeAll(fd, piece, path); });
   } catch (...) {
     ::close(fd);
     ::unlink(path.c_str());

@@ -3,6 +3,7 @@
 /// a half-written file behind: everything goes to a temporary file in the target's folder, which
 /// is renamed over the target only once it is complete (a rename within one file system is
 /// atomic on POSIX systems).
+#include <functional>
 #include <stop_token>
 #include <string>
 #include <string_view>
@@ -70,6 +71,17 @@ void writeTextAtomic(const std::string& path, std::string_view text);
 /// once (syncFolder), so an export of 10^4 datasets does not wait for 10^4 flushes, and a
 /// cancelled one removes files that never reached the disk. Throws WriteError.
 void writeStagedText(const std::string& path, std::string_view text);
+
+/// Receives the pieces of a text being written, in order.
+using TextSink = std::function<void(std::string_view)>;
+/// Makes a text by handing it to the sink piece by piece.
+using TextProducer = std::function<void(const TextSink&)>;
+
+/// writeTextAtomic and writeStagedText for a text made piece by piece as it is written, so that
+/// a large output (a synthetic dataset of 10^6 records) is never whole in memory. Whatever
+/// `produce` throws (exec::Cancelled) leaves no file behind, as a failed write does.
+void writeTextAtomicInPieces(const std::string& path, const TextProducer& produce);
+void writeStagedTextInPieces(const std::string& path, const TextProducer& produce);
 
 /// Flushes everything written to the file system holding `folder` (syncfs(2)): the one flush
 /// of a staging folder before its files are moved into place. Throws WriteError.

@@ -146,7 +146,9 @@ Eigen::VectorXd parseOutcome(const CsvTable& table, std::size_t column,
   std::size_t bad = 0, firstBad = 0;
   for (std::size_t i = 0; i < kept.size(); ++i) {
     checkStop(stop, i);
-    const auto value = parseNumber(codeText(table, kept[i], column));
+    const std::string_view text = codeText(table, kept[i], column);
+    const PlainNumber plain = readPlainNumber(text);  // the common case, read faster
+    const auto value = plain.ok ? std::optional<double>(plain.value) : parseNumber(text);
     if (value) {
       y[static_cast<Eigen::Index>(i)] = *value;
     } else if (bad++ == 0) {
@@ -218,7 +220,9 @@ void checkFamily(const CsvTable& table, std::size_t column, const std::vector<st
 /// level of every record (levels in orderLevels' order; the first is the reference).
 struct CovariateDesign {
   std::string name;
-  Eigen::VectorXd numeric;           ///< when levels is empty
+  /// The column's cells: a numeric column's values are its design column (when levels is
+  /// empty); a text column's keep each cell's exact text.
+  SourceColumn cells;
   std::vector<std::string> levels;   ///< a text covariate's levels, the reference first
   std::size_t referenceAt = 0;       ///< the reference's place in label or sorted order
   std::vector<std::uint32_t> codes;  ///< each kept record's level
@@ -295,16 +299,18 @@ CovariateDesign typeCovariate(const CsvTable& table, std::size_t column,
   CovariateDesign design;
   design.name = table.header[column];
   const std::string& name = design.name;
-  Eigen::VectorXd numeric(n);
-  populatePages(numeric.data(), static_cast<std::size_t>(n) * sizeof(double));
+  // Typed straight into the cells a synthetic file copies: no vector of numbers besides them.
+  design.cells.startNumeric(kept.size());
   std::size_t outOfRange = 0, firstOutOfRange = 0, textValues = 0, firstText = 0;
   std::size_t infinite = 0, firstInfinite = 0;
   for (Eigen::Index i = 0; i < n; ++i) {
     checkStop(stop, static_cast<std::size_t>(i));
     const std::size_t row = kept[static_cast<std::size_t>(i)];
     const std::string_view cell = table.rows[row][column];
-    if (const auto value = parseNumber(cell)) {
-      numeric[i] = *value;
+    if (const PlainNumber plain = readPlainNumber(cell); plain.ok) {
+      if (textValues == 0) design.cells.appendPlain(plain, cell);
+    } else if (const auto value = parseNumber(cell)) {
+      if (textValues == 0) design.cells.appendNumber(*value, cell);
     } else if (isOutOfRangeNumber(cell)) {
       if (outOfRange++ == 0) firstOutOfRange = row;
     } else if (isInfiniteNumber(cell)) {
@@ -343,14 +349,16 @@ CovariateDesign typeCovariate(const CsvTable& table, std::size_t column,
                           quoteForMessage(*reference) + ")",
                       "A reference level applies to a categorical covariate only.");
     }
-    if ((numeric.array() == numeric[0]).all()) {
+    const std::vector<double>& values = design.cells.values();
+    if (std::all_of(values.begin(), values.end(), [&](double v) { return v == values[0]; })) {
       throw DataError(table.file, 0, name,
-                      "has the same value (" + formatNumber(numeric[0]) + ") in every record",
+                      "has the same value (" + formatNumber(values[0]) + ") in every record",
                       "A constant covariate duplicates the intercept; remove it.");
     }
-    design.numeric = std::move(numeric);
+    design.cells.finish();
     return design;
   }
+  design.cells.startText(kept.size());
   // Levels are interned by their text in the table (views stay valid while `table` lives): one
   // hash look-up per record and no string per record.
   std::unordered_map<std::string_view, std::uint32_t> levelIndex;
@@ -360,7 +368,9 @@ CovariateDesign typeCovariate(const CsvTable& table, std::size_t column,
   design.codes.resize(kept.size());
   for (std::size_t i = 0; i < kept.size(); ++i) {
     checkStop(stop, i);
-    const std::string_view level = trimBlanks(table.rows[kept[i]][column]);
+    const std::string_view cell = table.rows[kept[i]][column];
+    design.cells.appendText(cell);
+    const std::string_view level = trimBlanks(cell);
     const auto [it, inserted] =
         levelIndex.try_emplace(level, static_cast<std::uint32_t>(levels.size()));
     if (inserted) levels.push_back(level);
@@ -386,6 +396,7 @@ CovariateDesign typeCovariate(const CsvTable& table, std::size_t column,
   design.referenceAt =
       orderLevels(table, name, labelled ? info : nullptr, reference, levels, design.codes);
   design.levels.assign(levels.begin(), levels.end());
+  design.cells.finish();
   return design;
 }
 
@@ -441,7 +452,7 @@ Dataset build(const CsvTable& table, const DatasetSpec& spec, const std::stop_to
   Eigen::Index next = 1;
   for (const CovariateDesign& covariate : covariates) {
     if (covariate.levels.empty()) {
-      dataset.X.col(next) = covariate.numeric;
+      dataset.X.col(next) = Eigen::Map<const Eigen::VectorXd>(covariate.cells.values().data(), n);
       dataset.designNames.push_back(covariate.name);
       ++next;
       continue;
@@ -459,22 +470,47 @@ Dataset build(const CsvTable& table, const DatasetSpec& spec, const std::stop_to
   }
   dataset.covariateNames = spec.covariates;
 
-  // The source rows share the table's cells when no record was dropped.
+  // The covariates' cells, typed: the table's text is not kept.
   dataset.source.file = table.file;
   dataset.source.delimiter = table.delimiter;
   dataset.source.header = table.header;
   dataset.source.columns = table.columns;
-  dataset.source.rows = table.rows.select(kept);
-  dataset.source.lineOfRow.reserve(kept.size());
-  populatePages(dataset.source.lineOfRow.data(), kept.size() * sizeof(std::size_t));
-  for (const std::size_t r : kept) dataset.source.lineOfRow.push_back(table.lineOfRow[r]);
+  dataset.source.records = kept.size();
+  dataset.source.cells.resize(table.header.size());
+  // A numeric covariate's numbers are now in X: the source keeps only how they were written.
+  for (std::size_t k = 1; k < columns.size(); ++k) {
+    SourceColumn& cells = covariates[k - 1].cells;
+    if (cells.kind() == SourceColumn::Kind::numeric) cells.releaseValues();
+    dataset.source.cells[columns[k]] = std::move(cells);
+  }
   dataset.fileLines.reserve(kept.size());
   populatePages(dataset.fileLines.data(), kept.size() * sizeof(std::size_t));
-  dataset.fileLines.assign(dataset.source.lineOfRow.begin(), dataset.source.lineOfRow.end());
+  for (const std::size_t r : kept) dataset.fileLines.push_back(table.lineOfRow[r]);
   return dataset;
 }
 
 }  // namespace
+
+SourceCells::SourceCells(const Dataset& dataset)
+    : dataset_(dataset), designColumn_(dataset.source.cells.size(), -1) {
+  for (std::size_t c = 0; c < dataset.source.cells.size(); ++c) {
+    if (dataset.source.cells[c].kind() != SourceColumn::Kind::numeric) continue;
+    const auto& names = dataset.designNames;
+    const auto at = std::find(names.begin(), names.end(), dataset.source.header[c]);
+    if (at == names.end() || dataset.X.rows() != static_cast<Eigen::Index>(dataset.size()))
+      throw std::logic_error("SourceCells: no design column holds the numbers of " +
+                             dataset.source.header[c]);
+    designColumn_[c] = static_cast<Eigen::Index>(at - names.begin());
+  }
+}
+
+CellText SourceCells::operator()(std::size_t row, std::size_t column) const {
+  if (column < designColumn_.size() && designColumn_[column] >= 0) {
+    return dataset_.source.cells[column].numberText(
+        row, dataset_.X(static_cast<Eigen::Index>(row), designColumn_[column]));
+  }
+  return dataset_.source.cell(row, column);
+}
 
 Dataset numericDataset(std::string outcomeName, models::Family family, Eigen::VectorXd y,
                        Eigen::MatrixXd X, std::vector<std::string> designNames,

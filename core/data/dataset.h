@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "core/data/csv_table.h"
+#include "core/data/source_columns.h"
 #include "core/models/family.h"
 
 namespace dpsynth::core::data {
@@ -42,12 +43,31 @@ struct Dataset {
   /// Built with dropMissing: the records are the complete ones, and their count is
   /// confidential even when none was dropped (SPEC §0; core/privacy/size_release.h).
   bool completeCasesOnly = false;
-  /// The kept rows of the original table (all columns, as text), from which synthetic files take
-  /// the declared covariates as they are. CONFIDENTIAL: other columns never leave.
-  CsvTable source;
+  /// The declared covariates' cells of the kept records, typed (numbers, or level codes) yet
+  /// each giving back its text exactly, from which synthetic files take the covariates as they
+  /// are; with the input's header, delimiter and column information. CONFIDENTIAL.
+  SourceTable source;
 
   std::size_t size() const { return static_cast<std::size_t>(y.size()); }
   bool interceptOnly() const { return X.cols() == 1; }
+};
+
+/// A Dataset's source cells as text. A numeric covariate's numbers are kept once, in the
+/// design matrix (its column named as the covariate): the source keeps only how each cell was
+/// written. Resolved once, then read per cell; valid while the dataset lives, unchanged.
+class SourceCells {
+ public:
+  /// Throws std::logic_error when a numeric covariate has no design column of its name.
+  explicit SourceCells(const Dataset& dataset);
+  std::size_t size() const { return dataset_.source.size(); }
+  const Dataset& dataset() const { return dataset_; }
+  /// The text of record `row`'s cell in column `column` (a declared covariate; std::logic_error
+  /// for another column).
+  CellText operator()(std::size_t row, std::size_t column) const;
+
+ private:
+  const Dataset& dataset_;
+  std::vector<Eigen::Index> designColumn_;  ///< per source column; -1 unless numeric
 };
 
 /// Validates and types the chosen columns. Throws DataError (file, line, column, problem, hint)

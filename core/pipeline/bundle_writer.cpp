@@ -49,6 +49,8 @@ void forEachSyntheticRow(const data::Dataset& dataset, const Eigen::VectorXd& sy
   const bool integer = models::isCountFamily(dataset.family);
   const std::vector<std::size_t> order = syntheticRowOrder(n, seed, j);
   std::vector<std::string_view> fields(columns.size());
+  const data::SourceCells source(dataset);
+  std::vector<data::CellText> cells(columns.size());  // the covariates' texts, each in place
   std::string value;
   for (std::size_t k = 0; k < n; ++k) {
     if (k % kBlock == 0) exec::throwIfStopped(stop);
@@ -60,7 +62,8 @@ void forEachSyntheticRow(const data::Dataset& dataset, const Eigen::VectorXd& sy
         value = data::formatNumber(integer ? std::round(v) : v);
         fields[c] = value;
       } else {
-        fields[c] = dataset.source.rows[input][columns[c]];
+        cells[c] = source(input, columns[c]);
+        fields[c] = cells[c].view();
       }
     }
     row(fields);
@@ -86,18 +89,40 @@ std::vector<data::ColumnInfo> releasedColumnInfo(const data::Dataset& dataset) {
 
 }  // namespace
 
-std::string syntheticCsvText(const data::Dataset& dataset, const Eigen::VectorXd& synthetic,
-                             random::Seed seed, int j, const std::vector<std::size_t>* sourceRows,
-                             const std::stop_token& stop) {
+namespace {
+
+/// The CSV text of synthetic dataset j (syntheticCsvText), handed to `put` in pieces of about
+/// 1 MiB.
+void produceSyntheticCsv(const data::Dataset& dataset, const Eigen::VectorXd& synthetic,
+                         random::Seed seed, int j, const std::vector<std::size_t>* sourceRows,
+                         const std::stop_token& stop, const data::TextSink& put) {
+  constexpr std::size_t kPieceBytes = std::size_t{1} << 20;
   const char delimiter = dataset.source.delimiter;
   if (delimiter == '"' || delimiter == '\r' || delimiter == '\n')
     throw std::invalid_argument("formatCsv: the delimiter cannot be a quote or a line break");
   const std::vector<std::string> header = releasedColumns(dataset);
   std::string text;
+  text.reserve(kPieceBytes + 4096);
   appendLine(text, std::vector<std::string_view>(header.begin(), header.end()), delimiter);
-  forEachSyntheticRow(
-      dataset, synthetic, seed, j, sourceRows, stop,
-      [&](const std::vector<std::string_view>& fields) { appendLine(text, fields, delimiter); });
+  forEachSyntheticRow(dataset, synthetic, seed, j, sourceRows, stop,
+                      [&](const std::vector<std::string_view>& fields) {
+                        appendLine(text, fields, delimiter);
+                        if (text.size() >= kPieceBytes) {
+                          put(text);
+                          text.clear();
+                        }
+                      });
+  put(text);
+}
+
+}  // namespace
+
+std::string syntheticCsvText(const data::Dataset& dataset, const Eigen::VectorXd& synthetic,
+                             random::Seed seed, int j, const std::vector<std::size_t>* sourceRows,
+                             const std::stop_token& stop) {
+  std::string text;
+  produceSyntheticCsv(dataset, synthetic, seed, j, sourceRows, stop,
+                      [&](std::string_view piece) { text += piece; });
   return text;
 }
 
@@ -158,21 +183,44 @@ void SyntheticBundleWriter::add(const Eigen::VectorXd& synthetic, const std::sto
   const std::size_t j = digests_.size();
   if (j >= bundle_.csvFiles.size())
     throw std::logic_error("SyntheticBundleWriter: more datasets than announced");
-  const std::string text = syntheticFileBytes(bundle_.csvFiles[j], dataset_, synthetic, seed_,
-                                              static_cast<int>(j), result_.sourceRows.get(), stop);
-  // The digest is of the very bytes written, so the sidecar vouches for this file only.
-  const std::optional<std::string> digest = data::sha256Hex(text, stop);
-  if (!digest) throw exec::Cancelled();
+  const std::string& path = bundle_.csvFiles[j];
+  // The digest is of the very bytes written, so the sidecar vouches for this file only. A CSV
+  // is hashed and written piece by piece as it is formatted (10^6 records are ~100 MB of text,
+  // never whole in memory); a statistical file is made whole by its writer.
+  data::Sha256 hasher;
+  data::TextProducer produce;
+  std::string bytes;
+  if (data::statFormatOf(path)) {
+    bytes = syntheticFileBytes(path, dataset_, synthetic, seed_, static_cast<int>(j),
+                               result_.sourceRows.get(), stop);
+    produce = [&](const data::TextSink& put) {
+      constexpr std::size_t kPiece = std::size_t{1} << 20;
+      for (std::size_t at = 0; at < bytes.size(); at += kPiece) {
+        exec::throwIfStopped(stop);
+        const std::string_view piece = std::string_view(bytes).substr(at, kPiece);
+        hasher.update(piece);
+        put(piece);
+      }
+    };
+  } else {
+    produce = [&](const data::TextSink& put) {
+      produceSyntheticCsv(dataset_, synthetic, seed_, static_cast<int>(j), result_.sourceRows.get(),
+                          stop, [&](std::string_view piece) {
+                            hasher.update(piece);
+                            put(piece);
+                          });
+    };
+  }
   exec::throwIfStopped(stop);
   std::error_code ec;
-  const bool existed = fs::exists(bundle_.csvFiles[j], ec);
+  const bool existed = fs::exists(path, ec);
   if (staged_) {
-    data::writeStagedText(bundle_.csvFiles[j], text);
+    data::writeStagedTextInPieces(path, produce);
   } else {
-    data::writeTextAtomic(bundle_.csvFiles[j], text);
+    data::writeTextAtomicInPieces(path, produce);
   }
-  if (!existed) created_.push_back(bundle_.csvFiles[j]);
-  digests_.push_back(*digest);
+  if (!existed) created_.push_back(path);
+  digests_.push_back(hasher.hexDigest());
 }
 
 SyntheticBundle SyntheticBundleWriter::finish() {

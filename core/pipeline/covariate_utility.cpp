@@ -29,7 +29,7 @@ namespace {
 /// (covariate, reference level text) for each categorical covariate found in the file's text.
 std::vector<std::pair<std::string, std::string>> referenceLevels(const data::Dataset& d) {
   std::vector<std::pair<std::string, std::string>> out;
-  if (d.source.rows.size() != d.size()) return out;
+  if (d.source.size() != d.size()) return out;
   for (const auto& cov : d.covariateNames) {
     std::vector<Eigen::Index> columns;
     for (std::size_t j = 1; j < d.designNames.size(); ++j)
@@ -41,7 +41,8 @@ std::vector<std::pair<std::string, std::string>> referenceLevels(const data::Dat
       bool reference = true;
       for (const auto c : columns) reference = reference && d.X(i, c) == 0.0;
       if (reference) {
-        out.emplace_back(cov, std::string(d.source.rows[static_cast<std::size_t>(i)][col]));
+        out.emplace_back(
+            cov, std::string(data::SourceCells(d)(static_cast<std::size_t>(i), col).view()));
         break;
       }
     }

@@ -1,5 +1,6 @@
 #include "core/pipeline/disclosure.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <stdexcept>
 #include <string>
@@ -21,30 +22,81 @@ std::vector<std::size_t> keyColumns(const data::Dataset& dataset) {
   return out;
 }
 
-/// Each row's key group: rows sorted by their key cells (compared in place, no string per
-/// row), then numbered by runs of equal keys.
+/// One key column's cells as compared when grouping: a text column's level ranks, or a numeric
+/// column's texts written once into one buffer.
+class KeyCells {
+ public:
+  KeyCells(const data::SourceCells& source, std::size_t c, std::size_t n,
+           const std::stop_token& stop) {
+    const data::SourceColumn& column = source.dataset().source.cells.at(c);
+    if (column.kind() == data::SourceColumn::Kind::text) {
+      const auto& levels = column.levels();
+      std::vector<std::uint32_t> byText(levels.size());
+      for (std::size_t k = 0; k < levels.size(); ++k) byText[k] = static_cast<std::uint32_t>(k);
+      std::sort(byText.begin(), byText.end(),
+                [&](std::uint32_t a, std::uint32_t b) { return levels[a] < levels[b]; });
+      std::vector<std::uint32_t> levelRank(levels.size());
+      for (std::size_t k = 0; k < byText.size(); ++k)
+        levelRank[byText[k]] = static_cast<std::uint32_t>(k);  // the levels are distinct texts
+      rank_.resize(n);
+      for (std::size_t i = 0; i < n; ++i) rank_[i] = levelRank[column.codes()[i]];
+      return;
+    }
+    ends_.resize(n);
+    exec::StopCheck check(stop);
+    for (std::size_t i = 0; i < n; ++i) {
+      check.tick();
+      text_ += source(i, c).view();
+      ends_[i] = static_cast<std::uint32_t>(text_.size());
+    }
+  }
+  /// <0, 0, >0 as record a's cell text compares with record b's.
+  int compare(std::uint32_t a, std::uint32_t b) const {
+    if (!rank_.empty()) return rank_[a] < rank_[b] ? -1 : rank_[a] > rank_[b] ? 1 : 0;
+    return cell(a).compare(cell(b));
+  }
+
+ private:
+  std::string_view cell(std::uint32_t i) const {
+    const std::uint32_t begin = i == 0 ? 0 : ends_[i - 1];
+    return std::string_view(text_).substr(begin, ends_[i] - begin);
+  }
+  std::vector<std::uint32_t> rank_;
+  std::string text_;
+  std::vector<std::uint32_t> ends_;
+};
+
+/// Each row's key group: rows in the order of their key cells' text, numbered by runs of equal
+/// keys. Refined one column at a time (sorted by the groups so far, then the column's text), so
+/// that once every group is a single record the other columns are not looked at; the numbers are
+/// those of one sort by all the cells.
 std::vector<std::uint32_t> keyGroups(const data::Dataset& dataset,
                                      const std::vector<std::size_t>& columns,
                                      const std::stop_token& stop) {
   const std::size_t n = dataset.size();
-  const auto& rows = dataset.source.rows;
-  auto compare = [&](std::size_t a, std::size_t b) {
-    for (std::size_t c : columns) {
-      const int r = rows[a][c].compare(rows[b][c]);
-      if (r != 0) return r;
-    }
-    return 0;
-  };
+  const data::SourceCells source(dataset);
+  std::vector<std::uint32_t> group(n, 0);
   std::vector<std::uint32_t> order(n);
-  for (std::size_t i = 0; i < n; ++i) order[i] = static_cast<std::uint32_t>(i);
-  exec::stableSort(
-      order.begin(), order.end(),
-      [&](std::uint32_t a, std::uint32_t b) { return compare(a, b) < 0; }, stop);
-  std::vector<std::uint32_t> group(n);
-  std::uint32_t next = 0;
-  for (std::size_t k = 0; k < n; ++k) {
-    if (k > 0 && compare(order[k - 1], order[k]) != 0) ++next;
-    group[order[k]] = next;
+  std::uint32_t groups = n > 0 ? 1 : 0;
+  for (const std::size_t c : columns) {
+    if (groups == n) break;  // every record alone: later cells cannot split a group
+    const KeyCells cells(source, c, n, stop);
+    const auto compare = [&](std::uint32_t a, std::uint32_t b) {
+      if (group[a] != group[b]) return group[a] < group[b] ? -1 : 1;
+      return cells.compare(a, b);
+    };
+    for (std::size_t i = 0; i < n; ++i) order[i] = static_cast<std::uint32_t>(i);
+    exec::stableSort(
+        order.begin(), order.end(),
+        [&](std::uint32_t a, std::uint32_t b) { return compare(a, b) < 0; }, stop);
+    std::vector<std::uint32_t> next(n);
+    std::uint32_t number = 0;
+    for (std::size_t k = 0; k < n; ++k) {
+      if (k > 0 && compare(order[k - 1], order[k]) != 0) ++number;
+      next[order[k]] = number;
+    }
+    group = std::move(next);
+    groups = n > 0 ? number + 1 : 0;
   }
   return group;
 }

@@ -104,12 +104,12 @@ double roundUpEpsilon(double epsilonX) {
 
 void checkSourceRows(const data::Dataset& dataset, std::size_t records,
                      const std::vector<std::size_t>* sourceRows) {
-  if (sourceRows ? sourceRows->size() != records : records != dataset.source.rows.size())
+  if (sourceRows ? sourceRows->size() != records : records != dataset.source.size())
     throw std::invalid_argument(
         "synthetic data has a different number of records than the input and no source rows");
   if (sourceRows)
     for (std::size_t i : *sourceRows)
-      if (i >= dataset.source.rows.size())
+      if (i >= dataset.source.size())
         throw std::invalid_argument("synthetic data: a source row is outside the input");
 }
 
@@ -124,6 +124,7 @@ std::vector<std::vector<std::string>> syntheticRows(const data::Dataset& dataset
     if (isReleased(dataset, dataset.source.header[c])) columns.push_back(c);
   const std::size_t outcome = dataset.source.columnIndex(dataset.outcomeName);
   const bool integer = models::isCountFamily(dataset.family);
+  const data::SourceCells cells(dataset);
   std::vector<std::vector<std::string>> rows;
   rows.reserve(n);
   for (std::size_t i : syntheticRowOrder(n, seed, j)) {
@@ -135,7 +136,7 @@ std::vector<std::vector<std::string>> syntheticRows(const data::Dataset& dataset
         const double v = synthetic[static_cast<Eigen::Index>(i)];
         row.push_back(data::formatNumber(integer ? std::round(v) : v));
       } else {
-        row.emplace_back(dataset.source.rows[input][c]);
+        row.emplace_back(cells(input, c).view());
       }
     }
     rows.push_back(std::move(row));

@@ -50,8 +50,10 @@ std::vector<std::string> levelsOf(const data::Dataset& dataset, const std::strin
   if (it == table.header.end()) return {};
   const auto index = static_cast<std::size_t>(it - table.header.begin());
   std::vector<std::string> out;
-  for (std::size_t r = 0; r < table.rows.size(); ++r) {
-    std::string value(table.rows[r][index]);
+  if (!table.holds(index)) return {};
+  const data::SourceCells cells(dataset);
+  for (std::size_t r = 0; r < table.size(); ++r) {
+    std::string value(cells(r, index).view());
     const auto first = value.find_first_not_of(" \t");
     const auto last = value.find_last_not_of(" \t");
     value = first == std::string::npos ? std::string() : value.substr(first, last - first + 1);

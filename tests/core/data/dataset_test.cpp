@@ -102,10 +102,11 @@ class DatasetTest : public QObject {
     QCOMPARE(d.droppedRows, std::size_t{6});
     QCOMPARE(d.size(), std::size_t{2});
     QVERIFY(d.fileLines == (Lines{2, 5}));
-    QCOMPARE(d.source.rows.size(), std::size_t{2});
-    QVERIFY(d.source.rows[0] == (Strings{"1", "a", "NA"}));
-    QVERIFY(d.source.rows[1] == (Strings{"3", "b", "x"}));
-    QVERIFY(d.source.lineOfRow == (Lines{2, 5}));
+    // The source holds the kept records' covariate cells only.
+    QCOMPARE(d.source.size(), std::size_t{2});
+    QCOMPARE(std::string(d.source.cell(0, 1).view()), std::string("a"));
+    QCOMPARE(std::string(d.source.cell(1, 1).view()), std::string("b"));
+    QVERIFY(!d.source.holds(0) && !d.source.holds(2));
     QVERIFY(d.designNames == (Strings{"(Intercept)", "g=b"}));
   }
 
@@ -145,12 +146,20 @@ class DatasetTest : public QObject {
     }
   }
 
-  void sourceRowsShareTheTableWhenNoneIsDropped() {
-    const CsvTable table = parseCsv("y,g,id\n1,a,p\n2,b,q\n3,a,r\n", "d.csv");
-    const Dataset d = buildDataset(table, spec("y", {"g"}));
-    QVERIFY(d.source.rows == table.rows);
-    QCOMPARE(d.source.rows[2][2].data(), table.rows[2][2].data());  // no copy of the cells
-    QVERIFY(d.source.lineOfRow == table.lineOfRow);
+  void sourceKeepsTheCovariatesTypedAndTheirText() {
+    const CsvTable table = parseCsv("y,g,x,id\n1,a,0.50,p\n2,b,1e2,q\n3,a,-7,r\n", "d.csv");
+    const Dataset d = buildDataset(table, spec("y", {"g", "x"}));
+    QCOMPARE(d.source.size(), table.rows.size());
+    const dpsynth::core::data::SourceCells cells(d);
+    for (std::size_t r = 0; r < table.rows.size(); ++r)
+      for (const std::size_t c : {std::size_t{1}, std::size_t{2}})
+        QCOMPARE(cells(r, c).view(), table.rows[r][c]);
+    // Typed: the numeric covariate's numbers once, in X; the text one as codes into its levels.
+    QVERIFY(d.source.cells[2].kind() == dpsynth::core::data::SourceColumn::Kind::numeric);
+    QVERIFY(d.source.cells[2].values().empty());
+    QVERIFY_THROWS_EXCEPTION(std::logic_error, d.source.cell(0, 2));
+    QCOMPARE(d.source.cells[1].levels().size(), std::size_t{2});
+    QVERIFY(d.fileLines == table.lineOfRow);
   }
 
   void aStopRequestEndsTheBuildWithNothing() {
@@ -421,7 +430,7 @@ class DatasetTest : public QObject {
     QVERIFY(d.X == X);
     QCOMPARE(d.covariateNames, Strings{"x"});
     QCOMPARE(d.fileLines, (Lines{2, 3, 4}));
-    QVERIFY(d.source.rows.empty());
+    QVERIFY(d.source.empty());
     using dpsynth::core::data::numericDataset;
     Eigen::MatrixXd noIntercept = X;
     noIntercept(1, 0) = 0.0;

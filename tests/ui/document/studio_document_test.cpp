@@ -169,13 +169,13 @@ class StudioDocumentTest : public QObject {
     const auto column = [&names](const std::string& name) {
       return Eigen::Index(std::find(names.begin(), names.end(), name) - names.begin());
     };
-    const auto& table = reference->source;
-    for (std::size_t r = 0; r < table.rows.size(); ++r) {
-      const std::string region(table.rows[r][1]);
+    const dpsynth::core::data::SourceCells cells(*reference);
+    for (std::size_t r = 0; r < cells.size(); ++r) {
+      const std::string region(cells(r, 1).view());
       const auto i = Eigen::Index(r);
       QCOMPARE(reference->X(i, column("region=south")), region == "south" ? 1.0 : 0.0);
       QCOMPARE(reference->X(i, column("region=north")), region == "north" ? 1.0 : 0.0);
-      QCOMPARE(reference->X(i, column("age")), std::stod(std::string(table.rows[r][2])));
+      QCOMPARE(reference->X(i, column("age")), std::stod(std::string(cells(r, 2).view())));
     }
     QVERIFY(planRun(doc.current()).canRun());
   }
