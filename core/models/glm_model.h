@@ -144,6 +144,9 @@ class GlmModel final : public SynthesisModel {
     if constexpr (VectorPass<L>) {
       if (!shape_.interceptOnly && groups_.patterns() > 0 && !sufficient_) {
         passData_.emplace(lik_.passData(groups_, data_));
+        const auto active = static_cast<Eigen::Index>(groups_.active);
+        unitWeights_ = (groups_.weight.head(active).array() == 1.0).all();
+        constantFirst_ = (groups_.X.col(0).array() == groups_.X(0, 0)).all();
       }
     }
   }
@@ -260,7 +263,9 @@ class GlmModel final : public SynthesisModel {
   Eigen::VectorXd initial_;
   std::vector<typename L::Data> data_;  ///< data-only terms per pattern
   std::optional<typename detail::SufficientOf<L>::type> sufficient_;
-  std::optional<typename detail::PassDataOf<L>::type> passData_;  ///< VectorPass, uncensored
+  std::optional<typename detail::PassDataOf<L>::type> passData_;  ///< VectorPass
+  bool unitWeights_ = false;    ///< every active pattern's weight is 1 (kernels::Design)
+  bool constantFirst_ = false;  ///< the design's first column is one value (the intercept)
 };
 
 template <GlmLikelihood L>
@@ -381,6 +386,9 @@ bool GlmModel<L>::vectorRegressionPass(const Eigen::VectorXd& u, double& logLik,
     design.n = static_cast<std::ptrdiff_t>(groups_.active);
     design.weight = groups_.weight.data();
     design.coef = etaCoefficients(u);
+    design.unitWeights = unitWeights_;
+    design.constantFirst = constantFirst_;
+    design.firstValue = groups_.X(0, 0);
     gCoef.resize(shape_.coefficients);
     return lik_.vectorPass(*passData_, groups_, design, u, logLik, gradAux, gCoef.data());
   } else {
@@ -582,6 +590,8 @@ void GlmModel<L>::patternLogLik(const Eigen::VectorXd& u, std::size_t begin, std
       design.k = static_cast<int>(K);
       design.n = count;
       design.coef = c;
+      design.constantFirst = constantFirst_;
+      design.firstValue = X(0, 0);
       if (lik_.vectorValues(*passData_, groups_, data_, design, begin, u, f)) return;
     }
   }

@@ -25,7 +25,10 @@ const char* isaName(Isa isa);
 void setIsaForTesting(Isa isa);
 
 /// The design of a regression pass: column-major x (stride between columns), k columns,
-/// records [0, n) with weights w > 0, and the coefficients c that form η = x·c.
+/// records [0, n) with weights w > 0, and the coefficients c that form η = x·c. At 10⁶ records
+/// a pass is bound by memory: unitWeights (every w is exactly 1) and constantFirst (every
+/// record's first column is exactly firstValue, the intercept) let it skip reading those
+/// columns, with the same bits.
 struct Design {
   const double* x = nullptr;
   std::ptrdiff_t stride = 0;
@@ -33,6 +36,9 @@ struct Design {
   std::ptrdiff_t n = 0;
   const double* weight = nullptr;
   const double* coef = nullptr;
+  bool unitWeights = false;
+  bool constantFirst = false;
+  double firstValue = 0.0;
 };
 
 /// What a pass returns: Σ w f (without the family's constant terms, which the caller adds),
