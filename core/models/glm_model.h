@@ -5,7 +5,9 @@
 /// clamp, and forms the coefficient gradient as Xᵀ(w ⊙ ∂f/∂η). No heap allocation per call: work
 /// arrays are per thread, so one const model can serve several chain threads at once. Uncensored
 /// fits of families with exact sufficient statistics (glm_likelihood.h) skip the patterns
-/// altogether.
+/// altogether. Regressions of families with a VectorPass (poisson, negbin, beta) run their
+/// uncensored pass and their Lipschitz values in the vector kernels of regression_kernels.h
+/// where the CPU has them.
 ///
 /// Regressions can be sampled in a better-conditioned form (GlmForm): with QR the sampled
 /// coefficients are θ = R*β and the pattern design rows are those of Q* = XR*⁻¹ (QrTransform);
