@@ -82,20 +82,6 @@ std::pair<double, double> chooseBound(const models::SynthesisModel& model, const
   return {bound, 0.5 * best};
 }
 
-const char* familyTag(Family f) {
-  switch (f) {
-    case Family::poisson:
-      return "poisson";
-    case Family::negbin:
-      return "negbin";
-    case Family::beta:
-      return "beta";
-    case Family::normal:
-      return "normal";
-  }
-  return "";
-}
-
 }  // namespace
 
 class GradientTest : public QObject {
@@ -109,7 +95,8 @@ class GradientTest : public QObject {
     for (Family f : {Family::poisson, Family::negbin, Family::beta, Family::normal}) {
       for (int k : {0, 2}) {
         for (bool w : {false, true}) {
-          QTest::addRow("%s k=%d %s", familyTag(f), k, w ? "weighted" : "unweighted")
+          QTest::addRow("%s k=%d %s", models::familyName(f).c_str(), k,
+                        w ? "weighted" : "unweighted")
               << int(f) << k << w;
         }
       }
