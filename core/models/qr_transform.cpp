@@ -62,8 +62,21 @@ std::optional<QrTransform> QrTransform::fromDesign(const Eigen::MatrixXd& X,
   return QrTransform(std::move(r));
 }
 
+QrTransform::QrTransform(Eigen::MatrixXd r)
+    : r_(std::move(r)),
+      inverse_(r_.triangularView<Eigen::Upper>().solve(
+          Eigen::MatrixXd::Identity(r_.rows(), r_.cols()))) {
+  inverse_.triangularView<Eigen::StrictlyLower>().setZero();
+}
+
 void QrTransform::thetaToBeta(Eigen::Ref<Eigen::VectorXd> v) const {
-  r_.triangularView<Eigen::Upper>().solveInPlace(v);
+  // β_i = Σ_{j ≥ i} (R*⁻¹)_ij θ_j: row i of the triangle reads θ_j before β_j replaces it.
+  const Eigen::Index k = inverse_.rows();
+  for (Eigen::Index i = 0; i < k; ++i) {
+    double sum = 0.0;
+    for (Eigen::Index j = i; j < k; ++j) sum += inverse_(i, j) * v[j];
+    v[i] = sum;
+  }
 }
 
 void QrTransform::betaToTheta(Eigen::Ref<Eigen::VectorXd> v) const {
@@ -72,7 +85,12 @@ void QrTransform::betaToTheta(Eigen::Ref<Eigen::VectorXd> v) const {
 }
 
 void QrTransform::betaGradientToTheta(Eigen::Ref<Eigen::VectorXd> g) const {
-  r_.transpose().triangularView<Eigen::Lower>().solveInPlace(g);
+  // (R*⁻ᵀg)_i = Σ_{j ≤ i} (R*⁻¹)_ji g_j: from the last row down, so g_j (j ≤ i) is still ∂/∂β.
+  for (Eigen::Index i = inverse_.rows() - 1; i >= 0; --i) {
+    double sum = 0.0;
+    for (Eigen::Index j = 0; j <= i; ++j) sum += inverse_(j, i) * g[j];
+    g[i] = sum;
+  }
 }
 
 Eigen::MatrixXd QrTransform::designToQ(const Eigen::MatrixXd& rows,
