@@ -26,6 +26,7 @@
 #include <vector>
 
 #include "core/exec/cancellation.h"
+#include "core/models/design_cells.h"
 #include "core/models/glm_likelihood.h"
 #include "core/models/glm_parameters.h"
 #include "core/models/model.h"
@@ -78,6 +79,7 @@ struct CoefficientScratch {
   Eigen::VectorXd grad;   ///< prior gradient in the family's coordinates
   Eigen::VectorXd beta;   ///< β for η = Xβ (TransformedCoefficients)
   Eigen::VectorXd gBeta;  ///< ∂ log likelihood / ∂β
+  Eigen::VectorXd etaBeta;  ///< β = R*⁻¹θ for η = Xβ (QR with the design kept as X)
 };
 CoefficientScratch& coefficientScratch();
 
@@ -130,9 +132,16 @@ class GlmModel final : public SynthesisModel {
     if (qr_ && transformed_) {
       throw std::logic_error("GlmModel: QR needs coefficients that are u itself");
     }
-    // η is computed from groups_.X: with QR it holds the rows of Q*, so that η = Q*θ.
+    // The vector kernels read the design in cells (DesignCells): its indicator columns must stay
+    // as they are, so η = Xβ with β = R*⁻¹θ. Otherwise, with QR, groups_.X holds the rows of
+    // Q*, so that η = Q*θ.
+    if constexpr (VectorPass<L>) {
+      if (!shape_.interceptOnly && groups_.patterns() > 0) {
+        cells_.emplace(orderByCells(groups_, stop));
+      }
+    }
     exec::throwIfStopped(stop);
-    if (qr_) groups_.X = qr_->designToQ(std::move(groups_.X), stop);
+    if (qr_ && !cells_) groups_.X = qr_->designToQ(std::move(groups_.X), stop);
     exec::throwIfStopped(stop);
     data_.reserve(groups_.patterns());
     for (Eigen::Index p = 0; p < groups_.y.size(); ++p) data_.push_back(L::data(groups_.y[p]));
@@ -144,11 +153,10 @@ class GlmModel final : public SynthesisModel {
       }
     }
     if constexpr (VectorPass<L>) {
-      if (!shape_.interceptOnly && groups_.patterns() > 0 && !sufficient_) {
+      if (cells_ && !sufficient_) {
         passData_.emplace(lik_.passData(groups_, data_));
         const auto active = static_cast<Eigen::Index>(groups_.active);
         unitWeights_ = (groups_.weight.head(active).array() == 1.0).all();
-        constantFirst_ = (groups_.X.col(0).array() == groups_.X(0, 0)).all();
       }
     }
   }
@@ -237,8 +245,19 @@ class GlmModel final : public SynthesisModel {
   template <bool kGrad>
   void blockTerms(const typename L::Params& params, std::size_t p0, std::size_t len,
                   const double* eta, double* f, double* dEta, double* dAux) const;
-  /// The coefficients η is formed with: u's head, or β for a family that maps u to β.
+  /// The coefficients η is formed with: u's head, or β for a family that maps u to β or when
+  /// the design is kept as X under QR (etaInBeta()).
   const double* etaCoefficients(const Eigen::VectorXd& u) const;
+  /// True when η = Xβ although the sampler moves θ = R*β: gradients with respect to the
+  /// coefficients η is formed with are mapped to θ (mapEtaGradient).
+  bool etaInBeta() const { return qr_.has_value() && cells_.has_value(); }
+  /// ∂/∂β to ∂/∂θ in place when etaInBeta().
+  void mapEtaGradient(Eigen::Ref<Eigen::VectorXd> g) const {
+    if (etaInBeta()) qr_->betaGradientToTheta(g);
+  }
+  /// The design of a kernel pass over patterns [first, first + count): its cells clipped to
+  /// the range.
+  kernels::Design kernelDesign(const double* coef, std::size_t first, std::size_t count) const;
   /// Uncensored regressions: Σ_p w_p f_p into logLik, Σ_p w_p ∂f_p/∂aux into gradAux and
   /// Xᵀ(w ⊙ ∂f/∂η) into gCoef, in one pass over blocks of patterns: each block's design rows
   /// form its η and, still in cache, its share of the gradient, so the design is read once
@@ -252,13 +271,14 @@ class GlmModel final : public SynthesisModel {
   /// An uncensored regression's log density from its prior and likelihood sums: gCoef mapped
   /// to the sampled coordinates and added with gradAux into grad.
   double finishRegression(const Eigen::VectorXd& u, double logPrior, double logLik, double gradAux,
-                          const Eigen::VectorXd& gCoef, Eigen::VectorXd& grad) const;
+                          Eigen::VectorXd& gCoef, Eigen::VectorXd& grad) const;
 
   Family family_;
   GlmShape shape_;
   L lik_;
   LikelihoodWeights weights_;
-  RecordGroups groups_;  ///< groups_.X: the design η is computed from (Q* rows with QR)
+  RecordGroups groups_;  ///< groups_.X: the design η is computed from (Q* rows with QR, unless
+                         ///< in cells)
   bool clamped_;
   std::optional<QrTransform> qr_;
   bool transformed_;  ///< the family maps u to β (TransformedCoefficients)
@@ -266,8 +286,8 @@ class GlmModel final : public SynthesisModel {
   std::vector<typename L::Data> data_;  ///< data-only terms per pattern
   std::optional<typename detail::SufficientOf<L>::type> sufficient_;
   std::optional<typename detail::PassDataOf<L>::type> passData_;  ///< VectorPass
-  bool unitWeights_ = false;    ///< every active pattern's weight is 1 (kernels::Design)
-  bool constantFirst_ = false;  ///< the design's first column is one value (the intercept)
+  std::optional<DesignCells> cells_;  ///< regressions of VectorPass families: patterns in cells
+  bool unitWeights_ = false;  ///< every active pattern's weight is 1 (kernels::Design)
 };
 
 template <GlmLikelihood L>
@@ -278,15 +298,8 @@ void GlmModel<L>::linearPredictor(const Eigen::VectorXd& u, std::size_t count,
     eta.setConstant(u[0]);
     return;
   }
-  if constexpr (TransformedCoefficients<L>) {
-    if (transformed_) {
-      Eigen::VectorXd& beta = detail::coefficientScratch().beta;
-      lik_.coefficients(u, beta);
-      eta.noalias() = groups_.X.topRows(static_cast<Eigen::Index>(count)) * beta;
-      return;
-    }
-  }
-  eta.noalias() = groups_.X.topRows(static_cast<Eigen::Index>(count)) * u.head(shape_.coefficients);
+  const Eigen::Map<const Eigen::VectorXd> c(etaCoefficients(u), shape_.coefficients);
+  eta.noalias() = groups_.X.topRows(static_cast<Eigen::Index>(count)) * c;
 }
 
 template <GlmLikelihood L>
@@ -339,7 +352,41 @@ const double* GlmModel<L>::etaCoefficients(const Eigen::VectorXd& u) const {
       return beta.data();
     }
   }
+  if (etaInBeta()) {
+    Eigen::VectorXd& beta = detail::coefficientScratch().etaBeta;
+    beta = u.head(shape_.coefficients);
+    qr_->thetaToBeta(beta);
+    return beta.data();
+  }
   return u.data();
+}
+
+template <GlmLikelihood L>
+kernels::Design GlmModel<L>::kernelDesign(const double* coef, std::size_t first,
+                                          std::size_t count) const {
+  const DesignCells& cells = *cells_;
+  kernels::Design design;
+  design.x = groups_.X.data() + first;
+  design.stride = groups_.X.rows();
+  design.k = shape_.coefficients;
+  design.n = static_cast<std::ptrdiff_t>(count);
+  design.weight = groups_.weight.data() + first;
+  design.coef = coef;
+  design.readColumn = cells.readColumns.data();
+  design.readColumns = static_cast<int>(cells.readColumns.size());
+  design.cellColumn = cells.cellColumns.data();
+  design.cellColumns = static_cast<int>(cells.cellColumns.size());
+  // The cells that meet [first, first + count).
+  const auto begin = static_cast<std::ptrdiff_t>(first);
+  const auto end = static_cast<std::ptrdiff_t>(first + count);
+  const auto firstCell = std::upper_bound(cells.start.begin(), cells.start.end() - 1, begin) - 1;
+  const auto lastCell = std::lower_bound(firstCell, cells.start.end() - 1, end);
+  const auto c0 = firstCell - cells.start.begin();
+  design.cells = static_cast<int>(lastCell - firstCell);
+  design.cellStart = cells.start.data() + c0;
+  design.cellValue = cells.values.data() + c0 * design.cellColumns;
+  design.origin = begin;
+  return design;
 }
 
 template <GlmLikelihood L>
@@ -381,16 +428,8 @@ bool GlmModel<L>::vectorRegressionPass(const Eigen::VectorXd& u, double& logLik,
                                        Eigen::VectorXd& gCoef) const {
   if constexpr (VectorPass<L>) {
     if (!passData_) return false;
-    kernels::Design design;
-    design.x = groups_.X.data();
-    design.stride = groups_.X.rows();
-    design.k = shape_.coefficients;
-    design.n = static_cast<std::ptrdiff_t>(groups_.active);
-    design.weight = groups_.weight.data();
-    design.coef = etaCoefficients(u);
+    kernels::Design design = kernelDesign(etaCoefficients(u), 0, groups_.active);
     design.unitWeights = unitWeights_;
-    design.constantFirst = constantFirst_;
-    design.firstValue = groups_.X(0, 0);
     gCoef.resize(shape_.coefficients);
     return lik_.vectorPass(*passData_, groups_, design, u, logLik, gradAux, gCoef.data());
   } else {
@@ -400,7 +439,7 @@ bool GlmModel<L>::vectorRegressionPass(const Eigen::VectorXd& u, double& logLik,
 
 template <GlmLikelihood L>
 double GlmModel<L>::finishRegression(const Eigen::VectorXd& u, double logPrior, double logLik,
-                                     double gradAux, const Eigen::VectorXd& gCoef,
+                                     double gradAux, Eigen::VectorXd& gCoef,
                                      Eigen::VectorXd& grad) const {
   constexpr double kNegInf = -std::numeric_limits<double>::infinity();
   if (!std::isfinite(logLik)) return kNegInf;
@@ -411,7 +450,10 @@ double GlmModel<L>::finishRegression(const Eigen::VectorXd& u, double logPrior, 
       mapped = true;
     }
   }
-  if (!mapped) grad.head(shape_.coefficients) += gCoef;
+  if (!mapped) {
+    mapEtaGradient(gCoef);
+    grad.head(shape_.coefficients) += gCoef;
+  }
   if (lik_.auxIndex() >= 0) grad[lik_.auxIndex()] += gradAux;
   const double total = logPrior + logLik;
   if (!std::isfinite(total) || !grad.allFinite()) return kNegInf;
@@ -527,7 +569,13 @@ double GlmModel<L>::logDensity(const Eigen::VectorXd& u, Eigen::VectorXd& grad) 
         done = true;
       }
     }
-    if (!done) {
+    if (!done && etaInBeta()) {
+      Eigen::VectorXd& gBeta = detail::coefficientScratch().gBeta;
+      gBeta.noalias() =
+          groups_.X.topRows(static_cast<Eigen::Index>(active)).transpose() * weighted;
+      mapEtaGradient(gBeta);
+      grad.head(shape_.coefficients) += gBeta;
+    } else if (!done) {
       grad.head(shape_.coefficients).noalias() +=
           groups_.X.topRows(static_cast<Eigen::Index>(active)).transpose() * weighted;
     }
@@ -586,14 +634,7 @@ void GlmModel<L>::patternLogLik(const Eigen::VectorXd& u, std::size_t begin, std
   const Eigen::Index K = shape_.coefficients;
   if constexpr (VectorPass<L>) {
     if (passData_) {
-      kernels::Design design;
-      design.x = X.data() + first;
-      design.stride = X.rows();
-      design.k = static_cast<int>(K);
-      design.n = count;
-      design.coef = c;
-      design.constantFirst = constantFirst_;
-      design.firstValue = X(0, 0);
+      const kernels::Design design = kernelDesign(c, begin, end - begin);
       if (lik_.vectorValues(*passData_, groups_, data_, design, begin, u, f)) return;
     }
   }

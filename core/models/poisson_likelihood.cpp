@@ -30,18 +30,32 @@ double PoissonLikelihood::logPrior(const Eigen::VectorXd& u, Eigen::VectorXd& gr
 PoissonLikelihood::PassData PoissonLikelihood::passData(const RecordGroups& groups,
                                                         const std::vector<Data>& data) const {
   CompensatedSum constant;
+  std::vector<CompensatedSum> linear(static_cast<std::size_t>(groups.X.cols()));
   for (std::size_t p = 0; p < groups.active; ++p) {
-    constant.add(-groups.weight[static_cast<Eigen::Index>(p)] * data[p].logGammaY1);
+    const auto row = static_cast<Eigen::Index>(p);
+    const double w = groups.weight[row];
+    constant.add(-w * data[p].logGammaY1);
+    const double wy = w * groups.y[row];
+    for (Eigen::Index j = 0; j < groups.X.cols(); ++j) {
+      linear[static_cast<std::size_t>(j)].add(wy * groups.X(row, j));
+    }
   }
-  return {constant.value()};
+  PassData out{constant.value(), {}};
+  for (const CompensatedSum& t : linear) out.linear.push_back(t.value());
+  return out;
 }
 
-bool PoissonLikelihood::vectorPass(const PassData& passData, const RecordGroups& groups,
+bool PoissonLikelihood::vectorPass(const PassData& passData, const RecordGroups&,
                                    const kernels::Design& design, const Eigen::VectorXd&,
                                    double& logLik, double& gradAux, double* gCoef) const {
   kernels::PassSums sums;
-  if (!kernels::poissonPass(design, groups.y.data(), sums, gCoef)) return false;
-  logLik = passData.constant + sums.logLik;
+  if (!kernels::poissonPass(design, sums, gCoef)) return false;
+  double linear = 0.0;
+  for (int j = 0; j < design.k; ++j) {
+    linear += passData.linear[static_cast<std::size_t>(j)] * design.coef[j];
+    gCoef[j] += passData.linear[static_cast<std::size_t>(j)];
+  }
+  logLik = passData.constant + linear + sums.logLik;
   gradAux = 0.0;
   return true;
 }

@@ -66,8 +66,12 @@ class PoissonLikelihood {
   double draw(random::Rng& rng, double eta, const Params&) const;
 
   /// VectorPass: −Σ_p w_p lgamma(y_p + 1), the part of the log-likelihood that is constant.
+  /// The pass's constant −Σ w lgamma(y + 1) and its linear part's statistic t = Xᵀ(w ⊙ y):
+  /// Σ_p w_p y_p η_p = tᵀβ, so the kernel never reads y (the design must be X itself, as the
+  /// kernels' cells keep it).
   struct PassData {
     double constant = 0.0;
+    std::vector<double> linear;
   };
   PassData passData(const RecordGroups& groups, const std::vector<Data>& data) const;
   bool vectorPass(const PassData& passData, const RecordGroups& groups,

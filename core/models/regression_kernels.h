@@ -25,10 +25,13 @@ const char* isaName(Isa isa);
 void setIsaForTesting(Isa isa);
 
 /// The design of a regression pass: column-major x (stride between columns), k columns,
-/// records [0, n) with weights w > 0, and the coefficients c that form η = x·c. At 10⁶ records
-/// a pass is bound by memory: unitWeights (every w is exactly 1) and constantFirst (every
-/// record's first column is exactly firstValue, the intercept) let it skip reading those
-/// columns, with the same bits.
+/// records [0, n) with weights w > 0, and the coefficients c that form η = x·c. The records
+/// come in cells (models/design_cells.h): the records of cell c, [cellStart[c] − origin,
+/// cellStart[c + 1] − origin) clipped to [0, n), share the values cellValue[c·m, c·m + m) of
+/// the m columns cellColumn, so their η starts from Σ_i cellValue[c·m + i]·c[cellColumn[i]] and
+/// only the readColumns columns readColumn are read per record; those columns' gradient is the
+/// cell's Σ w ∂f/∂η times its values. At 10⁶ records a pass is bound by memory: unitWeights
+/// (every w is exactly 1) lets it skip reading the weights, with the same bits.
 struct Design {
   const double* x = nullptr;
   std::ptrdiff_t stride = 0;
@@ -37,8 +40,14 @@ struct Design {
   const double* weight = nullptr;
   const double* coef = nullptr;
   bool unitWeights = false;
-  bool constantFirst = false;
-  double firstValue = 0.0;
+  const int* readColumn = nullptr;
+  int readColumns = 0;
+  const int* cellColumn = nullptr;
+  int cellColumns = 0;
+  int cells = 0;
+  const std::ptrdiff_t* cellStart = nullptr;  ///< cells + 1 boundaries
+  const double* cellValue = nullptr;          ///< cells × cellColumns, row-major
+  std::ptrdiff_t origin = 0;                  ///< the cellStart index of record 0
 };
 
 /// What a pass returns: Σ w f (without the family's constant terms, which the caller adds),
@@ -48,9 +57,10 @@ struct PassSums {
   double aux = 0.0;
 };
 
-/// Poisson: f = yη − e^η (the caller adds −Σ w lgamma(y + 1)); aux unused.
+/// Poisson: Σ w f without its linear part, f − yη = −e^η (the caller adds Σ w yη = tᵀc with
+/// t = xᵀ(w ⊙ y), and −Σ w lgamma(y + 1)); aux unused. The pass thus never reads y.
 /// Returns false when the CPU has no vector kernel (the caller then uses the generic path).
-bool poissonPass(const Design& design, const double* y, PassSums& sums, double* gradient);
+bool poissonPass(const Design& design, PassSums& sums, double* gradient);
 
 /// Negative binomial with log link, φ > 0: with d = η − log φ, f = φ·log(φ/(μ + φ)) +
 /// y·log(μ/(μ + φ)) and aux = log(φ/(μ + φ)) + μ/(μ + φ) − y/(μ + φ) (the caller adds the
@@ -65,8 +75,8 @@ bool betaPass(const Design& design, const double* logY, const double* log1mY, do
               PassSums& sums, double* gradient);
 
 /// Each record's log-likelihood without the family's constant terms, into out[0, n) (weights
-/// unused): the Lipschitz pass. η is summed in column order, so a record's value does not
-/// depend on where its range starts. False when the CPU has no vector kernel.
+/// unused): the Lipschitz pass. η is summed in a fixed order (the cell's offset, then the read
+/// columns in order), so a record's value does not depend on where its range starts. False when the CPU has no vector kernel.
 bool poissonValues(const Design& design, const double* y, double* out);
 bool negbinValues(const Design& design, const double* y, double phi, double logPhi, double* out);
 bool betaValues(const Design& design, const double* logY, const double* log1mY, double lambda,

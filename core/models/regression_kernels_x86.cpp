@@ -58,6 +58,10 @@ inline Lanes loadPartial(const double* p, int count) {
   return {_mm256_maskload_pd(p, firstLanes(count)),
           _mm256_maskload_pd(p + 4, firstLanes(count - 4))};
 }
+/// Set in the lanes below count.
+inline Mask firstMask(int count) {
+  return {_mm256_castsi256_pd(firstLanes(count)), _mm256_castsi256_pd(firstLanes(count - 4))};
+}
 inline void store(double* p, Lanes x) {
   _mm256_storeu_pd(p, x.a);
   _mm256_storeu_pd(p + 4, x.b);
@@ -196,6 +200,7 @@ inline Lanes loadPartial(const double* p, int count) {
   return {_mm512_maskz_loadu_pd(firstLanes(count), p),
           _mm512_maskz_loadu_pd(firstLanes(count - 8), p + 8)};
 }
+inline Mask firstMask(int count) { return {firstLanes(count), firstLanes(count - 8)}; }
 inline void store(double* p, Lanes x) {
   _mm512_storeu_pd(p, x.a);
   _mm512_storeu_pd(p + 8, x.b);
@@ -354,8 +359,8 @@ void setIsaForTesting(Isa isa) {
   }                            \
   return false;
 
-bool poissonPass(const Design& design, const double* y, PassSums& sums, double* gradient) {
-  DPSYNTH_DISPATCH(poisson(design, y, sums, gradient))
+bool poissonPass(const Design& design, PassSums& sums, double* gradient) {
+  DPSYNTH_DISPATCH(poisson(design, sums, gradient))
 }
 
 bool negbinPass(const Design& design, const double* y, double phi, double logPhi, PassSums& sums,
@@ -366,6 +371,17 @@ bool negbinPass(const Design& design, const double* y, double phi, double logPhi
 bool betaPass(const Design& design, const double* logY, const double* log1mY, double lambda,
               PassSums& sums, double* gradient) {
   DPSYNTH_DISPATCH(beta(design, logY, log1mY, lambda, sums, gradient))
+}
+
+bool poissonValues(const Design& design, const double* y, double* out) {
+  DPSYNTH_DISPATCH(poissonValues(design, y, out))
+}
+bool negbinValues(const Design& design, const double* y, double phi, double logPhi, double* out) {
+  DPSYNTH_DISPATCH(negbinValues(design, y, phi, logPhi, out))
+}
+bool betaValues(const Design& design, const double* logY, const double* log1mY, double lambda,
+                double* out) {
+  DPSYNTH_DISPATCH(betaValues(design, logY, log1mY, lambda, out))
 }
 
 #undef DPSYNTH_DISPATCH
@@ -384,16 +400,6 @@ bool betaPass(const Design& design, const double* logY, const double* log1mY, do
   }                                 \
   return false;
 
-bool poissonValues(const Design& design, const double* y, double* out) {
-  DPSYNTH_DISPATCH_VOID(poissonValues(design, y, out))
-}
-bool negbinValues(const Design& design, const double* y, double phi, double logPhi, double* out) {
-  DPSYNTH_DISPATCH_VOID(negbinValues(design, y, phi, logPhi, out))
-}
-bool betaValues(const Design& design, const double* logY, const double* log1mY, double lambda,
-                double* out) {
-  DPSYNTH_DISPATCH_VOID(betaValues(design, logY, log1mY, lambda, out))
-}
 bool expValues(const double* x, std::size_t n, double* out) {
   DPSYNTH_DISPATCH_VOID(expValues(x, n, out))
 }
@@ -414,7 +420,7 @@ namespace dpsynth::core::models::kernels {
 
 Isa activeIsa() { return Isa::generic; }
 void setIsaForTesting(Isa) {}
-bool poissonPass(const Design&, const double*, PassSums&, double*) { return false; }
+bool poissonPass(const Design&, PassSums&, double*) { return false; }
 bool negbinPass(const Design&, const double*, double, double, PassSums&, double*) { return false; }
 bool betaPass(const Design&, const double*, const double*, double, PassSums&, double*) {
   return false;

@@ -215,13 +215,15 @@ class RegressionKernelsTest : public QObject {
     QTest::addColumn<int>("family");
     QTest::addColumn<int>("records");
     QTest::addColumn<int>("columns");
-    QTest::addColumn<bool>("weighted");
+    QTest::addColumn<int>("weighted");  // 0: none, 1: α in [0.05, 1], 2: a fifth of α = 0
     for (Family f : {Family::poisson, Family::negbin, Family::beta}) {
       const auto name = models::familyName(f);
-      QTest::newRow((name + " n=1500 k=8").c_str()) << int(f) << 1500 << 8 << false;
-      QTest::newRow((name + " n=203 k=8 weighted").c_str()) << int(f) << 203 << 8 << true;
-      QTest::newRow((name + " n=37 k=20").c_str()) << int(f) << 37 << 20 << false;
-      QTest::newRow((name + " n=13 k=8").c_str()) << int(f) << 13 << 8 << true;
+      // n = 1500 puts the design's dummies in 12 cells (design_cells.h), n = 203 in 3.
+      QTest::newRow((name + " n=1500 k=8").c_str()) << int(f) << 1500 << 8 << 0;
+      QTest::newRow((name + " n=1500 k=8 some weights 0").c_str()) << int(f) << 1500 << 8 << 2;
+      QTest::newRow((name + " n=203 k=8 weighted").c_str()) << int(f) << 203 << 8 << 1;
+      QTest::newRow((name + " n=37 k=20").c_str()) << int(f) << 37 << 20 << 0;
+      QTest::newRow((name + " n=13 k=8").c_str()) << int(f) << 13 << 8 << 1;
     }
   }
 
@@ -229,16 +231,18 @@ class RegressionKernelsTest : public QObject {
     QFETCH(int, family);
     QFETCH(int, records);
     QFETCH(int, columns);
-    QFETCH(bool, weighted);
+    QFETCH(int, weighted);
     const auto isas = vectorIsas();
     if (isas.empty()) QSKIP("this CPU has neither AVX2 + FMA nor AVX-512");
     const auto f = static_cast<Family>(family);
     const data::Dataset d = wideDataset(f, static_cast<std::size_t>(records), columns, 20261127);
     models::LikelihoodWeights weights;
-    if (weighted) {
+    if (weighted != 0) {
       auto rng = random::makeRng(5, 1);
-      for (int i = 0; i < records; ++i)
-        weights.alpha.push_back(0.05 + 0.95 * random::uniform01(rng));
+      for (int i = 0; i < records; ++i) {
+        const double alpha = 0.05 + 0.95 * random::uniform01(rng);
+        weights.alpha.push_back(weighted == 2 && random::uniform01(rng) < 0.2 ? 0.0 : alpha);
+      }
     }
     const auto model = models::makeModel(d, {f, 1.0}, weights);
     auto rng = random::makeRng(11, 2);
