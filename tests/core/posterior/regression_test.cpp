@@ -94,7 +94,8 @@ class RegressionTest : public QObject {
  private slots:
   /// Posterior means and sds of every parameter agree between the sampled and the direct form
   /// within 4.5 Monte Carlo standard errors (se of a mean sd/√ESS; of an sd
-  /// sd·√((κ − 1)/(4·ESS)) with κ the kurtosis), for 4 × 1000 draws each.
+  /// sd·√((κ − 1)/(4·ESS)) with κ the kurtosis), for 4 × 1000 draws each; negbin's σ_j by their
+  /// means only (see below).
   void samplesTheDirectPosterior_data() {
     QTest::addColumn<int>("family");
     QTest::addColumn<bool>("weighted");
@@ -146,6 +147,14 @@ class RegressionTest : public QObject {
                               .arg(x.mean)
                               .arg(y.mean)
                               .arg(seMean)));
+      // The centred reference is no reference for the spread of negbin's log σ_j: it still
+      // diverges in the funnel's neck at acceptance 0.99, and that spread moved with its
+      // trajectory (1.42, 1.44 and 1.48 for sigma[3] under AVX-512, AVX2 and the generic
+      // kernels, one seed) while the integrated form gave 1.53-1.54 under all three and over
+      // seeds. σ_j | β_j is drawn exactly there (its distribution function is checked against
+      // quadrature in scale_mixture_prior_test), so β's and φ's spreads are what this compares.
+      const bool funnelScale = f == Family::negbin && names[p].rfind("sigma", 0) == 0;
+      if (funnelScale) continue;
       QVERIFY2(std::abs(x.sd - y.sd) < 4.5 * seSd, qPrintable(QString("%1 sd: %2 vs %3 (se %4)")
                                                                   .arg(names[p].c_str())
                                                                   .arg(x.sd)
