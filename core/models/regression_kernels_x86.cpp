@@ -172,141 +172,22 @@ inline double sum(Lanes x) {
 DPSYNTH_TARGET_END
 
 DPSYNTH_TARGET_BEGIN_AVX512
+/// kRegs registers per value, 8·kRegs records per step: a packet's terms are one long chain of
+/// dependent operations (exp, log, log Γ and ψ), longer than the processor's window can overlap
+/// with the next packet's, so each operation issues kRegs independent instructions instead.
+/// Two registers took the beta pass from 30 to 24 µs at n = 1500; four take the negbin pass at
+/// 10⁶ records from about 6 to 4.5 ms, but cost more in the partial packet that ends each cell,
+/// so designs whose cells are short (a survey design's dozen cells of ~100 records) keep two.
 namespace avx512 {
-
-/// Two registers per value, sixteen records per step: the beta kernel's log Γ and ψ are long
-/// chains of dependent operations, and with one register a step's chain is longer than the
-/// processor's window can overlap with the next step. Each operation below issues two
-/// independent instructions instead (measured: the beta pass 30 → 24 µs at n = 1500).
-inline constexpr int kWidth = 16;
-struct Lanes {
-  __m512d a, b;
-};
-struct Mask {
-  __mmask8 a, b;
-};
-
-inline __mmask8 firstLanes(int count) {
-  return count >= 8 ? static_cast<__mmask8>(0xFF)
-                    : static_cast<__mmask8>((1u << (count > 0 ? count : 0)) - 1u);
-}
-inline Lanes splat(double x) {
-  const __m512d v = _mm512_set1_pd(x);
-  return {v, v};
-}
-inline Lanes load(const double* p) { return {_mm512_loadu_pd(p), _mm512_loadu_pd(p + 8)}; }
-/// Masked-off lanes are neither read nor faulted on.
-inline Lanes loadPartial(const double* p, int count) {
-  return {_mm512_maskz_loadu_pd(firstLanes(count), p),
-          _mm512_maskz_loadu_pd(firstLanes(count - 8), p + 8)};
-}
-inline Mask firstMask(int count) { return {firstLanes(count), firstLanes(count - 8)}; }
-inline void store(double* p, Lanes x) {
-  _mm512_storeu_pd(p, x.a);
-  _mm512_storeu_pd(p + 8, x.b);
-}
-inline void storePartial(double* p, int count, Lanes x) {
-  _mm512_mask_storeu_pd(p, firstLanes(count), x.a);
-  _mm512_mask_storeu_pd(p + 8, firstLanes(count - 8), x.b);
-}
-inline Lanes operator+(Lanes x, Lanes y) {
-  return {_mm512_add_pd(x.a, y.a), _mm512_add_pd(x.b, y.b)};
-}
-inline Lanes operator-(Lanes x, Lanes y) {
-  return {_mm512_sub_pd(x.a, y.a), _mm512_sub_pd(x.b, y.b)};
-}
-inline Lanes operator*(Lanes x, Lanes y) {
-  return {_mm512_mul_pd(x.a, y.a), _mm512_mul_pd(x.b, y.b)};
-}
-/// 1/x within about an ulp, without a division (which issues one per 16 cycles): the 14-bit
-/// estimate refined by two Newton steps r ← r + r(1 − xr), each doubling the correct bits.
-/// 0 and ±inf give NaN instead of ±inf and 0; the kernels' callers then see a non-finite
-/// log density, as they would have.
-inline __m512d reciprocalOne(__m512d x) {
-  __m512d r = _mm512_rcp14_pd(x);
-  const __m512d one = _mm512_set1_pd(1.0);
-  r = _mm512_fmadd_pd(r, _mm512_fnmadd_pd(x, r, one), r);
-  return _mm512_fmadd_pd(r, _mm512_fnmadd_pd(x, r, one), r);
-}
-inline Lanes reciprocal(Lanes x) { return {reciprocalOne(x.a), reciprocalOne(x.b)}; }
-inline Lanes fma(Lanes x, Lanes y, Lanes z) {
-  return {_mm512_fmadd_pd(x.a, y.a, z.a), _mm512_fmadd_pd(x.b, y.b, z.b)};
-}
-inline Lanes fnma(Lanes x, Lanes y, Lanes z) {
-  return {_mm512_fnmadd_pd(x.a, y.a, z.a), _mm512_fnmadd_pd(x.b, y.b, z.b)};
-}
-inline Lanes max(Lanes x, Lanes y) { return {_mm512_max_pd(x.a, y.a), _mm512_max_pd(x.b, y.b)}; }
-inline Lanes min(Lanes x, Lanes y) { return {_mm512_min_pd(x.a, y.a), _mm512_min_pd(x.b, y.b)}; }
-inline Lanes abs(Lanes x) { return {_mm512_abs_pd(x.a), _mm512_abs_pd(x.b)}; }
-inline Mask greater(Lanes x, Lanes y) {
-  return {_mm512_cmp_pd_mask(x.a, y.a, _CMP_GT_OQ), _mm512_cmp_pd_mask(x.b, y.b, _CMP_GT_OQ)};
-}
-inline Mask less(Lanes x, Lanes y) {
-  return {_mm512_cmp_pd_mask(x.a, y.a, _CMP_LT_OQ), _mm512_cmp_pd_mask(x.b, y.b, _CMP_LT_OQ)};
-}
-inline Mask equal(Lanes x, Lanes y) {
-  return {_mm512_cmp_pd_mask(x.a, y.a, _CMP_EQ_OQ), _mm512_cmp_pd_mask(x.b, y.b, _CMP_EQ_OQ)};
-}
-inline Mask unordered(Lanes x) {
-  return {_mm512_cmp_pd_mask(x.a, x.a, _CMP_UNORD_Q), _mm512_cmp_pd_mask(x.b, x.b, _CMP_UNORD_Q)};
-}
-inline Mask either(Mask x, Mask y) {
-  return {static_cast<__mmask8>(x.a | y.a), static_cast<__mmask8>(x.b | y.b)};
-}
-inline Lanes select(Mask m, Lanes x, Lanes y) {
-  return {_mm512_mask_blend_pd(m.a, y.a, x.a), _mm512_mask_blend_pd(m.b, y.b, x.b)};
-}
-inline Lanes roundNearest(Lanes x) {
-  constexpr int kMode = _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC;
-  return {_mm512_roundscale_pd(x.a, kMode), _mm512_roundscale_pd(x.b, kMode)};
-}
-inline Lanes floorLanes(Lanes x) {
-  constexpr int kMode = _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC;
-  return {_mm512_roundscale_pd(x.a, kMode), _mm512_roundscale_pd(x.b, kMode)};
-}
-inline __m512d pow2One(__m512d k) {
-  const __m512d t = _mm512_add_pd(k, _mm512_set1_pd(0x1.8p52 + 1023.0));
-  return _mm512_castsi512_pd(_mm512_slli_epi64(_mm512_castpd_si512(t), 52));
-}
-inline Lanes pow2(Lanes k) { return {pow2One(k.a), pow2One(k.b)}; }
-inline __m512d exponentOne(__m512d x) {
-  const __m512i e = _mm512_srli_epi64(_mm512_castpd_si512(x), 52);
-  const __m512d biased =
-      _mm512_castsi512_pd(_mm512_or_si512(e, _mm512_castpd_si512(_mm512_set1_pd(0x1p52))));
-  return _mm512_sub_pd(biased, _mm512_set1_pd(0x1p52));
-}
-inline Lanes exponentOf(Lanes x) { return {exponentOne(x.a), exponentOne(x.b)}; }
-inline __m512d mantissaOne(__m512d x) {
-  const __m512i bits = _mm512_castpd_si512(x);
-  const __m512i m = _mm512_and_si512(bits, _mm512_set1_epi64(0x000FFFFFFFFFFFFFLL));
-  return _mm512_castsi512_pd(_mm512_or_si512(m, _mm512_set1_epi64(0x3FF0000000000000LL)));
-}
-inline Lanes mantissaOf(Lanes x) { return {mantissaOne(x.a), mantissaOne(x.b)}; }
-/// p·2^n in one instruction (overflow, underflow and subnormal results as a product would
-/// round them).
-inline Lanes scalePow2(Lanes p, Lanes n) {
-  return {_mm512_scalef_pd(p.a, n.a), _mm512_scalef_pd(p.b, n.b)};
-}
-/// x's significand m in [0.75, 1.5) and exponent e, x = 2^e·m (subnormal x too); x positive
-/// and finite.
-inline __m512d significandOne(__m512d x, __m512d& e) {
-  const __m512d m = _mm512_getmant_pd(x, _MM_MANT_NORM_p75_1p5, _MM_MANT_SIGN_src);
-  const __mmask8 low = _mm512_cmp_pd_mask(m, _mm512_set1_pd(1.0), _CMP_LT_OQ);
-  e = _mm512_mask_add_pd(_mm512_getexp_pd(x), low, _mm512_getexp_pd(x), _mm512_set1_pd(1.0));
-  return m;
-}
-inline Lanes splitSignificand(Lanes x, Lanes& e) {
-  return {significandOne(x.a, e.a), significandOne(x.b, e.b)};
-}
-inline double sum(Lanes x) {
-  alignas(64) double v[8];
-  _mm512_store_pd(v, _mm512_add_pd(x.a, x.b));
-  return ((v[0] + v[1]) + (v[2] + v[3])) + ((v[4] + v[5]) + (v[6] + v[7]));
-}
-
+inline constexpr int kRegs = 2;
+#include "core/models/regression_kernel_avx512_lanes.inc"
 #include "core/models/regression_kernel_body.inc"
-
 }  // namespace avx512
+namespace avx512wide {
+inline constexpr int kRegs = 4;
+#include "core/models/regression_kernel_avx512_lanes.inc"
+#include "core/models/regression_kernel_body.inc"
+}  // namespace avx512wide
 DPSYNTH_TARGET_END
 
 namespace {
@@ -348,15 +229,24 @@ void setIsaForTesting(Isa isa) {
 }
 
 // One switch per entry point: the generic case returns false and the caller's own code runs.
-#define DPSYNTH_DISPATCH(call) \
-  switch (activeIsa()) {       \
-    case Isa::avx512:          \
-      return avx512::call;     \
-    case Isa::avx2:            \
-      return avx2::call;       \
-    case Isa::generic:         \
-      break;                   \
-  }                            \
+/// The wide AVX-512 packets pay where cells are long: at least this many records per cell on
+/// average (a design's cells come from its data, so the choice is the same on every run).
+namespace {
+constexpr std::ptrdiff_t kWideCellRecords = 512;
+bool wide(const Design& design) {
+  return design.cells > 0 && design.n >= kWideCellRecords * design.cells;
+}
+}  // namespace
+
+#define DPSYNTH_DISPATCH(call)                                   \
+  switch (activeIsa()) {                                         \
+    case Isa::avx512:                                            \
+      return wide(design) ? avx512wide::call : avx512::call;     \
+    case Isa::avx2:                                              \
+      return avx2::call;                                         \
+    case Isa::generic:                                           \
+      break;                                                     \
+  }                                                              \
   return false;
 
 bool poissonPass(const Design& design, PassSums& sums, double* gradient) {

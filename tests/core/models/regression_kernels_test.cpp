@@ -221,6 +221,9 @@ class RegressionKernelsTest : public QObject {
       // n = 1500 puts the design's dummies in 12 cells (design_cells.h), n = 203 in 3.
       QTest::newRow((name + " n=1500 k=8").c_str()) << int(f) << 1500 << 8 << 0;
       QTest::newRow((name + " n=1500 k=8 some weights 0").c_str()) << int(f) << 1500 << 8 << 2;
+      // 6200 records in 12 cells take the wide AVX-512 packets (four registers a value).
+      QTest::newRow((name + " n=6200 k=12").c_str()) << int(f) << 6200 << 12 << 0;
+      QTest::newRow((name + " n=6200 k=12 weighted").c_str()) << int(f) << 6200 << 12 << 1;
       QTest::newRow((name + " n=203 k=8 weighted").c_str()) << int(f) << 203 << 8 << 1;
       QTest::newRow((name + " n=37 k=20").c_str()) << int(f) << 37 << 20 << 0;
       QTest::newRow((name + " n=13 k=8").c_str()) << int(f) << 13 << 8 << 1;
@@ -286,8 +289,12 @@ class RegressionKernelsTest : public QObject {
     const auto isas = vectorIsas();
     if (isas.empty()) QSKIP("this CPU has neither AVX2 + FMA nor AVX-512");
     for (Family f : {Family::poisson, Family::negbin, Family::beta}) {
-      for (bool censored : {false, true}) {
-        const data::Dataset d = wideDataset(f, 301, censored ? 11 : 8, 7);
+      for (int variant = 0; variant < 3; ++variant) {
+        // 301 records in short cells; 6200 in 12 cells of ~500 (the wide AVX-512 packets for the
+        // whole range, the narrow ones for the tiles); censored.
+        const bool censored = variant == 2;
+        const std::size_t n = variant == 1 ? 6200 : 301;
+        const data::Dataset d = wideDataset(f, n, censored ? 11 : 8, 7);
         models::LikelihoodWeights weights;
         if (censored) {
           weights.lower = -5.0;
@@ -312,7 +319,7 @@ class RegressionKernelsTest : public QObject {
           const QString where = QString("%1 %2%3")
                                     .arg(models::kernels::isaName(isa))
                                     .arg(QString::fromStdString(models::familyName(f)))
-                                    .arg(censored ? " censored" : "");
+                                    .arg(censored ? " censored" : (n > 301 ? " n=6200" : ""));
           for (Eigen::Index p = 0; p < patterns; ++p) {
             QVERIFY2(tiled[p] == whole[p], qPrintable(where + QString(" pattern %1").arg(p)));
             QVERIFY2(std::abs(whole[p] - want[p]) <= 1e-12 * std::max(1.0, std::abs(want[p])),
