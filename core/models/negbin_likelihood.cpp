@@ -1,6 +1,7 @@
 #include "core/models/negbin_likelihood.h"
 
 #include <algorithm>
+#include <cstddef>
 #include <stdexcept>
 
 #include "core/models/glm_parameters.h"
@@ -145,6 +146,13 @@ NegbinLikelihood::PassData NegbinLikelihood::passData(const RecordGroups& groups
     constant.add(-w * d.logGammaY1);
   }
   out.constant = constant.value();
+  static_assert(sizeof(PhiTerms) == 2 * sizeof(double) && offsetof(PhiTerms, logGammaRatio) == 0);
+  out.tableIndex.reserve(data.size());
+  out.logGammaY1.reserve(data.size());
+  for (const Data& d : data) {
+    out.tableIndex.push_back(2 * d.outcome);
+    out.logGammaY1.push_back(d.logGammaY1);
+  }
   return out;
 }
 
@@ -168,12 +176,18 @@ bool NegbinLikelihood::vectorPass(const PassData& passData, const RecordGroups& 
   return true;
 }
 
-bool NegbinLikelihood::vectorValues(const PassData&, const RecordGroups& groups,
+bool NegbinLikelihood::vectorValues(const PassData& passData, const RecordGroups& groups,
                                     const std::vector<Data>& data, const kernels::Design& design,
                                     std::size_t first, const Eigen::VectorXd& u,
                                     double* out) const {
   const auto count = static_cast<std::size_t>(design.n);
   const Params p = tabulate<false>(params(u), count);
+  if (p.table != nullptr && passData.tableIndex.size() == data.size()) {
+    // The φ-terms gathered in the kernel: the same sum in the same order as the loop below.
+    return kernels::negbinTableValues(design, groups.y.data() + first, p.phi, p.logPhi,
+                                      &p.table[0].logGammaRatio, passData.tableIndex.data() + first,
+                                      passData.logGammaY1.data() + first, out);
+  }
   if (!kernels::negbinValues(design, groups.y.data() + first, p.phi, p.logPhi, out)) return false;
   // The φ-terms per pattern, as record(): from the table when it paid to build one.
   for (std::size_t k = 0; k < count; ++k) {

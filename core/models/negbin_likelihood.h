@@ -15,6 +15,7 @@
 /// the w_j afresh after each transition instead of moving them (exactCoordinates()). The
 /// posterior of (β, σ, φ) is the centred one; only the coordinates differ.
 #include <cmath>
+#include <cstdint>
 #include <limits>
 #include <vector>
 
@@ -272,6 +273,10 @@ class NegbinLikelihood {
   struct PassData {
     std::vector<double> outcomeWeight;
     double constant = 0.0;
+    /// Per pattern (all of them), for the Lipschitz values: the position of its outcome's
+    /// logGammaRatio in a PhiTerms table counted in doubles, and its lgamma(y + 1).
+    std::vector<std::int32_t> tableIndex;
+    std::vector<double> logGammaY1;
   };
   PassData passData(const RecordGroups& groups, const std::vector<Data>& data) const;
   bool vectorPass(const PassData& passData, const RecordGroups& groups,

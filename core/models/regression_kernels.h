@@ -12,6 +12,7 @@
 /// wider flags would instantiate shared templates (Eigen's, the standard library's) that the
 /// linker may then pick for the generic path too.
 #include <cstddef>
+#include <cstdint>
 
 namespace dpsynth::core::models::kernels {
 
@@ -79,6 +80,12 @@ bool betaPass(const Design& design, const double* logY, const double* log1mY, do
 /// columns in order), so a record's value does not depend on where its range starts. False when the CPU has no vector kernel.
 bool poissonValues(const Design& design, const double* y, double* out);
 bool negbinValues(const Design& design, const double* y, double phi, double logPhi, double* out);
+/// The negbin values with their outcome terms: out = f + (table[index] − logGammaY1), the
+/// φ-terms of each record's outcome gathered from the call's table (index per record, in
+/// doubles) and lgamma(y + 1) per record.
+bool negbinTableValues(const Design& design, const double* y, double phi, double logPhi,
+                       const double* table, const std::int32_t* index, const double* logGammaY1,
+                       double* out);
 bool betaValues(const Design& design, const double* logY, const double* log1mY, double lambda,
                 double* out);
 

@@ -62,6 +62,12 @@ inline Lanes loadPartial(const double* p, int count) {
 inline Mask firstMask(int count) {
   return {_mm256_castsi256_pd(firstLanes(count)), _mm256_castsi256_pd(firstLanes(count - 4))};
 }
+/// base[index[l]] for the eight lanes l.
+inline Lanes gather(const double* base, const std::int32_t* index) {
+  return {_mm256_i32gather_pd(base, _mm_loadu_si128(reinterpret_cast<const __m128i*>(index)), 8),
+          _mm256_i32gather_pd(base, _mm_loadu_si128(reinterpret_cast<const __m128i*>(index + 4)),
+                              8)};
+}
 inline void store(double* p, Lanes x) {
   _mm256_storeu_pd(p, x.a);
   _mm256_storeu_pd(p + 4, x.b);
@@ -273,6 +279,11 @@ bool betaValues(const Design& design, const double* logY, const double* log1mY, 
                 double* out) {
   DPSYNTH_DISPATCH(betaValues(design, logY, log1mY, lambda, out))
 }
+bool negbinTableValues(const Design& design, const double* y, double phi, double logPhi,
+                       const double* table, const std::int32_t* index, const double* logGammaY1,
+                       double* out) {
+  DPSYNTH_DISPATCH(negbinTableValues(design, y, phi, logPhi, table, index, logGammaY1, out))
+}
 
 #undef DPSYNTH_DISPATCH
 
@@ -318,6 +329,10 @@ bool betaPass(const Design&, const double*, const double*, double, PassSums&, do
 bool poissonValues(const Design&, const double*, double*) { return false; }
 bool negbinValues(const Design&, const double*, double, double, double*) { return false; }
 bool betaValues(const Design&, const double*, const double*, double, double*) { return false; }
+bool negbinTableValues(const Design&, const double*, double, double, const double*,
+                       const std::int32_t*, const double*, double*) {
+  return false;
+}
 bool expValues(const double*, std::size_t, double*) { return false; }
 bool logValues(const double*, std::size_t, double*) { return false; }
 bool logGammaDigammaValues(const double*, std::size_t, double*, double*) { return false; }
