@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 #include <stdexcept>
+#include <utility>
 
 #include "core/mcmc/leapfrog.h"
 
@@ -91,32 +92,33 @@ TransitionStats NutsTransition::transition(PhasePoint& z, double epsilon, random
 
     if (random::uniform01(rng) > 0.5) {
       // Extend forward: the old trajectory becomes the backward half.
-      walk.z = zForward_;
+      std::swap(walk.z, zForward_);  // O(1): the end moves with the walk and comes back
       walk.signedEpsilon = epsilon;
       rhoBackward_ = rho_;
       pBckFwd_ = pFwdFwd_;  // the old trajectory's forward end
       pSharpBckFwd_ = pSharpFwdFwd_;
       valid = buildTree(walk, depth, zPropose_, pSharpFwdBck_, pSharpFwdFwd_, rhoForward_, pFwdBck_,
                         pFwdFwd_, logSumWeightSubtree);
-      zForward_ = walk.z;
+      std::swap(walk.z, zForward_);
     } else {
-      walk.z = zBackward_;
+      std::swap(walk.z, zBackward_);
       walk.signedEpsilon = -epsilon;
       rhoForward_ = rho_;
       pFwdBck_ = pBckBck_;  // the old trajectory's backward end
       pSharpFwdBck_ = pSharpBckBck_;
       valid = buildTree(walk, depth, zPropose_, pSharpBckFwd_, pSharpBckBck_, rhoBackward_,
                         pBckFwd_, pBckBck_, logSumWeightSubtree);
-      zBackward_ = walk.z;
+      std::swap(walk.z, zBackward_);
     }
     if (!valid) break;
     ++depth;
 
     // Biased progressive sampling: prefer the new subtree when it outweighs the old trajectory.
+    // Swaps rather than copies: the next subtree overwrites zPropose_ before reading it.
     if (logSumWeightSubtree > logSumWeight) {
-      zSample_ = zPropose_;
+      std::swap(zSample_, zPropose_);
     } else if (random::uniform01(rng) < std::exp(logSumWeightSubtree - logSumWeight)) {
-      zSample_ = zPropose_;
+      std::swap(zSample_, zPropose_);
     }
     logSumWeight = detail::logSumExp(logSumWeight, logSumWeightSubtree);
 
@@ -192,10 +194,11 @@ bool NutsTransition::buildTree(Walk& walk, int depth, PhasePoint& propose,
   // Multinomial (uniform by weight) choice between the two halves.
   const double logSumWeightSubtree = detail::logSumExp(logSumWeightInit, logSumWeightFinal);
   logSumWeight = detail::logSumExp(logSumWeight, logSumWeightSubtree);
+  // (A swap: proposeFinal is written again before it is next read.)
   if (logSumWeightFinal > logSumWeightSubtree) {
-    propose = level.proposeFinal;
+    std::swap(propose, level.proposeFinal);
   } else if (random::uniform01(*walk.rng) < std::exp(logSumWeightFinal - logSumWeightSubtree)) {
-    propose = level.proposeFinal;
+    std::swap(propose, level.proposeFinal);
   }
 
   level.rhoSubtree = level.rhoInit + level.rhoFinal;
