@@ -53,7 +53,15 @@ double DenseMetric::kineticEnergy(const Eigen::VectorXd& p) const {
   return 0.5 * p.dot(inverse_ * p);
 }
 
-Eigen::VectorXd DenseMetric::velocity(const Eigen::VectorXd& p) const { return inverse_ * p; }
+// p.dot(inverse_ * p) above evaluates the product into a temporary with the same matrix-vector
+// kernel as velocityInto, so both overloads give the same bits.
+double DenseMetric::kineticEnergy(const Eigen::VectorXd& p, const Eigen::VectorXd& v) const {
+  return 0.5 * p.dot(v);
+}
+
+void DenseMetric::velocityInto(const Eigen::VectorXd& p, Eigen::VectorXd& v) const {
+  v.noalias() = inverse_ * p;
+}
 
 void DenseMetric::sampleMomentum(random::Rng& rng, Eigen::VectorXd& p) const {
   const Eigen::Index n = inverse_.rows();

@@ -30,7 +30,8 @@ class DenseMetric final : public Metric {
   bool trySetInverse(const Eigen::MatrixXd& inverse);
 
   double kineticEnergy(const Eigen::VectorXd& p) const override;
-  Eigen::VectorXd velocity(const Eigen::VectorXd& p) const override;
+  double kineticEnergy(const Eigen::VectorXd& p, const Eigen::VectorXd& v) const override;
+  void velocityInto(const Eigen::VectorXd& p, Eigen::VectorXd& v) const override;
   void sampleMomentum(random::Rng& rng, Eigen::VectorXd& p) const override;
 
  private:

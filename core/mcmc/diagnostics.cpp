@@ -21,6 +21,37 @@ constexpr Eigen::Index kMinDraws = 4;
 
 using Chains = std::vector<Eigen::VectorXd>;
 
+/// What the diagnostics of one summary share between parameters: the FFT with its plans and
+/// buffers, and the normal scores of the ranks. The score of a rank depends only on the rank
+/// and the number of draws, and without ties every parameter has the same ranks 1..S, so each
+/// inverse normal is evaluated once per summary instead of once per parameter and transform.
+class Workspace {
+ public:
+  /// Phi^{-1}((r - 3/8) / (s + 1/4)) for the rank r = twiceRank / 2 (ties give half ranks).
+  double score(Eigen::Index twiceRank, Eigen::Index s) {
+    if (s != scoreDraws_) {
+      scoreDraws_ = s;
+      scores_.assign(static_cast<std::size_t>(2 * s + 2), kUnset);
+    }
+    double& cached = scores_[static_cast<std::size_t>(twiceRank)];
+    if (std::isnan(cached)) {
+      const double rank = 0.5 * static_cast<double>(twiceRank);
+      const double denominator = static_cast<double>(s) + 0.25;
+      cached = boost::math::quantile(boost::math::normal(), (rank - 0.375) / denominator);
+    }
+    return cached;
+  }
+
+  Eigen::FFT<double> fft;
+  std::vector<std::complex<double>> signal, spectrum, correlation;
+  std::vector<std::pair<double, Eigen::Index>> order;
+
+ private:
+  static constexpr double kUnset = std::numeric_limits<double>::quiet_NaN();
+  Eigen::Index scoreDraws_ = -1;
+  std::vector<double> scores_;
+};
+
 /// Sorted copy for type-7 quantiles (utility::quantileSorted). Unlike utility::quantile it does
 /// not refuse NaN: diagnostics report NaN for non-finite chains instead of throwing.
 std::vector<double> sortedValues(const Eigen::VectorXd& values) {
@@ -86,7 +117,9 @@ double rhatOfChains(const Chains& chains) {
 
 /// ESS of chains that are already split (Geyer's initial monotone sequence, with the
 /// last-even-lag correction of Vehtari et al. for antithetic chains).
-double essOfChains(const Chains& chains) {
+Eigen::VectorXd autocovarianceWith(const Eigen::VectorXd& x, Workspace& work);
+
+double essOfChains(const Chains& chains, Workspace& work) {
   const auto m = static_cast<Eigen::Index>(chains.size());
   const Eigen::Index n = chains.front().size();
   if (n < kMinDraws || allEqual(chains)) return kNaN;
@@ -94,7 +127,7 @@ double essOfChains(const Chains& chains) {
   Eigen::MatrixXd acov(n, m);  // column per chain
   Eigen::VectorXd means(m);
   for (Eigen::Index c = 0; c < m; ++c) {
-    acov.col(c) = autocovariance(chains[static_cast<std::size_t>(c)]);
+    acov.col(c) = autocovarianceWith(chains[static_cast<std::size_t>(c)], work);
     means[c] = chains[static_cast<std::size_t>(c)].mean();
   }
   const double nd = static_cast<double>(n);
@@ -138,8 +171,7 @@ double essOfChains(const Chains& chains) {
   return total / std::max(tau, 1.0 / std::log10(total));
 }
 
-Chains foldAroundMedian(const Chains& chains) {
-  const double median = quantile(pool(chains), 0.5);
+Chains foldAround(const Chains& chains, double median) {
   Chains folded;
   folded.reserve(chains.size());
   for (const Eigen::VectorXd& chain : chains) folded.push_back((chain.array() - median).abs());
@@ -153,6 +185,82 @@ Chains indicatorAtMost(const Chains& chains, double threshold) {
     indicators.push_back((chain.array() <= threshold).cast<double>());
   }
   return indicators;
+}
+
+Chains rankNormalizeWith(const Chains& chains, Workspace& work) {
+  checkShape(chains, 1);
+  if (!allFinite(chains)) throw std::invalid_argument("rankNormalize: non-finite draw");
+  const Eigen::VectorXd all = pool(chains);
+  const Eigen::Index s = all.size();
+  // (value, index) pairs sorted by value: tied values share one score below, so the order
+  // within a tie does not matter and the sort need not be stable.
+  std::vector<std::pair<double, Eigen::Index>>& order = work.order;
+  order.resize(static_cast<std::size_t>(s));
+  for (Eigen::Index i = 0; i < s; ++i) order[static_cast<std::size_t>(i)] = {all[i], i};
+  std::sort(order.begin(), order.end(),
+            [](const auto& a, const auto& b) { return a.first < b.first; });
+
+  Eigen::VectorXd z(s);
+  for (Eigen::Index begin = 0; begin < s;) {
+    Eigen::Index end = begin + 1;
+    while (end < s && order[static_cast<std::size_t>(end)].first ==
+                          order[static_cast<std::size_t>(begin)].first) {
+      ++end;
+    }
+    // Ranks begin+1 .. end (1-based) are tied: each gets their average (begin + 1 + end) / 2.
+    const double score = work.score(begin + 1 + end, s);
+    for (Eigen::Index k = begin; k < end; ++k) z[order[static_cast<std::size_t>(k)].second] = score;
+    begin = end;
+  }
+
+  Chains normalized;
+  normalized.reserve(chains.size());
+  Eigen::Index offset = 0;
+  for (const Eigen::VectorXd& chain : chains) {
+    normalized.push_back(z.segment(offset, chain.size()));
+    offset += chain.size();
+  }
+  return normalized;
+}
+
+Eigen::VectorXd autocovarianceWith(const Eigen::VectorXd& x, Workspace& work) {
+  const Eigen::Index n = x.size();
+  if (n == 0) return {};
+  // Zero-pad to a power of two >= 2n so that the circular correlation has no wrap-around.
+  Eigen::Index size = 1;
+  while (size < 2 * n) size *= 2;
+  const double mean = x.mean();
+  work.signal.assign(static_cast<std::size_t>(size), 0.0);
+  for (Eigen::Index i = 0; i < n; ++i) work.signal[static_cast<std::size_t>(i)] = x[i] - mean;
+
+  work.fft.fwd(work.spectrum, work.signal);
+  for (std::complex<double>& value : work.spectrum) value = std::norm(value);
+  work.fft.inv(work.correlation, work.spectrum);  // scaled by 1/size
+
+  Eigen::VectorXd acov(n);
+  for (Eigen::Index k = 0; k < n; ++k) {
+    acov[k] = work.correlation[static_cast<std::size_t>(k)].real() / static_cast<double>(n);
+  }
+  return acov;
+}
+
+/// The rank-normalised split R-hat from the bulk ranks (rank-normalised split chains) and the
+/// pooled median; NaN if either half is.
+double rhatFromRanks(const Chains& chains, const Chains& bulkRanks, double median,
+                     Workspace& work) {
+  const double bulk = rhatOfChains(bulkRanks);
+  const double tail =
+      rhatOfChains(rankNormalizeWith(splitChains(foldAround(chains, median)), work));
+  if (std::isnan(bulk) || std::isnan(tail)) return kNaN;
+  return std::max(bulk, tail);
+}
+
+/// Tail-ESS given the pooled 5% and 95% quantiles.
+double essTailAt(const Chains& chains, double q05, double q95, Workspace& work) {
+  const double lower = essOfChains(splitChains(indicatorAtMost(chains, q05)), work);
+  const double upper = essOfChains(splitChains(indicatorAtMost(chains, q95)), work);
+  if (std::isnan(lower) || std::isnan(upper)) return kNaN;
+  return std::min(lower, upper);
 }
 
 }  // namespace
@@ -171,60 +279,13 @@ std::vector<Eigen::VectorXd> splitChains(const std::vector<Eigen::VectorXd>& cha
 }
 
 std::vector<Eigen::VectorXd> rankNormalize(const std::vector<Eigen::VectorXd>& chains) {
-  checkShape(chains, 1);
-  if (!allFinite(chains)) throw std::invalid_argument("rankNormalize: non-finite draw");
-  const Eigen::VectorXd all = pool(chains);
-  const Eigen::Index s = all.size();
-  std::vector<Eigen::Index> order(static_cast<std::size_t>(s));
-  std::iota(order.begin(), order.end(), 0);
-  std::stable_sort(order.begin(), order.end(),
-                   [&all](Eigen::Index a, Eigen::Index b) { return all[a] < all[b]; });
-
-  Eigen::VectorXd z(s);
-  const boost::math::normal standard;
-  const double denominator = static_cast<double>(s) + 0.25;
-  for (Eigen::Index begin = 0; begin < s;) {
-    Eigen::Index end = begin + 1;
-    while (end < s && all[order[end]] == all[order[begin]]) ++end;
-    // Ranks begin+1 .. end (1-based) are tied: each gets their average.
-    const double rank = 0.5 * static_cast<double>(begin + 1 + end);
-    const double score = boost::math::quantile(standard, (rank - 0.375) / denominator);
-    for (Eigen::Index k = begin; k < end; ++k) z[order[k]] = score;
-    begin = end;
-  }
-
-  Chains normalized;
-  normalized.reserve(chains.size());
-  Eigen::Index offset = 0;
-  for (const Eigen::VectorXd& chain : chains) {
-    normalized.push_back(z.segment(offset, chain.size()));
-    offset += chain.size();
-  }
-  return normalized;
+  Workspace work;
+  return rankNormalizeWith(chains, work);
 }
 
 Eigen::VectorXd autocovariance(const Eigen::VectorXd& x) {
-  const Eigen::Index n = x.size();
-  if (n == 0) return {};
-  // Zero-pad to a power of two >= 2n so that the circular correlation has no wrap-around.
-  Eigen::Index size = 1;
-  while (size < 2 * n) size *= 2;
-  const double mean = x.mean();
-  std::vector<std::complex<double>> signal(static_cast<std::size_t>(size), 0.0);
-  for (Eigen::Index i = 0; i < n; ++i) signal[static_cast<std::size_t>(i)] = x[i] - mean;
-
-  Eigen::FFT<double> fft;
-  std::vector<std::complex<double>> spectrum;
-  fft.fwd(spectrum, signal);
-  for (std::complex<double>& value : spectrum) value = std::norm(value);
-  std::vector<std::complex<double>> correlation;
-  fft.inv(correlation, spectrum);  // scaled by 1/size
-
-  Eigen::VectorXd acov(n);
-  for (Eigen::Index k = 0; k < n; ++k) {
-    acov[k] = correlation[static_cast<std::size_t>(k)].real() / static_cast<double>(n);
-  }
-  return acov;
+  Workspace work;
+  return autocovarianceWith(x, work);
 }
 
 double quantile(const Eigen::VectorXd& values, double prob) {
@@ -242,32 +303,32 @@ double splitRhat(const std::vector<Eigen::VectorXd>& chains) {
 double rankNormalizedSplitRhat(const std::vector<Eigen::VectorXd>& chains) {
   checkShape(chains, kMinDraws);
   if (degenerate(chains)) return kNaN;
-  const double bulk = rhatOfChains(rankNormalize(splitChains(chains)));
-  const double tail = rhatOfChains(rankNormalize(splitChains(foldAroundMedian(chains))));
-  if (std::isnan(bulk) || std::isnan(tail)) return kNaN;
-  return std::max(bulk, tail);
+  Workspace work;
+  const Chains bulkRanks = rankNormalizeWith(splitChains(chains), work);
+  return rhatFromRanks(chains, bulkRanks, quantile(pool(chains), 0.5), work);
 }
 
 double essBulk(const std::vector<Eigen::VectorXd>& chains) {
   checkShape(chains, kMinDraws);
   if (degenerate(chains)) return kNaN;
-  return essOfChains(rankNormalize(splitChains(chains)));
+  Workspace work;
+  return essOfChains(rankNormalizeWith(splitChains(chains), work), work);
 }
 
 double essTail(const std::vector<Eigen::VectorXd>& chains) {
   checkShape(chains, kMinDraws);
   if (degenerate(chains)) return kNaN;
-  const Eigen::VectorXd all = pool(chains);
-  const double lower = essOfChains(splitChains(indicatorAtMost(chains, quantile(all, 0.05))));
-  const double upper = essOfChains(splitChains(indicatorAtMost(chains, quantile(all, 0.95))));
-  if (std::isnan(lower) || std::isnan(upper)) return kNaN;
-  return std::min(lower, upper);
+  const std::vector<double> sorted = sortedValues(pool(chains));
+  Workspace work;
+  return essTailAt(chains, utility::quantileSorted(sorted, 0.05),
+                   utility::quantileSorted(sorted, 0.95), work);
 }
 
 double essBasic(const std::vector<Eigen::VectorXd>& chains) {
   checkShape(chains, kMinDraws);
   if (degenerate(chains)) return kNaN;
-  return essOfChains(splitChains(chains));
+  Workspace work;
+  return essOfChains(splitChains(chains), work);
 }
 
 std::vector<ParameterSummary> summarize(const models::Model& model, const SampleResult& result) {
@@ -304,6 +365,7 @@ std::vector<ParameterSummary> summarize(const models::Model& model, const Sample
 
   std::vector<ParameterSummary> summaries;
   summaries.reserve(static_cast<std::size_t>(dim));
+  Workspace work;
   for (int j = 0; j < dim; ++j) {
     Chains chains;
     chains.reserve(constrained.size());
@@ -318,10 +380,16 @@ std::vector<ParameterSummary> summarize(const models::Model& model, const Sample
     summary.q025 = utility::quantileSorted(sorted, 0.025);
     summary.q50 = utility::quantileSorted(sorted, 0.5);
     summary.q975 = utility::quantileSorted(sorted, 0.975);
-    if (draws >= kMinDraws) {
-      summary.rhat = rankNormalizedSplitRhat(chains);
-      summary.essBulk = essBulk(chains);
-      summary.essTail = essTail(chains);
+    if (draws >= kMinDraws && degenerate(chains)) {
+      summary.rhat = summary.essBulk = summary.essTail = kNaN;
+    } else if (draws >= kMinDraws) {
+      // What rankNormalizedSplitRhat, essBulk and essTail compute, with the bulk ranks and the
+      // sorted draws (median, 5% and 95% quantiles) shared between them.
+      const Chains bulkRanks = rankNormalizeWith(splitChains(chains), work);
+      summary.rhat = rhatFromRanks(chains, bulkRanks, summary.q50, work);
+      summary.essBulk = essOfChains(bulkRanks, work);
+      summary.essTail = essTailAt(chains, utility::quantileSorted(sorted, 0.05),
+                                  utility::quantileSorted(sorted, 0.95), work);
     } else {
       summary.rhat = summary.essBulk = summary.essTail = kNaN;
     }

@@ -40,8 +40,12 @@ double DiagonalMetric::kineticEnergy(const Eigen::VectorXd& p) const {
   return 0.5 * p.cwiseProduct(inverse_).dot(p);
 }
 
-Eigen::VectorXd DiagonalMetric::velocity(const Eigen::VectorXd& p) const {
-  return inverse_.cwiseProduct(p);
+double DiagonalMetric::kineticEnergy(const Eigen::VectorXd& p, const Eigen::VectorXd&) const {
+  return kineticEnergy(p);
+}
+
+void DiagonalMetric::velocityInto(const Eigen::VectorXd& p, Eigen::VectorXd& v) const {
+  v = inverse_.cwiseProduct(p);
 }
 
 void DiagonalMetric::sampleMomentum(random::Rng& rng, Eigen::VectorXd& p) const {

@@ -23,8 +23,10 @@ class DiagonalMetric final : public Metric {
 
   /// Kinetic energy tau(p) = p' M^{-1} p / 2.
   double kineticEnergy(const Eigen::VectorXd& p) const override;
+  /// As kineticEnergy(p): the diagonal product costs no more than reading v.
+  double kineticEnergy(const Eigen::VectorXd& p, const Eigen::VectorXd& v) const override;
   /// d tau / d p = M^{-1} p: the velocity of q, and the "p sharp" of the no-U-turn criterion.
-  Eigen::VectorXd velocity(const Eigen::VectorXd& p) const override;
+  void velocityInto(const Eigen::VectorXd& p, Eigen::VectorXd& v) const override;
   /// Draws p ~ Normal(0, M) into p (resized to dim()).
   void sampleMomentum(random::Rng& rng, Eigen::VectorXd& p) const override;
 

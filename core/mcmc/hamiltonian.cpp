@@ -22,4 +22,10 @@ double Hamiltonian::energy(const PhasePoint& z) const {
   return std::isnan(h) ? std::numeric_limits<double>::infinity() : h;
 }
 
+double Hamiltonian::energy(const PhasePoint& z, const Eigen::VectorXd& v) const {
+  if (!std::isfinite(z.logDensity)) return std::numeric_limits<double>::infinity();
+  const double h = -z.logDensity + metric_.kineticEnergy(z.p, v);
+  return std::isnan(h) ? std::numeric_limits<double>::infinity() : h;
+}
+
 }  // namespace dpsynth::core::mcmc

@@ -5,9 +5,15 @@
 namespace dpsynth::core::mcmc {
 
 void leapfrog(Hamiltonian& hamiltonian, PhasePoint& z, double epsilon) {
+  Eigen::VectorXd velocity;
+  leapfrog(hamiltonian, z, epsilon, velocity);
+}
+
+void leapfrog(Hamiltonian& hamiltonian, PhasePoint& z, double epsilon, Eigen::VectorXd& velocity) {
   const double half = 0.5 * epsilon;
   z.p += half * z.grad;  // the potential is -log density, so its force is +grad
-  z.q += epsilon * hamiltonian.velocity(z);
+  hamiltonian.velocity(z, velocity);
+  z.q += epsilon * velocity;
   hamiltonian.updatePotential(z);
   if (std::isfinite(z.logDensity)) z.p += half * z.grad;
 }

@@ -11,5 +11,8 @@ namespace dpsynth::core::mcmc {
 /// outside the support (logDensity = -inf) the momentum is left at its half step; the caller
 /// discards the point as divergent.
 void leapfrog(Hamiltonian& hamiltonian, PhasePoint& z, double epsilon);
+/// The same step with the caller's workspace for the velocity (left holding the velocity at
+/// the half step), so that a warm sampler allocates nothing.
+void leapfrog(Hamiltonian& hamiltonian, PhasePoint& z, double epsilon, Eigen::VectorXd& velocity);
 
 }  // namespace dpsynth::core::mcmc

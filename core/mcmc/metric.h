@@ -22,8 +22,17 @@ class Metric {
   virtual MetricKind kind() const = 0;
   /// Kinetic energy τ(p) = pᵀM⁻¹p/2.
   virtual double kineticEnergy(const Eigen::VectorXd& p) const = 0;
+  /// τ(p) when v = M⁻¹p is already known (the tree builder needs both at every state): the
+  /// same bits as kineticEnergy(p), without its second matrix-vector product for a dense metric.
+  virtual double kineticEnergy(const Eigen::VectorXd& p, const Eigen::VectorXd& v) const = 0;
   /// dτ/dp = M⁻¹p: the velocity of q, and the "p sharp" of the no-U-turn criterion.
-  virtual Eigen::VectorXd velocity(const Eigen::VectorXd& p) const = 0;
+  Eigen::VectorXd velocity(const Eigen::VectorXd& p) const {
+    Eigen::VectorXd v;
+    velocityInto(p, v);
+    return v;
+  }
+  /// velocity(p) written into v (resized to dim()), so that a warm sampler allocates nothing.
+  virtual void velocityInto(const Eigen::VectorXd& p, Eigen::VectorXd& v) const = 0;
   /// Draws p ~ Normal(0, M) into p (resized to dim()).
   virtual void sampleMomentum(random::Rng& rng, Eigen::VectorXd& p) const = 0;
 };

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 #include <stdexcept>
+#include <utility>
 
 #include "core/mcmc/leapfrog.h"
 
@@ -27,81 +28,107 @@ NutsTransition::NutsTransition(Hamiltonian& hamiltonian, int maxTreeDepth)
   if (maxTreeDepth < 1) throw std::invalid_argument("NutsTransition: maxTreeDepth must be >= 1");
 }
 
+void NutsTransition::reserve(int dim) {
+  if (dim == dim_) return;
+  dim_ = dim;
+  walk_.z = PhasePoint(dim);
+  for (PhasePoint* z : {&zForward_, &zBackward_, &zSample_, &zPropose_}) *z = PhasePoint(dim);
+  for (Eigen::VectorXd* v :
+       {&pSharpFwdFwd_, &pSharpFwdBck_, &pSharpBckFwd_, &pSharpBckBck_, &pFwdFwd_, &pFwdBck_,
+        &pBckFwd_, &pBckBck_, &rho_, &rhoForward_, &rhoBackward_, &rhoExtended_, &velocity_}) {
+    v->setZero(dim);
+  }
+  levels_.assign(static_cast<std::size_t>(maxTreeDepth_), Level{});
+  for (Level& level : levels_) {
+    level.proposeFinal = PhasePoint(dim);
+    for (Eigen::VectorXd* v :
+         {&level.pInitEnd, &level.pSharpInitEnd, &level.rhoInit, &level.pFinalBegin,
+          &level.pSharpFinalBegin, &level.rhoFinal, &level.rhoSubtree, &level.rhoExtended}) {
+      v->setZero(dim);
+    }
+  }
+}
+
 TransitionStats NutsTransition::transition(PhasePoint& z, double epsilon, random::Rng& rng,
                                            std::stop_token stop) {
+  reserve(z.dim());
   TransitionStats stats;
-  Walk walk;
+  Walk& walk = walk_;
+  walk.h0 = 0.0;
+  walk.signedEpsilon = 0.0;
+  walk.leapfrogSteps = 0;
+  walk.sumMetropolis = 0.0;
+  walk.divergent = false;
+  walk.cancelled = false;
   walk.rng = &rng;
   walk.stop = std::move(stop);
 
   hamiltonian_.sampleMomentum(z, rng);
-  walk.h0 = hamiltonian_.energy(z);
+  hamiltonian_.velocity(z, pSharpFwdFwd_);
+  walk.h0 = hamiltonian_.energy(z, pSharpFwdFwd_);
 
-  PhasePoint zForward = z;  // the two ends of the trajectory
-  PhasePoint zBackward = z;
-  PhasePoint zSample = z;
-  PhasePoint zPropose = z;
+  zForward_ = z;  // the two ends of the trajectory
+  zBackward_ = z;
+  zSample_ = z;
+  zPropose_ = z;
 
-  // Velocities (p sharp) and momenta at the four boundary states of the backward and forward
-  // halves: both ends of the trajectory and the two states either side of the last join.
-  Eigen::VectorXd pSharpFwdFwd = hamiltonian_.velocity(z);
-  Eigen::VectorXd pSharpFwdBck = pSharpFwdFwd;
-  Eigen::VectorXd pSharpBckFwd = pSharpFwdFwd;
-  Eigen::VectorXd pSharpBckBck = pSharpFwdFwd;
-  Eigen::VectorXd pFwdFwd = z.p;
-  Eigen::VectorXd pFwdBck = z.p;
-  Eigen::VectorXd pBckFwd = z.p;
-  Eigen::VectorXd pBckBck = z.p;
+  pSharpFwdBck_ = pSharpFwdFwd_;
+  pSharpBckFwd_ = pSharpFwdFwd_;
+  pSharpBckBck_ = pSharpFwdFwd_;
+  pFwdFwd_ = z.p;
+  pFwdBck_ = z.p;
+  pBckFwd_ = z.p;
+  pBckBck_ = z.p;
 
-  Eigen::VectorXd rho = z.p;  // summed momentum over the trajectory
+  rho_ = z.p;                 // summed momentum over the trajectory
   double logSumWeight = 0.0;  // log(exp(H0 - H0)) for the initial state
 
-  const int dim = z.dim();
   int depth = 0;
   while (depth < maxTreeDepth_) {
-    Eigen::VectorXd rhoForward = Eigen::VectorXd::Zero(dim);
-    Eigen::VectorXd rhoBackward = Eigen::VectorXd::Zero(dim);
+    rhoForward_.setZero();
+    rhoBackward_.setZero();
     double logSumWeightSubtree = kNegInf;
     bool valid = false;
 
     if (random::uniform01(rng) > 0.5) {
       // Extend forward: the old trajectory becomes the backward half.
-      walk.z = zForward;
+      std::swap(walk.z, zForward_);  // O(1): the end moves with the walk and comes back
       walk.signedEpsilon = epsilon;
-      rhoBackward = rho;
-      pBckFwd = pFwdFwd;  // the old trajectory's forward end
-      pSharpBckFwd = pSharpFwdFwd;
-      valid = buildTree(walk, depth, zPropose, pSharpFwdBck, pSharpFwdFwd, rhoForward, pFwdBck,
-                        pFwdFwd, logSumWeightSubtree);
-      zForward = walk.z;
+      rhoBackward_ = rho_;
+      pBckFwd_ = pFwdFwd_;  // the old trajectory's forward end
+      pSharpBckFwd_ = pSharpFwdFwd_;
+      valid = buildTree(walk, depth, zPropose_, pSharpFwdBck_, pSharpFwdFwd_, rhoForward_, pFwdBck_,
+                        pFwdFwd_, logSumWeightSubtree);
+      std::swap(walk.z, zForward_);
     } else {
-      walk.z = zBackward;
+      std::swap(walk.z, zBackward_);
       walk.signedEpsilon = -epsilon;
-      rhoForward = rho;
-      pFwdBck = pBckBck;  // the old trajectory's backward end
-      pSharpFwdBck = pSharpBckBck;
-      valid = buildTree(walk, depth, zPropose, pSharpBckFwd, pSharpBckBck, rhoBackward, pBckFwd,
-                        pBckBck, logSumWeightSubtree);
-      zBackward = walk.z;
+      rhoForward_ = rho_;
+      pFwdBck_ = pBckBck_;  // the old trajectory's backward end
+      pSharpFwdBck_ = pSharpBckBck_;
+      valid = buildTree(walk, depth, zPropose_, pSharpBckFwd_, pSharpBckBck_, rhoBackward_,
+                        pBckFwd_, pBckBck_, logSumWeightSubtree);
+      std::swap(walk.z, zBackward_);
     }
     if (!valid) break;
     ++depth;
 
     // Biased progressive sampling: prefer the new subtree when it outweighs the old trajectory.
+    // Swaps rather than copies: the next subtree overwrites zPropose_ before reading it.
     if (logSumWeightSubtree > logSumWeight) {
-      zSample = zPropose;
+      std::swap(zSample_, zPropose_);
     } else if (random::uniform01(rng) < std::exp(logSumWeightSubtree - logSumWeight)) {
-      zSample = zPropose;
+      std::swap(zSample_, zPropose_);
     }
     logSumWeight = detail::logSumExp(logSumWeight, logSumWeightSubtree);
 
-    rho = rhoBackward + rhoForward;
-    bool persist = detail::noUTurn(pSharpBckBck, pSharpFwdFwd, rho);
+    rho_ = rhoBackward_ + rhoForward_;
+    bool persist = detail::noUTurn(pSharpBckBck_, pSharpFwdFwd_, rho_);
     // Also across the join of the two halves, which the subtree checks cannot see.
-    Eigen::VectorXd rhoExtended = rhoBackward + pFwdBck;
-    persist = persist && detail::noUTurn(pSharpBckBck, pSharpFwdBck, rhoExtended);
-    rhoExtended = rhoForward + pBckFwd;
-    persist = persist && detail::noUTurn(pSharpBckFwd, pSharpFwdFwd, rhoExtended);
+    rhoExtended_ = rhoBackward_ + pFwdBck_;
+    persist = persist && detail::noUTurn(pSharpBckBck_, pSharpFwdBck_, rhoExtended_);
+    rhoExtended_ = rhoForward_ + pBckFwd_;
+    persist = persist && detail::noUTurn(pSharpBckFwd_, pSharpFwdFwd_, rhoExtended_);
     if (!persist) break;
   }
 
@@ -111,8 +138,10 @@ TransitionStats NutsTransition::transition(PhasePoint& z, double epsilon, random
   stats.leapfrogSteps = walk.leapfrogSteps;
   stats.acceptStat =
       walk.leapfrogSteps > 0 ? walk.sumMetropolis / static_cast<double>(walk.leapfrogSteps) : 0.0;
-  if (!walk.cancelled) z = zSample;
-  stats.energy = hamiltonian_.energy(z);
+  if (!walk.cancelled) z = zSample_;
+  hamiltonian_.velocity(z, velocity_);
+  stats.energy = hamiltonian_.energy(z, velocity_);
+  walk.stop = {};  // release the caller's stop state now, not at the next transition
   return stats;
 }
 
@@ -125,17 +154,18 @@ bool NutsTransition::buildTree(Walk& walk, int depth, PhasePoint& propose,
       walk.cancelled = true;
       return false;
     }
-    leapfrog(hamiltonian_, walk.z, walk.signedEpsilon);
+    leapfrog(hamiltonian_, walk.z, walk.signedEpsilon, velocity_);
     ++walk.leapfrogSteps;
 
-    const double h = hamiltonian_.energy(walk.z);  // +inf outside the support or on NaN
+    hamiltonian_.velocity(walk.z, pSharpBegin);
+    // +inf outside the support or on NaN
+    const double h = hamiltonian_.energy(walk.z, pSharpBegin);
     if (h - walk.h0 > kMaxEnergyError) walk.divergent = true;
 
     logSumWeight = detail::logSumExp(logSumWeight, walk.h0 - h);
     walk.sumMetropolis += walk.h0 - h > 0 ? 1.0 : std::exp(walk.h0 - h);
 
     propose = walk.z;
-    pSharpBegin = hamiltonian_.velocity(walk.z);
     pSharpEnd = pSharpBegin;
     rho += walk.z.p;
     pBegin = walk.z.p;
@@ -143,46 +173,44 @@ bool NutsTransition::buildTree(Walk& walk, int depth, PhasePoint& propose,
     return !walk.divergent;
   }
 
-  const int dim = walk.z.dim();
+  Level& level = levels_[static_cast<std::size_t>(depth)];
 
   // Initial half of the subtree.
   double logSumWeightInit = kNegInf;
-  Eigen::VectorXd pInitEnd(dim), pSharpInitEnd(dim);
-  Eigen::VectorXd rhoInit = Eigen::VectorXd::Zero(dim);
-  if (!buildTree(walk, depth - 1, propose, pSharpBegin, pSharpInitEnd, rhoInit, pBegin, pInitEnd,
-                 logSumWeightInit)) {
+  level.rhoInit.setZero();
+  if (!buildTree(walk, depth - 1, propose, pSharpBegin, level.pSharpInitEnd, level.rhoInit, pBegin,
+                 level.pInitEnd, logSumWeightInit)) {
     return false;
   }
 
-  // Final half.
-  PhasePoint proposeFinal = walk.z;
+  // Final half (its leaves always set proposeFinal before it is read).
   double logSumWeightFinal = kNegInf;
-  Eigen::VectorXd pFinalBegin(dim), pSharpFinalBegin(dim);
-  Eigen::VectorXd rhoFinal = Eigen::VectorXd::Zero(dim);
-  if (!buildTree(walk, depth - 1, proposeFinal, pSharpFinalBegin, pSharpEnd, rhoFinal, pFinalBegin,
-                 pEnd, logSumWeightFinal)) {
+  level.rhoFinal.setZero();
+  if (!buildTree(walk, depth - 1, level.proposeFinal, level.pSharpFinalBegin, pSharpEnd,
+                 level.rhoFinal, level.pFinalBegin, pEnd, logSumWeightFinal)) {
     return false;
   }
 
   // Multinomial (uniform by weight) choice between the two halves.
   const double logSumWeightSubtree = detail::logSumExp(logSumWeightInit, logSumWeightFinal);
   logSumWeight = detail::logSumExp(logSumWeight, logSumWeightSubtree);
+  // (A swap: proposeFinal is written again before it is next read.)
   if (logSumWeightFinal > logSumWeightSubtree) {
-    propose = proposeFinal;
+    std::swap(propose, level.proposeFinal);
   } else if (random::uniform01(*walk.rng) < std::exp(logSumWeightFinal - logSumWeightSubtree)) {
-    propose = proposeFinal;
+    std::swap(propose, level.proposeFinal);
   }
 
-  const Eigen::VectorXd rhoSubtree = rhoInit + rhoFinal;
-  rho += rhoSubtree;
+  level.rhoSubtree = level.rhoInit + level.rhoFinal;
+  rho += level.rhoSubtree;
 
   // The merged subtree must not U-turn, and neither may each half extended by one state
   // across the join (the checks Stan added in 2.22 to catch periodic trajectories).
-  bool persist = detail::noUTurn(pSharpBegin, pSharpEnd, rhoSubtree);
-  Eigen::VectorXd rhoExtended = rhoInit + pFinalBegin;
-  persist = persist && detail::noUTurn(pSharpBegin, pSharpFinalBegin, rhoExtended);
-  rhoExtended = rhoFinal + pInitEnd;
-  persist = persist && detail::noUTurn(pSharpInitEnd, pSharpEnd, rhoExtended);
+  bool persist = detail::noUTurn(pSharpBegin, pSharpEnd, level.rhoSubtree);
+  level.rhoExtended = level.rhoInit + level.pFinalBegin;
+  persist = persist && detail::noUTurn(pSharpBegin, level.pSharpFinalBegin, level.rhoExtended);
+  level.rhoExtended = level.rhoFinal + level.pInitEnd;
+  persist = persist && detail::noUTurn(level.pSharpInitEnd, pSharpEnd, level.rhoExtended);
   return persist;
 }
 

@@ -7,6 +7,7 @@
 /// min(1, w_new / w_old) at the top level, which favours moving away from the start.
 #include <Eigen/Dense>
 #include <stop_token>
+#include <vector>
 
 #include "core/mcmc/hamiltonian.h"
 #include "core/mcmc/phase_point.h"
@@ -36,7 +37,7 @@ class NutsTransition {
                              std::stop_token stop = {});
 
  private:
-  /// Per-transition scratch shared by the recursion.
+  /// Per-transition state shared by the recursion.
   struct Walk {
     PhasePoint z;  ///< the moving end of the trajectory
     double h0 = 0.0;
@@ -49,6 +50,19 @@ class NutsTransition {
     std::stop_token stop;
   };
 
+  /// The vectors one level of the recursion holds while its two halves are built. Level d is
+  /// used only by the subtree of depth d under construction, so one set per depth suffices and
+  /// a warm sampler allocates nothing per transition, subtree or leapfrog step.
+  struct Level {
+    PhasePoint proposeFinal;
+    Eigen::VectorXd pInitEnd, pSharpInitEnd, rhoInit;
+    Eigen::VectorXd pFinalBegin, pSharpFinalBegin, rhoFinal;
+    Eigen::VectorXd rhoSubtree, rhoExtended;
+  };
+
+  /// Sizes the workspace for states of dimension dim (a no-op once it has that size).
+  void reserve(int dim);
+
   /// Builds a subtree of 2^depth steps from walk.z. Outputs: a state drawn from it, the
   /// velocities and momenta at its first and last state, its summed momentum (added to rho)
   /// and its log weight (log-sum-exp'd into logSumWeight). Returns false if the subtree
@@ -59,6 +73,18 @@ class NutsTransition {
 
   Hamiltonian& hamiltonian_;
   int maxTreeDepth_;
+
+  // Workspace, kept between transitions.
+  int dim_ = -1;
+  Walk walk_;
+  PhasePoint zForward_, zBackward_, zSample_, zPropose_;
+  // Velocities (p sharp) and momenta at the four boundary states of the backward and forward
+  // halves: both ends of the trajectory and the two states either side of the last join.
+  Eigen::VectorXd pSharpFwdFwd_, pSharpFwdBck_, pSharpBckFwd_, pSharpBckBck_;
+  Eigen::VectorXd pFwdFwd_, pFwdBck_, pBckFwd_, pBckBck_;
+  Eigen::VectorXd rho_, rhoForward_, rhoBackward_, rhoExtended_;
+  Eigen::VectorXd velocity_;   ///< the leapfrog's and the final energy's
+  std::vector<Level> levels_;  ///< levels_[d] for the subtrees of depth d >= 1
 };
 
 namespace detail {

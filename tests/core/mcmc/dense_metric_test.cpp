@@ -69,6 +69,33 @@ class DenseMetricTest : public QObject {
     QVERIFY(dense.velocity(p).isApprox(diagonal.velocity(p), 1e-15));
   }
 
+  /// The tree builder takes τ from the velocity it already has and writes velocities into its
+  /// own vectors: both must give the bits of the plain calls, or a fit would change.
+  void velocityOverloadsGiveTheSameBits() {
+    rnd::Rng rng = rnd::makeRng(3, 0);
+    for (int dim = 1; dim <= 12; ++dim) {
+      Eigen::MatrixXd a(dim, dim);
+      for (Eigen::Index k = 0; k < a.size(); ++k) a.data()[k] = rnd::standardNormal(rng);
+      const Eigen::MatrixXd inverse = a * a.transpose() + 0.1 * Eigen::MatrixXd::Identity(dim, dim);
+      const DenseMetric dense(inverse);
+      const mcmc::DiagonalMetric diagonal{Eigen::VectorXd(inverse.diagonal())};
+      for (int trial = 0; trial < 20; ++trial) {
+        Eigen::VectorXd p(dim);
+        for (Eigen::Index i = 0; i < dim; ++i) p[i] = 10.0 * rnd::standardNormal(rng);
+        for (const mcmc::Metric* metric : {static_cast<const mcmc::Metric*>(&dense),
+                                           static_cast<const mcmc::Metric*>(&diagonal)}) {
+          const Eigen::VectorXd expected = metric->velocity(p);
+          Eigen::VectorXd v = Eigen::VectorXd::Constant(dim, 7.0);  // stale contents
+          metric->velocityInto(p, v);
+          QVERIFY(v == expected);
+          QVERIFY(metric->kineticEnergy(p, v) == metric->kineticEnergy(p));
+        }
+        QVERIFY((dense.velocity(p) - inverse * p).cwiseAbs().maxCoeff() <=
+                1e-14 * (inverse.cwiseAbs() * p.cwiseAbs()).maxCoeff());
+      }
+    }
+  }
+
   /// p ~ Normal(0, M) with M = (M⁻¹)⁻¹: the sample covariance of many momenta.
   void momentumHasCovarianceM() {
     const DenseMetric metric{Eigen::MatrixXd(inverseMetric())};

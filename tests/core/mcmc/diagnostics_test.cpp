@@ -47,6 +47,9 @@ bool near(double a, double b, double tol) { return std::abs(a - b) <= tol; }
 
 QString num(double x) { return QString::number(x, 'g', 10); }
 
+/// Equal bits, or both NaN.
+bool same(double a, double b) { return a == b || (std::isnan(a) && std::isnan(b)); }
+
 }  // namespace
 
 class DiagnosticsTest : public QObject {
@@ -222,6 +225,41 @@ class DiagnosticsTest : public QObject {
     QVERIFY(near(s.q975, 15.625, 1e-12));
     QVERIFY2(s.rhat > 1.5, qPrintable(num(s.rhat)));  // the two chains do not overlap
     QVERIFY(std::isfinite(s.essBulk) && std::isfinite(s.essTail));
+  }
+
+  /// summarize shares the ranks, the sorted draws and the normal scores between the three
+  /// diagnostics and across parameters; it must give exactly what the separate functions give,
+  /// with ties (repeated draws, as a sampler that stays put produces), odd chain lengths that
+  /// drop a middle draw, and parameters that need different numbers of scores.
+  void summarizeMatchesTheSeparateDiagnostics() {
+    for (int draws : {400, 401, 7}) {
+      test::IidGaussianModel model(4);
+      SampleResult result;
+      const Chains ar = ar1(3, draws, 0.6, 8);
+      const Chains iid = iidNormal(3, draws, 9, 0.3);
+      for (int c = 0; c < 3; ++c) {
+        ChainResult chain;
+        chain.draws.resize(draws, 4);
+        chain.draws.col(0) = ar[c];
+        chain.draws.col(1) = (ar[c] * 4.0).array().round() / 4.0;  // many ties
+        chain.draws.col(2) = iid[c];
+        chain.draws.col(3) = -iid[c];
+        for (int i = 1; i < draws; i += 3) chain.draws(i, 2) = chain.draws(i - 1, 2);  // stays
+        result.chains.push_back(chain);
+      }
+      const auto summary = mcmc::summarize(model, result);
+      for (int j = 0; j < 4; ++j) {
+        Chains chains;
+        for (const ChainResult& chain : result.chains) chains.push_back(chain.draws.col(j));
+        const auto& s = summary[static_cast<std::size_t>(j)];
+        QVERIFY2(same(s.rhat, mcmc::rankNormalizedSplitRhat(chains)), qPrintable(num(s.rhat)));
+        QVERIFY2(same(s.essBulk, mcmc::essBulk(chains)), qPrintable(num(s.essBulk)));
+        QVERIFY2(same(s.essTail, mcmc::essTail(chains)), qPrintable(num(s.essTail)));
+        QVERIFY(std::isfinite(s.rhat));
+        // Split chains of 3 draws are too short for an ESS.
+        QCOMPARE(std::isfinite(s.essBulk) && std::isfinite(s.essTail), draws > 7);
+      }
+    }
   }
 
   void summarizeEdgeCases() {

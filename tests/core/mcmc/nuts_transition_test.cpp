@@ -4,11 +4,13 @@
 #include <cmath>
 #include <stop_token>
 
+#include "core/mcmc/dense_metric.h"
 #include "core/mcmc/diagonal_metric.h"
 #include "core/mcmc/hamiltonian.h"
 #include "core/random/rng.h"
 #include "support/gaussian_models.h"
 
+using dpsynth::core::mcmc::DenseMetric;
 using dpsynth::core::mcmc::DiagonalMetric;
 using dpsynth::core::mcmc::Hamiltonian;
 using dpsynth::core::mcmc::NutsTransition;
@@ -154,6 +156,58 @@ class NutsTransitionTest : public QObject {
       QVERIFY(s.acceptStat >= 0.0 && s.acceptStat <= 1.0);
     }
     QVERIFY2(divergent > 10, qPrintable(QString::number(divergent)));
+  }
+
+  /// The transition keeps its vectors between calls; nothing left in them by an earlier
+  /// trajectory (full, U-turned or diverged) may reach a later one. A transition reused for 300
+  /// steps must give the same bits as a fresh one per step, for a dense and a diagonal metric.
+  void reusedWorkspaceGivesTheBitsOfAFreshOne() {
+    Eigen::Matrix3d cov;
+    cov << 1.0, 0.8, 0.1,  //
+        0.8, 2.0, -0.3,    //
+        0.1, -0.3, 0.5;
+    test::CorrelatedGaussianModel gaussian(Eigen::Vector3d(0.5, -1.0, 2.0), cov);
+    test::HalfSpaceGaussianModel halfSpace(3);  // diverges at its boundary with eps = 0.8
+    Eigen::Matrix3d inverse;
+    inverse << 1.2, 0.5, 0.0,  //
+        0.5, 1.5, -0.2,        //
+        0.0, -0.2, 0.6;
+    const DenseMetric dense{Eigen::MatrixXd(inverse)};
+    const DiagonalMetric diagonal{Eigen::VectorXd(Eigen::Vector3d(0.8, 1.3, 0.4))};
+    struct Case {
+      const dpsynth::core::models::Model* model;
+      const dpsynth::core::mcmc::Metric* metric;
+      double eps;
+      int maxDepth;
+    };
+    const Case cases[] = {{&gaussian, &dense, 0.7, 10},
+                          {&gaussian, &diagonal, 0.3, 4},
+                          {&halfSpace, &dense, 0.8, 10},
+                          {&halfSpace, &diagonal, 0.8, 10}};
+    int divergent = 0, saturated = 0;
+    for (const Case& c : cases) {
+      Hamiltonian h(*c.model, *c.metric);
+      NutsTransition reused(h, c.maxDepth);
+      PhasePoint z = startAt(h, Eigen::Vector3d(0.3, 0.2, 0.1));
+      PhasePoint fresh = z;
+      rnd::Rng rng = rnd::makeRng(21, 0);
+      rnd::Rng freshRng = rng;
+      for (int i = 0; i < 300; ++i) {
+        const TransitionStats a = reused.transition(z, c.eps, rng);
+        NutsTransition once(h, c.maxDepth);
+        const TransitionStats b = once.transition(fresh, c.eps, freshRng);
+        QVERIFY(z.q == fresh.q && z.p == fresh.p && z.grad == fresh.grad);
+        QVERIFY(z.logDensity == fresh.logDensity);
+        QVERIFY(a.acceptStat == b.acceptStat && a.energy == b.energy);
+        QCOMPARE(a.treeDepth, b.treeDepth);
+        QCOMPARE(a.leapfrogSteps, b.leapfrogSteps);
+        QCOMPARE(a.divergent, b.divergent);
+        divergent += a.divergent;
+        saturated += a.treeDepth == c.maxDepth;
+      }
+    }
+    QVERIFY2(divergent > 10, qPrintable(QString::number(divergent)));  // the early returns ran
+    QVERIFY2(saturated > 10, qPrintable(QString::number(saturated)));  // and the full trees
   }
 
   void stopsBeforeTheFirstStepWhenCancelled() {

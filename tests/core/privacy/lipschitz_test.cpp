@@ -225,6 +225,40 @@ class LipschitzTest : public QObject {
     QCOMPARE(clamped.perDrawMax[1], 2.0);  // the NaN of record 0 counts as hitting the clamp
   }
 
+  /// The same rules where records are folded several at a time (long tiles): a zero weight, an
+  /// infinite and a NaN log-likelihood in every position of a block of four, next to finite ones.
+  void nonFiniteValuesAreNeverHiddenInLongTiles() {
+    std::vector<double> y, alpha;
+    for (int i = 0; i < 23; ++i) {
+      y.push_back(i % 3 == 0 ? 5.0 : 0.5 * i);  // y = 5 = mu of draw 0: f = NaN there
+      alpha.push_back(i % 5 == 1 ? 0.0 : 0.25 + 0.03 * i);
+    }
+    FakeSynthesisModel model(y);
+    Eigen::MatrixXd draws(4, 2);
+    draws << 5.0, 1000.0,  // f = -inf for y != 5, NaN for y = 5
+        5.0, 0.3,          // finite
+        0.0, kInf,         // -inf for y != 0
+        1.0, -2.0;         // finite
+    const LipschitzResult r = computeLipschitz(model, draws, alpha);
+    Eigen::VectorXd perDraw = Eigen::VectorXd::Zero(4);
+    for (std::size_t i = 0; i < y.size(); ++i) {
+      double expected = 0.0;
+      for (Eigen::Index s = 0; s < 4; ++s) {
+        const double f = FakeSynthesisModel::recordLogLikAt(y[i], draws(s, 0), draws(s, 1));
+        double c = alpha[i] == 0.0 ? 0.0 : std::abs(alpha[i] * f);
+        if (std::isnan(c)) c = kInf;
+        expected = std::max(expected, c);
+        perDraw[s] = std::max(perDraw[s], c);
+      }
+      QVERIFY(r.perRecordRaw[static_cast<Eigen::Index>(i)] == expected);  // the same bits
+      QVERIFY(r.perRecord[static_cast<Eigen::Index>(i)] == expected);
+      if (alpha[i] == 0.0) QCOMPARE(expected, 0.0);
+    }
+    QVERIFY(r.perDrawMax == perDraw);
+    QCOMPARE(r.perDrawMax[0], kInf);
+    QVERIFY(std::isfinite(r.perDrawMax[1]) && std::isfinite(r.perDrawMax[3]));
+  }
+
   void resultDoesNotDependOnThreads() {
     const Problem p = makeProblem(9, 101, 97);
     FakeSynthesisModel model(p.y);
