@@ -15,10 +15,11 @@
 namespace dpsynth::core::models {
 
 struct DesignCells {
-  std::vector<int> cellColumns;        ///< m columns constant within every cell, in design order
-  std::vector<int> readColumns;        ///< the other K − m columns, in design order
-  std::vector<double> values;          ///< cells × m: each cell's values of cellColumns
-  std::vector<std::ptrdiff_t> start;   ///< cells + 1 pattern boundaries; cell c is [start[c], start[c+1])
+  std::vector<int> cellColumns;  ///< m columns constant within every cell, in design order
+  std::vector<int> readColumns;  ///< the other K − m columns, in design order
+  std::vector<double> values;    ///< cells × m: each cell's values of cellColumns
+  std::vector<std::ptrdiff_t>
+      start;  ///< cells + 1 pattern boundaries; cell c is [start[c], start[c+1])
 
   int cells() const { return static_cast<int>(start.size()) - 1; }
 };

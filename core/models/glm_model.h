@@ -287,7 +287,7 @@ class GlmModel final : public SynthesisModel {
   std::optional<typename detail::SufficientOf<L>::type> sufficient_;
   std::optional<typename detail::PassDataOf<L>::type> passData_;  ///< VectorPass
   std::optional<DesignCells> cells_;  ///< regressions of VectorPass families: patterns in cells
-  bool unitWeights_ = false;  ///< every active pattern's weight is 1 (kernels::Design)
+  bool unitWeights_ = false;          ///< every active pattern's weight is 1 (kernels::Design)
 };
 
 template <GlmLikelihood L>
@@ -571,8 +571,7 @@ double GlmModel<L>::logDensity(const Eigen::VectorXd& u, Eigen::VectorXd& grad) 
     }
     if (!done && etaInBeta()) {
       Eigen::VectorXd& gBeta = detail::coefficientScratch().gBeta;
-      gBeta.noalias() =
-          groups_.X.topRows(static_cast<Eigen::Index>(active)).transpose() * weighted;
+      gBeta.noalias() = groups_.X.topRows(static_cast<Eigen::Index>(active)).transpose() * weighted;
       mapEtaGradient(gBeta);
       grad.head(shape_.coefficients) += gBeta;
     } else if (!done) {

@@ -77,7 +77,8 @@ bool betaPass(const Design& design, const double* logY, const double* log1mY, do
 
 /// Each record's log-likelihood without the family's constant terms, into out[0, n) (weights
 /// unused): the Lipschitz pass. η is summed in a fixed order (the cell's offset, then the read
-/// columns in order), so a record's value does not depend on where its range starts. False when the CPU has no vector kernel.
+/// columns in order), so a record's value does not depend on where its range starts. False when the
+/// CPU has no vector kernel.
 bool poissonValues(const Design& design, const double* y, double* out);
 bool negbinValues(const Design& design, const double* y, double phi, double logPhi, double* out);
 /// The negbin values with their outcome terms: out = f + (table[index] − logGammaY1), the

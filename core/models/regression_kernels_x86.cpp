@@ -73,9 +73,9 @@ inline Mask firstMask(int count) {
 }
 /// base[index[l]] for the eight lanes l.
 inline Lanes gather(const double* base, const std::int32_t* index) {
-  return {_mm256_i32gather_pd(base, _mm_loadu_si128(reinterpret_cast<const __m128i*>(index)), 8),
-          _mm256_i32gather_pd(base, _mm_loadu_si128(reinterpret_cast<const __m128i*>(index + 4)),
-                              8)};
+  return {
+      _mm256_i32gather_pd(base, _mm_loadu_si128(reinterpret_cast<const __m128i*>(index)), 8),
+      _mm256_i32gather_pd(base, _mm_loadu_si128(reinterpret_cast<const __m128i*>(index + 4)), 8)};
 }
 inline void store(double* p, Lanes x) {
   _mm256_storeu_pd(p, x.a);
@@ -255,15 +255,15 @@ bool wide(const Design& design) {
 }
 }  // namespace
 
-#define DPSYNTH_DISPATCH(call)                                   \
-  switch (activeIsa()) {                                         \
-    case Isa::avx512:                                            \
-      return wide(design) ? avx512wide::call : avx512::call;     \
-    case Isa::avx2:                                              \
-      return avx2::call;                                         \
-    case Isa::generic:                                           \
-      break;                                                     \
-  }                                                              \
+#define DPSYNTH_DISPATCH(call)                               \
+  switch (activeIsa()) {                                     \
+    case Isa::avx512:                                        \
+      return wide(design) ? avx512wide::call : avx512::call; \
+    case Isa::avx2:                                          \
+      return avx2::call;                                     \
+    case Isa::generic:                                       \
+      break;                                                 \
+  }                                                          \
   return false;
 
 bool poissonPass(const Design& design, PassSums& sums, double* gradient) {
