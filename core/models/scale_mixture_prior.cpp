@@ -4,7 +4,7 @@
 #include <boost/math/special_functions/erf.hpp>
 #include <boost/math/special_functions/expint.hpp>
 #include <boost/math/special_functions/lambert_w.hpp>
-#include <boost/math/tools/roots.hpp>
+#include <boost/math/quadrature/gauss.hpp>
 #include <cstdint>
 #include <limits>
 #include <numbers>
@@ -87,32 +87,92 @@ double ScaleMixturePrior::logDensity(double beta, double* dLogDensity) {
   return kLogNorm + std::log(value);
 }
 
+namespace {
+
+/// eˣE₁(x) and G(x) together: one continued fraction from 1 on, one exponential integral below.
+void scaledE1AndG(double x, double& scaledE1, double& g) {
+  if (x >= 1.0) {
+    const MixtureFraction f = mixtureFraction(x);
+    scaledE1 = f.scaledE1;
+    g = f.g;
+    return;
+  }
+  scaledE1 = ScaleMixturePrior::scaledE1(x);
+  g = (1.0 + x) * scaledE1 - 1.0;
+}
+
+/// σ | β for one β: what its distribution function and density share across the steps of a
+/// root search (a = β²/6, G(a), log p(β)).
+class ConditionalScale {
+ public:
+  /// Where P(σ > sigma) is integrated directly: s − 1 = 3/σ² and a(s − 1) small enough that
+  /// the integrand below is a low-degree polynomial to rounding on the range.
+  static constexpr double kDirectUpperMaxExcess = 0.5;
+  static constexpr double kDirectUpperMaxExponent = 4.0;
+
+  explicit ConditionalScale(double beta)
+      // β = 0 makes σ | β improper (its density ∝ h(σ)/σ near 0): the smallest a keeps it
+      // proper.
+      : a_(std::max(beta * beta / 6.0, 1e-300)), gA_(ScaleMixturePrior::g(a_)) {}
+
+  void cdf(double sigma, double& lower, double& upper) const {
+    if (!(sigma > 0.0)) {
+      lower = 0.0;
+      upper = 1.0;
+      return;
+    }
+    if (std::isinf(sigma)) {
+      lower = 1.0;
+      upper = 0.0;
+      return;
+    }
+    const double excess = 3.0 / (sigma * sigma);  // s − 1
+    if (!std::isfinite(excess)) {
+      lower = 0.0;
+      upper = 1.0;
+      return;
+    }
+    if (excess <= kDirectUpperMaxExcess && a_ * excess <= kDirectUpperMaxExponent) {
+      // Far up in σ, P(σ > sigma) is far below 1 − lower's rounding: integrate it directly,
+      // P(1 ≤ s < s0) = ∫₀^{s0−1} t/(1 + t)² e^{−at} dt / G(a) (a smooth integrand on a short
+      // range: 20 Gauss–Legendre nodes reach rounding).
+      const double tail = boost::math::quadrature::gauss<double, 20>::integrate(
+          [this](double t) { return t / ((1.0 + t) * (1.0 + t)) * std::exp(-a_ * t); }, 0.0,
+          excess);
+      const double direct = tail / gA_;
+      if (direct < 0.5) {
+        upper = direct;
+        lower = 1.0 - upper;
+        return;
+      }
+    }
+    const double s0 = 1.0 + excess;
+    // P(s ≥ s0) = T(s0)/T(1), T(s0) = ∫_{s0}^∞ (s − 1)/s² e^{−as} ds = e^{−x}/s0 ·
+    // [(s0 − 1) eˣE₁(x) + G(x)], x = a·s0: two positive terms, no cancellation.
+    double e1 = 0.0, gx = 0.0;
+    scaledE1AndG(a_ * s0, e1, gx);
+    const double ratio = std::exp(-a_ * excess) / s0 * (excess * e1 + gx) / gA_;
+    lower = std::clamp(ratio, 0.0, 1.0);
+    upper = 1.0 - lower;
+  }
+
+  /// The density of v = log σ given β: in s = 1 + 3e^{−2v}, (s − 1)/s² e^{−a(s−1)}/G(a) times
+  /// |ds/dv| = 2(s − 1).
+  double densityOfLogSigma(double v) const {
+    const double excess = 3.0 * std::exp(-2.0 * v);
+    const double s = 1.0 + excess;
+    return 2.0 * excess * excess / (s * s) * std::exp(-a_ * excess) / gA_;
+  }
+
+ private:
+  double a_;
+  double gA_;
+};
+
+}  // namespace
+
 void ScaleMixturePrior::conditionalCdf(double beta, double sigma, double& lower, double& upper) {
-  if (!(sigma > 0.0)) {
-    lower = 0.0;
-    upper = 1.0;
-    return;
-  }
-  if (std::isinf(sigma)) {
-    lower = 1.0;
-    upper = 0.0;
-    return;
-  }
-  // β = 0 makes σ | β improper (its density ∝ h(σ)/σ near 0): the smallest a keeps it proper.
-  const double a = std::max(beta * beta / 6.0, 1e-300);
-  const double excess = 3.0 / (sigma * sigma);  // s − 1
-  if (!std::isfinite(excess)) {
-    lower = 0.0;
-    upper = 1.0;
-    return;
-  }
-  const double s0 = 1.0 + excess;
-  const double x = a * s0;
-  // P(s ≥ s0) = T(s0)/T(1), T(s0) = ∫_{s0}^∞ (s − 1)/s² e^{−as} ds = e^{−x}/s0 ·
-  // [(s0 − 1) eˣE₁(x) + G(x)]: two positive terms, no cancellation.
-  const double ratio = std::exp(-a * excess) / s0 * (excess * scaledE1(x) + g(x)) / g(a);
-  lower = std::clamp(ratio, 0.0, 1.0);
-  upper = 1.0 - lower;
+  ConditionalScale(beta).cdf(sigma, lower, upper);
 }
 
 double ScaleMixturePrior::conditionalLogDensityOfLogSigma(double beta, double logSigma) {
@@ -137,40 +197,44 @@ double ScaleMixturePrior::normalScore(double beta, double sigma) {
 }
 
 double ScaleMixturePrior::sigmaFromScore(double beta, double w) {
-  // Solve in v = log σ; f is increasing in v and compares logs of probabilities, so that the
-  // tails keep their relative precision.
+  // Newton's method in v = log σ on f(v) = log P(σ ≤ e^v | β) − log Φ(w) (or, right of the
+  // median, on the upper tails): f compares logs of probabilities, so that the tails keep their
+  // relative precision, and f′ = density / probability is at hand. Steps that would leave the
+  // bracket found so far bisect it instead.
+  const ConditionalScale conditional(beta);
   const bool left = w <= 0.0;
   const double target = 0.5 * std::erfc((left ? -w : w) / std::numbers::sqrt2);
   const double logTarget = std::log(target);
-  auto f = [&](double v) {
-    double lower = 0.0, upper = 0.0;
-    conditionalCdf(beta, std::exp(v), lower, upper);
-    return left ? std::log(lower) - logTarget : logTarget - std::log(upper);
-  };
+  double lo = -kMixtureInf, hi = kMixtureInf;
   // σ | β is near |β| when |β| is large and spread over decades when it is small.
-  double lo = std::log(std::clamp(std::abs(beta), 1e-6, 1e6)) - 1.0;
-  double hi = lo + 2.0;
-  double fLo = f(lo), fHi = f(hi);
-  for (int i = 0; i < 200 && !(fLo <= 0.0); ++i) {
-    hi = lo;
-    fHi = fLo;
-    lo -= 2.0 + 0.5 * i;
-    fLo = f(lo);
+  double v = std::log(std::clamp(std::abs(beta), 1e-6, 1e6));
+  for (int i = 0; i < 400; ++i) {
+    double lower = 0.0, upper = 0.0;
+    conditional.cdf(std::exp(v), lower, upper);
+    const double probability = left ? lower : upper;
+    const double f = left ? std::log(lower) - logTarget : logTarget - std::log(upper);
+    if (f == 0.0) return std::exp(v);
+    if (f < 0.0) {
+      lo = v;
+    } else {
+      hi = v;
+    }
+    const double slope = conditional.densityOfLogSigma(v) / probability;
+    double next = v - f / slope;
+    const bool newton = std::isfinite(next) && next > lo && next < hi;
+    if (!newton) {
+      // Outside the bracket (or no usable slope): halve a finite bracket, else walk outwards.
+      next = std::isfinite(lo) && std::isfinite(hi) ? 0.5 * (lo + hi)
+             : std::isfinite(lo)                    ? lo + 2.0 + 0.05 * i
+                                                    : hi - 2.0 - 0.05 * i;
+    }
+    // Quadratic convergence: once a Newton step is below 1e-9, the next would be ~1e-18.
+    const bool converged =
+        newton ? std::abs(next - v) <= 1e-9 : hi - lo <= 1e-15 * std::max(1.0, std::abs(v));
+    v = next;
+    if (converged) break;
   }
-  for (int i = 0; i < 200 && !(fHi >= 0.0); ++i) {
-    lo = hi;
-    fLo = fHi;
-    hi += 2.0 + 0.5 * i;
-    fHi = f(hi);
-  }
-  if (fLo == 0.0) return std::exp(lo);
-  if (fHi == 0.0) return std::exp(hi);
-  if (!(fLo < 0.0 && fHi > 0.0)) return std::exp(0.5 * (lo + hi));
-  std::uintmax_t iterations = 100;
-  const auto root = boost::math::tools::toms748_solve(f, lo, hi, fLo, fHi,
-                                                      boost::math::tools::eps_tolerance<double>(50),
-                                                      iterations, detail::FastPolicy());
-  return std::exp(0.5 * (root.first + root.second));
+  return std::exp(v);
 }
 
 SpikeMap::SpikeMap(double width)

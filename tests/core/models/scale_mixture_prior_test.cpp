@@ -129,12 +129,24 @@ class ScaleMixturePriorTest : public QObject {
     QVERIFY(relative(lower, 2.030168193506673083e-25) < 1e-12);
   }
 
+  /// Deep in the upper tail, where 1 − lower would round to 0 or keep a few digits: against
+  /// mpmath's quadrature of the definition at 40 digits.
+  void conditionalCdfDeepUpperTail() {
+    double lower = 0.0, upper = 0.0;
+    ScaleMixturePrior::conditionalCdf(2.0, 1e6, lower, upper);
+    QVERIFY(relative(upper, 1.5341366013775232953e-23) < 1e-13);
+    QCOMPARE(lower, 1.0);
+    ScaleMixturePrior::conditionalCdf(0.01, 1e3, lower, upper);
+    QVERIFY(relative(upper, 4.7743909080175911031e-13) < 1e-13);
+  }
+
   void normalScoreRoundTrip() {
     for (double beta : {-5.0, -0.3, 1e-7, 0.01, 0.7, 12.0, 400.0}) {
-      for (double w : {-4.0, -1.3, 0.0, 0.4, 2.2, 4.5}) {
+      // Out to ±12 (tails of 1e-33), both sides solved in their own tail's probabilities.
+      for (double w : {-12.0, -8.0, -4.0, -1.3, 0.0, 0.4, 2.2, 4.5, 8.0, 12.0}) {
         const double sigma = ScaleMixturePrior::sigmaFromScore(beta, w);
         QVERIFY(sigma > 0.0 && std::isfinite(sigma));
-        QVERIFY2(std::abs(ScaleMixturePrior::normalScore(beta, sigma) - w) < 1e-9,
+        QVERIFY2(std::abs(ScaleMixturePrior::normalScore(beta, sigma) - w) < 1e-10,
                  qPrintable(QString("beta %1 w %2 sigma %3").arg(beta).arg(w).arg(sigma)));
       }
       // Monotone in w.
