@@ -1,6 +1,7 @@
 #include "core/models/negbin_likelihood.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cstddef>
 #include <stdexcept>
 
@@ -17,8 +18,19 @@ std::vector<std::string> NegbinLikelihood::parameterNames() const {
   return names;
 }
 
+namespace {
+
+std::uint64_t nextLikelihoodId() {
+  static std::atomic<std::uint64_t> next{1};
+  return next.fetch_add(1);
+}
+
+}  // namespace
+
 NegbinLikelihood::NegbinLikelihood(GlmShape shape)
-    : shape_(std::move(shape)), integrated_(shape_.integratedScales && !shape_.interceptOnly) {
+    : shape_(std::move(shape)),
+      integrated_(shape_.integratedScales && !shape_.interceptOnly),
+      id_(nextLikelihoodId()) {
   if (!integrated_) return;
   const int k = shape_.coefficients;
   if (shape_.basis.rows() != k || shape_.basis.cols() != k ||
@@ -26,12 +38,27 @@ NegbinLikelihood::NegbinLikelihood(GlmShape shape)
     throw std::invalid_argument("negbin: integrated scales need a K x K basis and K widths");
   }
   for (double width : shape_.spikeWidths) spikes_.emplace_back(width);
+  basis_.emplace(shape_.basis);
 }
 
-Eigen::VectorXd NegbinLikelihood::spikeCoordinates(const Eigen::VectorXd& u) const {
-  Eigen::VectorXd b = u.head(shape_.coefficients);
-  shape_.basis.triangularView<Eigen::Upper>().solveInPlace(b);
-  return b;
+const NegbinLikelihood::SpikePoint& NegbinLikelihood::spikePoint(const Eigen::VectorXd& u) const {
+  thread_local SpikePoint point;
+  const int k = shape_.coefficients;
+  if (point.owner == id_ && point.head.size() == k && point.head == u.head(k)) return point;
+  point.owner = 0;  // until complete (an exception below must not leave a half-written point)
+  point.head = u.head(k);
+  Eigen::VectorXd& b = point.beta;
+  b = point.head;
+  basis_->thetaToBeta(b);  // b = basis⁻¹θ
+  point.slope.resize(k);
+  point.logPrior.resize(k);
+  point.dLogPrior.resize(k);
+  for (int j = 0; j < k; ++j) {
+    b[j] = spikes_[static_cast<std::size_t>(j)].toBeta(b[j], point.slope[j], point.logPrior[j],
+                                                       point.dLogPrior[j]);
+  }
+  point.owner = id_;
+  return point;
 }
 
 void NegbinLikelihood::coefficients(const Eigen::VectorXd& u, Eigen::VectorXd& beta) const {
@@ -40,8 +67,7 @@ void NegbinLikelihood::coefficients(const Eigen::VectorXd& u, Eigen::VectorXd& b
     beta = u.head(k);
     return;
   }
-  beta = spikeCoordinates(u);
-  for (int j = 0; j < k; ++j) beta[j] = spikes_[static_cast<std::size_t>(j)].toBeta(beta[j]);
+  beta = spikePoint(u).beta;
 }
 
 void NegbinLikelihood::addCoefficientGradient(const Eigen::VectorXd& u,
@@ -52,13 +78,9 @@ void NegbinLikelihood::addCoefficientGradient(const Eigen::VectorXd& u,
     grad.head(k) += gBeta;
     return;
   }
-  Eigen::VectorXd g = spikeCoordinates(u);
-  for (int j = 0; j < k; ++j) {
-    double slope = 0.0;
-    spikes_[static_cast<std::size_t>(j)].toBeta(g[j], slope);
-    g[j] = slope * gBeta[j];
-  }
-  shape_.basis.transpose().triangularView<Eigen::Lower>().solveInPlace(g);  // ∂/∂θ = basis⁻ᵀ ∂/∂b
+  thread_local Eigen::VectorXd g;  // no allocation per gradient
+  g = spikePoint(u).slope.cwiseProduct(gBeta);
+  basis_->betaGradientToTheta(g);  // ∂/∂θ = basis⁻ᵀ ∂/∂b
   grad.head(k) += g;
 }
 
@@ -245,17 +267,16 @@ double NegbinLikelihood::logPrior(const Eigen::VectorXd& u, Eigen::VectorXd& gra
   } else {
     // log p(β_j) + log dβ_j/db_j per coefficient (the prior density of b), mapped to θ through
     // the constant basis; w_j ~ Normal(0, 1).
-    Eigen::VectorXd g = spikeCoordinates(u);
+    const SpikePoint& point = spikePoint(u);
+    thread_local Eigen::VectorXd g;
+    g = point.dLogPrior;
     for (int j = 0; j < k; ++j) {
-      double slope = 0.0, value = 0.0, slopeOfValue = 0.0;
-      spikes_[static_cast<std::size_t>(j)].toBeta(g[j], slope, value, slopeOfValue);
-      lp += value;
-      g[j] = slopeOfValue;
+      lp += point.logPrior[j];
       const double w = u[k + j];
       lp -= 0.5 * w * w;
       grad[k + j] -= w;
     }
-    shape_.basis.transpose().triangularView<Eigen::Lower>().solveInPlace(g);
+    basis_->betaGradientToTheta(g);
     grad.head(k) += g;
   }
   lp += detail::addLogHalfCauchyPrior(u[2 * k], kTauScale, grad[2 * k]);

@@ -17,9 +17,11 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <optional>
 #include <vector>
 
 #include "core/models/glm_likelihood.h"
+#include "core/models/qr_transform.h"
 #include "core/models/scale_mixture_prior.h"
 #include "core/models/special_math.h"
 
@@ -317,12 +319,22 @@ class NegbinLikelihood {
  private:
   /// The calling thread's table of at least `size` entries.
   static PhiTerms* phiTable(std::size_t size);
-  /// b = basis⁻¹ θ for the head of u.
-  Eigen::VectorXd spikeCoordinates(const Eigen::VectorXd& u) const;
+  /// The spike maps at one point (integrated scales): β, dβ/db, and the prior density of b with
+  /// its derivative, per coefficient. logPrior, coefficients and addCoefficientGradient of one
+  /// gradient are called at the same point, so each thread keeps the last point's values
+  /// (keyed by this likelihood's id and the coordinates themselves, so never stale).
+  struct SpikePoint {
+    std::uint64_t owner = 0;
+    Eigen::VectorXd head;  ///< θ, the point
+    Eigen::VectorXd beta, slope, logPrior, dLogPrior;
+  };
+  const SpikePoint& spikePoint(const Eigen::VectorXd& u) const;
 
   GlmShape shape_;
   bool integrated_;
-  std::vector<SpikeMap> spikes_;  ///< per coefficient (integrated scales)
+  std::vector<SpikeMap> spikes_;     ///< per coefficient (integrated scales)
+  std::optional<QrTransform> basis_;  ///< θ = basis·b (integrated scales)
+  std::uint64_t id_;                  ///< distinct per constructed likelihood (SpikePoint)
   std::vector<Data> distinct_;    ///< distinct outcomes, in index order (indexOutcomes)
 };
 

@@ -32,6 +32,8 @@ class QrTransform {
   static std::optional<QrTransform> fromDesign(const Eigen::MatrixXd& X,
                                                const std::stop_token& stop = {});
   static constexpr Eigen::Index kRowBlock = Eigen::Index(1) << 15;
+  /// From a given K × K upper triangular R* with a nonzero diagonal (negbin's basis).
+  explicit QrTransform(Eigen::MatrixXd r);
 
   /// Upper triangular K × K R* (for tests).
   const Eigen::MatrixXd& r() const { return r_; }
@@ -53,7 +55,6 @@ class QrTransform {
   Eigen::MatrixXd designToQ(Eigen::MatrixXd&& rows, const std::stop_token& stop = {}) const;
 
  private:
-  explicit QrTransform(Eigen::MatrixXd r);
   Eigen::MatrixXd r_;
   Eigen::MatrixXd inverse_;  ///< R*⁻¹, upper triangular
 };
