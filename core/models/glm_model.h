@@ -262,12 +262,13 @@ class GlmModel final : public SynthesisModel {
   /// Xᵀ(w ⊙ ∂f/∂η) into gCoef, in one pass over blocks of patterns: each block's design rows
   /// form its η and, still in cache, its share of the gradient, so the design is read once
   /// per gradient (at 10⁶ records it is the memory traffic that sets the pace).
-  void fusedRegressionPass(const Eigen::VectorXd& u, const typename L::Params& params,
-                           double& logLik, double& gradAux, Eigen::VectorXd& gCoef) const;
+  /// coef: the coefficients η is formed with (etaCoefficients).
+  void fusedRegressionPass(const double* coef, const typename L::Params& params, double& logLik,
+                           double& gradAux, Eigen::VectorXd& gCoef) const;
   /// The same sums from the family's vector kernel (VectorPass); false when it has none for
   /// this CPU or this design.
-  bool vectorRegressionPass(const Eigen::VectorXd& u, double& logLik, double& gradAux,
-                            Eigen::VectorXd& gCoef) const;
+  bool vectorRegressionPass(const Eigen::VectorXd& u, const double* coef, double& logLik,
+                            double& gradAux, Eigen::VectorXd& gCoef) const;
   /// An uncensored regression's log density from its prior and likelihood sums: gCoef mapped
   /// to the sampled coordinates and added with gradAux into grad.
   double finishRegression(const Eigen::VectorXd& u, double logPrior, double logLik, double gradAux,
@@ -390,11 +391,11 @@ kernels::Design GlmModel<L>::kernelDesign(const double* coef, std::size_t first,
 }
 
 template <GlmLikelihood L>
-void GlmModel<L>::fusedRegressionPass(const Eigen::VectorXd& u, const typename L::Params& params,
+void GlmModel<L>::fusedRegressionPass(const double* coef, const typename L::Params& params,
                                       double& logLik, double& gradAux,
                                       Eigen::VectorXd& gCoef) const {
   const Eigen::Index K = shape_.coefficients;
-  const Eigen::Map<const Eigen::VectorXd> c(etaCoefficients(u), K);
+  const Eigen::Map<const Eigen::VectorXd> c(coef, K);
   gCoef.setZero(K);
   const auto active = static_cast<Eigen::Index>(groups_.active);
   const double* weight = groups_.weight.data();
@@ -424,11 +425,12 @@ void GlmModel<L>::fusedRegressionPass(const Eigen::VectorXd& u, const typename L
 }
 
 template <GlmLikelihood L>
-bool GlmModel<L>::vectorRegressionPass(const Eigen::VectorXd& u, double& logLik, double& gradAux,
+bool GlmModel<L>::vectorRegressionPass(const Eigen::VectorXd& u, const double* coef,
+                                       double& logLik, double& gradAux,
                                        Eigen::VectorXd& gCoef) const {
   if constexpr (VectorPass<L>) {
     if (!passData_) return false;
-    kernels::Design design = kernelDesign(etaCoefficients(u), 0, groups_.active);
+    kernels::Design design = kernelDesign(coef, 0, groups_.active);
     design.unitWeights = unitWeights_;
     gCoef.resize(shape_.coefficients);
     return lik_.vectorPass(*passData_, groups_, design, u, logLik, gradAux, gCoef.data());
@@ -466,6 +468,12 @@ double GlmModel<L>::logDensity(const Eigen::VectorXd& u, Eigen::VectorXd& grad) 
   detail::requireSize(u, dim());
   grad.setZero(dim());
   if (!u.allFinite()) return kNegInf;
+  // An uncensored regression under QR with η = Xβ forms β once, for the prior and for η, and
+  // maps the sum of the two β-gradients to θ once (finishRegression).
+  const bool regression = !clamped_ && !shape_.interceptOnly;
+  bool shareBeta = regression && qr_ && etaInBeta();
+  if constexpr (SufficientLikelihood<L>) shareBeta = shareBeta && !sufficient_;
+  const double* sharedBeta = nullptr;
   double logPrior = 0.0;
   if (!qr_) {
     logPrior = lik_.logPrior(u, grad);
@@ -477,13 +485,20 @@ double GlmModel<L>::logDensity(const Eigen::VectorXd& u, Eigen::VectorXd& grad) 
     qr_->thetaToBeta(c.point.head(k));
     c.grad.setZero(dim());
     logPrior = lik_.logPrior(c.point, c.grad);
-    qr_->betaGradientToTheta(c.grad.head(k));
+    if (shareBeta) {
+      sharedBeta = c.point.data();  // grad's head stays ∂ log prior/∂β until finishRegression
+    } else {
+      qr_->betaGradientToTheta(c.grad.head(k));
+    }
     grad = c.grad;
   }
   if (!std::isfinite(logPrior)) return kNegInf;
 
   const std::size_t active = groups_.active;
-  if (active == 0) return grad.allFinite() ? logPrior : kNegInf;
+  if (active == 0) {
+    if (sharedBeta) qr_->betaGradientToTheta(grad.head(shape_.coefficients));
+    return grad.allFinite() ? logPrior : kNegInf;
+  }
   if constexpr (SufficientLikelihood<L>) {
     if (sufficient_) {
       const double total = logPrior + lik_.sufficientLogLik(*sufficient_, u, lik_.params(u), grad);
@@ -491,12 +506,18 @@ double GlmModel<L>::logDensity(const Eigen::VectorXd& u, Eigen::VectorXd& grad) 
       return total;
     }
   }
-  if (!clamped_ && !shape_.interceptOnly) {
+  if (regression) {
     Eigen::VectorXd& gCoef = detail::coefficientScratch().gBeta;
+    const double* coef = sharedBeta ? sharedBeta : etaCoefficients(u);
     double logLik = 0.0, gradAux = 0.0;
-    if (vectorRegressionPass(u, logLik, gradAux, gCoef)) {
-      return finishRegression(u, logPrior, logLik, gradAux, gCoef, grad);
+    if (!vectorRegressionPass(u, coef, logLik, gradAux, gCoef)) {
+      fusedRegressionPass(coef, paramsFor<true>(u, active), logLik, gradAux, gCoef);
     }
+    if (sharedBeta) {
+      gCoef += grad.head(shape_.coefficients);
+      grad.head(shape_.coefficients).setZero();
+    }
+    return finishRegression(u, logPrior, logLik, gradAux, gCoef, grad);
   }
   const auto params = paramsFor<true>(u, active);
   // Only censored fits keep per-pattern values; the uncensored passes fold them as they go.
@@ -508,18 +529,13 @@ double GlmModel<L>::logDensity(const Eigen::VectorXd& u, Eigen::VectorXd& grad) 
   if (!clamped_) {
     // Every active pattern has weight > 0: one fused pass, nothing stored but w ⊙ ∂f/∂η.
     const double* weight = groups_.weight.data();
-    if (shape_.interceptOnly) {
-      forEachPattern<true>(u, params, active, s, [&](std::size_t p, const RecordTerms& r) {
-        const double w = weight[p];
-        logLik += w * r.f;
-        gradIntercept += w * r.dEta;
-        gradAux += w * r.dAux;
-      });
-    } else {
-      Eigen::VectorXd& gCoef = detail::coefficientScratch().gBeta;
-      fusedRegressionPass(u, params, logLik, gradAux, gCoef);
-      return finishRegression(u, logPrior, logLik, gradAux, gCoef, grad);
-    }
+    // (An uncensored regression returned above.)
+    forEachPattern<true>(u, params, active, s, [&](std::size_t p, const RecordTerms& r) {
+      const double w = weight[p];
+      logLik += w * r.f;
+      gradIntercept += w * r.dEta;
+      gradAux += w * r.dAux;
+    });
   } else {
     forEachPattern<true>(u, params, active, s, [&](std::size_t p, const RecordTerms& r) {
       s.f[p] = r.f;
