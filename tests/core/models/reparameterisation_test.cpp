@@ -160,6 +160,48 @@ class ReparameterisationTest : public QObject {
     }
   }
 
+  /// Negbin keeps each thread's last point of its spike maps (logPrior, coefficients and the
+  /// coefficient gradient share them): two models with different bases, evaluated in turn at
+  /// the same coordinates, must each give what they give alone.
+  void negbinModelsDoNotShareTheirLastPoint() {
+    const auto dataA = awkwardRegression(Family::negbin, 120, 31);
+    const auto dataB = dpsynth::test::offsetCovariateRegression(Family::negbin, 150, 7, 5.0, 2.0);
+    const auto modelA = models::makeModel(dataA, {Family::negbin});
+    const auto modelB = models::makeModel(dataB, {Family::negbin});
+    QCOMPARE(modelA->dim(), modelB->dim());
+    const Eigen::Index dim = modelA->dim();
+    const Eigen::VectorXd u = modelA->initialPoint() + Eigen::VectorXd::Constant(dim, 0.1);
+    const Eigen::VectorXd v = u + Eigen::VectorXd::Constant(dim, 0.05);
+    // Each model's values at u evaluated right after its own evaluation at v: nothing of the
+    // other model can be left over.
+    auto alone = [&](const models::Model& m, Eigen::VectorXd& grad) {
+      Eigen::VectorXd scratch(dim);
+      m.logDensity(v, scratch);
+      return m.logDensity(u, grad);
+    };
+    Eigen::VectorXd gradA(dim), gradB(dim);
+    const double valueA = alone(*modelA, gradA);
+    const double valueB = alone(*modelB, gradB);
+    QVERIFY(std::isfinite(valueA) && std::isfinite(valueB));
+    QVERIFY(gradA != gradB);  // the bases differ, so a shared point would show
+
+    Eigen::VectorXd grad(dim);
+    for (int round = 0; round < 2; ++round) {
+      QCOMPARE(modelA->logDensity(u, grad), valueA);
+      QVERIFY(grad == gradA);
+      QCOMPARE(modelB->logDensity(u, grad), valueB);
+      QVERIFY(grad == gradB);
+    }
+    // A model built after another one was destroyed (perhaps at its address).
+    {
+      const auto other = models::makeModel(dataB, {Family::negbin});
+      QCOMPARE(other->logDensity(u, grad), valueB);
+    }
+    const auto rebuilt = models::makeModel(dataA, {Family::negbin});
+    QCOMPARE(rebuilt->logDensity(u, grad), valueA);
+    QVERIFY(grad == gradA);
+  }
+
   void constrainUnconstrainRoundTrip() {
     for (Family f : kQrFamilies) {
       const auto data = awkwardRegression(f, 80, 41);
