@@ -281,6 +281,10 @@ class NegbinLikelihood {
     std::vector<double> logGammaY1;
   };
   PassData passData(const RecordGroups& groups, const std::vector<Data>& data) const;
+  /// Σ over distinct outcomes of weight × (lgamma(y + φ) − lgamma(φ)) into ratios and of
+  /// weight × (ψ(y + φ) − ψ(φ)) into digammas (the gradient pass's φ-terms).
+  void phiTermSums(const PassData& passData, const Params& p, double& ratios,
+                   double& digammas) const;
   bool vectorPass(const PassData& passData, const RecordGroups& groups,
                   const kernels::Design& design, const Eigen::VectorXd& u, double& logLik,
                   double& gradAux, double* gCoef) const;

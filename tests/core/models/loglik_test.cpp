@@ -93,6 +93,50 @@ class LogLikTest : public QObject {
     QVERIFY(recordsMatch(frac, vec({std::log(3.0), 1.0, 2.0})));
   }
 
+  /// The gradient pass's φ-terms (prefix sums for small counts, the vector kernel for the
+  /// others, Stirling's difference beyond kLargePhi) against logGammaRatio per distinct outcome,
+  /// in long double where the terms cancel.
+  void negbinPhiTermSumsMatchThePerOutcomeTerms() {
+    using models::NegbinLikelihood;
+    NegbinLikelihood lik(models::GlmShape{});
+    std::vector<NegbinLikelihood::Data> data;
+    const std::vector<double> ys = {0, 1, 2, 3, 5, 7, 8, 9, 12.5, 30, 31, 250, 4000};
+    for (double y : ys) data.push_back(NegbinLikelihood::data(y));
+    lik.indexOutcomes(data);
+    NegbinLikelihood::PassData passData;
+    for (std::size_t i = 0; i < ys.size(); ++i) {
+      passData.outcomeWeight.push_back(i == 4 ? 0.0 : 1.0 + 0.37 * double(i));  // y = 5: none
+    }
+    for (double phi : {0.03, 0.9, 7.0, 480.0, 2e5, 3e6, 1e11}) {
+      Eigen::VectorXd u(3);
+      u << 0.0, 0.0, -std::log(phi);
+      const auto params = lik.params(u);
+      double ratios = 0.0, digammas = 0.0;
+      lik.phiTermSums(passData, params, ratios, digammas);
+      double wantRatios = 0.0, wantDigammas = 0.0, scale = 0.0, digammaScale = 0.0;
+      for (std::size_t i = 0; i < ys.size(); ++i) {
+        double digammaDiff = 0.0;
+        const double ratio =
+            NegbinLikelihood::logGammaRatio<true>(NegbinLikelihood::data(ys[i]), params, digammaDiff);
+        wantRatios += passData.outcomeWeight[i] * ratio;
+        wantDigammas += passData.outcomeWeight[i] * digammaDiff;
+        scale += passData.outcomeWeight[i] * (std::abs(std::lgamma(ys[i] + params.phi)) +
+                                              std::abs(params.logGammaPhi));
+        digammaScale += passData.outcomeWeight[i] *
+                        (std::abs(std::log(ys[i] + params.phi)) + std::abs(params.digammaPhi));
+      }
+      // Differences of two log gammas (digammas) of up to `scale` each: good to ~1e-14 of it.
+      QVERIFY2(std::abs(ratios - wantRatios) <= 1e-13 * std::max(1.0, std::abs(wantRatios)) +
+                                                    1e-14 * scale,
+               qPrintable(QString("phi %1: %2 vs %3").arg(phi).arg(ratios, 0, 'g', 17)
+                              .arg(wantRatios, 0, 'g', 17)));
+      QVERIFY2(std::abs(digammas - wantDigammas) <=
+                   1e-13 * std::max(1.0, std::abs(wantDigammas)) + 1e-14 * digammaScale,
+               qPrintable(QString("phi %1: %2 vs %3").arg(phi).arg(digammas, 0, 'g', 17)
+                              .arg(wantDigammas, 0, 'g', 17)));
+    }
+  }
+
   /// In the near-Poisson regime (φ up to 1e13) the record terms stay exact: for integer y,
   /// lgamma(y+φ) − lgamma(φ) = Σ_{k<y} log(φ+k) and ψ(y+φ) − ψ(φ) = Σ_{k<y} 1/(φ+k), summed here
   /// in long double. Two cancelling log gammas would be off by ~0.1 per record at φ = 1e13.
