@@ -425,9 +425,8 @@ void GlmModel<L>::fusedRegressionPass(const double* coef, const typename L::Para
 }
 
 template <GlmLikelihood L>
-bool GlmModel<L>::vectorRegressionPass(const Eigen::VectorXd& u, const double* coef,
-                                       double& logLik, double& gradAux,
-                                       Eigen::VectorXd& gCoef) const {
+bool GlmModel<L>::vectorRegressionPass(const Eigen::VectorXd& u, const double* coef, double& logLik,
+                                       double& gradAux, Eigen::VectorXd& gCoef) const {
   if constexpr (VectorPass<L>) {
     if (!passData_) return false;
     kernels::Design design = kernelDesign(coef, 0, groups_.active);

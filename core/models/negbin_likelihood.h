@@ -336,7 +336,7 @@ class NegbinLikelihood {
 
   GlmShape shape_;
   bool integrated_;
-  std::vector<SpikeMap> spikes_;     ///< per coefficient (integrated scales)
+  std::vector<SpikeMap> spikes_;      ///< per coefficient (integrated scales)
   std::optional<QrTransform> basis_;  ///< θ = basis·b (integrated scales)
   std::uint64_t id_;                  ///< distinct per constructed likelihood (SpikePoint)
   std::vector<Data> distinct_;    ///< distinct outcomes, in index order (indexOutcomes)

@@ -1,10 +1,10 @@
 #include "core/models/scale_mixture_prior.h"
 
 #include <algorithm>
+#include <boost/math/quadrature/gauss.hpp>
 #include <boost/math/special_functions/erf.hpp>
 #include <boost/math/special_functions/expint.hpp>
 #include <boost/math/special_functions/lambert_w.hpp>
-#include <boost/math/quadrature/gauss.hpp>
 #include <cstdint>
 #include <limits>
 #include <numbers>

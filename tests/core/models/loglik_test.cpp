@@ -116,23 +116,27 @@ class LogLikTest : public QObject {
       double wantRatios = 0.0, wantDigammas = 0.0, scale = 0.0, digammaScale = 0.0;
       for (std::size_t i = 0; i < ys.size(); ++i) {
         double digammaDiff = 0.0;
-        const double ratio =
-            NegbinLikelihood::logGammaRatio<true>(NegbinLikelihood::data(ys[i]), params, digammaDiff);
+        const double ratio = NegbinLikelihood::logGammaRatio<true>(NegbinLikelihood::data(ys[i]),
+                                                                   params, digammaDiff);
         wantRatios += passData.outcomeWeight[i] * ratio;
         wantDigammas += passData.outcomeWeight[i] * digammaDiff;
-        scale += passData.outcomeWeight[i] * (std::abs(std::lgamma(ys[i] + params.phi)) +
-                                              std::abs(params.logGammaPhi));
+        scale += passData.outcomeWeight[i] *
+                 (std::abs(std::lgamma(ys[i] + params.phi)) + std::abs(params.logGammaPhi));
         digammaScale += passData.outcomeWeight[i] *
                         (std::abs(std::log(ys[i] + params.phi)) + std::abs(params.digammaPhi));
       }
       // Differences of two log gammas (digammas) of up to `scale` each: good to ~1e-14 of it.
-      QVERIFY2(std::abs(ratios - wantRatios) <= 1e-13 * std::max(1.0, std::abs(wantRatios)) +
-                                                    1e-14 * scale,
-               qPrintable(QString("phi %1: %2 vs %3").arg(phi).arg(ratios, 0, 'g', 17)
+      QVERIFY2(std::abs(ratios - wantRatios) <=
+                   1e-13 * std::max(1.0, std::abs(wantRatios)) + 1e-14 * scale,
+               qPrintable(QString("phi %1: %2 vs %3")
+                              .arg(phi)
+                              .arg(ratios, 0, 'g', 17)
                               .arg(wantRatios, 0, 'g', 17)));
       QVERIFY2(std::abs(digammas - wantDigammas) <=
                    1e-13 * std::max(1.0, std::abs(wantDigammas)) + 1e-14 * digammaScale,
-               qPrintable(QString("phi %1: %2 vs %3").arg(phi).arg(digammas, 0, 'g', 17)
+               qPrintable(QString("phi %1: %2 vs %3")
+                              .arg(phi)
+                              .arg(digammas, 0, 'g', 17)
                               .arg(wantDigammas, 0, 'g', 17)));
     }
   }
