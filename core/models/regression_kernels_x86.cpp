@@ -1,6 +1,7 @@
 #include <cstddef>
 #include <cstdlib>
 #include <cstring>
+#include <type_traits>
 
 #include "core/models/regression_kernels.h"
 
