@@ -102,7 +102,7 @@ void scaledE1AndG(double x, double& scaledE1, double& g) {
 }
 
 /// σ | β for one β: what its distribution function and density share across the steps of a
-/// root search (a = β²/6, G(a), log p(β)).
+/// root search (a = β²/6 and G(a)).
 class ConditionalScale {
  public:
   /// Where P(σ > sigma) is integrated directly: s − 1 = 3/σ² and a(s − 1) small enough that

@@ -126,18 +126,15 @@ class LogLikTest : public QObject {
                         (std::abs(std::log(ys[i] + params.phi)) + std::abs(params.digammaPhi));
       }
       // Differences of two log gammas (digammas) of up to `scale` each: good to ~1e-14 of it.
-      QVERIFY2(std::abs(ratios - wantRatios) <=
-                   1e-13 * std::max(1.0, std::abs(wantRatios)) + 1e-14 * scale,
-               qPrintable(QString("phi %1: %2 vs %3")
-                              .arg(phi)
-                              .arg(ratios, 0, 'g', 17)
-                              .arg(wantRatios, 0, 'g', 17)));
-      QVERIFY2(std::abs(digammas - wantDigammas) <=
-                   1e-13 * std::max(1.0, std::abs(wantDigammas)) + 1e-14 * digammaScale,
-               qPrintable(QString("phi %1: %2 vs %3")
-                              .arg(phi)
-                              .arg(digammas, 0, 'g', 17)
-                              .arg(wantDigammas, 0, 'g', 17)));
+      auto check = [phi](double got, double want, double scale) {
+        QVERIFY2(std::abs(got - want) <= 1e-13 * std::max(1.0, std::abs(want)) + 1e-14 * scale,
+                 qPrintable(QString("phi %1: %2 vs %3")
+                                .arg(phi)
+                                .arg(got, 0, 'g', 17)
+                                .arg(want, 0, 'g', 17)));
+      };
+      check(ratios, wantRatios, scale);
+      check(digammas, wantDigammas, digammaScale);
     }
   }
 
