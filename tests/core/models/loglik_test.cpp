@@ -127,11 +127,10 @@ class LogLikTest : public QObject {
       }
       // Differences of two log gammas (digammas) of up to `scale` each: good to ~1e-14 of it.
       auto check = [phi](double got, double want, double scale) {
-        QVERIFY2(std::abs(got - want) <= 1e-13 * std::max(1.0, std::abs(want)) + 1e-14 * scale,
-                 qPrintable(QString("phi %1: %2 vs %3")
-                                .arg(phi)
-                                .arg(got, 0, 'g', 17)
-                                .arg(want, 0, 'g', 17)));
+        QVERIFY2(
+            std::abs(got - want) <= 1e-13 * std::max(1.0, std::abs(want)) + 1e-14 * scale,
+            qPrintable(
+                QString("phi %1: %2 vs %3").arg(phi).arg(got, 0, 'g', 17).arg(want, 0, 'g', 17)));
       };
       check(ratios, wantRatios, scale);
       check(digammas, wantDigammas, digammaScale);
