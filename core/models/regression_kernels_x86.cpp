@@ -131,10 +131,6 @@ inline Mask either(Mask x, Mask y) { return {_mm256_or_pd(x.a, y.a), _mm256_or_p
 inline Lanes select(Mask m, Lanes x, Lanes y) {
   return {_mm256_blendv_pd(y.a, x.a, m.a), _mm256_blendv_pd(y.b, x.b, m.b)};
 }
-inline Lanes roundNearest(Lanes x) {
-  constexpr int kMode = _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC;
-  return {_mm256_round_pd(x.a, kMode), _mm256_round_pd(x.b, kMode)};
-}
 inline Lanes floorLanes(Lanes x) {
   constexpr int kMode = _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC;
   return {_mm256_round_pd(x.a, kMode), _mm256_round_pd(x.b, kMode)};
@@ -161,9 +157,14 @@ inline __m256d mantissaOne(__m256d x) {
   return _mm256_castsi256_pd(_mm256_or_si256(m, _mm256_set1_epi64x(0x3FF0000000000000LL)));
 }
 inline Lanes mantissaOf(Lanes x) { return {mantissaOne(x.a), mantissaOne(x.b)}; }
-/// p·2^n for integral n in [−1076, 1025], rounded once: 2^⌊n/2⌋·2^(n − ⌊n/2⌋), so that
-/// results in the subnormal range and at the edge of overflow need no special case.
-inline Lanes scalePow2(Lanes p, Lanes n) {
+/// expLanes's table has one entry, 2⁰: a lookup across registers would cost more than the
+/// longer polynomial it saves.
+inline constexpr int kExpTableBits = 0;
+inline Lanes exp2Fraction(Lanes) { return splat(1.0); }
+/// p·2^n for integral n in [−1076, 1025] (with one table entry, s = n), rounded once:
+/// 2^⌊n/2⌋·2^(n − ⌊n/2⌋), so that results in the subnormal range and at the edge of overflow
+/// need no special case.
+inline Lanes scaleFloorPow2(Lanes p, Lanes n) {
   const Lanes k1 = floorLanes(n * splat(0.5));
   return (p * pow2(k1)) * pow2(n - k1);
 }
