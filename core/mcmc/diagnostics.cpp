@@ -115,26 +115,62 @@ double rhatOfChains(const Chains& chains) {
   return std::sqrt((between / within + n - 1.0) / n);
 }
 
-/// ESS of chains that are already split (Geyer's initial monotone sequence, with the
-/// last-even-lag correction of Vehtari et al. for antithetic chains).
 Eigen::VectorXd autocovarianceWith(const Eigen::VectorXd& x, Workspace& work);
 
+/// The mean over chains of their autocovariances, lag by lag as the ESS asks for them: the
+/// first lags directly (O(n) a chain and lag), which is all that chains mixing well need; past
+/// kDirectLags, every lag at once by FFT (O(n log n) a chain).
+class MeanAutocovariance {
+ public:
+  MeanAutocovariance(const Chains& chains, Workspace& work) : chains_(chains), work_(work) {
+    centred_.reserve(chains.size());
+    for (const Eigen::VectorXd& chain : chains) {
+      centred_.push_back(chain.array() - chain.mean());
+    }
+  }
+
+  double at(Eigen::Index lag) {
+    if (lag < kDirectLags) {
+      double total = 0.0;
+      for (const Eigen::VectorXd& x : centred_) {
+        const Eigen::Index n = x.size();
+        total += x.head(n - lag).dot(x.tail(n - lag)) / static_cast<double>(n);
+      }
+      return total / static_cast<double>(centred_.size());
+    }
+    if (all_.size() == 0) {
+      Eigen::MatrixXd acov(chains_.front().size(), static_cast<Eigen::Index>(chains_.size()));
+      for (std::size_t c = 0; c < chains_.size(); ++c) {
+        acov.col(static_cast<Eigen::Index>(c)) = autocovarianceWith(chains_[c], work_);
+      }
+      all_ = acov.rowwise().mean();
+    }
+    return all_[lag];
+  }
+
+ private:
+  static constexpr Eigen::Index kDirectLags = 32;
+  const Chains& chains_;
+  Workspace& work_;
+  Chains centred_;
+  Eigen::VectorXd all_;
+};
+
+/// ESS of chains that are already split (Geyer's initial monotone sequence, with the
+/// last-even-lag correction of Vehtari et al. for antithetic chains).
 double essOfChains(const Chains& chains, Workspace& work) {
   const auto m = static_cast<Eigen::Index>(chains.size());
   const Eigen::Index n = chains.front().size();
   if (n < kMinDraws || allEqual(chains)) return kNaN;
 
-  Eigen::MatrixXd acov(n, m);  // column per chain
+  MeanAutocovariance acov(chains, work);
   Eigen::VectorXd means(m);
-  for (Eigen::Index c = 0; c < m; ++c) {
-    acov.col(c) = autocovarianceWith(chains[static_cast<std::size_t>(c)], work);
-    means[c] = chains[static_cast<std::size_t>(c)].mean();
-  }
+  for (Eigen::Index c = 0; c < m; ++c) means[c] = chains[static_cast<std::size_t>(c)].mean();
   const double nd = static_cast<double>(n);
-  const double meanVar = acov.row(0).mean() * nd / (nd - 1.0);
+  const double meanVar = acov.at(0) * nd / (nd - 1.0);
   double varPlus = meanVar * (nd - 1.0) / nd;
   if (m > 1) varPlus += sampleVariance(means);
-  auto rhoAt = [&](Eigen::Index lag) { return 1.0 - (meanVar - acov.row(lag).mean()) / varPlus; };
+  auto rhoAt = [&](Eigen::Index lag) { return 1.0 - (meanVar - acov.at(lag)) / varPlus; };
 
   // Initial positive sequence: sum autocorrelations in (even, odd) pairs while pairs are
   // positive, leaving the last pairs out as a bias correction.
