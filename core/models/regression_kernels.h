@@ -93,7 +93,9 @@ bool betaValues(const Design& design, const double* logY, const double* log1mY, 
 /// e^x and log x of n values (tests: the kernels' elementary functions against libm).
 bool expValues(const double* x, std::size_t n, double* out);
 bool logValues(const double* x, std::size_t n, double* out);
-/// log Γ(x) and ψ(x) of n values, x > 0 (tests).
+/// log1p x of n values in [0, 1], as negbin's pass forms it (tests).
+bool log1pUnitValues(const double* x, std::size_t n, double* out);
+/// log Γ(x) and ψ(x) of n values, x > 0 (negbin's φ-terms, and the tests).
 bool logGammaDigammaValues(const double* x, std::size_t n, double* logGamma, double* psi);
 
 }  // namespace dpsynth::core::models::kernels

@@ -183,6 +183,14 @@ inline double sum(Lanes x) {
   return (v[0] + v[1]) + (v[2] + v[3]);
 }
 
+DPSYNTH_KERNEL_INLINE Lanes logNormal(Lanes x);  // regression_kernel_body.inc
+/// log1p(e) for e in [0, 1]: log u for u = 1 + e, less what rounding u lost (AVX-512's table of
+/// centres needs a 16-entry permute that AVX2 lacks).
+DPSYNTH_KERNEL_INLINE Lanes log1pUnit(Lanes e) {
+  const Lanes u = splat(1.0) + e;
+  return logNormal(u) - ((u - splat(1.0)) - e) * reciprocal(u);
+}
+
 #include "core/models/regression_kernel_body.inc"
 
 }  // namespace avx2
@@ -320,6 +328,9 @@ bool expValues(const double* x, std::size_t n, double* out) {
 bool logValues(const double* x, std::size_t n, double* out) {
   DPSYNTH_DISPATCH_VOID(logValues(x, n, out))
 }
+bool log1pUnitValues(const double* x, std::size_t n, double* out) {
+  DPSYNTH_DISPATCH_VOID(log1pUnitValues(x, n, out))
+}
 bool logGammaDigammaValues(const double* x, std::size_t n, double* logGamma, double* psi) {
   DPSYNTH_DISPATCH_VOID(logGammaDigammaValues(x, n, logGamma, psi))
 }
@@ -348,6 +359,7 @@ bool negbinTableValues(const Design&, const double*, double, double, const doubl
 }
 bool expValues(const double*, std::size_t, double*) { return false; }
 bool logValues(const double*, std::size_t, double*) { return false; }
+bool log1pUnitValues(const double*, std::size_t, double*) { return false; }
 bool logGammaDigammaValues(const double*, std::size_t, double*, double*) { return false; }
 
 }  // namespace dpsynth::core::models::kernels

@@ -177,6 +177,40 @@ class RegressionKernelsTest : public QObject {
     }
   }
 
+  /// Negbin's log1p(e^{−|d|}): e in [0, 1], every table centre and the edges between them.
+  void log1pUnitMatchesLibm() {
+    const auto isas = vectorIsas();
+    if (isas.empty()) QSKIP("this CPU has neither AVX2 + FMA nor AVX-512");
+    std::vector<double> x;
+    for (double v = 1e-300; v < 1.0; v *= 1.01) x.push_back(v);
+    for (double v = 0.0; v <= 1.0; v += 1.0 / 65536.0) x.push_back(v);
+    for (int j = 0; j <= 32; ++j) {
+      const double edge = j / 32.0;  // halfway between centres j/16, and the centres
+      for (double y : {std::nextafter(edge, 0.0), edge, std::nextafter(edge, 1.0)}) {
+        if (y >= 0.0 && y <= 1.0) x.push_back(y);
+      }
+    }
+    for (Isa isa : isas) {
+      models::kernels::setIsaForTesting(isa);
+      std::vector<double> got(x.size());
+      QVERIFY(models::kernels::log1pUnitValues(x.data(), x.size(), got.data()));
+      double worst = 0.0;
+      for (std::size_t i = 0; i < x.size(); ++i) {
+        const double want = std::log1p(x[i]);
+        const double err = want == 0.0 ? std::abs(got[i]) : ulps(got[i], want);
+        worst = std::max(worst, err);
+        QVERIFY2(err <= 2.0, qPrintable(QString("%1 log1p(%2) = %3, libm %4 (%5 ulp)")
+                                            .arg(models::kernels::isaName(isa))
+                                            .arg(x[i], 0, 'g', 17)
+                                            .arg(got[i], 0, 'g', 17)
+                                            .arg(want, 0, 'g', 17)
+                                            .arg(err)));
+      }
+      qInfo("%s log1p: %zu values, worst %.2f ulp", models::kernels::isaName(isa), x.size(),
+            worst);
+    }
+  }
+
   void logGammaDigammaMatchesBoost() {
     const auto isas = vectorIsas();
     if (isas.empty()) QSKIP("this CPU has neither AVX2 + FMA nor AVX-512");
