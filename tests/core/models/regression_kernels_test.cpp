@@ -206,8 +206,7 @@ class RegressionKernelsTest : public QObject {
                                             .arg(want, 0, 'g', 17)
                                             .arg(err)));
       }
-      qInfo("%s log1p: %zu values, worst %.2f ulp", models::kernels::isaName(isa), x.size(),
-            worst);
+      qInfo("%s log1p: %zu values, worst %.2f ulp", models::kernels::isaName(isa), x.size(), worst);
     }
   }
 
