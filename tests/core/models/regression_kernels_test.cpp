@@ -51,6 +51,17 @@ bool sameSpecial(double got, double want) {
   return got == want;
 }
 
+/// "isa f(x) = got, reference want": an elementary function's value against the reference's.
+QString valueAgainst(Isa isa, const char* f, double x, double got, const char* reference,
+                     double want) {
+  return QString("%1 %2(%3) = %4, %5 %6")
+      .arg(models::kernels::isaName(isa), f)
+      .arg(x, 0, 'g', 17)
+      .arg(got, 0, 'g', 17)
+      .arg(reference)
+      .arg(want, 0, 'g', 17);
+}
+
 /// A regression dataset of n records with k columns: the survey design's columns and, beyond
 /// eight, extra continuous ones of very different scales.
 data::Dataset wideDataset(Family family, std::size_t n, int k, std::uint64_t seed) {
@@ -107,11 +118,8 @@ class RegressionKernelsTest : public QObject {
       for (std::size_t i = 0; i < x.size(); ++i) {
         const double want = std::exp(x[i]);
         if (!std::isfinite(want) || want == 0.0) {
-          QVERIFY2(sameSpecial(got[i], want), qPrintable(QString("%1 exp(%2) = %3, libm %4")
-                                                             .arg(models::kernels::isaName(isa))
-                                                             .arg(x[i], 0, 'g', 17)
-                                                             .arg(got[i], 0, 'g', 17)
-                                                             .arg(want, 0, 'g', 17)));
+          QVERIFY2(sameSpecial(got[i], want),
+                   qPrintable(valueAgainst(isa, "exp", x[i], got[i], "libm", want)));
           continue;
         }
         // Subnormal results carry fewer bits: compare them absolutely, in units of the
@@ -120,12 +128,8 @@ class RegressionKernelsTest : public QObject {
                                ? std::abs(got[i] - want) / std::numeric_limits<double>::denorm_min()
                                : ulps(got[i], want);
         worst = std::max(worst, err);
-        QVERIFY2(err <= 2.0, qPrintable(QString("%1 exp(%2) = %3, libm %4 (%5 ulp)")
-                                            .arg(models::kernels::isaName(isa))
-                                            .arg(x[i], 0, 'g', 17)
-                                            .arg(got[i], 0, 'g', 17)
-                                            .arg(want, 0, 'g', 17)
-                                            .arg(err)));
+        QVERIFY2(err <= 2.0, qPrintable(valueAgainst(isa, "exp", x[i], got[i], "libm", want) +
+                                        QString(" (%1 ulp)").arg(err)));
       }
       qInfo("%s exp: %zu values, worst %.2f ulp", models::kernels::isaName(isa), x.size(), worst);
     }
@@ -152,11 +156,8 @@ class RegressionKernelsTest : public QObject {
       for (std::size_t i = 0; i < x.size(); ++i) {
         const double want = std::log(x[i]);
         if (!std::isfinite(want)) {
-          QVERIFY2(sameSpecial(got[i], want), qPrintable(QString("%1 log(%2) = %3, libm %4")
-                                                             .arg(models::kernels::isaName(isa))
-                                                             .arg(x[i], 0, 'g', 17)
-                                                             .arg(got[i], 0, 'g', 17)
-                                                             .arg(want, 0, 'g', 17)));
+          QVERIFY2(sameSpecial(got[i], want),
+                   qPrintable(valueAgainst(isa, "log", x[i], got[i], "libm", want)));
           continue;
         }
         // Near x = 1 the value is tiny: measure against the value's own spacing, but never
@@ -167,11 +168,7 @@ class RegressionKernelsTest : public QObject {
         QVERIFY2(std::abs(want) < 1e-3
                      ? std::abs(got[i] - want) <= 2.3e-16 * std::abs(want) + 1e-300
                      : err <= 2.0,
-                 qPrintable(QString("%1 log(%2) = %3, libm %4")
-                                .arg(models::kernels::isaName(isa))
-                                .arg(x[i], 0, 'g', 17)
-                                .arg(got[i], 0, 'g', 17)
-                                .arg(want, 0, 'g', 17)));
+                 qPrintable(valueAgainst(isa, "log", x[i], got[i], "libm", want)));
       }
       qInfo("%s log: %zu values, worst %.2f ulp", models::kernels::isaName(isa), x.size(), worst);
     }
@@ -199,12 +196,8 @@ class RegressionKernelsTest : public QObject {
         const double want = std::log1p(x[i]);
         const double err = want == 0.0 ? std::abs(got[i]) : ulps(got[i], want);
         worst = std::max(worst, err);
-        QVERIFY2(err <= 2.0, qPrintable(QString("%1 log1p(%2) = %3, libm %4 (%5 ulp)")
-                                            .arg(models::kernels::isaName(isa))
-                                            .arg(x[i], 0, 'g', 17)
-                                            .arg(got[i], 0, 'g', 17)
-                                            .arg(want, 0, 'g', 17)
-                                            .arg(err)));
+        QVERIFY2(err <= 2.0, qPrintable(valueAgainst(isa, "log1p", x[i], got[i], "libm", want) +
+                                        QString(" (%1 ulp)").arg(err)));
       }
       qInfo("%s log1p: %zu values, worst %.2f ulp", models::kernels::isaName(isa), x.size(), worst);
     }
@@ -229,17 +222,9 @@ class RegressionKernelsTest : public QObject {
         const auto wantPsi =
             static_cast<double>(boost::math::digamma(static_cast<long double>(x[i])));
         QVERIFY2(std::abs(lg[i] - wantLg) <= 1e-14 * std::max(1.0, std::abs(wantLg)),
-                 qPrintable(QString("%1 lgamma(%2) = %3, Boost %4")
-                                .arg(models::kernels::isaName(isa))
-                                .arg(x[i], 0, 'g', 17)
-                                .arg(lg[i], 0, 'g', 17)
-                                .arg(wantLg, 0, 'g', 17)));
+                 qPrintable(valueAgainst(isa, "lgamma", x[i], lg[i], "Boost", wantLg)));
         QVERIFY2(std::abs(psi[i] - wantPsi) <= 1e-14 * std::max(1.0, std::abs(wantPsi)),
-                 qPrintable(QString("%1 digamma(%2) = %3, Boost %4")
-                                .arg(models::kernels::isaName(isa))
-                                .arg(x[i], 0, 'g', 17)
-                                .arg(psi[i], 0, 'g', 17)
-                                .arg(wantPsi, 0, 'g', 17)));
+                 qPrintable(valueAgainst(isa, "digamma", x[i], psi[i], "Boost", wantPsi)));
       }
     }
   }
