@@ -1,7 +1,6 @@
 #include <cstddef>
 #include <cstdlib>
 #include <cstring>
-#include <type_traits>
 
 #include "core/models/regression_kernels.h"
 
