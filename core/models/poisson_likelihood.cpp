@@ -40,8 +40,10 @@ PoissonLikelihood::PassData PoissonLikelihood::passData(const RecordGroups& grou
       linear[static_cast<std::size_t>(j)].add(wy * groups.X(row, j));
     }
   }
-  PassData out{constant.value(), {}};
+  PassData out{constant.value(), {}, {}};
   for (const CompensatedSum& t : linear) out.linear.push_back(t.value());
+  out.logGammaY1.reserve(data.size());
+  for (const Data& d : data) out.logGammaY1.push_back(d.logGammaY1);
   return out;
 }
 
@@ -60,14 +62,12 @@ bool PoissonLikelihood::vectorPass(const PassData& passData, const RecordGroups&
   return true;
 }
 
-bool PoissonLikelihood::vectorValues(const PassData&, const RecordGroups& groups,
+bool PoissonLikelihood::vectorValues(const PassData& passData, const RecordGroups& groups,
                                      const std::vector<Data>& data, const kernels::Design& design,
                                      std::size_t first, const Eigen::VectorXd&, double* out) const {
-  if (!kernels::poissonValues(design, groups.y.data() + first, out)) return false;
-  for (std::ptrdiff_t k = 0; k < design.n; ++k) {
-    out[k] -= data[first + static_cast<std::size_t>(k)].logGammaY1;
-  }
-  return true;
+  if (passData.logGammaY1.size() != data.size()) return false;
+  return kernels::poissonValues(design, groups.y.data() + first, passData.logGammaY1.data() + first,
+                                out);
 }
 
 double PoissonLikelihood::draw(random::Rng& rng, double eta, const Params&) const {

@@ -72,6 +72,7 @@ class PoissonLikelihood {
   struct PassData {
     double constant = 0.0;
     std::vector<double> linear;
+    std::vector<double> logGammaY1;  ///< per pattern, contiguous for the values kernel
   };
   PassData passData(const RecordGroups& groups, const std::vector<Data>& data) const;
   bool vectorPass(const PassData& passData, const RecordGroups& groups,

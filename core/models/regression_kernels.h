@@ -79,7 +79,8 @@ bool betaPass(const Design& design, const double* logY, const double* log1mY, do
 /// unused): the Lipschitz pass. η is summed in a fixed order (the cell's offset, then the read
 /// columns in order), so a record's value does not depend on where its range starts. False when the
 /// CPU has no vector kernel.
-bool poissonValues(const Design& design, const double* y, double* out);
+/// Poisson's values are whole: f = yη − e^η − lgamma(y + 1), logGammaY1 per record.
+bool poissonValues(const Design& design, const double* y, const double* logGammaY1, double* out);
 bool negbinValues(const Design& design, const double* y, double phi, double logPhi, double* out);
 /// The negbin values with their outcome terms: out = f + (table[index] − logGammaY1), the
 /// φ-terms of each record's outcome gathered from the call's table (index per record, in
@@ -89,6 +90,13 @@ bool negbinTableValues(const Design& design, const double* y, double phi, double
                        double* out);
 bool betaValues(const Design& design, const double* logY, const double* log1mY, double lambda,
                 double* out);
+
+/// The Lipschitz pass's fold of one tile of records, one contribution group per record and no
+/// censoring: with c_i = |α_i f_i| (exactly 0 where α_i = 0, +∞ where the product is NaN, so
+/// that an undefined value counts as unbounded), perGroup[i] = max(perGroup[i], c_i) for i in
+/// [0, n), and largest = max(0, max_i c_i). Maxima are exact: the same bits as a scalar loop.
+bool foldContributions(const double* alpha, const double* f, std::size_t n, double* perGroup,
+                       double& largest);
 
 /// e^x and log x of n values (tests: the kernels' elementary functions against libm).
 bool expValues(const double* x, std::size_t n, double* out);

@@ -289,8 +289,8 @@ bool betaPass(const Design& design, const double* logY, const double* log1mY, do
   DPSYNTH_DISPATCH(beta(design, logY, log1mY, lambda, sums, gradient))
 }
 
-bool poissonValues(const Design& design, const double* y, double* out) {
-  DPSYNTH_DISPATCH(poissonValues(design, y, out))
+bool poissonValues(const Design& design, const double* y, const double* logGammaY1, double* out) {
+  DPSYNTH_DISPATCH(poissonValues(design, y, logGammaY1, out))
 }
 bool negbinValues(const Design& design, const double* y, double phi, double logPhi, double* out) {
   DPSYNTH_DISPATCH(negbinValues(design, y, phi, logPhi, out))
@@ -336,6 +336,21 @@ bool logGammaDigammaValues(const double* x, std::size_t n, double* logGamma, dou
 
 #undef DPSYNTH_DISPATCH_VOID
 
+bool foldContributions(const double* alpha, const double* f, std::size_t n, double* perGroup,
+                       double& largest) {
+  switch (activeIsa()) {
+    case Isa::avx512:
+      largest = avx512::foldContributions(alpha, f, n, perGroup);
+      return true;
+    case Isa::avx2:
+      largest = avx2::foldContributions(alpha, f, n, perGroup);
+      return true;
+    case Isa::generic:
+      break;
+  }
+  return false;
+}
+
 }  // namespace dpsynth::core::models::kernels
 
 #else  // not x86-64: every caller keeps its generic path
@@ -349,7 +364,7 @@ bool negbinPass(const Design&, const double*, double, double, PassSums&, double*
 bool betaPass(const Design&, const double*, const double*, double, PassSums&, double*) {
   return false;
 }
-bool poissonValues(const Design&, const double*, double*) { return false; }
+bool poissonValues(const Design&, const double*, const double*, double*) { return false; }
 bool negbinValues(const Design&, const double*, double, double, double*) { return false; }
 bool betaValues(const Design&, const double*, const double*, double, double*) { return false; }
 bool negbinTableValues(const Design&, const double*, double, double, const double*,
@@ -360,6 +375,9 @@ bool expValues(const double*, std::size_t, double*) { return false; }
 bool logValues(const double*, std::size_t, double*) { return false; }
 bool log1pUnitValues(const double*, std::size_t, double*) { return false; }
 bool logGammaDigammaValues(const double*, std::size_t, double*, double*) { return false; }
+bool foldContributions(const double*, const double*, std::size_t, double*, double&) {
+  return false;
+}
 
 }  // namespace dpsynth::core::models::kernels
 

@@ -256,6 +256,57 @@ class RegressionKernelsTest : public QObject {
     }
   }
 
+  /// The Lipschitz fold against its definition, written out per record: every length from 0
+  /// to 40 (full and partial packets), weights 0 (exactly 0 even against ±∞ and NaN), NaN
+  /// values (unbounded), infinities, and earlier maxima above and below the new contributions;
+  /// nothing past n is written.
+  void foldContributionsMatchesTheDefinition() {
+    const auto isas = vectorIsas();
+    if (isas.empty()) QSKIP("this CPU has neither AVX2 + FMA nor AVX-512");
+    constexpr double kInf = std::numeric_limits<double>::infinity();
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    auto rng = random::makeRng(17, 0);
+    std::vector<double> alpha, f, before;
+    for (int i = 0; i < 40; ++i) {
+      alpha.push_back(i % 7 == 3 ? 0.0 : random::uniform01(rng));
+      f.push_back(random::normal(rng, 0.0, 30.0));
+      before.push_back(i % 3 == 0 ? 0.0 : 20.0 * random::uniform01(rng));
+    }
+    f[3] = nan;  // weight 0: 0
+    f[10] = -kInf;
+    f[17] = nan;  // unbounded
+    f[24] = kInf;
+    f[31] = -0.0;
+    alpha[38] = -0.0;
+    for (Isa isa : isas) {
+      models::kernels::setIsaForTesting(isa);
+      for (std::size_t n = 0; n <= alpha.size(); ++n) {
+        const double sentinel = -12345.0;
+        std::vector<double> perGroup(before.begin(), before.begin() + static_cast<long>(n));
+        perGroup.push_back(sentinel);
+        double largest = -1.0;
+        QVERIFY(models::kernels::foldContributions(alpha.data(), f.data(), n, perGroup.data(),
+                                                   largest));
+        QCOMPARE(perGroup[n], sentinel);
+        double wantLargest = 0.0;
+        for (std::size_t i = 0; i < n; ++i) {
+          double c = alpha[i] == 0.0 ? 0.0 : std::abs(alpha[i] * f[i]);
+          if (std::isnan(c)) c = kInf;
+          wantLargest = std::max(wantLargest, c);
+          const double want = std::max(before[i], c);
+          QVERIFY2(perGroup[i] == want && !std::signbit(perGroup[i]),
+                   qPrintable(QString("%1 n = %2, group %3: %4, want %5")
+                                  .arg(models::kernels::isaName(isa))
+                                  .arg(n)
+                                  .arg(i)
+                                  .arg(perGroup[i])
+                                  .arg(want)));
+        }
+        QCOMPARE(largest, wantLargest);
+      }
+    }
+  }
+
   void regressionPassMatchesGeneric_data() {
     QTest::addColumn<int>("family");
     QTest::addColumn<int>("records");
