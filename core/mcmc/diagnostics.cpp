@@ -44,7 +44,7 @@ class Workspace {
 
   Eigen::FFT<double> fft;
   std::vector<std::complex<double>> signal, spectrum, correlation;
-  std::vector<std::pair<double, Eigen::Index>> order;
+  std::vector<std::pair<double, Eigen::Index>> order, folded;
 
  private:
   static constexpr double kUnset = std::numeric_limits<double>::quiet_NaN();
@@ -223,19 +223,23 @@ Chains indicatorAtMost(const Chains& chains, double threshold) {
   return indicators;
 }
 
-Chains rankNormalizeWith(const Chains& chains, Workspace& work) {
-  checkShape(chains, 1);
-  if (!allFinite(chains)) throw std::invalid_argument("rankNormalize: non-finite draw");
-  const Eigen::VectorXd all = pool(chains);
-  const Eigen::Index s = all.size();
-  // (value, index) pairs sorted by value: tied values share one score below, so the order
-  // within a tie does not matter and the sort need not be stable.
-  std::vector<std::pair<double, Eigen::Index>>& order = work.order;
-  order.resize(static_cast<std::size_t>(s));
-  for (Eigen::Index i = 0; i < s; ++i) order[static_cast<std::size_t>(i)] = {all[i], i};
+using Order = std::vector<std::pair<double, Eigen::Index>>;
+
+/// (value, index) pairs of the values sorted by value into order: tied values share one score
+/// (scoresOf), so the order within a tie does not matter and the sort need not be stable.
+void sortWithIndex(const Eigen::VectorXd& values, Order& order) {
+  order.resize(static_cast<std::size_t>(values.size()));
+  for (Eigen::Index i = 0; i < values.size(); ++i) {
+    order[static_cast<std::size_t>(i)] = {values[i], i};
+  }
   std::sort(order.begin(), order.end(),
             [](const auto& a, const auto& b) { return a.first < b.first; });
+}
 
+/// The normal score of each value's rank, at its index, from the values sorted with their
+/// indices; equal values (adjacent in order) share the score of their average rank.
+Eigen::VectorXd scoresOf(const Order& order, Workspace& work) {
+  const auto s = static_cast<Eigen::Index>(order.size());
   Eigen::VectorXd z(s);
   for (Eigen::Index begin = 0; begin < s;) {
     Eigen::Index end = begin + 1;
@@ -248,15 +252,46 @@ Chains rankNormalizeWith(const Chains& chains, Workspace& work) {
     for (Eigen::Index k = begin; k < end; ++k) z[order[static_cast<std::size_t>(k)].second] = score;
     begin = end;
   }
+  return z;
+}
 
-  Chains normalized;
-  normalized.reserve(chains.size());
-  Eigen::Index offset = 0;
-  for (const Eigen::VectorXd& chain : chains) {
-    normalized.push_back(z.segment(offset, chain.size()));
-    offset += chain.size();
+/// The pooled values cut back into chains of `length` each, in pool()'s order.
+Chains unpool(const Eigen::VectorXd& all, Eigen::Index length) {
+  Chains chains;
+  chains.reserve(static_cast<std::size_t>(all.size() / length));
+  for (Eigen::Index offset = 0; offset + length <= all.size(); offset += length) {
+    chains.push_back(all.segment(offset, length));
   }
-  return normalized;
+  return chains;
+}
+
+Chains rankNormalizeWith(const Chains& chains, Workspace& work) {
+  checkShape(chains, 1);
+  if (!allFinite(chains)) throw std::invalid_argument("rankNormalize: non-finite draw");
+  sortWithIndex(pool(chains), work.order);
+  return unpool(scoresOf(work.order, work), chains.front().size());
+}
+
+/// The order of |x − median| from the order of x, without a second sort: the values below the
+/// median, largest first, merged with those at or above it, smallest first. Each run is sorted
+/// (x ↦ |x − median| rounds monotonically on either side), so the merge is, and equal folded
+/// values are adjacent, as scoresOf needs.
+void foldedOrder(const Order& order, double median, Order& folded) {
+  const auto split = static_cast<std::ptrdiff_t>(
+      std::lower_bound(order.begin(), order.end(), median,
+                       [](const auto& a, double m) { return a.first < m; }) -
+      order.begin());
+  folded.clear();
+  folded.reserve(order.size());
+  std::ptrdiff_t below = split - 1;
+  auto above = static_cast<std::size_t>(split);
+  auto foldAt = [&](std::size_t i) { return std::abs(order[i].first - median); };
+  while (below >= 0 || above < order.size()) {
+    const bool takeBelow = above == order.size() ||
+                           (below >= 0 && foldAt(static_cast<std::size_t>(below)) <= foldAt(above));
+    const std::size_t i = takeBelow ? static_cast<std::size_t>(below--) : above++;
+    folded.push_back({foldAt(i), order[i].second});
+  }
 }
 
 Eigen::VectorXd autocovarianceWith(const Eigen::VectorXd& x, Workspace& work) {
@@ -412,7 +447,15 @@ std::vector<ParameterSummary> summarize(const models::Model& model, const Sample
     summary.name = names[static_cast<std::size_t>(j)];
     summary.mean = all.mean();
     summary.sd = all.size() > 1 ? std::sqrt(sampleVariance(all)) : kNaN;
-    const std::vector<double> sorted = sortedValues(all);  // one sort for the three quantiles
+    // One sort for the quantiles and the ranks (NaN draws have no order: sortedValues).
+    std::vector<double> sorted;
+    if (all.allFinite()) {
+      sortWithIndex(all, work.order);
+      sorted.reserve(work.order.size());
+      for (const auto& [value, index] : work.order) sorted.push_back(value);
+    } else {
+      sorted = sortedValues(all);
+    }
     summary.q025 = utility::quantileSorted(sorted, 0.025);
     summary.q50 = utility::quantileSorted(sorted, 0.5);
     summary.q975 = utility::quantileSorted(sorted, 0.975);
@@ -421,8 +464,19 @@ std::vector<ParameterSummary> summarize(const models::Model& model, const Sample
     } else if (draws >= kMinDraws) {
       // What rankNormalizedSplitRhat, essBulk and essTail compute, with the bulk ranks and the
       // sorted draws (median, 5% and 95% quantiles) shared between them.
-      const Chains bulkRanks = rankNormalizeWith(splitChains(chains), work);
-      summary.rhat = rhatFromRanks(chains, bulkRanks, summary.q50, work);
+      Chains bulkRanks;
+      if (draws % 2 == 0) {
+        // The split chains pool to `all` itself (no middle draw is left out), so the one sort
+        // for the quantiles gives the bulk ranks, and a merge of it the folded ones.
+        bulkRanks = unpool(scoresOf(work.order, work), draws / 2);
+        foldedOrder(work.order, summary.q50, work.folded);
+        const double bulk = rhatOfChains(bulkRanks);
+        const double tail = rhatOfChains(unpool(scoresOf(work.folded, work), draws / 2));
+        summary.rhat = std::isnan(bulk) || std::isnan(tail) ? kNaN : std::max(bulk, tail);
+      } else {
+        bulkRanks = rankNormalizeWith(splitChains(chains), work);
+        summary.rhat = rhatFromRanks(chains, bulkRanks, summary.q50, work);
+      }
       summary.essBulk = essOfChains(bulkRanks, work);
       summary.essTail = essTailAt(chains, utility::quantileSorted(sorted, 0.05),
                                   utility::quantileSorted(sorted, 0.95), work);
