@@ -111,8 +111,8 @@ double foldTile(const Pass& pass, const double* f, std::size_t firstPattern, std
   std::size_t g = gBegin;
 #if defined(__SSE2__)
   if constexpr (!kCensoring && kIdentity) {
-    // The common case (no censoring, one group per pattern) two groups per instruction; the
-    // same values as step(), and maxima are exact in any order, so the same bits.
+    // The same case on a CPU without AVX2: two groups per instruction; the same values as
+    // step(), and maxima are exact in any order, so the same bits.
     const __m128d absMask = _mm_castsi128_pd(_mm_set1_epi64x(0x7fffffffffffffff));
     const __m128d inf = _mm_set1_pd(std::numeric_limits<double>::infinity());
     const __m128d zero = _mm_setzero_pd();

@@ -7,6 +7,7 @@
 ///   pass at random points: full and partial packets, 8 columns (unrolled) and 20 (generic
 ///   loop), unequal weights, negbin with integrated scales and beta, to 1e-12 relative;
 /// - the Lipschitz pass's per-pattern values: tiled as the pass tiles them and against generic;
+/// - the Lipschitz fold against its definition (weights 0, NaN and infinite values, every length);
 /// - a point where e^η overflows gives −inf from both paths.
 #include "core/models/regression_kernels.h"
 
