@@ -307,7 +307,7 @@ bool negbinTableValues(const Design& design, const double* y, double phi, double
 
 #undef DPSYNTH_DISPATCH
 
-// The elementwise helpers return void per instruction set; wrap them the same way.
+// The elementwise helpers and the fold return void per instruction set; wrap them the same way.
 #define DPSYNTH_DISPATCH_VOID(call) \
   switch (activeIsa()) {            \
     case Isa::avx512:               \
@@ -333,23 +333,12 @@ bool log1pUnitValues(const double* x, std::size_t n, double* out) {
 bool logGammaDigammaValues(const double* x, std::size_t n, double* logGamma, double* psi) {
   DPSYNTH_DISPATCH_VOID(logGammaDigammaValues(x, n, logGamma, psi))
 }
-
-#undef DPSYNTH_DISPATCH_VOID
-
 bool foldContributions(const double* alpha, const double* f, std::size_t n, double* perGroup,
                        double& largest) {
-  switch (activeIsa()) {
-    case Isa::avx512:
-      largest = avx512::foldContributions(alpha, f, n, perGroup);
-      return true;
-    case Isa::avx2:
-      largest = avx2::foldContributions(alpha, f, n, perGroup);
-      return true;
-    case Isa::generic:
-      break;
-  }
-  return false;
+  DPSYNTH_DISPATCH_VOID(foldContributions(alpha, f, n, perGroup, largest))
 }
+
+#undef DPSYNTH_DISPATCH_VOID
 
 }  // namespace dpsynth::core::models::kernels
 
