@@ -315,15 +315,19 @@ Eigen::VectorXd autocovarianceWith(const Eigen::VectorXd& x, Workspace& work) {
   return acov;
 }
 
-/// The rank-normalised split R-hat from the bulk ranks (rank-normalised split chains) and the
-/// pooled median; NaN if either half is.
-double rhatFromRanks(const Chains& chains, const Chains& bulkRanks, double median,
-                     Workspace& work) {
+/// The rank-normalised split R-hat from the bulk ranks and the folded ranks (of |x − median|),
+/// each over the split chains: the larger of the two R-hats, NaN if either is.
+double rhatOfRanks(const Chains& bulkRanks, const Chains& foldedRanks) {
   const double bulk = rhatOfChains(bulkRanks);
-  const double tail =
-      rhatOfChains(rankNormalizeWith(splitChains(foldAround(chains, median)), work));
+  const double tail = rhatOfChains(foldedRanks);
   if (std::isnan(bulk) || std::isnan(tail)) return kNaN;
   return std::max(bulk, tail);
+}
+
+/// The same from the bulk ranks (rank-normalised split chains) and the pooled median.
+double rhatFromRanks(const Chains& chains, const Chains& bulkRanks, double median,
+                     Workspace& work) {
+  return rhatOfRanks(bulkRanks, rankNormalizeWith(splitChains(foldAround(chains, median)), work));
 }
 
 /// Tail-ESS given the pooled 5% and 95% quantiles.
@@ -470,9 +474,7 @@ std::vector<ParameterSummary> summarize(const models::Model& model, const Sample
         // for the quantiles gives the bulk ranks, and a merge of it the folded ones.
         bulkRanks = unpool(scoresOf(work.order, work), draws / 2);
         foldedOrder(work.order, summary.q50, work.folded);
-        const double bulk = rhatOfChains(bulkRanks);
-        const double tail = rhatOfChains(unpool(scoresOf(work.folded, work), draws / 2));
-        summary.rhat = std::isnan(bulk) || std::isnan(tail) ? kNaN : std::max(bulk, tail);
+        summary.rhat = rhatOfRanks(bulkRanks, unpool(scoresOf(work.folded, work), draws / 2));
       } else {
         bulkRanks = rankNormalizeWith(splitChains(chains), work);
         summary.rhat = rhatFromRanks(chains, bulkRanks, summary.q50, work);
