@@ -103,6 +103,8 @@ bool expValues(const double* x, std::size_t n, double* out);
 bool logValues(const double* x, std::size_t n, double* out);
 /// log1p x of n values in [0, 1], as negbin's pass forms it (tests).
 bool log1pUnitValues(const double* x, std::size_t n, double* out);
+/// log x of n values as log Γ forms it, accurate in absolute terms (tests).
+bool logAbsoluteValues(const double* x, std::size_t n, double* out);
 /// log Γ(x) and ψ(x) of n values, x > 0 (negbin's φ-terms, and the tests).
 bool logGammaDigammaValues(const double* x, std::size_t n, double* logGamma, double* psi);
 

@@ -175,6 +175,14 @@ inline Lanes splitSignificand(Lanes x, Lanes& e) {
   e = select(high, e + splat(1.0), e);
   return select(high, m * splat(0.5), m);
 }
+/// x = 2^e·m with m in [1, 2); x positive, normal and finite (logAbsolute's other path, which
+/// AVX2 does not take: see kLogByUnitTable).
+inline Lanes unitSignificand(Lanes x, Lanes& e) {
+  e = exponentOf(x) - splat(1023.0);
+  return mantissaOf(x);
+}
+/// log1pUnit is itself a log here, so logAbsolute keeps the series (logLanes and logNormal).
+inline constexpr bool kLogByUnitTable = false;
 /// The lanes' sum in a fixed order.
 inline double sum(Lanes x) {
   alignas(32) double v[4];
@@ -330,6 +338,9 @@ bool logValues(const double* x, std::size_t n, double* out) {
 bool log1pUnitValues(const double* x, std::size_t n, double* out) {
   DPSYNTH_DISPATCH_VOID(log1pUnitValues(x, n, out))
 }
+bool logAbsoluteValues(const double* x, std::size_t n, double* out) {
+  DPSYNTH_DISPATCH_VOID(logAbsoluteValues(x, n, out))
+}
 bool logGammaDigammaValues(const double* x, std::size_t n, double* logGamma, double* psi) {
   DPSYNTH_DISPATCH_VOID(logGammaDigammaValues(x, n, logGamma, psi))
 }
@@ -363,6 +374,7 @@ bool negbinTableValues(const Design&, const double*, double, double, const doubl
 bool expValues(const double*, std::size_t, double*) { return false; }
 bool logValues(const double*, std::size_t, double*) { return false; }
 bool log1pUnitValues(const double*, std::size_t, double*) { return false; }
+bool logAbsoluteValues(const double*, std::size_t, double*) { return false; }
 bool logGammaDigammaValues(const double*, std::size_t, double*, double*) { return false; }
 bool foldContributions(const double*, const double*, std::size_t, double*, double&) {
   return false;
