@@ -219,7 +219,7 @@ class RegressionKernelsTest : public QObject {
       x.push_back(std::nextafter(v, 0.0));
     }
     for (double v :
-         {0.0, -1.0, -1e-300, std::numeric_limits<double>::max(),
+         {0.0, -0.0, -1.0, -1e-300, std::numeric_limits<double>::max(),
           std::numeric_limits<double>::infinity(), -std::numeric_limits<double>::infinity(),
           std::numeric_limits<double>::quiet_NaN()}) {
       x.push_back(v);
