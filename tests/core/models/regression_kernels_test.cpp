@@ -63,6 +63,35 @@ QString valueAgainst(Isa isa, const char* f, double x, double got, const char* r
       .arg(want, 0, 'g', 17);
 }
 
+/// An elementary function's values at x under each vector instruction set against libm's:
+/// where libm's value is special (not finite, or 0 with zeroIsSpecial) the same special, else
+/// errorOf(got, want) ≤ 2 in `unit`; prints the worst. Returns at the first failure.
+template <class Values, class Libm, class Error>
+void checkAgainstLibm(const char* f, const char* label, const char* unit,
+                      const std::vector<double>& x, Values values, Libm libm, Error errorOf,
+                      bool zeroIsSpecial = false) {
+  for (Isa isa : vectorIsas()) {
+    models::kernels::setIsaForTesting(isa);
+    std::vector<double> got(x.size());
+    QVERIFY(values(x.data(), x.size(), got.data()));
+    double worst = 0.0;
+    for (std::size_t i = 0; i < x.size(); ++i) {
+      const double want = libm(x[i]);
+      if (!std::isfinite(want) || (zeroIsSpecial && want == 0.0)) {
+        QVERIFY2(sameSpecial(got[i], want),
+                 qPrintable(valueAgainst(isa, f, x[i], got[i], "libm", want)));
+        continue;
+      }
+      const double err = errorOf(got[i], want);
+      worst = std::max(worst, err);
+      QVERIFY2(err <= 2.0, qPrintable(valueAgainst(isa, f, x[i], got[i], "libm", want) +
+                                      QString(" (%1 %2)").arg(err).arg(unit)));
+    }
+    qInfo("%s %s: %zu values, worst %.2f %s", models::kernels::isaName(isa), label, x.size(), worst,
+          unit);
+  }
+}
+
 /// A regression dataset of n records with k columns: the survey design's columns and, beyond
 /// eight, extra continuous ones of very different scales.
 data::Dataset wideDataset(Family family, std::size_t n, int k, std::uint64_t seed) {
@@ -111,29 +140,16 @@ class RegressionKernelsTest : public QObject {
           std::numeric_limits<double>::quiet_NaN(), 1e300, -1e300}) {
       x.push_back(v);
     }
-    for (Isa isa : isas) {
-      models::kernels::setIsaForTesting(isa);
-      std::vector<double> got(x.size());
-      QVERIFY(models::kernels::expValues(x.data(), x.size(), got.data()));
-      double worst = 0.0;
-      for (std::size_t i = 0; i < x.size(); ++i) {
-        const double want = std::exp(x[i]);
-        if (!std::isfinite(want) || want == 0.0) {
-          QVERIFY2(sameSpecial(got[i], want),
-                   qPrintable(valueAgainst(isa, "exp", x[i], got[i], "libm", want)));
-          continue;
-        }
-        // Subnormal results carry fewer bits: compare them absolutely, in units of the
-        // smallest subnormal.
-        const double err = want < std::numeric_limits<double>::min()
-                               ? std::abs(got[i] - want) / std::numeric_limits<double>::denorm_min()
-                               : ulps(got[i], want);
-        worst = std::max(worst, err);
-        QVERIFY2(err <= 2.0, qPrintable(valueAgainst(isa, "exp", x[i], got[i], "libm", want) +
-                                        QString(" (%1 ulp)").arg(err)));
-      }
-      qInfo("%s exp: %zu values, worst %.2f ulp", models::kernels::isaName(isa), x.size(), worst);
-    }
+    // Subnormal results carry fewer bits: compare them absolutely, in units of the smallest
+    // subnormal.
+    checkAgainstLibm(
+        "exp", "exp", "ulp", x, models::kernels::expValues, [](double v) { return std::exp(v); },
+        [](double got, double want) {
+          return want < std::numeric_limits<double>::min()
+                     ? std::abs(got - want) / std::numeric_limits<double>::denorm_min()
+                     : ulps(got, want);
+        },
+        true);
   }
 
   void logMatchesLibm() {
@@ -188,20 +204,10 @@ class RegressionKernelsTest : public QObject {
         if (y >= 0.0 && y <= 1.0) x.push_back(y);
       }
     }
-    for (Isa isa : isas) {
-      models::kernels::setIsaForTesting(isa);
-      std::vector<double> got(x.size());
-      QVERIFY(models::kernels::log1pUnitValues(x.data(), x.size(), got.data()));
-      double worst = 0.0;
-      for (std::size_t i = 0; i < x.size(); ++i) {
-        const double want = std::log1p(x[i]);
-        const double err = want == 0.0 ? std::abs(got[i]) : ulps(got[i], want);
-        worst = std::max(worst, err);
-        QVERIFY2(err <= 2.0, qPrintable(valueAgainst(isa, "log1p", x[i], got[i], "libm", want) +
-                                        QString(" (%1 ulp)").arg(err)));
-      }
-      qInfo("%s log1p: %zu values, worst %.2f ulp", models::kernels::isaName(isa), x.size(), worst);
-    }
+    checkAgainstLibm(
+        "log1p", "log1p", "ulp", x, models::kernels::log1pUnitValues,
+        [](double v) { return std::log1p(v); },
+        [](double got, double want) { return want == 0.0 ? std::abs(got) : ulps(got, want); });
   }
 
   /// log Γ's log (of z ≥ 10 and of the shift's product, which may be tiny, huge, 0 or +inf):
@@ -224,27 +230,12 @@ class RegressionKernelsTest : public QObject {
           std::numeric_limits<double>::quiet_NaN()}) {
       x.push_back(v);
     }
-    for (Isa isa : isas) {
-      models::kernels::setIsaForTesting(isa);
-      std::vector<double> got(x.size());
-      QVERIFY(models::kernels::logAbsoluteValues(x.data(), x.size(), got.data()));
-      double worst = 0.0;
-      for (std::size_t i = 0; i < x.size(); ++i) {
-        const double want = std::log(x[i]);
-        if (!std::isfinite(want)) {
-          QVERIFY2(sameSpecial(got[i], want),
-                   qPrintable(valueAgainst(isa, "log", x[i], got[i], "libm", want)));
-          continue;
-        }
-        const double scale = std::max(std::abs(want), std::log(2.0));
-        const double err = std::abs(got[i] - want) / (scale * 0x1p-52);
-        worst = std::max(worst, err);
-        QVERIFY2(err <= 2.0, qPrintable(valueAgainst(isa, "log", x[i], got[i], "libm", want) +
-                                        QString(" (%1 ulp of the scale)").arg(err)));
-      }
-      qInfo("%s log for log Γ: %zu values, worst %.2f ulp of max(|log x|, log 2)",
-            models::kernels::isaName(isa), x.size(), worst);
-    }
+    checkAgainstLibm(
+        "log", "log for log Γ", "ulp of max(|log x|, log 2)", x, models::kernels::logAbsoluteValues,
+        [](double v) { return std::log(v); },
+        [](double got, double want) {
+          return std::abs(got - want) / (std::max(std::abs(want), std::log(2.0)) * 0x1p-52);
+        });
   }
 
   void logGammaDigammaMatchesBoost() {
