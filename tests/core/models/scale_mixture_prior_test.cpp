@@ -1,8 +1,8 @@
 /// negbin's coefficient prior with σ integrated out: the closed form against quadrature of its
 /// definition ∫ Normal(β | 0, σ) half-t(3)(σ) dσ (value and slope to 1e-10 relative, from the
 /// spike at 0 to the |β|⁻⁴ tail), σ | β's distribution function against quadrature, the normal
-/// score round trip, and SpikeMap: an exact bijection whose prior density of b has a bounded
-/// gradient where log p(β)'s grows like 1/(|β| log(1/|β|)).
+/// score round trip, σ | β's root search against bisection, and SpikeMap: an exact bijection whose
+/// prior density of b has a bounded gradient where log p(β)'s grows like 1/(|β| log(1/|β|)).
 #include "core/models/scale_mixture_prior.h"
 
 #include <QtTest>
@@ -152,6 +152,35 @@ class ScaleMixturePriorTest : public QObject {
       // Monotone in w.
       QVERIFY(ScaleMixturePrior::sigmaFromScore(beta, -1.0) <
               ScaleMixturePrior::sigmaFromScore(beta, 1.0));
+    }
+  }
+
+  /// The root search's stopping rule (it stops after a Halley step of 1e-5, whose error is
+  /// O(1e-15)) against bisection on the distribution function to rounding: a rule that stopped
+  /// a step earlier (1e-3) leaves 5e-10, which this catches.
+  void sigmaFromScoreMatchesBisection() {
+    for (double beta : {-3.0, 1e-60, 1e-7, 0.02, 0.4, 1.2, 6.5, 15.0, 90.0}) {
+      for (double w : {-9.0, -3.1, -0.41, 0.0, 0.11, 1.7, 3.2, 7.5}) {
+        // Each side in its own tail's probability, as sigmaFromScore solves it.
+        const bool left = w <= 0.0;
+        const double target = 0.5 * std::erfc(std::abs(w) / std::numbers::sqrt2);
+        double lo = -700.0, hi = 40.0;  // log σ
+        for (int i = 0; i < 200 && hi - lo > 1e-15 * std::max(1.0, std::abs(lo)); ++i) {
+          const double mid = 0.5 * (lo + hi);
+          double lower = 0.0, upper = 0.0;
+          ScaleMixturePrior::conditionalCdf(beta, std::exp(mid), lower, upper);
+          const bool below = left ? lower < target : upper > target;
+          (below ? lo : hi) = mid;
+        }
+        const double want = 0.5 * (lo + hi);
+        const double got = std::log(ScaleMixturePrior::sigmaFromScore(beta, w));
+        QVERIFY2(std::abs(got - want) <= 1e-11 * std::max(1.0, std::abs(want)),
+                 qPrintable(QString("beta %1 w %2: log sigma %3, bisection %4")
+                                .arg(beta)
+                                .arg(w)
+                                .arg(got, 0, 'g', 17)
+                                .arg(want, 0, 'g', 17)));
+      }
     }
   }
 
