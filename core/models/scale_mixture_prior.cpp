@@ -145,6 +145,11 @@ class ConditionalScale {
       return;
     }
     const double excess = 3.0 / (sigma * sigma);  // s − 1
+    if (!std::isfinite(excess)) {
+      lower = 0.0;
+      upper = 1.0;
+      return;
+    }
     cdfOfExcess(excess, std::exp(-a_ * excess), lower, upper);
   }
 
