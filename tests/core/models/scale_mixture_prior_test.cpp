@@ -121,8 +121,6 @@ class ScaleMixturePriorTest : public QObject {
     }
   }
 
-  /// Deep in the lower tail, against the closed form evaluated to 40 digits (mpmath's
-  /// quadrature of the definition agrees to 25 digits there).
   /// σ so small that 3/σ² overflows: all of σ | β's mass lies above it.
   void conditionalCdfBelowTheSmallestScale() {
     for (double beta : {1e-4, 0.3, 40.0}) {
@@ -133,6 +131,8 @@ class ScaleMixturePriorTest : public QObject {
     }
   }
 
+  /// Deep in the lower tail, against the closed form evaluated to 40 digits (mpmath's
+  /// quadrature of the definition agrees to 25 digits there).
   void conditionalCdfDeepTail() {
     double lower = 0.0, upper = 0.0;
     ScaleMixturePrior::conditionalCdf(1e-4, 1e-5, lower, upper);
