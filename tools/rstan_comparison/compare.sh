@@ -21,7 +21,8 @@ r = json.load(open(sys.argv[1]))
 wall = float(sys.argv[3]) - float(sys.argv[2])
 ess = min(p["ess_bulk"] for p in r["posterior"].values())
 print(f"dpsynth seconds {wall:.2f} min_bulk_ess {ess:.0f} ess_per_s {ess / wall:.1f} "
-      f"divergences {r['sampler']['divergences']}")
+      f"divergences {r['sampler']['divergences']} "
+      f"gradients {r['sampler']['gradient_evaluations']} sampler_seconds {r['sampler']['seconds']:.3f}")
 for name, p in r["posterior"].items():
     print(f"param {name} {p['mean']:.6g} {p['sd'] / math.sqrt(p['ess_bulk']):.3g}")
 PY

@@ -30,8 +30,13 @@ t <- system.time(fit <- sampling(model, data = data, chains = 4, iter = 2000, wa
                                  cores = 1, seed = seed, refresh = 0))["elapsed"]
 pars <- switch(family, poisson = "beta", negbin = c("beta", "sigma", "phi"), beta = c("beta", "lambda"))
 m <- monitor(extract(fit, pars = pars, permuted = FALSE), warmup = 0, print = FALSE)
-cat(sprintf("stan seconds %.2f min_bulk_ess %.0f ess_per_s %.1f divergences %d\n",
-            t, min(m[, "Bulk_ESS"]), min(m[, "Bulk_ESS"]) / t, sum(sapply(get_sampler_params(fit, inc_warmup = FALSE), function(p) sum(p[, "divergent__"])))))
+# Gradients: every leapfrog step of warm-up and sampling (one gradient each), as dpsynth's
+# gradient_evaluations counts them.
+params <- get_sampler_params(fit, inc_warmup = TRUE)
+leapfrogs <- sum(sapply(params, function(p) sum(p[, "n_leapfrog__"])))
+divergent <- sum(sapply(get_sampler_params(fit, inc_warmup = FALSE), function(p) sum(p[, "divergent__"])))
+cat(sprintf("stan seconds %.2f min_bulk_ess %.0f ess_per_s %.1f divergences %d gradients %d\n",
+            t, min(m[, "Bulk_ESS"]), min(m[, "Bulk_ESS"]) / t, divergent, leapfrogs))
 names <- rownames(m)
 for (i in seq_along(names)) cat(sprintf("param %s %.6g %.3g\n", names[i], m[i, "mean"], m[i, "se_mean"]))
 cat("columns", colnames(X), "\n")
