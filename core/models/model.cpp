@@ -80,7 +80,7 @@ void validateWeights(const LikelihoodWeights& weights, std::size_t n) {
 /// the families whose prior is a function of β alone. negbin's prior β_j ~ Normal(0, σ_j) ties
 /// each coefficient to a scale of its own, which is integrated out (NegbinLikelihood); its
 /// coefficients are sampled through the same QR basis and a SpikeMap per coefficient, whose
-/// width is the coefficient's data scale. Basis and widths come from the design and the
+/// width is half the coefficient's data scale. Basis and widths come from the design and the
 /// outcomes, never the weights, so every stage of one dataset shares one unconstrained space.
 GlmForm formFor(Family family, Parameterisation parameterisation, const data::Dataset& dataset) {
   GlmForm form;
@@ -91,16 +91,13 @@ GlmForm formFor(Family family, Parameterisation parameterisation, const data::Da
     return form;
   }
   form.integratedScales = true;
-  const std::vector<double> scales = NegbinLikelihood::dataScales(dataset.y, dataset.X);
-  for (double d : scales) {
-    form.spikeWidths.push_back(std::isfinite(d) && d > 0.0 ? std::min(d, SpikeMap::kMaxWidth)
-                                                           : SpikeMap::kMaxWidth);
-  }
+  form.spikeWidths = NegbinLikelihood::spikeWidths(dataset.y, dataset.X);
   if (const auto qr = QrTransform::fromDesign(dataset.X)) {
     form.basis = qr->r();
   } else {
     // A design QR refuses (collinear, n <= K): each coefficient on its data scale instead.
     form.basis = Eigen::MatrixXd::Zero(dataset.X.cols(), dataset.X.cols());
+    const std::vector<double> scales = NegbinLikelihood::dataScales(dataset.y, dataset.X);
     for (std::size_t j = 0; j < scales.size(); ++j) {
       const double d = scales[j];
       form.basis(static_cast<Eigen::Index>(j), static_cast<Eigen::Index>(j)) =

@@ -289,6 +289,17 @@ std::vector<double> NegbinLikelihood::dataScales(const Eigen::VectorXd& y,
   return scales;
 }
 
+std::vector<double> NegbinLikelihood::spikeWidths(const Eigen::VectorXd& y,
+                                                  const Eigen::MatrixXd& X) {
+  std::vector<double> widths;
+  for (double d : dataScales(y, X)) {
+    const double w = kSpikeWidthShare * d;
+    widths.push_back(std::isfinite(w) && w > 0.0 ? std::min(w, SpikeMap::kMaxWidth)
+                                                 : SpikeMap::kMaxWidth);
+  }
+  return widths;
+}
+
 double NegbinLikelihood::logPrior(const Eigen::VectorXd& u, Eigen::VectorXd& grad) const {
   const int k = shape_.coefficients;
   double lp = 0.0;

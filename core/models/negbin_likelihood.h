@@ -293,9 +293,17 @@ class NegbinLikelihood {
                     const Eigen::VectorXd& u, double* out) const;
 
   /// The data scale d_j of each coefficient, from the design and the outcomes' mean and
-  /// variance (never the weights): the sd β_j would have from the data alone. Sets the width of
-  /// each coefficient's SpikeMap.
+  /// variance (never the weights): the sd β_j would have from the data alone.
   static std::vector<double> dataScales(const Eigen::VectorXd& y, const Eigen::MatrixXd& X);
+  /// The width of each coefficient's SpikeMap: kSpikeWidthShare of its data scale, capped at
+  /// SpikeMap::kMaxWidth (the cap where the scale is not finite).
+  static std::vector<double> spikeWidths(const Eigen::VectorXd& y, const Eigen::MatrixXd& X);
+  /// Half the data scale. Inside its width the map bends the likelihood as well as the prior;
+  /// at one data scale it bent the whole core of a coefficient whose posterior straddles 0 (the
+  /// survey file's intercept: min bulk-ESS about 2070, 66–72k gradients a fit), at half of it
+  /// that coefficient mixed as the others (3400–3850, 62–65k), and below a third the prior's
+  /// slope left outside the width cost steps again (the README has the sweep).
+  static constexpr double kSpikeWidthShare = 0.5;
 
   /// ExactlyDrawnCoordinates: with integrated scales the w_j are independent standard normals
   /// in the posterior too, so they are drawn after each transition instead of sampled (σ_j |

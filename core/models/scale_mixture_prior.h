@@ -50,7 +50,8 @@ class ScaleMixturePrior {
 };
 
 /// The sampled coordinate b of one coefficient β (see the file comment). width β₁ in (0, 0.5]:
-/// about the coefficient's posterior sd (capped where p's own core begins); with
+/// below the coefficient's posterior sd (negbin takes half its data scale, capped where p's own
+/// core begins; NegbinLikelihood::spikeWidths); with
 /// k = log(1/β₁) + κ₀/2 and L = 1 + κ₀/2,
 ///   |β| ≤ β₁: b = β (log(1/|β|) + L)/k,  |β| > β₁: b = β + sign(β) β₁/k,
 /// continuous with its derivative at ±β₁. Inside, β = y/m with y = k|b| and

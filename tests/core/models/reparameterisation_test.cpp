@@ -51,11 +51,11 @@ std::vector<Eigen::VectorXd> constrainedPoints(const models::Model& direct, std:
 /// log φ(w_j) − log p(log σ_j | β_j) (w_j ↦ log σ_j is the conditional quantile transform).
 double negbinLogJacobian(const data::Dataset& data, const Eigen::VectorXd& theta,
                          const Eigen::VectorXd& ua) {
-  const auto scales = models::NegbinLikelihood::dataScales(data.y, data.X);
+  const auto widths = models::NegbinLikelihood::spikeWidths(data.y, data.X);
   const auto k = data.X.cols();
   double sum = 0.0;
   for (Eigen::Index j = 0; j < k; ++j) {
-    const models::SpikeMap map(std::min(scales[std::size_t(j)], models::SpikeMap::kMaxWidth));
+    const models::SpikeMap map(widths[std::size_t(j)]);
     double slope = 0.0, lp = 0.0, dlp = 0.0;
     map.toBeta(map.fromBeta(theta[j]), slope, lp, dlp);
     const double w = ua[k + j];
@@ -244,6 +244,33 @@ class ReparameterisationTest : public QObject {
 
   /// Draws of a model of other data (another design, so another R*) keep their constrained
   /// values when converted; used unconverted they would mean other coefficients.
+  /// Each coefficient's SpikeMap width is half its data scale, capped at SpikeMap::kMaxWidth;
+  /// a column the data say nothing about (all zero: a scale as large as the information's ridge
+  /// leaves it) gets the cap.
+  void spikeWidthsAreHalfTheDataScale() {
+    data::Dataset d = awkwardRegression(Family::negbin, 400, 23);
+    const Eigen::Index k = d.X.cols();
+    d.X.conservativeResize(Eigen::NoChange, k + 2);
+    d.X.col(k).setZero();
+    d.X.col(k + 1) = d.X.col(1) * 1e-3;  // a scale 1000 times the second coefficient's
+    const auto scales = models::NegbinLikelihood::dataScales(d.y, d.X);
+    const auto widths = models::NegbinLikelihood::spikeWidths(d.y, d.X);
+    QCOMPARE(widths.size(), scales.size());
+    bool capped = false, halved = false;
+    for (std::size_t j = 0; j < scales.size(); ++j) {
+      const double d = scales[j];
+      if (!std::isfinite(d) || 0.5 * d >= models::SpikeMap::kMaxWidth) {
+        QCOMPARE(widths[j], models::SpikeMap::kMaxWidth);
+        capped = true;
+      } else {
+        QCOMPARE(widths[j], 0.5 * d);
+        halved = true;
+      }
+    }
+    QCOMPARE(widths[std::size_t(k)], models::SpikeMap::kMaxWidth);
+    QVERIFY(capped && halved);
+  }
+
   void convertDrawsBetweenDatasets() {
     for (Family f : kQrFamilies) {
       const auto a = awkwardRegression(f, 90, 61);
