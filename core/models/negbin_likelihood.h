@@ -301,8 +301,9 @@ class NegbinLikelihood {
   /// Half the data scale. Inside its width the map bends the likelihood as well as the prior;
   /// at one data scale it bent the whole core of a coefficient whose posterior straddles 0 (the
   /// survey file's intercept: min bulk-ESS about 2070, 66–72k gradients a fit), at half of it
-  /// that coefficient mixed as the others (3400–3850, 62–65k), and below a third the prior's
-  /// slope left outside the width cost steps again (the README has the sweep).
+  /// that coefficient mixed as the others (3400–3850, 62–65k); at a third and a fifth other
+  /// files took more gradients again, the prior's slope left outside the width (the README has
+  /// the sweep).
   static constexpr double kSpikeWidthShare = 0.5;
 
   /// ExactlyDrawnCoordinates: with integrated scales the w_j are independent standard normals
