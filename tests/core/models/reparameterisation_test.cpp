@@ -242,28 +242,26 @@ class ReparameterisationTest : public QObject {
                 ->correlatedCoordinates());
   }
 
-  /// Draws of a model of other data (another design, so another R*) keep their constrained
-  /// values when converted; used unconverted they would mean other coefficients.
   /// Each coefficient's SpikeMap width is half its data scale, capped at SpikeMap::kMaxWidth;
   /// a column the data say nothing about (all zero: a scale as large as the information's ridge
   /// leaves it) gets the cap.
   void spikeWidthsAreHalfTheDataScale() {
-    data::Dataset d = awkwardRegression(Family::negbin, 400, 23);
-    const Eigen::Index k = d.X.cols();
-    d.X.conservativeResize(Eigen::NoChange, k + 2);
-    d.X.col(k).setZero();
-    d.X.col(k + 1) = d.X.col(1) * 1e-3;  // a scale 1000 times the second coefficient's
-    const auto scales = models::NegbinLikelihood::dataScales(d.y, d.X);
-    const auto widths = models::NegbinLikelihood::spikeWidths(d.y, d.X);
+    data::Dataset sample = awkwardRegression(Family::negbin, 400, 23);
+    const Eigen::Index k = sample.X.cols();
+    sample.X.conservativeResize(Eigen::NoChange, k + 2);
+    sample.X.col(k).setZero();
+    sample.X.col(k + 1) = sample.X.col(1) * 1e-3;  // a scale 1000 times the second coefficient's
+    const auto scales = models::NegbinLikelihood::dataScales(sample.y, sample.X);
+    const auto widths = models::NegbinLikelihood::spikeWidths(sample.y, sample.X);
     QCOMPARE(widths.size(), scales.size());
     bool capped = false, halved = false;
     for (std::size_t j = 0; j < scales.size(); ++j) {
-      const double d = scales[j];
-      if (!std::isfinite(d) || 0.5 * d >= models::SpikeMap::kMaxWidth) {
+      const double scale = scales[j];
+      if (!std::isfinite(scale) || 0.5 * scale >= models::SpikeMap::kMaxWidth) {
         QCOMPARE(widths[j], models::SpikeMap::kMaxWidth);
         capped = true;
       } else {
-        QCOMPARE(widths[j], 0.5 * d);
+        QCOMPARE(widths[j], 0.5 * scale);
         halved = true;
       }
     }
@@ -271,6 +269,8 @@ class ReparameterisationTest : public QObject {
     QVERIFY(capped && halved);
   }
 
+  /// Draws of a model of other data (another design, so another R*) keep their constrained
+  /// values when converted; used unconverted they would mean other coefficients.
   void convertDrawsBetweenDatasets() {
     for (Family f : kQrFamilies) {
       const auto a = awkwardRegression(f, 90, 61);
