@@ -268,6 +268,8 @@ StagePtr StageRunner::run(const std::string& mechanism, const std::string& kind,
   if (!sampling.exact)
     stage->warnings = diagnosticWarnings(label, stage->posterior, sample, nuts.maxTreeDepth,
                                          weights.censored(), stage->labels);
+  for (auto& w : coefficientScaleWarnings(label, stage->posterior, dataset_.family, stage->labels))
+    stage->warnings.push_back(std::move(w));
   stage->sample = std::move(sample);
   stage->seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
@@ -352,6 +354,36 @@ std::vector<std::string> diagnosticWarnings(const std::string& stage,
     warnings.push_back("stage " + stage + ": " + std::to_string(t) +
                        " iterations hit the maximum tree depth " + std::to_string(maxTreeDepth) +
                        ": sampling was inefficient and may not have explored the whole posterior");
+  }
+  return warnings;
+}
+
+std::vector<std::string> coefficientScaleWarnings(
+    const std::string& stage, const std::vector<mcmc::ParameterSummary>& posterior,
+    models::Family family, const std::vector<std::string>& labels) {
+  std::vector<std::string> warnings;
+  if (family == models::Family::normal) return warnings;
+  for (std::size_t j = 0; j < posterior.size(); ++j) {
+    const mcmc::ParameterSummary& p = posterior[j];
+    if (p.name.rfind("beta[", 0) != 0 || !(std::abs(p.mean) > kFarCoefficient)) continue;
+    std::ostringstream mean;
+    mean << std::setprecision(3) << p.mean;
+    const std::string& name = parameterLabel(posterior, labels, j);
+    if (p.name == "beta[0]") {
+      warnings.push_back("stage " + stage + ": the intercept averages " + mean.str() +
+                         ", far outside its prior (coefficients within about ±10), which pulls "
+                         "it towards 0 against the data; centre the covariates whose values lie "
+                         "far from 0 (a year as year − 2000, say) and fit again");
+    } else {
+      std::ostringstream factor;
+      factor << std::setprecision(1) << std::pow(10.0, std::floor(std::log10(std::abs(p.mean))));
+      warnings.push_back("stage " + stage + ": the coefficient of " + name + " averages " +
+                         mean.str() + ": one unit of " + name +
+                         " moves the linear predictor that much, far outside the prior "
+                         "(coefficients within about ±10), which pulls it towards 0 against "
+                         "the data (chains can stick there); rescale " +
+                         name + " (multiply it by " + factor.str() + ", say) and fit again");
+    }
   }
   return warnings;
 }

@@ -100,4 +100,18 @@ std::vector<std::string> diagnosticWarnings(const std::string& stage,
                                             bool censored,
                                             const std::vector<std::string>& labels = {});
 
+/// Beyond this posterior mean a count or beta regression's coefficient is far outside its
+/// prior: ten times the widest of those priors' scales (poisson's Normal(0, 10)).
+inline constexpr double kFarCoefficient = 100.0;
+
+/// Plain-language warnings for the coefficients of a count or beta regression whose posterior
+/// mean lies beyond ±kFarCoefficient: the prior pulls such a coefficient towards 0 against the
+/// data (negbin's prior has a spike there, where a chain can stick), and a change of the
+/// covariate's units puts it back within the prior's scale. For the intercept (beta[0]) the
+/// remedy is to centre covariates whose values lie far from 0. None for the normal family,
+/// whose coefficients are in the outcome's units.
+std::vector<std::string> coefficientScaleWarnings(
+    const std::string& stage, const std::vector<mcmc::ParameterSummary>& posterior,
+    models::Family family, const std::vector<std::string>& labels = {});
+
 }  // namespace dpsynth::core::pipeline::detail

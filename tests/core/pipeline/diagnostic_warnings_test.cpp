@@ -56,6 +56,38 @@ class DiagnosticWarningsTest : public QObject {
     QVERIFY(anyMentions(warnings, "censored region"));
     QVERIFY(anyMentions(warnings, "heavy censoring"));
   }
+
+  /// A count or beta coefficient beyond ±100 (a covariate in units far too small for the prior)
+  /// gets a warning that names it and says how to rescale; the intercept's says to centre; the
+  /// normal family's coefficients, in the outcome's units, get none.
+  void farCoefficientsSayRescale() {
+    std::vector<mcmc::ParameterSummary> posterior(4);
+    posterior[0].name = "beta[0]";
+    posterior[0].mean = 2.5;
+    posterior[1].name = "beta[1]";
+    posterior[1].mean = 1.4e5;
+    posterior[2].name = "beta[2]";
+    posterior[2].mean = -99.0;  // within the bound
+    posterior[3].name = "phi";
+    posterior[3].mean = 1e6;  // not a coefficient
+    const std::vector<std::string> labels{"intercept", "small", "age", "phi"};
+    for (auto family : {models::Family::negbin, models::Family::poisson, models::Family::beta}) {
+      const auto warnings =
+          pipeline::detail::coefficientScaleWarnings("unweighted", posterior, family, labels);
+      QCOMPARE(warnings.size(), std::size_t(1));
+      QVERIFY(anyMentions(warnings, "stage unweighted: the coefficient of small averages 1.4e+05"));
+      QVERIFY(anyMentions(warnings, "multiply it by 1e+05"));
+    }
+    QVERIFY(pipeline::detail::coefficientScaleWarnings("unweighted", posterior,
+                                                       models::Family::normal, labels)
+                .empty());
+    posterior[0].mean = -120.0;
+    const auto warnings = pipeline::detail::coefficientScaleWarnings(
+        "lw-final", posterior, models::Family::poisson, labels);
+    QCOMPARE(warnings.size(), std::size_t(2));
+    QVERIFY(anyMentions(warnings, "stage lw-final: the intercept averages -120"));
+    QVERIFY(anyMentions(warnings, "centre the covariates"));
+  }
 };
 
 QTEST_APPLESS_MAIN(DiagnosticWarningsTest)
