@@ -4,7 +4,6 @@
 
 #include <QComboBox>
 #include <QHBoxLayout>
-#include <QLabel>
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
@@ -33,10 +32,7 @@ LipschitzWeightPlot::LipschitzWeightPlot(QWidget* parent) : PlotWidget(parent) {
   plot->yAxis->setLabel(tr("By-record Lipschitz bound Δᵢ"));
   plot_style::placeLegendAbove(plot, 2);
 
-  selector_ = new QComboBox(this);
-  selector_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
-  toolbar()->addWidget(new QLabel(tr("Mechanism:"), this));
-  toolbar()->addWidget(selector_);
+  selector_ = addSelector(tr("Mechanism:"));
   toolbar()->addStretch(1);
   connect(selector_, &QComboBox::currentIndexChanged, this,
           &LipschitzWeightPlot::setCurrentMechanism);

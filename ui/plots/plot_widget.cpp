@@ -3,6 +3,7 @@
 #include <qcustomplot.h>
 
 #include <QAbstractScrollArea>
+#include <QComboBox>
 #include <QContextMenuEvent>
 #include <QDir>
 #include <QFileDialog>
@@ -268,6 +269,15 @@ QHBoxLayout* PlotWidget::toolbar() {
     static_cast<QVBoxLayout*>(layout())->insertLayout(0, toolbar_);
   }
   return toolbar_;
+}
+
+QComboBox* PlotWidget::addSelector(const QString& label, const QString& objectName) {
+  auto* selector = new QComboBox(this);
+  selector->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+  if (!objectName.isEmpty()) selector->setObjectName(objectName);
+  toolbar()->addWidget(new QLabel(label, this));
+  toolbar()->addWidget(selector);
+  return selector;
 }
 
 void PlotWidget::onMouseMove(QMouseEvent* event) {

@@ -8,6 +8,7 @@
 
 #include "ui/plots/plot_export.h"
 
+class QComboBox;
 class QCustomPlot;
 class QHBoxLayout;
 class QLabel;
@@ -77,6 +78,9 @@ class PlotWidget : public QWidget {
   bool userMovedView() const { return userMovedView_; }
   /// A row above the plot for selectors (combo boxes), created on first use.
   QHBoxLayout* toolbar();
+  /// A combo box sized to its items, after a label, at the end of the toolbar; objectName (if
+  /// any) names it for tests. The caller fills and connects it.
+  QComboBox* addSelector(const QString& label, const QString& objectName = {});
   /// Default file name stem for the export dialog.
   virtual QString exportBaseName() const { return QStringLiteral("plot"); }
   /// Refreshes the caption; subclasses call it when what they show changes.

@@ -4,7 +4,6 @@
 
 #include <QComboBox>
 #include <QHBoxLayout>
-#include <QLabel>
 #include <cmath>
 #include <stdexcept>
 
@@ -25,15 +24,8 @@ PosteriorDensityPlot::PosteriorDensityPlot(QWidget* parent) : PlotWidget(parent)
   plot->yAxis->setLabel(tr("Posterior density"));
   plot_style::placeLegendAbove(plot, 4);
 
-  selector_ = new QComboBox(this);
-  selector_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
-  mechanismSelector_ = new QComboBox(this);
-  mechanismSelector_->setObjectName(QStringLiteral("posteriorMechanism"));
-  mechanismSelector_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
-  toolbar()->addWidget(new QLabel(tr("Mechanism:"), this));
-  toolbar()->addWidget(mechanismSelector_);
-  toolbar()->addWidget(new QLabel(tr("Parameter:"), this));
-  toolbar()->addWidget(selector_);
+  mechanismSelector_ = addSelector(tr("Mechanism:"), QStringLiteral("posteriorMechanism"));
+  selector_ = addSelector(tr("Parameter:"));
   toolbar()->addStretch(1);
   connect(selector_, &QComboBox::currentTextChanged, this,
           &PosteriorDensityPlot::setCurrentParameter);

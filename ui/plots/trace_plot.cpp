@@ -4,7 +4,6 @@
 
 #include <QComboBox>
 #include <QHBoxLayout>
-#include <QLabel>
 #include <stdexcept>
 
 #include "ui/plots/plot_style.h"
@@ -17,15 +16,8 @@ TracePlot::TracePlot(QWidget* parent) : PlotWidget(parent) {
   plot->yAxis->setLabel(tr("Value"));
   plot_style::placeLegendAbove(plot, 8);
 
-  selector_ = new QComboBox(this);
-  selector_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
-  mechanismSelector_ = new QComboBox(this);
-  mechanismSelector_->setObjectName(QStringLiteral("traceMechanism"));
-  mechanismSelector_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
-  toolbar()->addWidget(new QLabel(tr("Mechanism:"), this));
-  toolbar()->addWidget(mechanismSelector_);
-  toolbar()->addWidget(new QLabel(tr("Parameter:"), this));
-  toolbar()->addWidget(selector_);
+  mechanismSelector_ = addSelector(tr("Mechanism:"), QStringLiteral("traceMechanism"));
+  selector_ = addSelector(tr("Parameter:"));
   toolbar()->addStretch(1);
   connect(selector_, &QComboBox::currentIndexChanged, this, &TracePlot::setCurrentParameter);
   connect(mechanismSelector_, &QComboBox::currentTextChanged, this, [this](const QString& name) {

@@ -16,6 +16,23 @@ namespace {
 
 namespace infer = core::infer;
 
+/// The fields every release kind fills alike; acceptanceBound is the Laplace releases' e^−ε
+/// (the histogram's own bound replaces it).
+template <class Release>
+AnalysisRelease commonFields(const Release& release, const QString& file, const QString& kind,
+                             const QString& mechanism) {
+  AnalysisRelease a;
+  a.file = file;
+  a.kind = kind;
+  a.mechanism = mechanism;
+  a.epsilon = release.epsilon;
+  a.acceptanceBound = std::exp(-release.epsilon);
+  a.neighbours = QString::fromStdString(core::privacy::neighboursName(release.neighbours));
+  a.n = release.n;
+  a.notForRelease = release.notForRelease;
+  return a;
+}
+
 /// The column of `data` whose values are all class labels (and that is no feature), or npos.
 std::size_t findClassColumn(const core::data::CsvTable& data, const infer::NaiveBayesLayout& l) {
   for (std::size_t c = 0; c < data.header.size(); ++c) {
@@ -71,16 +88,10 @@ std::optional<Eigen::VectorXd> exactCounts(const core::data::CsvTable& data,
 }  // namespace
 
 AnalysisRelease analysisRelease(const infer::NaiveBayesRelease& release, const QString& file) {
-  AnalysisRelease a;
-  a.file = file;
-  a.kind = QStringLiteral("naive-bayes");
-  a.mechanism = QStringLiteral("discrete Laplace on class×feature counts, scale %1")
-                    .arg(release.laplaceScale(), 0, 'g', 4);
-  a.epsilon = release.epsilon;
-  a.acceptanceBound = std::exp(-release.epsilon);
-  a.neighbours = QString::fromStdString(core::privacy::neighboursName(release.neighbours));
-  a.n = release.n;
-  a.notForRelease = release.notForRelease;
+  AnalysisRelease a =
+      commonFields(release, file, QStringLiteral("naive-bayes"),
+                   QStringLiteral("discrete Laplace on class×feature counts, scale %1")
+                       .arg(release.laplaceScale(), 0, 'g', 4));
   const infer::NaiveBayesLayout& l = release.layout;
   QStringList classes;
   for (const auto& c : l.classes) classes << QString::fromStdString(c);
@@ -146,16 +157,10 @@ std::optional<std::vector<std::vector<double>>> linregRecords(const core::data::
 }  // namespace
 
 AnalysisRelease analysisRelease(const infer::LinregRelease& release, const QString& file) {
-  AnalysisRelease a;
-  a.file = file;
-  a.kind = QStringLiteral("linreg");
-  a.mechanism = QStringLiteral("discrete Laplace on clamped, normalised sums, scale %1")
-                    .arg(release.laplaceScale(), 0, 'g', 4);
-  a.epsilon = release.epsilon;
-  a.acceptanceBound = std::exp(-release.epsilon);
-  a.neighbours = QString::fromStdString(core::privacy::neighboursName(release.neighbours));
-  a.n = release.n;
-  a.notForRelease = release.notForRelease;
+  AnalysisRelease a =
+      commonFields(release, file, QStringLiteral("linreg"),
+                   QStringLiteral("discrete Laplace on clamped, normalised sums, scale %1")
+                       .arg(release.laplaceScale(), 0, 'g', 4));
   const infer::LinregLayout& l = release.layout;
   for (int j = 0; j < l.predictorCount(); ++j) {
     const auto k = static_cast<std::size_t>(j);
@@ -207,16 +212,10 @@ AnalysisRelease analysisRelease(const infer::PhReleaseFile& release, const QStri
     throw std::invalid_argument(file.toStdString() +
                                 ": the ph release names no synthesizer family; analyse it with "
                                 "dpsynth infer --family");
-  AnalysisRelease a;
-  a.file = file;
-  a.kind = QStringLiteral("ph");
-  a.mechanism =
-      QStringLiteral("perturbed histogram, discrete Laplace on %1 bin counts").arg(release.bins);
-  a.epsilon = release.epsilon;
+  AnalysisRelease a = commonFields(
+      release, file, QStringLiteral("ph"),
+      QStringLiteral("perturbed histogram, discrete Laplace on %1 bin counts").arg(release.bins));
   a.acceptanceBound = release.acceptanceBound();
-  a.neighbours = QString::fromStdString(core::privacy::neighboursName(release.neighbours));
-  a.n = release.n;
-  a.notForRelease = release.notForRelease;
   a.layout << QStringLiteral("bins: %1 on [%2, %3]%4")
                   .arg(release.bins)
                   .arg(release.lower)
