@@ -33,11 +33,16 @@ std::string covariatesNote(const data::Dataset& dataset, const MechanismResult& 
       "the covariates are public by the user's declaration and outside the privacy guarantee, "
       "which covers the synthesized outcome only; they are copied from input records as they "
       "are";
-  if (result.size.rowsFor(dataset.size()) != dataset.size() || result.sourceRows)
+  // Whether rows were sampled says whether the published size equals n, so where n is
+  // confidential the wording may not follow it (SPEC §0): it is the same for every noisy size.
+  const bool confidentialSize =
+      privacy::sizeIsConfidential(result.neighbours, dataset.completeCasesOnly);
+  if (confidentialSize || result.size.rowsFor(dataset.size()) != dataset.size() ||
+      result.sourceRows)
     note +=
         " (here from a random sample of the input's records, some repeated when the "
         "published size exceeds the input's)";
-  if (privacy::sizeIsConfidential(result.neighbours, dataset.completeCasesOnly))
+  if (confidentialSize)
     note +=
         "; copied covariate values can show how many records the input holds (for example "
         "the number of distinct rows), so the size is protected only as far as the "

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <set>
 #include <string>
 
@@ -81,9 +82,16 @@ double bestThresholdAccuracy(const std::vector<std::size_t>& larger,
 /// A table with a text covariate, so that synthetic rows show which input rows they copy.
 data::Dataset covariateTable(int n, bool dropMissing = false) {
   std::string text = "group,id,y\n";
-  for (int i = 0; i < n; ++i)
-    text += "g" + std::to_string(i % 3) + ",r" + std::to_string(i) + "," +
-            std::to_string(0.1 + 0.8 * ((i * 5) % n) / double(n)) + "\n";
+  for (int i = 0; i < n; ++i) {
+    // Appended piece by piece: GCC 12 takes a chain of operator+ here for an overflow.
+    text += 'g';
+    text += std::to_string(i % 3);
+    text += ",r";
+    text += std::to_string(i);
+    text += ',';
+    text += std::to_string(0.1 + 0.8 * ((i * 5) % n) / double(n));
+    text += '\n';
+  }
   if (dropMissing) text += "g1,rmissing,\n";
   data::DatasetSpec spec;
   spec.outcome = "y";
@@ -275,6 +283,26 @@ class PublishedSizeTest : public QObject {
     const auto above = pipeline::syntheticSourceRows(10, 35, rng);
     QCOMPARE(above.size(), std::size_t{35});
     QCOMPARE(std::set<std::size_t>(above.begin(), above.end()).size(), std::size_t{10});
+  }
+
+  /// Where n is confidential the sidecar's notes read the same whether or not the noisy size
+  /// happens to equal n: a clause present only when ñ ≠ n told which, and with ñ published
+  /// beside it, gave away n. Under replace-one (n public) the note may follow the size.
+  void notesDoNotTellWhetherTheNoisySizeIsN() {
+    const auto d = covariateTable(25);
+    std::optional<nlohmann::json> equal, other;
+    for (std::uint64_t seed = 1; seed < 400 && !(equal && other); ++seed) {
+      const auto run = phRun(d, privacy::Neighbours::addRemove, seed);
+      QVERIFY(run.size.source == privacy::SizeSource::noisy);
+      auto& slot = run.size.rows == d.size() ? equal : other;
+      if (!slot) slot = pipeline::sidecarJson(d, run, 1, seed, {"a.csv"}, {"d1"});
+    }
+    QVERIFY2(equal && other, "no seed gave a noisy size equal to n, or none gave another");
+    for (const char* key : {"covariates_note", "columns_note", "n_note", "n_source"})
+      QCOMPARE((*equal)[key].dump(), (*other)[key].dump());
+    const auto plain = phRun(d, privacy::Neighbours::replaceOne, 1);
+    const auto side = pipeline::sidecarJson(d, plain, 1, 1, {"a.csv"}, {"d1"});
+    QVERIFY(side["covariates_note"].get<std::string>().find("random sample") == std::string::npos);
   }
 
   /// Models with covariates simulate each synthetic record at its source row's covariates.
