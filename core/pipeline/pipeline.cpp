@@ -498,6 +498,15 @@ RunResult runMechanisms(const data::Dataset& dataset, const std::vector<Mechanis
           "(data: " +
           models::familyName(dataset.family) + " with " + want +
           "; reference: " + models::familyName(ref->family) + " with " + got + ")");
+    } else if (ref->size() == dataset.size() && ref->y == dataset.y && ref->X == dataset.X) {
+      // Weights fitted on the data being released move with every record, so censor-w's DP
+      // label would be false (SPEC §0). The records are compared, not the paths, so that a
+      // copy under another name is caught as well as the file itself.
+      problems.push_back(
+          "the reference data hold the same records as the data being synthesised; weights "
+          "from a reference are DP only when the reference is public (another source, or an "
+          "earlier period already released). Give such a file to --weights-from, or use "
+          "censor-uw, which needs no reference");
     }
   }
   if (!problems.empty()) {

@@ -329,6 +329,12 @@ class BadInputMatrixTest : public QObject {
                             "absent.csv"} +
                 kFast),
         "absent.csv");
+    // The data themselves as the "public" reference would make censor-w's DP label false.
+    add("weights-from the data",
+        betaFit(
+            QStringList{"--mechanism", "censor-w", "--epsilon", "2", "--weights-from", "beta.csv"} +
+            kFast),
+        "same records");
 
     // Outputs checked before any sampling.
     add("synthetic-out is a folder", betaFit({"--synthetic-out", "folder"}), "folder");
