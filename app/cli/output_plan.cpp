@@ -10,6 +10,7 @@
 #include <optional>
 #include <stdexcept>
 
+#include "core/data/output_path.h"
 #include "core/data/quote_value.h"
 #include "core/report/ownership_manifest.h"
 
@@ -72,6 +73,16 @@ bool liesIn(const std::string& file, const fs::path& folder) {
   return false;
 }
 
+/// The path as the system will resolve it when the output is written (the writers resolve it
+/// the same way): every check below looks at that file, never at another spelling of it.
+fs::path resolvedOrRefused(const std::string& who, const std::string& path) {
+  try {
+    return core::data::resolvedOutputPath(path);
+  } catch (const std::invalid_argument& e) {
+    throw std::invalid_argument(who + ": " + e.what());
+  }
+}
+
 /// "a, b, c and 4 more": a short list for a one-line message.
 std::string someOf(const std::vector<std::string>& names) {
   constexpr std::size_t kShown = 4;
@@ -112,11 +123,12 @@ void OutputPlan::checkFolder(const Folder& f) const {
   std::error_code ec;
   if (const std::string loop = loopProblem(f.path); !loop.empty())
     throw std::invalid_argument(who + loop + "; give a folder");
-  const auto status = fs::status(f.path, ec);
+  const fs::path resolved = resolvedOrRefused(who, f.path);
+  const auto status = fs::status(resolved, ec);
   if (fs::exists(status)) {
     if (!fs::is_directory(status))
       throw std::invalid_argument(who + " exists and is not a folder; give a folder");
-    if (const std::string problem = writeProblem(f.path); !problem.empty())
+    if (const std::string problem = writeProblem(resolved); !problem.empty())
       throw std::invalid_argument(who + ": the folder is not writable (" + problem +
                                   "); choose another place");
     return;
@@ -124,7 +136,7 @@ void OutputPlan::checkFolder(const Folder& f) const {
   if (fs::is_symlink(fs::symlink_status(f.path, ec)))
     throw std::invalid_argument(who + " is a symbolic link to nothing; remove it or give a folder");
   // Created with its parents: the nearest existing ancestor decides whether that can work.
-  fs::path ancestor = fs::absolute(f.path, ec).lexically_normal();
+  fs::path ancestor = resolved;
   while (ancestor.has_parent_path() && ancestor != ancestor.root_path() &&
          !fs::exists(fs::symlink_status(ancestor, ec)))
     ancestor = ancestor.parent_path();
@@ -143,9 +155,12 @@ void OutputPlan::checkFile(const Output& out) const {
     throw std::invalid_argument(who + ": names a folder; give a file name");
   if (const std::string loop = loopProblem(out.path); !loop.empty())
     throw std::invalid_argument(who + loop + "; remove it or give another file");
-  if (fs::is_directory(out.path, ec))
+  const fs::path resolved = resolvedOrRefused(who, out.path);
+  if (fs::is_directory(resolved, ec))
     throw std::invalid_argument(who + " is a folder; give a file name inside it");
-  const fs::path parent = fs::absolute(out.path, ec).lexically_normal().parent_path();
+  if (const std::string problem = core::data::unreplaceableProblem(resolved); !problem.empty())
+    throw std::invalid_argument(who + " " + problem + "; give the path of a regular file");
+  const fs::path parent = resolved.parent_path();
   if (const std::string loop = loopProblem(parent); !loop.empty())
     throw std::invalid_argument(who + ": the folder " + parent.string() + loop);
   if (!fs::is_directory(parent, ec))
@@ -186,9 +201,12 @@ void OutputPlan::check() const {
   for (const auto& f : folders_) checkFolder(f);
   for (const auto& out : files_) {
     if (out.inFolder) {
+      const fs::path resolved = resolvedOrRefused(out.shown, out.path);
       std::error_code ec;
-      if (fs::is_directory(out.path, ec))
+      if (fs::is_directory(resolved, ec))
         throw std::invalid_argument(out.shown + " is a folder there; move it away");
+      if (const std::string problem = core::data::unreplaceableProblem(resolved); !problem.empty())
+        throw std::invalid_argument(out.shown + " " + problem + "; move it away");
     } else {
       checkFile(out);
     }
@@ -196,16 +214,15 @@ void OutputPlan::check() const {
   // No two outputs may be one file, and no output may be an input.
   for (std::size_t i = 0; i < files_.size(); ++i) {
     const Output& out = files_[i];
-    std::error_code ec;
-    const fs::path canonical = fs::weakly_canonical(fs::absolute(out.path, ec), ec);
+    const fs::path resolved = resolvedOrRefused(out.shown, out.path);
     for (std::size_t j = 0; j < i; ++j) {
-      const fs::path other = fs::weakly_canonical(fs::absolute(files_[j].path, ec), ec);
-      if (other == canonical || sameFile(out.path, files_[j].path))
+      const fs::path other = resolvedOrRefused(files_[j].shown, files_[j].path);
+      if (other == resolved || sameFile(resolved, other))
         throw std::invalid_argument(out.shown + " is also written as " + files_[j].shown +
                                     ": give each output its own file");
     }
     for (const auto& in : inputs_)
-      if (sameFile(out.path, in))
+      if (sameFile(resolved, in))
         throw std::invalid_argument(out.shown + " is the input file " + in +
                                     ": refusing to overwrite an input; choose another path");
   }

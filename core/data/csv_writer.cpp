@@ -12,6 +12,7 @@
 #include <fstream>
 #include <stdexcept>
 
+#include "core/data/output_path.h"
 #include "core/exec/cancellation.h"
 
 namespace dpsynth::core::data {
@@ -178,8 +179,17 @@ void writeStagedText(const std::string& path, std::string_view text) {
 }
 
 void writeTextAtomicInPieces(const std::string& path, const TextProducer& produce) {
-  const fs::path target(path);
-  if (!target.has_filename()) fail(path, "the path names a folder, not a file");
+  if (!fs::path(path).has_filename()) fail(path, "the path names a folder, not a file");
+  // The file the system resolves the path to: through a link, the file it points at; never
+  // a device or FIFO (/dev/null), which a rename would replace by a regular file.
+  fs::path target;
+  try {
+    target = resolvedOutputPath(path);
+  } catch (const std::invalid_argument& e) {
+    fail(path, e.what());
+  }
+  if (const std::string problem = unreplaceableProblem(target); !problem.empty())
+    fail(path, "the path " + problem);
   const fs::path folder = target.has_parent_path() ? target.parent_path() : fs::path(".");
 
   std::string hiddenName = ".";
@@ -195,7 +205,7 @@ void writeTextAtomicInPieces(const std::string& path, const TextProducer& produc
 
   // mkstemp creates the file 0600; give it the mode the target has or a new file would get.
   struct stat existing {};
-  const mode_t mode = ::stat(path.c_str(), &existing) == 0 && S_ISREG(existing.st_mode)
+  const mode_t mode = ::stat(target.c_str(), &existing) == 0 && S_ISREG(existing.st_mode)
                           ? (existing.st_mode & 07777)
                           : (0666 & ~currentUmask());
   if (::fchmod(temporary.fd(), mode) != 0) fail(path, std::strerror(errno));

@@ -2,6 +2,7 @@
 
 #include <filesystem>
 
+#include "core/data/output_path.h"
 #include "core/pipeline/export.h"
 
 namespace dpsynth::core::pipeline {
@@ -16,7 +17,15 @@ bool releasable(const MechanismResult& result) {
 
 bool inReleaseFolder(const std::string& path) {
   if (path.empty()) return false;
-  return std::filesystem::absolute(path).lexically_normal().parent_path().filename() == "release";
+  // Either spelling counts: the one written (a link "pub" to a release/ folder is release/)
+  // and the one on paper.
+  bool resolved = false;
+  try {
+    resolved = data::resolvedOutputPath(path).parent_path().filename() == "release";
+  } catch (const std::invalid_argument&) {
+  }
+  return resolved ||
+         std::filesystem::absolute(path).lexically_normal().parent_path().filename() == "release";
 }
 
 double sizeEpsilon(const MechanismResult& result) {

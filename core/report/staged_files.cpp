@@ -5,6 +5,7 @@
 #include <system_error>
 
 #include "core/data/csv_writer.h"
+#include "core/data/output_path.h"
 #include "core/report/hidden_folder.h"
 
 namespace dpsynth::core::report {
@@ -13,6 +14,20 @@ namespace fs = std::filesystem;
 
 StagedFiles::StagedFiles() = default;
 StagedFiles::~StagedFiles() = default;  // each HiddenFolder removes itself, then unlocks
+
+namespace {
+
+/// The file `target` names for the system (data::resolvedOutputPath): the one the checks
+/// looked at, and the one replaced.
+fs::path resolved(const std::string& target) {
+  try {
+    return data::resolvedOutputPath(target);
+  } catch (const std::invalid_argument& e) {
+    throw data::WriteError(target, e.what());
+  }
+}
+
+}  // namespace
 
 fs::path StagedFiles::stagingFor(const Key& key) {
   if (auto it = staging_.find(key); it != staging_.end()) return it->second->path();
@@ -27,18 +42,18 @@ fs::path StagedFiles::stagingFor(const Key& key) {
 }
 
 std::string StagedFiles::stage(const std::string& target, Sensitivity sensitivity) {
-  const fs::path full = fs::absolute(target).lexically_normal();
+  const fs::path full = resolved(target);
   targets_.push_back({full, sensitivity});
   return (stagingFor({full.parent_path(), sensitivity}) / full.filename()).string();
 }
 
 std::string StagedFiles::stagingPath(const std::string& target, Sensitivity sensitivity) {
-  const fs::path full = fs::absolute(target).lexically_normal();
+  const fs::path full = resolved(target);
   return (stagingFor({full.parent_path(), sensitivity}) / full.filename()).string();
 }
 
 void StagedFiles::supersede(const std::string& target, Sensitivity sensitivity) {
-  const fs::path full = fs::absolute(target).lexically_normal();
+  const fs::path full = resolved(target);
   if (std::none_of(targets_.begin(), targets_.end(), [&](const Key& t) { return t.first == full; }))
     superseded_.push_back({full, sensitivity});
 }
@@ -79,8 +94,8 @@ std::vector<std::string> StagedFiles::commit() {
       current = target;
       Move move{target, {}, false};
       if (fs::exists(fs::symlink_status(target))) {
-        if (fs::is_directory(fs::symlink_status(target)))
-          throw std::runtime_error("'" + target.string() + "' is a folder");
+        if (const std::string problem = data::unreplaceableProblem(target); !problem.empty())
+          throw std::runtime_error("'" + target.string() + "' " + problem);
         move.backup = backupOf(key);
         fs::rename(target, move.backup);
       }

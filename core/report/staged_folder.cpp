@@ -4,6 +4,7 @@
 #include <system_error>
 
 #include "core/data/csv_writer.h"
+#include "core/data/output_path.h"
 #include "core/report/hidden_folder.h"
 
 namespace dpsynth::core::report {
@@ -12,8 +13,11 @@ namespace fs = std::filesystem;
 
 StagedFolder::StagedFolder(const std::string& target) {
   if (target.empty()) throw std::invalid_argument("no output folder given");
-  target_ = fs::absolute(target).lexically_normal();
-  if (!target_.has_filename()) target_ = target_.parent_path();  // "out/" → "out"
+  try {
+    target_ = data::resolvedOutputPath(target);  // "out/" → "out", as the checks saw it
+  } catch (const std::invalid_argument& e) {
+    throw data::WriteError(target, e.what());
+  }
   std::error_code ec;
   if (fs::exists(target_, ec) && !fs::is_directory(target_, ec))
     throw std::invalid_argument("the output folder '" + target_.string() +

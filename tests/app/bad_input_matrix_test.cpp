@@ -337,6 +337,10 @@ class BadInputMatrixTest : public QObject {
         "same records");
 
     // Outputs checked before any sampling.
+    add("synthetic-out up from a missing folder onto the input",
+        betaFit({"--synthetic-out", "nope/../beta.csv"}), "does not exist");
+    add("report up from a missing folder onto the input", betaFit({"--report", "nope/../beta.csv"}),
+        "does not exist");
     add("synthetic-out is a folder", betaFit({"--synthetic-out", "folder"}), "folder");
     add("synthetic-out trailing slash", betaFit({"--synthetic-out", "out/"}), "folder");
     add("synthetic-out in a missing folder", betaFit({"--synthetic-out", "absent/x.csv"}),
