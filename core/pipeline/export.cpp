@@ -249,7 +249,9 @@ json sidecarJson(const data::Dataset& dataset, const MechanismResult& result, in
     j["tuning"]["upper"] = result.ph->edges.back();
     j["tuning"]["l1_sensitivity"] = result.ph->sensitivity;
   }
-  j["not_for_release"] = result.notForRelease;
+  // Files without a stated DP or aDP label (a seeded run, the unweighted fit) are not for
+  // release, whatever folder they were written to (SPEC §0).
+  j["not_for_release"] = result.notForRelease || !releasable(result);
   if (result.notForRelease) {
     j["release_note"] =
         "NOT FOR RELEASE: a reproducible run (a seed was given), for studies and tests. Anyone "
@@ -259,7 +261,14 @@ json sidecarJson(const data::Dataset& dataset, const MechanismResult& result, in
     // The guarantee assumes the randomness is secret: the release's seed came from the OS and
     // is written nowhere.
     j["seed"] = nullptr;
-    j["seed_note"] = "a release: its randomness came from the operating system and was not kept";
+    if (releasable(result)) {
+      j["seed_note"] = "a release: its randomness came from the operating system and was not kept";
+    } else {
+      j["release_note"] =
+          "NOT FOR RELEASE: this mechanism states no privacy guarantee (the unweighted "
+          "synthesizer); for comparison inside the agency only";
+      j["seed_note"] = "its randomness came from the operating system and was not kept";
+    }
   }
   j["files"] = files;
   j["files_sha256"] = fileDigests;

@@ -174,10 +174,19 @@ bool ExportActions::exportSynthetic(const RunOutput& output,
     const auto bundle = core::report::exportSyntheticBundle(
         csvPath.toStdString(), *output.dataset, *chosen, output.settings.model, m,
         output.settings.nuts.seed, inputsOf(output));
-    emit message(tr("Wrote %1 synthetic dataset(s) and %2; releasing them spends %3·ε")
-                     .arg(bundle.csvFiles.size())
-                     .arg(QString::fromStdString(bundle.sidecar))
-                     .arg(m));
+    if (pipeline::releasable(*chosen)) {
+      emit message(tr("Wrote %1 synthetic dataset(s) and %2; releasing them spends %3·ε")
+                       .arg(bundle.csvFiles.size())
+                       .arg(QString::fromStdString(bundle.sidecar))
+                       .arg(m));
+    } else {
+      emit message(
+          tr("Wrote %1 synthetic dataset(s) and %2, marked NOT FOR RELEASE: %3 states "
+             "no privacy guarantee")
+              .arg(bundle.csvFiles.size())
+              .arg(QString::fromStdString(bundle.sidecar))
+              .arg(QString::fromStdString(pipeline::mechanismName(chosen->config.mechanism))));
+    }
     return true;
   } catch (const std::exception& e) {
     emit errorOccurred(errorReportFrom(e, tr("Cannot export synthetic data"), csvPath));
@@ -293,6 +302,11 @@ void ExportActions::exportAllWithDialog(const RunOutput* output) {
   exportAll(*output, folder, *release);
 }
 
+namespace {
+/// The longest mechanism choice shown in the single export's list.
+constexpr qsizetype kChoiceChars = 110;
+}  // namespace
+
 void ExportActions::exportSyntheticWithDialog(const RunOutput* output,
                                               std::optional<pipeline::Mechanism> mechanism, int m) {
   const auto* chosen = output ? chooseResult(*output, mechanism) : nullptr;
@@ -307,7 +321,11 @@ void ExportActions::exportSyntheticWithDialog(const RunOutput* output,
     QStringList items;
     int current = 0;
     for (std::size_t j = 0; j < mechanisms.size(); ++j) {
-      items << releaseChoiceText(*output, j);
+      // Cut short: a list as wide as every verdict's reasons left the dialog's buttons off the
+      // screen (the Warnings tab shows them in full).
+      QString text = releaseChoiceText(*output, j);
+      if (text.size() > kChoiceChars) text = text.left(kChoiceChars - 1) + QStringLiteral("…");
+      items << text;
       if (&mechanisms[j] == chosen) current = int(j);
     }
     bool ok = false;
@@ -317,6 +335,16 @@ void ExportActions::exportSyntheticWithDialog(const RunOutput* output,
     chosen = &mechanisms[std::size_t(items.indexOf(item))];
   }
   const QString name = QString::fromStdString(pipeline::mechanismName(chosen->config.mechanism));
+  if (chosen->refusals.empty() && !pipeline::releasable(*chosen) &&
+      QMessageBox::question(
+          dialogParent_, tr("No privacy guarantee"),
+          tr("%1 states no privacy guarantee (%2). Its synthetic data are for comparison inside "
+             "the agency: the files are marked NOT FOR RELEASE and are never written into a "
+             "release/ folder. Export them anyway?")
+              .arg(name, chosen->notForRelease ? tr("a reproducible run")
+                                               : tr("the unweighted synthesizer"))) !=
+          QMessageBox::Yes)
+    return;
   const QString path =
       QFileDialog::getSaveFileName(dialogParent_, tr("Export synthetic data (%1)").arg(name),
                                    QDir(defaultFolder(sessionPath_, output->source))

@@ -187,6 +187,7 @@ class PublishedSizeTest : public QObject {
     QCOMPARE(side["n"].get<std::size_t>(), ph.size.rows);
     QCOMPARE(side["n_source"].get<std::string>(), std::string("noisy"));
     QCOMPARE(side["guarantee"].get<std::string>(), std::string("DP"));
+    QCOMPARE(side["not_for_release"].get<bool>(), false);
     const auto report = pipeline::buildReport(d, ph, s, syn.front());
     QCOMPARE(report["epsilon"].get<double>(), 1.25);
     QCOMPARE(report["epsilon_mechanism"].get<double>(), 1.0);
