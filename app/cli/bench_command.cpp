@@ -21,6 +21,7 @@
 #include "core/data/dataset.h"
 #include "core/data/generators.h"
 #include "core/data/regression_samples.h"
+#include "core/exec/cancellation.h"
 #include "core/pipeline/pipeline.h"
 #include "core/random/rng.h"
 #include "core/version.h"
@@ -30,6 +31,8 @@
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+#include <csignal>
 #define DPSYNTH_BENCH_FORK 1
 #endif
 
@@ -41,7 +44,7 @@ void addBenchCommand(CLI::App& app, BenchOptions& o) {
   auto* bench =
       app.add_subcommand("bench", "Time whole fits and pipelines; print a table, write JSON");
   bench->add_flag("--quick", o.quick, "Small settings (a smoke test of the benchmark)");
-  bench->add_option("--out", o.out, "JSON output")->capture_default_str();
+  bench->add_option("--out", o.out, "JSON output")->capture_default_str()->check(pathGiven());
   bench->add_option("--only", o.only, "Run only the cases whose name contains this text");
 }
 
@@ -230,7 +233,13 @@ double selfPeakRssMb() {
 
 /// Runs one case in a child process (its peak RSS is then its own, from wait4) where fork
 /// exists; in this process otherwise (peak RSS is then the process's high-water mark so far).
-nlohmann::json runIsolated(const Case& c, const core::pipeline::RunSettings& settings) {
+/// Throws core::exec::Cancelled when Ctrl-C (or SIGTERM, SIGHUP) asked the bench to stop.
+void throwIfInterrupted(const std::stop_token& stop) {
+  if (stop.stop_requested()) throw core::exec::Cancelled();
+}
+
+nlohmann::json runIsolated(const Case& c, const core::pipeline::RunSettings& settings,
+                           const std::stop_token& stop) {
 #ifdef DPSYNTH_BENCH_FORK
   int fds[2];
   if (pipe(fds) == 0) {
@@ -238,6 +247,11 @@ nlohmann::json runIsolated(const Case& c, const core::pipeline::RunSettings& set
     std::cerr.flush();
     const pid_t pid = fork();
     if (pid == 0) {
+      // The parent's watcher thread, which takes the signals, is not in the child: let them
+      // end it as they would any process (the parent stops it too, below).
+      sigset_t none;
+      sigemptyset(&none);
+      pthread_sigmask(SIG_SETMASK, &none, nullptr);
       close(fds[0]);
       std::string text;
       try {
@@ -256,6 +270,8 @@ nlohmann::json runIsolated(const Case& c, const core::pipeline::RunSettings& set
     }
     close(fds[1]);
     if (pid > 0) {
+      // A stop ends the case at once: the pipe then closes and the wait below returns.
+      const std::stop_callback endCase(stop, [pid] { ::kill(pid, SIGKILL); });
       std::string text;
       char buffer[4096];
       for (;;) {
@@ -267,6 +283,7 @@ nlohmann::json runIsolated(const Case& c, const core::pipeline::RunSettings& set
       int status = 0;
       rusage usage{};
       wait4(pid, &status, 0, &usage);
+      throwIfInterrupted(stop);
       if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || text.empty())
         throw std::runtime_error("bench case '" + c.name + "' failed in its child process");
       auto row = nlohmann::json::parse(text);
@@ -280,6 +297,7 @@ nlohmann::json runIsolated(const Case& c, const core::pipeline::RunSettings& set
   }
 #endif
   auto row = runCase(c, settings);
+  throwIfInterrupted(stop);
   row["peak_rss_mb"] = selfPeakRssMb();
   row["peak_rss_scope"] = "process";
   return row;
@@ -288,7 +306,7 @@ nlohmann::json runIsolated(const Case& c, const core::pipeline::RunSettings& set
 /// CSV import of an agency-sized file (10^6 records; 10^5 with --quick): readCsv (file to
 /// table) and buildDataset (table to y and X) timed separately, best of three, as rows/s and
 /// MB/s of the file. Prints its own small table and fills out["csv_import"].
-void benchCsvImport(bool quick, nlohmann::json& out) {
+void benchCsvImport(bool quick, nlohmann::json& out, const std::stop_token& stop) {
   const std::size_t rows = quick ? 100000 : 1000000;
   const std::string text = dpsynth::bench::importBenchmarkCsv(rows);
   std::string path =
@@ -301,6 +319,7 @@ void benchCsvImport(bool quick, nlohmann::json& out) {
     ~Remove() { std::filesystem::remove(path); }
   } remove{path};
   core::data::writeTextAtomic(path, text);
+  throwIfInterrupted(stop);  // from here on a stop unwinds through Remove, which deletes the file
 
   using Clock = std::chrono::steady_clock;
   const auto seconds = [](Clock::time_point start) {
@@ -316,6 +335,7 @@ void benchCsvImport(bool quick, nlohmann::json& out) {
     const auto dataset = core::data::buildDataset(table, spec);
     buildSeconds = std::min(buildSeconds, seconds(start));
     if (dataset.size() != rows) throw std::logic_error("CSV benchmark: rows were lost");
+    throwIfInterrupted(stop);
   }
   const double megabytes = static_cast<double>(text.size()) / 1e6;
   std::cout << "csv import: " << rows << " rows, " << std::fixed << std::setprecision(1)
@@ -343,9 +363,7 @@ void benchCsvImport(bool quick, nlohmann::json& out) {
                        {"build_mb_per_second", megabytes / buildSeconds}};
 }
 
-}  // namespace
-
-int runBench(const BenchOptions& o) {
+int runBenchCases(const BenchOptions& o, const std::stop_token& stop) {
   // The JSON is written after minutes of benchmarking: its path is checked first.
   OutputPlan plan;
   plan.file("--out", o.out);
@@ -378,8 +396,10 @@ int runBench(const BenchOptions& o) {
   out["warmup"] = settings.nuts.warmup;
   out["draws"] = settings.nuts.draws;
   out["scenarios"] = nlohmann::json::array();
-  if (csvImport) benchCsvImport(o.quick, out);
+  if (csvImport) benchCsvImport(o.quick, out, stop);
+  throwIfInterrupted(stop);
   if (linregDa) benchLinregDataAugmentation(o.quick, out);
+  throwIfInterrupted(stop);
 
   if (!cases.empty())
     std::cout << std::left << std::setw(46) << "scenario" << std::right << std::setw(9) << "wall s"
@@ -388,7 +408,7 @@ int runBench(const BenchOptions& o) {
               << std::setw(10) << "RSS MB" << std::setw(9) << "epsilon"
               << "\n";
   for (const auto& c : cases) {
-    const auto row = runIsolated(c, settings);
+    const auto row = runIsolated(c, settings, stop);
     std::cout << std::left << std::setw(46) << c.name << std::right << std::fixed
               << std::setprecision(2) << std::setw(9) << row["wall_seconds"].get<double>()
               << std::setw(7) << row["stages"].get<std::size_t>() << std::setw(12)
@@ -403,6 +423,19 @@ int runBench(const BenchOptions& o) {
   core::data::writeTextAtomic(o.out, out.dump(2) + "\n");
   std::cout << "wrote " << o.out << "\n";
   return kExitOk;
+}
+
+}  // namespace
+
+int runBench(const BenchOptions& o) {
+  // Ctrl-C, SIGTERM or SIGHUP: the running case ends, the temporary CSV goes, --out is not
+  // written, exit 130.
+  const std::stop_token stop = interruptToken();
+  try {
+    return runBenchCases(o, stop);
+  } catch (const core::exec::Cancelled&) {
+    exitCancelled("dpsynth: bench cancelled; " + o.out + " was not written\n");
+  }
 }
 
 }  // namespace dpsynth::cli

@@ -77,6 +77,14 @@ CLI::Validator unsignedDecimal(std::uint64_t lo, std::uint64_t hi) {
       range, "UNSIGNED_DECIMAL");
 }
 
+CLI::Validator pathGiven() {
+  return CLI::Validator(
+      [](std::string& text) -> std::string {
+        return text.empty() ? "the path is empty; give a file or folder name" : std::string();
+      },
+      "", "PATH");
+}
+
 CLI::Validator finiteNumber(double lo, double hi) {
   const std::string range =
       "a number from " + detail::describeNumber(lo) + " to " + detail::describeNumber(hi);
@@ -114,6 +122,7 @@ std::stop_token interruptToken() {
     sigemptyset(&set);
     sigaddset(&set, SIGINT);
     sigaddset(&set, SIGTERM);
+    sigaddset(&set, SIGHUP);  // the terminal closed: stop as cleanly as at Ctrl-C
     // Blocked here, inherited by every thread started later; only the watcher receives them.
     pthread_sigmask(SIG_BLOCK, &set, nullptr);
     interruptWatched = true;

@@ -61,6 +61,10 @@ CLI::Validator unsignedDecimal(std::uint64_t lo, std::uint64_t hi);
 /// in [lo, hi].
 CLI::Validator finiteNumber(double lo, double hi);
 
+/// Accepts any path but the empty one: `--report ""` (a script's unset variable) would
+/// otherwise write nothing and still exit 0.
+CLI::Validator pathGiven();
+
 namespace detail {
 std::string describeNumber(double value);
 std::string describeNumber(std::uint64_t value);

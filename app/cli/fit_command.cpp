@@ -106,8 +106,9 @@ void addFitCommand(CLI::App& app, FitOptions& o) {
   fit->add_option("--synthetic-out", o.syntheticOut,
                   "Write synthetic data (CSV + .json): the outcome and --covariates only, rows "
                   "in random order; a name ending in .sav, .dta or .xpt writes SPSS, Stata or SAS "
-                  "transport with the input's variable and value labels");
-  fit->add_option("--report", o.report, "Write the report JSON");
+                  "transport with the input's variable and value labels")
+      ->check(pathGiven());
+  fit->add_option("--report", o.report, "Write the report JSON")->check(pathGiven());
 }
 
 namespace {

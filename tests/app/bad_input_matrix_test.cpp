@@ -337,6 +337,8 @@ class BadInputMatrixTest : public QObject {
         "same records");
 
     // Outputs checked before any sampling.
+    add("synthetic-out empty", betaFit({"--synthetic-out", ""}), "path is empty");
+    add("report empty", betaFit({"--report", ""}), "path is empty");
     add("synthetic-out up from a missing folder onto the input",
         betaFit({"--synthetic-out", "nope/../beta.csv"}), "does not exist");
     add("report up from a missing folder onto the input", betaFit({"--report", "nope/../beta.csv"}),

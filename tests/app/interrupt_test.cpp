@@ -175,6 +175,35 @@ class InterruptTest : public QObject {
     QCOMPARE(dpsynth::test::folderSnapshot(dir.path()), before);
   }
 
+  /// bench stops at Ctrl-C as the other commands do: exit 130, --out not written, and its
+  /// temporary CSV gone from TMPDIR (it used to die by the signal and leave the file behind).
+  void ctrlCDuringBenchLeavesNoTemporaryFile() {
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    QVERIFY(QDir(dir.path()).mkdir("tmp"));
+    QProcess p;
+    p.setWorkingDirectory(dir.path());
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert("TMPDIR", dir.filePath("tmp"));
+    p.setProcessEnvironment(env);
+    p.start(DPSYNTH_CLI_PATH, {"bench", "--quick", "--out", "b.json", "--only", "csv import"});
+    QVERIFY(p.waitForStarted(60000));
+    // Interrupted once the temporary file exists, so the handler is certainly in place.
+    QElapsedTimer waited;
+    waited.start();
+    while (QDir(dir.filePath("tmp")).isEmpty() && p.state() == QProcess::Running &&
+           waited.elapsed() < 60000)
+      QTest::qWait(5);
+    QVERIFY(p.state() == QProcess::Running);
+    QVERIFY(::kill(static_cast<pid_t>(p.processId()), SIGINT) == 0);
+    QVERIFY(p.waitForFinished(60000));
+    const QByteArray err = p.readAllStandardError();
+    QVERIFY2(p.exitStatus() == QProcess::NormalExit && p.exitCode() == 130, err.constData());
+    QVERIFY2(err.contains("bench cancelled; b.json was not written"), err.constData());
+    QVERIFY(!QFile::exists(dir.filePath("b.json")));
+    QVERIFY(QDir(dir.filePath("tmp")).isEmpty());
+  }
+
   /// Issue 21, 16: a study keeps its complete replicates on Ctrl-C and says so; the interrupt
   /// line no longer claims that nothing will be written.
   void ctrlCDuringAStudyKeepsCompleteReplicatesAndSaysSo() {
