@@ -416,15 +416,18 @@ int runFit(const FitOptions& o) {
         for (int k = 0; k < o.datasets; ++k)
           writer.add(k == 0 ? first : synthesizer.draw(k, stop), stop);
         writer.finish();
-        // Checked again: the files may have changed while the run took its time.
-        for (const auto& old : supersededFiles(o)) outputs.supersede(old);
       }
     } catch (const core::data::WriteError& e) {
       throw core::data::WriteError(outputs.userPath(e.path()), e.reason());
     }
     // The last point where a stop is honoured: after it the files are moved into place.
     core::exec::throwIfStopped(stop);
-    outputs.commit();
+    // Checked again, under the folders' lock: the files may have changed while the run took
+    // its time, and another dpsynth may be committing the same names.
+    outputs.commit([&] {
+      if (!o.syntheticOut.empty() && !refused)
+        for (const auto& old : supersededFiles(o)) outputs.supersede(old);
+    });
   } catch (const core::exec::Cancelled&) {
     exitCancelled("dpsynth: cancelled; no files were written\n");
   }

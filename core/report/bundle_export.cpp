@@ -62,13 +62,15 @@ pipeline::SyntheticBundle exportSyntheticBundle(
                                            /*staged=*/true);
     for (int k = 0; k < m; ++k) writer.add(synthesizer.draw(k, stop), stop);
     writer.finish();
-    // Checked again: the files may have changed while the datasets were drawn.
-    for (const auto& old : supersededOrRefuse(csvPath, m, read)) outputs.supersede(old);
   } catch (const data::WriteError& e) {
     throw data::WriteError(outputs.userPath(e.path()), e.reason());
   }
   exec::throwIfStopped(stop);
-  outputs.commit();
+  // Checked again, under the folder's lock: the files may have changed while the datasets were
+  // drawn, and another dpsynth may be committing the same names.
+  outputs.commit([&] {
+    for (const auto& old : supersededOrRefuse(csvPath, m, read)) outputs.supersede(old);
+  });
   return bundle;
 }
 

@@ -5,6 +5,7 @@
 /// the object is destroyed without commit(), nothing of the new set remains and every file it
 /// replaced or removed is back as it was.
 #include <filesystem>
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -47,7 +48,13 @@ class StagedFiles {
   /// and removes the superseded ones. All or nothing: on failure the folders are left as they
   /// were and data::WriteError names the target. Returns the final paths in the order they
   /// were staged.
-  std::vector<std::string> commit();
+  ///
+  /// The moves happen under an exclusive flock(2) on every target folder, held by one dpsynth
+  /// at a time: two runs writing the same names into one folder commit one after the other,
+  /// never interleaved. `underLock` runs first under those locks, so that what it decides (the
+  /// files of an earlier set to supersede(), found by reading the folder) holds when the moves
+  /// are made; whatever it throws leaves everything as it was.
+  std::vector<std::string> commit(const std::function<void()>& underLock = {});
 
   /// The path the user asked for, for a path inside one of the staging folders (the target of
   /// that name); other paths unchanged. Messages name it, never a hidden staging folder.

@@ -1,6 +1,10 @@
 /// StagedFiles: a set of outputs in several folders appears together or not at all.
 #include "core/report/staged_files.h"
 
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
+
 #include <QDir>
 #include <QFileInfo>
 #include <QTemporaryDir>
@@ -48,6 +52,39 @@ class StagedFilesTest : public QObject {
     QVERIFY(!QFile::exists(old));
     QCOMPARE(everything(tmp.filePath("a")), QStringList{"x.csv"});  // no staging folder left
     QCOMPARE(everything(tmp.filePath("b")), QStringList{"y.json"});
+  }
+
+  /// Two runs writing the same names into one folder commit one after the other: the decision
+  /// made under the lock (what to supersede) holds while the files move. Another descriptor of
+  /// the folder cannot take the lock meanwhile; afterwards it can.
+  void commitHoldsTheFoldersLock() {
+    QTemporaryDir tmp;
+    const QString a = tmp.filePath("x.csv");
+    auto lockable = [&] {
+      const int fd = ::open(tmp.path().toLocal8Bit().constData(), O_RDONLY | O_DIRECTORY);
+      const bool free = fd >= 0 && ::flock(fd, LOCK_EX | LOCK_NB) == 0;
+      if (fd >= 0) ::close(fd);
+      return free;
+    };
+    bool heldDuringDecision = false;
+    {
+      report::StagedFiles files;
+      write(QString::fromStdString(files.stage(a.toStdString())), "new");
+      QVERIFY(lockable());
+      files.commit([&] { heldDuringDecision = !lockable(); });
+    }
+    QVERIFY(heldDuringDecision);
+    QVERIFY(lockable());
+    QCOMPARE(dpsynth::test::readFile(a), std::string("new"));
+    // What the decision throws leaves everything as it was.
+    {
+      report::StagedFiles files;
+      write(QString::fromStdString(files.stage(a.toStdString())), "newer");
+      QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
+                               files.commit([] { throw std::invalid_argument("foreign file"); }));
+    }
+    QCOMPARE(dpsynth::test::readFile(a), std::string("new"));
+    QCOMPARE(everything(tmp.path()), QStringList{"x.csv"});
   }
 
   void aFailedCommitRestoresEverything() {
