@@ -404,7 +404,12 @@ Dataset build(const CsvTable& table, const DatasetSpec& spec, const std::stop_to
   const std::vector<std::size_t> columns = usedColumns(table, spec);
   const std::size_t outcome = columns.front();
   std::size_t dropped = 0;
-  const std::vector<std::size_t> kept = completeRows(table, spec, columns, dropped, stop);
+  // The complete records first, without refusing missing values yet: an outcome value that is
+  // no number is reported before them, because dropping incomplete records (what the missing
+  // value's message suggests) would not mend it.
+  DatasetSpec keepGoing = spec;
+  keepGoing.dropMissing = true;
+  const std::vector<std::size_t> kept = completeRows(table, keepGoing, columns, dropped, stop);
 
   Dataset dataset;
   dataset.file = table.file;
@@ -414,6 +419,7 @@ Dataset build(const CsvTable& table, const DatasetSpec& spec, const std::stop_to
   dataset.completeCasesOnly = spec.dropMissing;
   refuseDateOutcome(table, outcome);
   dataset.y = parseOutcome(table, outcome, kept, stop);
+  if (dropped > 0 && !spec.dropMissing) (void)completeRows(table, spec, columns, dropped, stop);
 
   if (kept.size() < 2) {
     throw DataError(table.file, 0, spec.outcome,

@@ -181,6 +181,10 @@ class DatasetTest : public QObject {
                               "have missing values");
     DPSYNTH_EXPECT_DATA_ERROR(build("y\n1\nnull\n3\n", spec("y")), 3, "y",
                               "missing value ('null')");
+    // An outcome that is no number comes first: the missing value's advice (drop incomplete
+    // records) would only lead to it.
+    DPSYNTH_EXPECT_DATA_ERROR(build("y\n1\nabc\n3\nNA\n", spec("y")), 3, "y",
+                              "value 'abc' is not a number");
   }
 
   void rejectsNumbersOutOfRangeInsteadOfMakingTextLevels() {
