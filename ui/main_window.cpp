@@ -193,8 +193,10 @@ void MainWindow::buildMenus() {
   QMenu* runMenu = menuBar()->addMenu(tr("&Run"));
   runMenu->addAction(tr("&Run"), QKeySequence(Qt::CTRL | Qt::Key_R), this,
                      [this] { synthesis_->startRun(true); });
-  runMenu->addAction(tr("&Cancel"), QKeySequence(Qt::Key_Escape), this,
-                     [this] { synthesis_->cancelRun(); });
+  QAction* cancel = runMenu->addAction(tr("&Cancel"), QKeySequence(Qt::Key_Escape), this,
+                                       [this] { synthesis_->cancelRun(); });
+  cancel->setEnabled(services_.run->isRunning());  // like the Cancel button
+  connect(services_.run, &RunController::busyChanged, cancel, &QAction::setEnabled);
   QAction* autoRun = runMenu->addAction(tr("&Auto-run"));
   autoRun->setCheckable(true);
   autoRun->setChecked(synthesis_->autoRunBox()->isChecked());

@@ -36,8 +36,10 @@ RunPresenter::RunPresenter(RunController* run, ProgressPanel* progress, ResultsP
           [this](const std::vector<DrawBatch>& batches) { appendDraws(batches); });
   connect(run, &RunController::cancelled, this, [this] {
     progress_->markStopped(tr("cancelled"));
-    progress_->setSummary(tr("Run cancelled; nothing from it is kept."));
-    runEndedEarly(tr("run cancelled: partial values of an unfinished run"));
+    progress_->setSummary(
+        tr("Run cancelled: no results. Stages it finished are kept in the cache and reused by "
+           "the next run with the same settings."));
+    runEndedEarly(tr("cancelled run"), tr("run cancelled: partial values of an unfinished run"));
     results_->setNote(results_->model()->isEmpty()
                           ? tr("Run cancelled.")
                           : tr("Run cancelled: the table shows the previous run's results."));
@@ -45,15 +47,19 @@ RunPresenter::RunPresenter(RunController* run, ProgressPanel* progress, ResultsP
   connect(run, &RunController::failed, this, [this](const QString& message) {
     progress_->markStopped(tr("failed"));
     progress_->setSummary(tr("Run failed."));
-    runEndedEarly(tr("run failed: partial values of an unfinished run"));
+    runEndedEarly(tr("failed run"), tr("run failed: partial values of an unfinished run"));
     results_->setNote(tr("Run failed: %1").arg(message));
   });
 }
 
-void RunPresenter::runEndedEarly(const QString& why) {
-  // The live plots hold values of a run that will never have results: say so.
+void RunPresenter::runEndedEarly(const QString& label, const QString& why) {
+  // The live plots hold values of a run that will never have results: say so, in the caption
+  // ("run in progress" until now) and the banner.
   for (PlotsView::Tab tab : {PlotsView::kLipschitz, PlotsView::kTraces}) {
-    if (plots_->plot(tab)->pointCount() > 0) plots_->plot(tab)->setStale(true, why);
+    PlotWidget* plot = plots_->plot(tab);
+    const bool drawn = plot->pointCount() > 0;
+    plot->setRunLabel(drawn ? label : QString());
+    if (drawn) plot->setStale(true, why);
   }
 }
 

@@ -44,8 +44,9 @@ class RunPresenter : public QObject {
   /// labelled with the stage they come from.
   void showLipschitz(const QString& mechanism, const QString& stage,
                      const std::vector<double>& perRecord, double max);
-  /// Cancelled or failed: the live plots are marked as an unfinished run's.
-  void runEndedEarly(const QString& why);
+  /// Cancelled or failed: the live plots are captioned `label` ("cancelled run") and marked as
+  /// an unfinished run's (`why`); an empty one loses its "run in progress" caption.
+  void runEndedEarly(const QString& label, const QString& why);
   void appendDraws(const std::vector<DrawBatch>& batches);
 
   ProgressPanel* progress_;

@@ -219,6 +219,7 @@ bool SynthesisWorkspace::startRun(bool interactive) {
 }
 
 void SynthesisWorkspace::cancelRun() {
+  if (!services_.run->isRunning()) return;  // Esc closing a popup, or nothing to stop
   services_.run->cancel();
   services_.notifier->message(tr("Cancelling…"));
 }
