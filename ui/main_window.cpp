@@ -322,6 +322,16 @@ void MainWindow::openSessionWithDialog() {
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {
+  // A run's results exist only once it ends: quitting in the middle loses them, so ask.
+  if (services_.run->isRunning() &&
+      QMessageBox::question(this, tr("A run is in progress"),
+                            tr("The sampler is still running. Quit anyway? The run stops and "
+                               "its results are lost."),
+                            QMessageBox::Yes | QMessageBox::No,
+                            QMessageBox::No) != QMessageBox::Yes) {
+    event->ignore();
+    return;
+  }
   if (!documentController_->maybeSave(tr("quitting"))) {
     event->ignore();  // Cancel: everything stays as it was
     return;

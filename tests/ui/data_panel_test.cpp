@@ -134,6 +134,7 @@ class DataPanelTest : public QObject {
     QTest::newRow("duplicate header") << "duplicate_header.csv" << 1;
     QTest::newRow("latin1") << "latin1_text.csv" << 2;
     QTest::newRow("unclosed quote") << "unclosed_quote.csv" << 3;
+    QTest::newRow("header only") << "header_only.csv" << 0;
   }
   void malformedCsvReportsWhereAndKeepsPreviousData() {
     QFETCH(QString, file);
