@@ -143,17 +143,33 @@ void StudioDocument::applyValues(const Values& values) {
     setFieldValue(settings_, field, value);
     parts |= partOf(field);
   }
-  settingsChanged(parts, true);
+  settingsChanged(parts, true, true);
 }
 
-void StudioDocument::settingsChanged(Parts parts, bool userEdit) {
+bool StudioDocument::outputMatchesSettings() const {
+  if (!lastOutput_ || outputOtherChanges_ != otherChanges_) return false;
+  for (Field f : allFields()) {
+    if ((partOf(f) & kSettingsParts) && fieldValue(outputSettings_, f) != fieldValue(settings_, f))
+      return false;
+  }
+  return true;
+}
+
+void StudioDocument::settingsChanged(Parts parts, bool userEdit, bool fieldEdit) {
   if (parts & kChoice) rebuildDataset();
   if (parts & kSettingsParts) {
-    ++generation_;
-    // Never show a guarantee or utility for settings other than the ones shown.
-    if (resultsCurrent_) {
+    if (!fieldEdit) ++otherChanges_;
+    // Never show a guarantee or utility for settings other than the ones shown; undo back to
+    // the run's settings makes its results current again.
+    if (lastOutput_) {
+      const bool current = outputMatchesSettings();
+      if (current != resultsCurrent_) {
+        resultsCurrent_ = current;
+        parts |= kResults;
+      }
+    } else if (resultsCurrent_) {
       resultsCurrent_ = false;
-      storedChangedSince_ = !lastOutput_ && stored_.has_value();
+      storedChangedSince_ = stored_.has_value();
       parts |= kResults;
     }
   }
@@ -268,7 +284,6 @@ QStringList StudioDocument::installData(const LoadedData& loaded) {
   resultsCurrent_ = false;
   storedChangedSince_ = false;
   ++resultsSerial_;
-  ++generation_;
   clearHistory();  // the old data's edits
   if (!loaded.dataset)
     rebuildDataset();
@@ -301,13 +316,18 @@ std::shared_ptr<const data::Dataset> StudioDocument::referenceDataset(std::strin
   return reference_.datasetFor(settings_.dataset, problem, dataset_);
 }
 
-void StudioDocument::runStarting() { runGeneration_ = generation_; }
+void StudioDocument::runStarting() {
+  runSettings_ = settings_;
+  runOtherChanges_ = otherChanges_;
+}
 
 void StudioDocument::setRunOutput(const RunOutput& output) {
   lastOutput_ = output;
   ++resultsSerial_;
   stored_ = storedResultsOf(output, QDateTime::currentDateTimeUtc());
-  resultsCurrent_ = runGeneration_ == generation_;
+  outputSettings_ = runSettings_;
+  outputOtherChanges_ = runOtherChanges_;
+  resultsCurrent_ = outputMatchesSettings();
   storedChangedSince_ = false;
   setModified();  // results worth keeping in the session
   emit changed(kResults);

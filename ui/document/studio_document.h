@@ -160,8 +160,13 @@ class StudioDocument : public QObject {
   friend class FieldEditCommand;
   /// Sets the values (undo, redo, or a command's first redo) and announces them.
   void applyValues(const Values& values);
-  /// A settings change: results outdated, dataset rebuilt when the choice changed.
-  void settingsChanged(Parts parts, bool userEdit);
+  /// A settings change: results outdated (or current again when undo brought back the run's
+  /// settings), dataset rebuilt when the choice changed. fieldEdit: only fields changed (an
+  /// edit, undo or redo), so comparing the fields tells whether the results still hold.
+  void settingsChanged(Parts parts, bool userEdit, bool fieldEdit = false);
+  /// True when the last run's results hold for the settings now: the same fields, and no
+  /// other settings change (a reference dataset, a session) since the run started.
+  bool outputMatchesSettings() const;
   void rebuildDataset();
   /// categoricalLevels() of the dataset now built.
   void refreshLevels();
@@ -191,8 +196,11 @@ class StudioDocument : public QObject {
   bool resultsCurrent_ = false;
   /// Stored results that were current when opened and were outdated by an edit since.
   bool storedChangedSince_ = false;
-  quint64 generation_ = 0;     ///< counts settings changes
-  quint64 runGeneration_ = 0;  ///< generation_ when the current run started
+  quint64 otherChanges_ = 0;  ///< counts settings changes other than field edits
+  /// The settings and otherChanges_ when the run in progress started, and those of the run
+  /// whose output lastOutput_ holds.
+  StudioSettings runSettings_, outputSettings_;
+  quint64 runOtherChanges_ = 0, outputOtherChanges_ = 0;
   quint64 resultsSerial_ = 0;
 
   std::optional<core::pipeline::Mechanism> currentMechanism_;

@@ -229,6 +229,35 @@ class StudioDocumentTest : public QObject {
     doc.setStoredResults(stored);
     QVERIFY(!doc.resultsCurrent());
   }
+
+  /// Undo back to the settings a run was made with makes its results current again (they were
+  /// shown stale, and Run then took nothing but the cache); a change that is no field edit (a
+  /// reference dataset) outdates them for good.
+  void undoBackToTheRunsSettingsMakesItsResultsCurrent() {
+    StudioDocument doc;
+    doc.installData(loadedTable(regionsCsv({"north"}, 20), "a.csv", Family::negbin));
+    doc.runStarting();
+    RunOutput output;
+    output.source = doc.source();
+    doc.setRunOutput(output);
+    QVERIFY(doc.resultsCurrent());
+    doc.edit(Field::c, 0.5);
+    doc.edit(Field::g, 0.25);
+    QVERIFY(!doc.resultsCurrent());
+    doc.undoStack()->undo();
+    QVERIFY(!doc.resultsCurrent());
+    doc.undoStack()->undo();
+    QVERIFY(doc.resultsCurrent());
+    QVERIFY(doc.resultsNote().isEmpty());
+    doc.undoStack()->redo();
+    QVERIFY(!doc.resultsCurrent());
+    doc.undoStack()->undo();
+    QVERIFY(doc.resultsCurrent());
+    doc.setReference(loadedTable(regionsCsv({"north"}, 20), "ref.csv", Family::negbin), false);
+    QVERIFY(!doc.resultsCurrent());
+    doc.clearReference();
+    QVERIFY(!doc.resultsCurrent());
+  }
 };
 
 QTEST_MAIN(StudioDocumentTest)
