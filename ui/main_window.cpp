@@ -50,6 +50,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   documentController_ = new DocumentController(
       document_, session_, [this](const QString& path) { return saveSession(path); }, this, this);
   exports_ = new ExportActions(this);
+  exports_->setStoredResultsOnly(
+      [this] { return !document_->lastOutput() && document_->sessionResults().has_value(); });
   services_.data->setLoadGuard(
       [this] { return documentController_->maybeSave(tr("loading other data")); });
 

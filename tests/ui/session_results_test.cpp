@@ -8,6 +8,7 @@
 
 #include "studio_test_helpers.h"
 #include "ui/controllers/document_controller.h"
+#include "ui/controllers/export_actions.h"
 #include "ui/controllers/session_controller.h"
 #include "ui/main_window.h"
 #include "ui/models/results_table_model.h"
@@ -118,6 +119,11 @@ class SessionResultsTest : public QObject {
                       .contains(": 0 plottables"),
                  qPrintable(reopened.synthesis()->plotsView()->plotSummary()));
     QVERIFY(errors_.count() == 0);
+    // The session keeps the table, not the draws: exporting says so and what to do.
+    reopened.exportActions()->exportSyntheticWithDialog(nullptr, std::nullopt, 1);
+    QCOMPARE(errors_.count(), std::size_t(1));
+    QVERIFY2(errors_.last().problem.contains("press Run"), qPrintable(errors_.last().problem));
+    errors_.reports->clear();
 
     // A settings change marks them outdated, keeping the "results from" mark.
     reopened.synthesis()->tuningPanel()->field("c")->spinBox()->setValue(0.5);

@@ -149,7 +149,7 @@ bool ExportActions::exportSynthetic(const RunOutput& output,
                                     const QString& csvPath) {
   const auto* chosen = chooseResult(output, mechanism);
   if (!chosen) {
-    emit errorOccurred({tr("Nothing to export"), {}, 0, {}, tr("run a mechanism first"), {}});
+    nothingToExport();
     return false;
   }
   if (!chosen->refusals.empty()) {
@@ -197,7 +197,7 @@ bool ExportActions::exportSynthetic(const RunOutput& output,
 bool ExportActions::exportAll(const RunOutput& output, const QString& folder,
                               std::optional<std::vector<pipeline::Mechanism>> release) {
   if (!output.result || output.result->mechanisms.empty()) {
-    emit errorOccurred({tr("Nothing to export"), {}, 0, {}, tr("run a mechanism first"), {}});
+    nothingToExport();
     return false;
   }
   try {
@@ -252,7 +252,7 @@ QString ExportActions::defaultFolder(const QString& sessionPath, const DataSourc
 
 void ExportActions::exportAllWithDialog(const RunOutput* output) {
   if (!output || !output->result || output->result->mechanisms.empty()) {
-    emit errorOccurred({tr("Nothing to export"), {}, 0, {}, tr("run a mechanism first"), {}});
+    nothingToExport();
     return;
   }
   const QString folder = chooseOutputFolder(dialogParent_, tr("Export all results to folder"),
@@ -307,11 +307,21 @@ namespace {
 constexpr qsizetype kChoiceChars = 110;
 }  // namespace
 
+void ExportActions::nothingToExport() {
+  const QString what =
+      storedOnly_ && storedOnly_()
+          ? tr("the table comes from the session file, which keeps the results but not the "
+               "posterior draws synthetic data are made from: press Run (stages already "
+               "computed with these settings come from the cache)")
+          : tr("run a mechanism first");
+  emit errorOccurred({tr("Nothing to export"), {}, 0, {}, what, {}});
+}
+
 void ExportActions::exportSyntheticWithDialog(const RunOutput* output,
                                               std::optional<pipeline::Mechanism> mechanism, int m) {
   const auto* chosen = output ? chooseResult(*output, mechanism) : nullptr;
   if (!chosen) {
-    emit errorOccurred({tr("Nothing to export"), {}, 0, {}, tr("run a mechanism first"), {}});
+    nothingToExport();
     return;
   }
   // Which mechanism: the selected one offered first, every mechanism of the run listed with

@@ -74,6 +74,9 @@ class ExportActions : public QObject {
   void setSessionPath(const QString& path) { sessionPath_ = path; }
   void setRefusalPresenter(RefusalPresenter presenter) { refused_ = std::move(presenter); }
   void setReleaseChooser(ReleaseChooser chooser) { choose_ = std::move(chooser); }
+  /// Whether a results table is shown without the run behind it (a reopened session keeps the
+  /// table, not the posterior draws): then "nothing to export" says so and what to do.
+  void setStoredResultsOnly(std::function<bool()> test) { storedOnly_ = std::move(test); }
 
  signals:
   void message(const QString& text);
@@ -82,11 +85,14 @@ class ExportActions : public QObject {
  private:
   /// The files the run read (data, session, weights reference): never replaced or removed.
   std::vector<std::string> inputsOf(const RunOutput& output) const;
+  /// Reports that there is no run to export from.
+  void nothingToExport();
 
   QWidget* dialogParent_;
   QString sessionPath_;
   RefusalPresenter refused_;
   ReleaseChooser choose_;
+  std::function<bool()> storedOnly_;
 };
 
 }  // namespace dpsynth::ui
