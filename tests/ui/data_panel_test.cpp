@@ -125,6 +125,18 @@ class DataPanelTest : public QObject {
     QVERIFY(panel.view.summary()->text().contains("n = 1000"));
   }
 
+  /// The salary sample brings its public prior scale (its outcome is in the tens of
+  /// thousands: at s = 1 the default fit was unusable); the nbmix sample keeps the one set.
+  void theSalarySampleSetsItsPublicPriorScale() {
+    DataPanelRig panel;
+    QVERIFY(panel.data.loadSample("nbmix"));
+    QCOMPARE(panel.document.settings().run.model.sdScale, 1.0);
+    QSignalSpy installed(&panel.data, &DataService::dataInstalled);
+    QVERIFY(panel.data.loadSample("salary"));
+    QCOMPARE(panel.document.settings().run.model.sdScale, 10000.0);
+    QVERIFY(installed.first().at(1).toStringList().join(" ").contains("public scale"));
+  }
+
   void malformedCsvReportsWhereAndKeepsPreviousData_data() {
     QTest::addColumn<QString>("file");
     QTest::addColumn<int>("line");

@@ -2,6 +2,7 @@
 /// A table read and typed off the GUI thread, as it is handed to the document to install.
 #include <QMetaType>
 #include <memory>
+#include <optional>
 
 #include "core/data/csv_table.h"
 #include "core/data/dataset.h"
@@ -20,6 +21,10 @@ struct LoadedData {
   DataSource source;
   /// Columns that look like identifiers (column_guess.h), flagged in the column roles.
   std::vector<std::string> idLikeColumns;
+  /// A bundled sample's public prior sd scale (the normal family's priors assume values of
+  /// about ±10·s): the salary sample's outcome is in the tens of thousands, and at s = 1 its
+  /// fit was unusable out of the box. Unset for a user's file (s is the analyst's to declare).
+  std::optional<double> sdScale;
 };
 
 }  // namespace dpsynth::ui

@@ -263,6 +263,13 @@ QStringList StudioDocument::installData(const LoadedData& loaded) {
     reset << tr("tuned on the confidential data → off");
     settings_.run.tunedOnConfidential = false;
   }
+  if (loaded.sdScale && settings_.run.model.sdScale != *loaded.sdScale) {
+    reset << tr("%1 %2 → %3 (the sample's public scale)")
+                 .arg(fieldTitle(Field::sdScale),
+                      describeValue(Field::sdScale, fieldValue(settings_, Field::sdScale)),
+                      describeValue(Field::sdScale, *loaded.sdScale));
+    settings_.run.model.sdScale = *loaded.sdScale;
+  }
   for (const auto& [field, value] : scaleDependent) {
     const FieldValue now = fieldValue(settings_, field);
     if (now == normalisedValue(field, value)) continue;
