@@ -179,7 +179,12 @@ void OutputPlan::checkReplaced(const Replaced& r) const {
     std::error_code ec;
     const auto status = fs::symlink_status(folder, ec);
     if (!fs::exists(status)) continue;
-    if (!fs::is_directory(status) && !fs::is_symlink(status))
+    if (fs::is_symlink(status))
+      throw std::invalid_argument(who + ": " + sub +
+                                  " is a symbolic link; the export replaces the folder as a "
+                                  "whole and never a link: remove the link or choose another "
+                                  "output folder");
+    if (!fs::is_directory(status))
       throw std::invalid_argument(who + ": " + sub + " exists and is not a folder; move it away");
     for (const auto& in : inputs_)
       if (liesIn(in, folder))

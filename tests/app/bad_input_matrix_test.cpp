@@ -207,6 +207,9 @@ class BadInputMatrixTest : public QObject {
       f.write(sessionOn("small.csv", countRecords(2'000), 2));
     }
     QVERIFY(QFile::link("loop", d + "/loop"));  // a link to itself
+    // An export folder whose release/ is a link to another folder.
+    QVERIFY(QDir(d).mkpath("linked/elsewhere"));
+    QVERIFY(QFile::link("elsewhere", d + "/linked/release"));
     // Issue 25: statistical files cut short or damaged, and a CSV under such a name.
     for (const char* ext : kStatExtensions) {
       QFile original(QString(DPSYNTH_SOURCE_DIR) + "/tests/data/formats/survey." + ext);
@@ -473,6 +476,8 @@ class BadInputMatrixTest : public QObject {
         "not a folder");
     add("infer out inside a file", quickInfer + QStringList{"--out", "beta.csv/sub"},
         "not a folder");
+    add("run release is a symlink", {"run", "--session", "ok.dpsynth", "--out", "linked"},
+        "release is a symbolic link");
     add("run out is a symlink loop", {"run", "--session", "ok.dpsynth", "--out", "loop"},
         "loop of symbolic links");
     add("study out is a symlink loop",
