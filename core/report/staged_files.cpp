@@ -1,18 +1,13 @@
 #include "core/report/staged_files.h"
 
-#include <fcntl.h>
-#include <sys/file.h>
-#include <unistd.h>
-
 #include <algorithm>
-#include <cerrno>
-#include <cstring>
 #include <set>
 #include <stdexcept>
 #include <system_error>
 
 #include "core/data/csv_writer.h"
 #include "core/data/output_path.h"
+#include "core/report/folder_lock.h"
 #include "core/report/hidden_folder.h"
 
 namespace dpsynth::core::report {
@@ -33,30 +28,6 @@ fs::path resolved(const std::string& target) {
     throw data::WriteError(target, e.what());
   }
 }
-
-/// An exclusive flock(2) on a folder for as long as it lives (blocking: the holder only moves
-/// files). The kernel drops it however the holder ends.
-class FolderLock {
- public:
-  explicit FolderLock(const fs::path& folder)
-      : fd_(::open(folder.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC)) {
-    if (fd_ < 0) throw data::WriteError(folder.string(), std::strerror(errno));
-    int rc = 0;
-    do rc = ::flock(fd_, LOCK_EX);
-    while (rc != 0 && errno == EINTR);
-    if (rc != 0) {
-      const int error = errno;
-      ::close(fd_);
-      throw data::WriteError(folder.string(), std::strerror(error));
-    }
-  }
-  ~FolderLock() { ::close(fd_); }
-  FolderLock(const FolderLock&) = delete;
-  FolderLock& operator=(const FolderLock&) = delete;
-
- private:
-  int fd_;
-};
 
 }  // namespace
 
@@ -103,8 +74,8 @@ std::vector<std::string> StagedFiles::commit(const std::function<void()>& underL
   std::set<fs::path> folders;
   for (const auto& key : targets_) folders.insert(key.first.parent_path());
   for (const auto& key : superseded_) folders.insert(key.first.parent_path());
-  std::vector<std::unique_ptr<FolderLock>> locks;
-  for (const auto& folder : folders) locks.push_back(std::make_unique<FolderLock>(folder));
+  std::vector<std::unique_ptr<detail::FolderLock>> locks;
+  for (const auto& folder : folders) locks.push_back(std::make_unique<detail::FolderLock>(folder));
   if (underLock) underLock();
   for (const auto& key : superseded_) {
     if (!folders.contains(key.first.parent_path()))

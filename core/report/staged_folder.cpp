@@ -5,6 +5,7 @@
 
 #include "core/data/csv_writer.h"
 #include "core/data/output_path.h"
+#include "core/report/folder_lock.h"
 #include "core/report/hidden_folder.h"
 
 namespace dpsynth::core::report {
@@ -92,6 +93,8 @@ std::vector<std::string> StagedFolder::commitFolders(const std::vector<std::stri
   const fs::path backups = staging_ / ".replaced";
   fs::create_directory(backups, ec);
   if (ec) throw data::WriteError(target_.string(), ec.message());
+  // Two exports into one folder replace its files one after the other, never a mix.
+  const detail::FolderLock lock(target_);
 
   struct Move {
     std::string sub;
@@ -143,6 +146,8 @@ std::vector<std::string> StagedFolder::commit(const std::vector<std::string>& na
   const fs::path backups = staging_ / ".replaced";
   fs::create_directory(backups, ec);
   if (ec) throw data::WriteError(target_.string(), ec.message());
+  // Two exports into one folder replace its files one after the other, never a mix.
+  const detail::FolderLock lock(target_);
 
   struct Move {
     fs::path target;
