@@ -83,9 +83,20 @@ void placeLegendAbove(QCustomPlot* plot, int columns) {
   fitLegend(plot);
 }
 
+/// The bottom margin of a legend entry, in pixels: room for its text's descenders.
+constexpr int kLegendItemBottom = 5;
+
 void fitLegend(QCustomPlot* plot) {
   QCPLegend* legend = plot->legend;
   if (legend->layout() == plot->axisRect()->insetLayout()) return;
+  // Room below each entry's text: an entry is drawn clipped to its own rectangle, and with the
+  // default bottom margin the descenders ("re-weighting") were cut off.
+  for (int i = 0; i < legend->itemCount(); ++i) {
+    QCPAbstractLegendItem* item = legend->item(i);
+    const QMargins m = item->margins();
+    if (m.bottom() < kLegendItemBottom)
+      item->setMargins(QMargins(m.left(), m.top(), m.right(), kLegendItemBottom));
+  }
   // Only as wide as its entries: otherwise the grid spreads them over the whole row.
   legend->setMaximumSize(legend->minimumOuterSizeHint());
 }
