@@ -51,6 +51,10 @@ struct RunSettings {
   /// Public reference data (same outcome, covariates and family) from which censor-w and
   /// weighted-e take a weight function (SPEC §0); null: weights from the data being released.
   std::shared_ptr<const data::Dataset> weightReference;
+  /// A study's replicates are drawn from data that may be the reference itself (a bootstrap
+  /// of public data), and nothing they produce is released: the refusal of a reference holding
+  /// the same records as the data (runMechanisms) is then off.
+  bool referenceMayBeTheData = false;
   /// The size the run publishes when n is confidential (add-remove, or complete records after
   /// dropping missing values): a size declared public, or ε_n of a noisy one (size_release.h).
   privacy::SizeSettings size;

@@ -65,6 +65,7 @@ std::optional<ReplicateRows> runReplicate(const StudyConfig& config, const Repli
   settings.neighbours = config.neighbours;
   settings.release = false;
   settings.weightReference = source.weightReference();
+  settings.referenceMayBeTheData = true;  // a replicate is no release (pipeline.h)
 
   pipeline::StageCache cache;
   const auto run = pipeline::runMechanisms(dataset, configs, settings, &cache, stop);

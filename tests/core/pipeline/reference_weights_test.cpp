@@ -106,6 +106,28 @@ class ReferenceWeightsTest : public QObject {
   }
 
   /// A stage of other data starts the next fit from its draws converted to the new space.
+  /// The data as their own "public" reference would make censor-w's DP label false: refused
+  /// before any sampling, unless the run is a study's replicate (nothing released).
+  void aReferenceHoldingTheDataIsRefused() {
+    const auto data =
+        std::make_shared<const data::Dataset>(regression(Family::poisson, 40, 0.0, 1.0, 31));
+    auto settings = settingsFor(Family::poisson);
+    settings.weightReference = data;
+    pipeline::MechanismConfig config;
+    config.mechanism = pipeline::Mechanism::censorW;
+    config.epsilon = 8;
+    try {
+      (void)pipeline::runMechanisms(*data, {config}, settings);
+      QFAIL("a reference holding the data was accepted");
+    } catch (const std::invalid_argument& e) {
+      QVERIFY2(std::string(e.what()).find("same records") != std::string::npos, e.what());
+    }
+    settings.referenceMayBeTheData = true;
+    settings.nuts.warmup = 50;
+    settings.nuts.draws = 50;
+    QCOMPARE(pipeline::runMechanisms(*data, {config}, settings).mechanisms.size(), std::size_t{1});
+  }
+
   void initsAreConvertedBetweenSpaces() {
     const auto a = regression(Family::poisson, 50, 0.0, 1.0, 21);
     const auto b = regression(Family::poisson, 50, 40.0, 9.0, 22);
