@@ -36,6 +36,19 @@ void TracePlot::setLiveSource(const QString& mechanism, const QString& stage) {
   updateCaption();
 }
 
+void TracePlot::endLive() {
+  if (!live_) return;
+  live_ = false;
+  if (pointCount() == 0) {
+    mechanism_.clear();
+    stage_.clear();
+  }
+  const QSignalBlocker block(mechanismSelector_);
+  mechanismSelector_->clear();
+  if (!mechanism_.isEmpty()) mechanismSelector_->addItem(mechanism_);
+  updateCaption();
+}
+
 void TracePlot::setMechanismTraces(const std::vector<MechanismTraces>& traces) {
   const QString previous = mechanism_;
   live_ = false;

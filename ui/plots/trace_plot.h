@@ -38,6 +38,9 @@ class TracePlot : public PlotWidget {
   /// After a run: one entry per mechanism in the mechanism selector; the first (or the one
   /// shown before, if still there) is drawn.
   void setMechanismTraces(const std::vector<MechanismTraces>& traces);
+  /// The run ended without results (cancelled, failed): the live chains stay on show, no
+  /// longer "sampling now"; with none drawn the plot names no mechanism.
+  void endLive();
   void setCurrentMechanism(const QString& mechanism);
   /// The mechanism whose chains are drawn ("" for none).
   QString currentMechanism() const { return mechanism_; }

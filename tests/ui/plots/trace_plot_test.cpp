@@ -31,6 +31,25 @@ class TracePlotTest : public QObject {
     QCOMPARE(plot.trace(1, 1).pointCount(), 2);
   }
 
+  /// A cancelled run's chains stay on show but no longer say "sampling now"; with none drawn
+  /// the plot names no mechanism.
+  void aRunEndedEarlyIsNoLongerLive() {
+    TracePlot plot;
+    plot.clearTraces({"beta[1]"}, 2);
+    plot.setLiveSource("lw", "lw");
+    plot.appendDraws(0, 0, {1.0, 1.5});
+    QTRY_COMPARE(plot.pointCount(), 2);
+    QVERIFY(plot.shownMechanisms().contains("sampling now"));
+    plot.endLive();
+    QCOMPARE(plot.shownMechanisms(), QString("chains of lw"));
+    QCOMPARE(plot.findChild<QComboBox*>("traceMechanism")->currentText(), QString("lw"));
+    TracePlot empty;
+    empty.clearTraces({"beta[1]"}, 2);
+    empty.setLiveSource("lw", "unweighted");
+    empty.endLive();
+    QVERIFY(empty.shownMechanisms().isEmpty());
+  }
+
   void dropsBatchesThatDoNotFit() {
     TracePlot plot;
     plot.clearTraces({"a", "b"}, 2);
