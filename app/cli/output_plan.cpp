@@ -217,17 +217,18 @@ void OutputPlan::check() const {
     }
   }
   // No two outputs may be one file, and no output may be an input.
+  // Each output resolved once: a bundle of m datasets compares m² pairs.
+  std::vector<fs::path> resolved;
+  for (const Output& out : files_) resolved.push_back(resolvedOrRefused(out.shown, out.path));
   for (std::size_t i = 0; i < files_.size(); ++i) {
     const Output& out = files_[i];
-    const fs::path resolved = resolvedOrRefused(out.shown, out.path);
     for (std::size_t j = 0; j < i; ++j) {
-      const fs::path other = resolvedOrRefused(files_[j].shown, files_[j].path);
-      if (other == resolved || sameFile(resolved, other))
+      if (resolved[j] == resolved[i] || sameFile(resolved[i], resolved[j]))
         throw std::invalid_argument(out.shown + " is also written as " + files_[j].shown +
                                     ": give each output its own file");
     }
     for (const auto& in : inputs_)
-      if (sameFile(resolved, in))
+      if (sameFile(resolved[i], in))
         throw std::invalid_argument(out.shown + " is the input file " + in +
                                     ": refusing to overwrite an input; choose another path");
   }

@@ -11,25 +11,14 @@
 #include <QtTest>
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 #include <stdexcept>
 #include <string>
 
 #include "core/data/csv_writer.h"
+#include "support/test_files.h"
 
 namespace data = dpsynth::core::data;
 namespace fs = std::filesystem;
-
-namespace {
-
-std::string contents(const fs::path& file) {
-  std::ifstream in(file);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
-}  // namespace
 
 class OutputPathTest : public QObject {
   Q_OBJECT
@@ -65,7 +54,7 @@ class OutputPathTest : public QObject {
     const std::string path = (root_ / "nope" / ".." / "data.csv").string();
     QVERIFY_THROWS_EXCEPTION(std::invalid_argument, data::resolvedOutputPath(path));
     QVERIFY_THROWS_EXCEPTION(data::WriteError, data::writeTextAtomic(path, "replaced\n"));
-    QCOMPARE(contents(root_ / "data.csv"), std::string("y\n1\n"));
+    QCOMPARE(dpsynth::test::readFile((root_ / "data.csv").string()), std::string("y\n1\n"));
     QVERIFY(!fs::exists(root_ / "nope"));
   }
 
@@ -75,8 +64,8 @@ class OutputPathTest : public QObject {
     QCOMPARE(data::resolvedOutputPath((root_ / "L" / ".." / "data.csv").string()),
              root_ / "a" / "data.csv");
     data::writeTextAtomic((root_ / "L" / ".." / "data.csv").string(), "new\n");
-    QCOMPARE(contents(root_ / "a" / "data.csv"), std::string("new\n"));
-    QCOMPARE(contents(root_ / "data.csv"), std::string("y\n1\n"));
+    QCOMPARE(dpsynth::test::readFile((root_ / "a" / "data.csv").string()), std::string("new\n"));
+    QCOMPARE(dpsynth::test::readFile((root_ / "data.csv").string()), std::string("y\n1\n"));
   }
 
   /// A link as the last part is written through: the file it points at is replaced and the
@@ -87,7 +76,8 @@ class OutputPathTest : public QObject {
     QCOMPARE(data::resolvedOutputPath((root_ / "link.json").string()), root_ / "real.json");
     data::writeTextAtomic((root_ / "link.json").string(), "{\"new\": 1}\n");
     QVERIFY(fs::is_symlink(root_ / "link.json"));
-    QCOMPARE(contents(root_ / "real.json"), std::string("{\"new\": 1}\n"));
+    QCOMPARE(dpsynth::test::readFile((root_ / "real.json").string()),
+             std::string("{\"new\": 1}\n"));
     fs::create_symlink(root_ / "absent.json", root_ / "dangling.json");
     QCOMPARE(data::resolvedOutputPath((root_ / "dangling.json").string()), root_ / "dangling.json");
   }
