@@ -4,11 +4,13 @@
 #include <QClipboard>
 #include <QDir>
 #include <QFileDialog>
+#include <QFontMetrics>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QPushButton>
 #include <QSaveFile>
+#include <QStyle>
 #include <QTableView>
 #include <QVBoxLayout>
 
@@ -34,9 +36,15 @@ ResultsPanel::ResultsPanel(QWidget* parent) : QWidget(parent) {
   // The verdict stays narrow (its reasons are in the tooltip and the Warnings tab).
   view_->horizontalHeader()->setSectionResizeMode(ResultsTableModel::kVerdict,
                                                   QHeaderView::Interactive);
+  // Measured in bold, as the model draws an unusable verdict, plus the cell's margins.
+  QFont verdictFont = view_->font();
+  verdictFont.setBold(true);
+  const int margins =
+      2 * view_->style()->pixelMetric(QStyle::PM_FocusFrameHMargin, nullptr, view_) + 8;
   view_->horizontalHeader()->resizeSection(
       ResultsTableModel::kVerdict,
-      view_->fontMetrics().horizontalAdvance(QStringLiteral("unusable: 999 of 1000 rec")));
+      QFontMetrics(verdictFont).horizontalAdvance(QStringLiteral("unusable: 999 of 1000 rec")) +
+          margins);
   view_->setSelectionBehavior(QAbstractItemView::SelectRows);
   view_->verticalHeader()->setDefaultSectionSize(view_->fontMetrics().height() + 6);
 

@@ -10,15 +10,32 @@
 namespace dpsynth::ui {
 
 QString columnRoleName(ColumnRole role) {
+  // Short: the data pane is narrow, and the explanation above the table says what each means.
   switch (role) {
     case ColumnRole::outcome:
       return ColumnRolesView::tr("outcome (synthesized)");
     case ColumnRole::publicCovariate:
-      return ColumnRolesView::tr("public covariate (copied as it is)");
+      return ColumnRolesView::tr("public (copied)");
     case ColumnRole::notReleased:
       break;
   }
   return ColumnRolesView::tr("not released");
+}
+
+QString columnRoleDescription(ColumnRole role) {
+  switch (role) {
+    case ColumnRole::outcome:
+      return ColumnRolesView::tr(
+          "The outcome: the release holds synthetic values drawn from the "
+          "model, never the confidential ones.");
+    case ColumnRole::publicCovariate:
+      return ColumnRolesView::tr(
+          "A public covariate: copied into the release as it is, so it "
+          "must be public already.");
+    case ColumnRole::notReleased:
+      break;
+  }
+  return ColumnRolesView::tr("Not released: this column never leaves.");
 }
 
 ColumnRolesView::ColumnRolesView(QWidget* parent) : QWidget(parent) {
@@ -88,6 +105,7 @@ void ColumnRolesView::setRoles(const std::vector<std::string>& columns,
                               : role == ColumnRole::publicCovariate ? QColor(0xfb, 0xe7, 0xc0)
                                                                     : QColor(0xee, 0xee, 0xee);
     for (auto* item : {column, roleItem}) item->setBackground(background);
+    roleItem->setToolTip(columnRoleDescription(role));
     if (role == ColumnRole::notReleased) roleItem->setForeground(QColor(0x55, 0x55, 0x55));
     table_->setItem(row, 0, column);
     table_->setItem(row, 1, roleItem);
@@ -120,8 +138,12 @@ void ColumnRolesView::setRoles(const core::data::CsvTable& table,
         if (label->text().isEmpty()) label->setText(values.join(QStringLiteral(", ")));
       }
       label->setToolTip(tip);
-      for (int c = 0; c < 2; ++c)
-        if (auto* item = table_->item(row, c)) item->setToolTip(tip);
+      if (!tip.isEmpty()) {
+        if (auto* item = table_->item(row, 0)) item->setToolTip(tip);
+        if (auto* item = table_->item(row, 1))
+          item->setToolTip(tip + QStringLiteral("\n") +
+                           columnRoleDescription(roles_[std::size_t(row)].second));
+      }
       labelled = labelled || !tip.isEmpty();
     }
     table_->setItem(row, 2, label);

@@ -24,6 +24,8 @@ namespace dpsynth::ui {
 
 enum class ColumnRole { outcome, publicCovariate, notReleased };
 QString columnRoleName(ColumnRole role);
+/// A sentence on what the role means for the release (the role's tooltip).
+QString columnRoleDescription(ColumnRole role);
 
 class ColumnRolesView : public QWidget {
   Q_OBJECT
