@@ -2,6 +2,7 @@
 
 #include <qcustomplot.h>
 
+#include <QFontMetrics>
 #include <algorithm>
 #include <cmath>
 
@@ -73,17 +74,13 @@ void LipschitzViolinPlot::rebuild() {
   violins_->setPen(QPen(plot_style::seriesColor(0).darker(130), 1.2));
   violins_->setBrush(plot_style::translucent(plot_style::seriesColor(0), 110));
 
-  auto ticker = plot->xAxis->ticker().dynamicCast<QCPAxisTickerText>();
-  ticker->clear();
+  relabelTicks();
   QVector<double> dpKeys, dpValues, adpKeys, adpValues;
   const double gap = std::nan("");
   for (size_t i = 0; i < series_.size(); ++i) {
     const LipschitzSeries& s = series_[i];
     const double key = static_cast<double>(i + 1);
     violins_->addViolin(key, s.deltaPerRecord, labelOf(s));
-    ticker->addTick(key, s.stage.isEmpty() || s.stage == s.mechanism
-                             ? s.mechanism
-                             : s.mechanism + tr("\n(%1 stage)").arg(s.stage));
     const double bound = boundFor(s);
     auto& keys = s.strictDp ? dpKeys : adpKeys;
     auto& values = s.strictDp ? dpValues : adpValues;
@@ -101,6 +98,31 @@ void LipschitzViolinPlot::rebuild() {
   addBoundGraph(tr("ε/2 (strict DP)"), plot_style::seriesColor(1), dpKeys, dpValues);
   addBoundGraph(tr("Δ = maxᵢ Δᵢ (approximate DP)"), QColor(40, 40, 40), adpKeys, adpValues);
   updateCaption();
+}
+
+void LipschitzViolinPlot::relabelTicks() {
+  QCustomPlot* plot = customPlot();
+  auto ticker = plot->xAxis->ticker().dynamicCast<QCPAxisTickerText>();
+  ticker->clear();
+  if (series_.empty()) return;
+  // The widget's width less the y axis's labels: the axis rect's own is stale during a resize.
+  const int room = std::max(24, (width() - 80) / static_cast<int>(series_.size()) - 8);
+  const QFontMetrics metrics(plot->xAxis->tickLabelFont());
+  for (size_t i = 0; i < series_.size(); ++i) {
+    const LipschitzSeries& s = series_[i];
+    QString label = metrics.elidedText(s.mechanism, Qt::ElideRight, room);
+    if (!s.stage.isEmpty() && s.stage != s.mechanism) {
+      label += QStringLiteral("\n") +
+               metrics.elidedText(tr("(%1 stage)").arg(s.stage), Qt::ElideMiddle, room);
+    }
+    ticker->addTick(static_cast<double>(i + 1), label);
+  }
+}
+
+void LipschitzViolinPlot::resizeEvent(QResizeEvent* event) {
+  PlotWidget::resizeEvent(event);
+  relabelTicks();
+  requestReplot();
 }
 
 QString LipschitzViolinPlot::labelOf(const LipschitzSeries& series) {

@@ -49,9 +49,13 @@ class LipschitzViolinPlot : public PlotWidget {
   QString exportBaseName() const override { return QStringLiteral("lipschitz"); }
   void prepareReplot() override;
   void rescaleToData() override;
+  void resizeEvent(QResizeEvent* event) override;
 
  private:
   void rebuild();
+  /// The x axis's labels, a stage's line elided to the room each violin has, so that the
+  /// labels of a long run's stages never overlap.
+  void relabelTicks();
 
   std::vector<LipschitzSeries> series_;
   ViolinPlottable* violins_ = nullptr;

@@ -53,6 +53,45 @@ class LipschitzViolinPlotTest : public QObject {
     QVERIFY(plot.replotCount() - before <= 2);
   }
 
+  void stageLabelsFitTheirViolinsRoom() {
+    // Seven mechanisms mid-run, each at a stage with a long name: no tick label is wider than
+    // the room its violin has (they overlapped before), and a resize relabels.
+    test::FakeData data(3);
+    LipschitzViolinPlot plot;
+    plot.setMinimumWidth(0);
+    plot.resize(700, 400);
+    plot.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&plot));
+    std::vector<LipschitzSeries> series;
+    for (const char* name :
+         {"lw-final", "cw-final", "censor-w", "censor-uw", "weighted-e", "lw", "cw"}) {
+      LipschitzSeries s{name, data.skewed(40, 1), false, 0, 0};
+      s.stage = QStringLiteral("%1 k=0.98812 re-weighting").arg(name);
+      series.push_back(s);
+    }
+    plot.setSeries(series);
+    auto widest = [&plot] {
+      plot.customPlot()->replot();
+      const QFontMetrics metrics(plot.customPlot()->xAxis->tickLabelFont());
+      int widest = 0;
+      for (const QString& label : plot.customPlot()->xAxis->tickVectorLabels())
+        for (const QString& line : label.split('\n'))
+          widest = std::max(widest, metrics.horizontalAdvance(line));
+      return widest;
+    };
+    const int narrow = plot.width();
+    const int narrowWidest = widest();
+    QVERIFY2(narrowWidest <= (narrow - 80) / 7,
+             qPrintable(QStringLiteral("%1 in %2").arg(narrowWidest).arg(narrow)));
+    QVERIFY(plot.customPlot()->xAxis->tickVectorLabels().first().startsWith("lw-final\n"));
+    plot.resize(narrow * 2, 400);
+    QTRY_VERIFY(plot.width() > narrow);
+    const int wide = plot.width();
+    QVERIFY2(widest() <= (wide - 80) / 7,
+             qPrintable(QStringLiteral("%1 in %2").arg(widest()).arg(wide)));
+    QVERIFY(widest() > narrowWidest);  // more room, more of the stage's name
+  }
+
   void csvHasOneRowPerRecordAndBound() {
     LipschitzViolinPlot plot;
     plot.setSeries({{"a", {1, 2, 3}, true, 2, 0}, {"b", {4, 5}, false, 0, 0}});
