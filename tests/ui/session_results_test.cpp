@@ -13,8 +13,10 @@
 #include "ui/main_window.h"
 #include "ui/models/results_table_model.h"
 #include "ui/panels/data_panel.h"
+#include "ui/panels/progress_panel.h"
 #include "ui/panels/results_panel.h"
 #include "ui/panels/tuning_panel.h"
+#include "ui/plots/plot_widget.h"
 #include "ui/plots/plots_view.h"
 #include "ui/widgets/tuning_field.h"
 
@@ -119,6 +121,15 @@ class SessionResultsTest : public QObject {
                       .contains(": 0 plottables"),
                  qPrintable(reopened.synthesis()->plotsView()->plotSummary()));
     QVERIFY(errors_.count() == 0);
+    // The panes without a stored reduction say why they are empty, the progress pane where the
+    // results come from, and the badge the ε of the table beside it.
+    const QString traces =
+        reopened.synthesis()->plotsView()->plot(dpsynth::ui::PlotsView::kTraces)->caption();
+    QVERIFY2(traces.contains("not the draws"), qPrintable(traces));
+    const QString progress = reopened.synthesis()->progressPanel()->summary();
+    QVERIFY2(progress.contains("session file"), qPrintable(progress));
+    const QString badge = reopened.findChild<QLabel*>(QStringLiteral("guaranteeBadge"))->text();
+    QVERIFY2(!badge.contains("after the run") && badge.contains("ε"), qPrintable(badge));
     // The session keeps the table, not the draws: exporting says so and what to do.
     reopened.exportActions()->exportSyntheticWithDialog(nullptr, std::nullopt, 1);
     QCOMPARE(errors_.count(), std::size_t(1));

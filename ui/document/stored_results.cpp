@@ -118,15 +118,17 @@ bool storedResultsStale(const session::SessionResults& results, const std::strin
   return results.settingsChanged || results.dataSha256 != loadedSha256;
 }
 
-QString storedResultsNote(const session::SessionResults& results, const std::string& loadedSha256,
-                          bool changedSince) {
+QString storedResultsTime(const session::SessionResults& results) {
   const QDateTime when =
       QDateTime::fromString(QString::fromStdString(results.createdAt), Qt::ISODate);
-  const QString time = when.isValid()
-                           ? when.toUTC().toString(QStringLiteral("yyyy-MM-dd HH:mm 'UTC'"))
-                           : QString::fromStdString(results.createdAt);
-  QString note =
-      QObject::tr("Results from %1 on data %2 (session)").arg(time, shortHash(results.dataSha256));
+  return when.isValid() ? when.toUTC().toString(QStringLiteral("yyyy-MM-dd HH:mm 'UTC'"))
+                        : QString::fromStdString(results.createdAt);
+}
+
+QString storedResultsNote(const session::SessionResults& results, const std::string& loadedSha256,
+                          bool changedSince) {
+  QString note = QObject::tr("Results from %1 on data %2 (session)")
+                     .arg(storedResultsTime(results), shortHash(results.dataSha256));
   if (results.dataSha256 != loadedSha256) {
     note += QObject::tr(" · STALE: the data is now %1").arg(shortHash(loadedSha256));
   } else if (results.settingsChanged || changedSince) {

@@ -26,6 +26,8 @@ std::vector<QStringList> storedWarnings(const core::session::SessionResults& res
 /// settings were changed after their run before the session was saved.
 bool storedResultsStale(const core::session::SessionResults& results,
                         const std::string& loadedSha256);
+/// When the stored run finished: "2026-11-23 06:50 UTC".
+QString storedResultsTime(const core::session::SessionResults& results);
 /// "Results from 2026-11-23 06:50 UTC on data 3fa2c1d9e0b4 (session)", plus why they are stale
 /// when they are (changedSince: the settings were changed after reopening).
 QString storedResultsNote(const core::session::SessionResults& results,

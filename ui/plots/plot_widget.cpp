@@ -185,12 +185,17 @@ void PlotWidget::setRunLabel(const QString& run) {
   updateCaption();
 }
 
+void PlotWidget::setEmptyText(const QString& text) {
+  emptyText_ = text;
+  updateCaption();
+}
+
 QString PlotWidget::caption() const { return caption_->text(); }
 
 void PlotWidget::updateCaption() {
   const QString shown = shownMechanisms();
   if (runLabel_.isEmpty() && shown.isEmpty()) {
-    caption_->setText(tr("No results: press Run."));
+    caption_->setText(emptyText_.isEmpty() ? tr("No results: press Run.") : emptyText_);
   } else if (shown.isEmpty()) {
     caption_->setText(tr("%1 · no mechanism to show").arg(runLabel_));
   } else {

@@ -43,6 +43,8 @@ class PlotWidget : public QWidget {
   /// the plot is this and shownMechanisms().
   void setRunLabel(const QString& run);
   QString runLabel() const { return runLabel_; }
+  /// The caption of an empty plot (by default "No results: press Run.").
+  void setEmptyText(const QString& text);
   /// The caption as shown: "<run> · <mechanisms>", or a note that nothing is shown.
   QString caption() const;
   /// Greys the plot and shows a banner (the results table's stale note) when the settings or
@@ -97,6 +99,7 @@ class PlotWidget : public QWidget {
   QLabel* caption_ = nullptr;
   QLabel* staleBanner_ = nullptr;
   QString runLabel_;
+  QString emptyText_;
   QString exportFolder_;
   bool stale_ = false;
   QTimer replotTimer_;

@@ -112,6 +112,10 @@ void PlotsView::setRunLabel(const QString& run) {
   for (int t = 0; t < kTabCount; ++t) plot(static_cast<Tab>(t))->setRunLabel(run);
 }
 
+void PlotsView::setEmptyText(const QString& text) {
+  for (int t = 0; t < kTabCount; ++t) plot(static_cast<Tab>(t))->setEmptyText(text);
+}
+
 void PlotsView::setStale(bool stale, const QString& why) {
   stale_ = stale;
   for (int t = 0; t < kTabCount; ++t) {

@@ -49,6 +49,8 @@ class PlotsView : public QTabWidget {
   void beginRun(const QString& previousRunNote);
   /// Every plot names this run in its caption.
   void setRunLabel(const QString& run);
+  /// What every empty plot says (empty: "No results: press Run.").
+  void setEmptyText(const QString& text);
   /// Greys every plot with a banner (settings or data changed since the run they show).
   void setStale(bool stale, const QString& why = {});
   bool isStale() const { return stale_; }

@@ -256,6 +256,11 @@ void SynthesisWorkspace::renderResults() {
   const quint64 serial = document_->resultsSerial();
   const bool fresh = serial != shownResults_;
   shownResults_ = serial;
+  // Only a reopened session's table is shown without its draws: its empty plots say why.
+  plots_->setEmptyText(!document_->lastOutput() && document_->storedResults()
+                           ? tr("The session keeps the results table, not the draws this plot "
+                                "needs: press Run to draw it.")
+                           : QString());
   if (const auto& output = document_->lastOutput()) {
     if (fresh) {
       warnings_->setRun(*output);
@@ -267,6 +272,10 @@ void SynthesisWorkspace::renderResults() {
       plots_->clearAll();
       drawStoredLipschitz(*stored, plots_);
       warnings_->setStored(*stored);
+      progress_->reset();
+      progress_->setSummary(tr("The results shown come from the session file (run finished %1). "
+                               "Its stages were not kept: the next Run samples them again.")
+                                .arg(storedResultsTime(*stored)));
     }
     results_->model()->setStale(!current);
     results_->setNote(document_->resultsNote());
@@ -295,6 +304,14 @@ void SynthesisWorkspace::updateBadge() {
     context.sizeEpsilon = settings.run.size.epsilon;
   context.tunedOnConfidential = settings.run.tunedOnConfidential;
   const auto& output = document_->lastOutput();
+  const auto& stored = document_->storedResults();
+  if (current && !output && stored && document_->resultsCurrent() && !services_.run->isRunning()) {
+    // A reopened session's table: its ε_x, as the table shows it (rows[0] is the data's row).
+    const std::string name = pipeline::mechanismName(*current);
+    for (std::size_t i = 1; i < stored->rows.size(); ++i) {
+      if (stored->rows[i].mechanism == name) context.epsilon = stored->rows[i].epsilon;
+    }
+  }
   if (current && output && document_->resultsCurrent() && !services_.run->isRunning()) {
     for (const auto& m : output->result->mechanisms) {
       if (m.config.mechanism != *current) continue;
