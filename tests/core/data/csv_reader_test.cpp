@@ -252,7 +252,11 @@ class CsvReaderTest : public QObject {
   /// names took about 20 minutes); the first of the two is named.
   void findsADuplicateAmongManyColumnNames() {
     std::string header;
-    for (int j = 0; j < 200000; ++j) header += (j ? "," : "") + ("c" + std::to_string(j));
+    for (int j = 0; j < 200000; ++j) {
+      if (j) header += ',';
+      header += 'c';
+      header += std::to_string(j);
+    }
     header += ",c7\n";
     std::string row;
     for (int j = 0; j <= 200000; ++j) row += j ? ",1" : "1";
