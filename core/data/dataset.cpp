@@ -179,20 +179,35 @@ Eigen::VectorXd parseOutcome(const CsvTable& table, std::size_t column,
       hint);
 }
 
+/// The largest count the count families take: 2⁵³, below which every whole number is a double.
+constexpr double kLargestCount = 0x1p53;
+
 void checkFamily(const CsvTable& table, std::size_t column, const std::vector<std::size_t>& kept,
                  const Eigen::VectorXd& y, Family family) {
   const std::size_t n = kept.size();
-  std::size_t bad = 0, firstBad = 0, outsideClosed = 0;
+  std::size_t bad = 0, firstBad = 0, outsideClosed = 0, huge = 0, firstHuge = 0;
   for (std::size_t i = 0; i < n; ++i) {
     const double v = y[static_cast<Eigen::Index>(i)];
     bool ok = true;
     if (models::isCountFamily(family)) {
       ok = v >= 0.0 && v == std::floor(v);
+      if (ok && v > kLargestCount && huge++ == 0) firstHuge = kept[i];
     } else if (family == Family::beta) {
       ok = v > 0.0 && v < 1.0;
       if (v < 0.0 || v > 1.0) ++outsideClosed;
     }
     if (!ok && bad++ == 0) firstBad = kept[i];
+  }
+  if (bad == 0 && huge > 0) {
+    // A double holds every whole number only up to 2⁵³: above it the file's count is not the
+    // value read, and synthetic counts of that size could not be written exactly either.
+    throw DataError(table.file, table.lineOfRow[firstHuge], table.header[column],
+                    std::to_string(huge) + " of " + std::to_string(n) +
+                        " counts are above 2^53 = 9007199254740992 (first: " +
+                        quoteForMessage(table.rows[firstHuge][column]) +
+                        "), beyond what is held exactly",
+                    "Rescale the counts (for example to thousands) or model them with the normal "
+                    "family.");
   }
   if (bad == 0) return;
   const std::string first = "first: " + quoteForMessage(table.rows[firstBad][column]);

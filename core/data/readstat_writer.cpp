@@ -91,8 +91,26 @@ ssize_t appendBytes(const void* data, size_t length, void* context) {
   std::string reason = statFormatName(format) + " refuses ";
   reason += column.empty() ? std::string("the table") : "column " + quoteForMessage(column);
   reason += std::string(": ") + readstat_error_message(status);
-  reason += "; rename the column, or write the synthetic data as CSV";
+  const bool name = status == READSTAT_ERROR_NAME_BEGINS_WITH_ILLEGAL_CHARACTER ||
+                    status == READSTAT_ERROR_NAME_CONTAINS_ILLEGAL_CHARACTER ||
+                    status == READSTAT_ERROR_NAME_IS_RESERVED_WORD ||
+                    status == READSTAT_ERROR_NAME_IS_TOO_LONG ||
+                    status == READSTAT_ERROR_NAME_IS_ZERO_LENGTH;
+  reason += name ? "; rename the column, or write the synthetic data as CSV"
+            : status == READSTAT_ERROR_STRING_VALUE_IS_TOO_LONG
+                ? "; shorten the column's values, or write the synthetic data as CSV"
+                : "; write the synthetic data as CSV";
   throw WriteError(path, reason);
+}
+
+/// Stata takes names of at most 32 characters (the .dta 118 format has room for 128 bytes, so
+/// ReadStat lets longer ones through, and Stata and R's haven then refuse the file's names).
+constexpr std::size_t kStataNameCharacters = 32;
+
+std::size_t utf8Characters(const std::string& text) {
+  std::size_t count = 0;
+  for (const unsigned char c : text) count += (c & 0xC0) != 0x80;
+  return count;
 }
 
 using WriterPtr = std::unique_ptr<readstat_writer_t, decltype(&readstat_writer_free)>;
@@ -158,6 +176,8 @@ WriterPtr declare(StatFormat format, const std::string& path,
   }
   if (status != READSTAT_OK) writeFailed(path, format, status, "");
   for (std::size_t j = 0; j < header.size(); ++j) {
+    if (format == StatFormat::dta && utf8Characters(header[j]) > kStataNameCharacters)
+      writeFailed(path, format, READSTAT_ERROR_NAME_IS_TOO_LONG, header[j]);
     status = readstat_validate_variable(writer.get(), plans[j].variable);
     if (status != READSTAT_OK) writeFailed(path, format, status, header[j]);
   }

@@ -131,6 +131,11 @@ std::int64_t poissonPtrs(Rng& rng, double mean) {
 std::int64_t poisson(Rng& rng, double mean) {
   if (!(mean >= 0.0) || !std::isfinite(mean))
     throw std::invalid_argument("poisson: mean must be finite and non-negative");
+  // Above it a draw could pass 2⁶³, where the conversion to a count is undefined (it gave the
+  // smallest 64-bit integer): a clear failure instead of a wrong file.
+  if (mean > 0x1p61)
+    throw std::overflow_error(
+        "poisson: a mean above 2^61 gives counts a 64-bit integer cannot hold");
   if (mean == 0.0) return 0;
   return mean < 10.0 ? poissonInversion(rng, mean) : poissonPtrs(rng, mean);
 }
