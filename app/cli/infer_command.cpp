@@ -86,7 +86,11 @@ int inferFromModel(const InferOptions& o, const std::optional<std::uint64_t>& se
   info.chains = o.chains;
   info.seed = seed;
   info.budgetFactor = run.budgetFactor;
-  info.convergenceProblems = run.problems;
+  std::vector<std::string> problems = run.problems;
+  const std::string acceptance =
+      core::infer::daAcceptanceProblem(result.minAcceptance(), acceptanceBound);
+  if (!acceptance.empty()) problems.push_back(acceptance);
+  info.convergenceProblems = problems;
   const core::infer::InferOutputs outputs = core::infer::inferOutputs(model, result, info);
   if (stop.stop_requested()) {
     exitCancelled("dpsynth: infer cancelled; nothing was written\n");
@@ -96,6 +100,9 @@ int inferFromModel(const InferOptions& o, const std::optional<std::uint64_t>& se
             << result.proposals() << " proposals and " << result.gradientEvaluations()
             << " gradient evaluations in " << result.seconds << " s, mean acceptance "
             << result.meanAcceptance() << ", min " << result.minAcceptance() << ")\n";
+  if (!acceptance.empty()) {
+    std::cerr << "warning: the " << acceptance << " (summary.json says \"converged\": false).\n";
+  }
   if (!run.problems.empty()) {
     std::cerr << "warning: the chains have not converged";
     if (run.budgetFactor > 1)

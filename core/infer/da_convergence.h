@@ -23,6 +23,13 @@ inline constexpr int kDaMaxBudgetFactor = 4;
 std::vector<std::string> daConvergenceProblems(const std::vector<DaParameterSummary>& summary,
                                                int chains);
 
+/// A sentence when the smallest acceptance probability fell below the release's bound (e^−ε for
+/// the Laplace releases, SPEC §6), which holds for every release the mechanism can produce: below
+/// it, the file's values are far outside what the mechanism gives for its n records (a count
+/// edited by hand, say) and the sums lose their precision, so the posterior is not reliable.
+/// Empty otherwise.
+std::string daAcceptanceProblem(double minAcceptance, double bound);
+
 struct DaCheckedRun {
   DaResult result;
   DaConfig config;       ///< the settings of the run kept (the last one)

@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
+#include "core/data/csv_writer.h"
 #include "core/infer/release_header.h"
 #include "core/infer/release_reader.h"
 
@@ -165,6 +166,20 @@ PhModel::PhModel(PhReleaseFile release, models::Family family, double sdScale)
     : release_(std::move(release)), family_(makeLatentFamily(family, sdScale)) {
   const std::vector<std::string> problems = release_.validate();
   if (!problems.empty()) throw std::invalid_argument(problems.front());
+  // Records outside the bounds are counted in the edge bins: a family whose support misses
+  // (a, b) puts every latent record in one bin whatever its parameters, so the release could
+  // say nothing about them (the sampler ran to the end with every acceptance 1).
+  const double a = release_.lower, b = release_.upper;
+  const bool misses = family == models::Family::beta  ? (b <= 0.0 || a >= 1.0)
+                      : models::isCountFamily(family) ? b <= 0.0
+                                                      : false;
+  if (misses) {
+    throw std::invalid_argument(
+        "the " + models::familyName(family) + " family's values lie outside the histogram's " +
+        "bounds [" + data::formatNumber(a) + ", " + data::formatNumber(b) +
+        "], so every latent record would fall in one edge bin and the release says nothing "
+        "about the parameters: choose the family of the released variable");
+  }
   edges_ = release_.edges();
   rate_ = release_.rate();
   noisy_.resize(release_.bins);

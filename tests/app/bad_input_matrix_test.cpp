@@ -143,6 +143,8 @@ class BadInputMatrixTest : public QObject {
         {"missing.csv", "y\n1\n\n2\nNA\n"},
         {"negative.csv", "y\n1\n-2\n3\n"},
         {"fraction.csv", "y\n1\n2.5\n3\n"},
+        {"huge_count.csv", "y\n3\n30233816673617588224\n5\n"},
+        {"long_name.csv", "a_very_long_column_name_exceeding_thirty_two_chars\n1\n2\n3\n4\n"},
         {"beta_out.csv", "y\n0.2\n1\n0.3\n"},
         {"one.csv", "y\n1\n"},
         {"constant.csv", "y\n4\n4\n4\n"},
@@ -186,6 +188,10 @@ class BadInputMatrixTest : public QObject {
     // Issue 21: sizes at the bounds, a symbolic-link loop, sessions that pass their checks.
     const QMap<QString, QByteArray> more{
         {"ph1e8.json", kPhRelease1e8},
+        {"ph_far.json", QByteArray(kPhRelease1e8)
+                            .replace("\"lower\": 0,", "\"lower\": 50,")
+                            .replace("\"upper\": 100}", "\"upper\": 150}")
+                            .replace("[0, 50, 100]", "[50, 100, 150]")},
         {"lin1e8.json", kLinregRelease1e8},
         {"nb1e8.json", QByteArray(kNaiveBayesRelease).replace("\"n\": 5,", "\"n\": 100000000,")},
         {"records.csv", countRecords(100'001)},
@@ -248,6 +254,14 @@ class BadInputMatrixTest : public QObject {
     add("missing value", fit("missing.csv", "y", "normal"), "missing");
     add("negative count", fit("negative.csv", "y", "poisson"), "negative");
     add("fractional count", fit("fraction.csv", "y", "negbin"), "integer");
+    // A count past 2^53 is not the value the file holds (its synthetic counts came out as the
+    // smallest 64-bit integer, exit 0).
+    add("count above 2^53", fit("huge_count.csv", "y", "poisson"), "huge_count.csv:3");
+    // Stata takes names of at most 32 characters; ReadStat's .dta 118 let 50 through.
+    add("Stata name too long",
+        fit("long_name.csv", "a_very_long_column_name_exceeding_thirty_two_chars", "poisson",
+            {"--synthetic-out", "syn.dta"}),
+        "too long");
     add("beta outside (0,1)", fit("beta_out.csv", "y", "beta"), "beta_out.csv");
     add("one record", fit("one.csv", "y", "normal"), "At least 2");
     add("constant outcome", fit("constant.csv", "y", "normal"), "equal");
@@ -450,6 +464,12 @@ class BadInputMatrixTest : public QObject {
         QStringList{"infer", "--release", "ph1e8.json", "--family", "normal", "--out", "pi",
                     "--chains", "4", "--iterations", "20", "--warmup", "10", "--seed", "1"},
         "use --chains 1");
+    // A family whose values all fall outside the histogram's bounds: one edge bin holds every
+    // latent record, and the release says nothing (it ran to the end, every acceptance 1).
+    add("infer ph beta outside the bounds",
+        QStringList{"infer", "--release", "ph_far.json", "--family", "beta", "--out", "pi"} +
+            kFastInfer,
+        "edge bin");
     add("infer linreg n 1e8",
         QStringList{"infer", "--release", "lin1e8.json", "--out", "pi"} + kFastInfer,
         "latent records alone");

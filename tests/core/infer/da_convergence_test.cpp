@@ -56,6 +56,32 @@ class DaConvergenceTest : public QObject {
              std::string("R-hat not computable for q (converged chains have at most 1.01)"));
   }
 
+  void anAcceptanceBelowTheBoundIsAProblem() {
+    const double bound = std::exp(-1.0);
+    QVERIFY(infer::daAcceptanceProblem(0.5, bound).empty());
+    QVERIFY(infer::daAcceptanceProblem(bound, bound).empty());
+    QVERIFY(!infer::daAcceptanceProblem(3.7e-6, bound).empty());
+    // The mechanism keeps the bound on a release it could make; a count edited to 1e17 breaks it
+    // (the sums lose their precision), and the check says so.
+    infer::NaiveBayesLayout l;
+    l.classes = {"a", "b"};
+    l.features = {"f"};
+    l.levels = {{"x", "y"}};
+    std::vector<std::vector<int>> records;
+    for (int i = 0; i < 40; ++i) records.push_back({i % 2, (i / 2) % 2});
+    const Eigen::VectorXd counts = infer::naiveBayesCounts(l, records);
+    const auto fair = infer::runDataAugmentation(infer::NaiveBayesModel(l, 40, counts, 4.0),
+                                                 convergenceConfig(400, 100));
+    QVERIFY2(infer::daAcceptanceProblem(fair.minAcceptance(), bound).empty(),
+             qPrintable(QString::number(fair.minAcceptance())));
+    Eigen::VectorXd edited = counts;
+    edited[0] = 1e17;
+    const auto broken = infer::runDataAugmentation(infer::NaiveBayesModel(l, 40, edited, 4.0),
+                                                   convergenceConfig(400, 100));
+    QVERIFY2(!infer::daAcceptanceProblem(broken.minAcceptance(), bound).empty(),
+             qPrintable(QString::number(broken.minAcceptance())));
+  }
+
   void aRunAtTheDefaultsIsExtendedUpToTheCap() {
     const auto model = convergenceModel();
     // 30 sweeps keep 10 draws per chain: never 100 effective draws per chain.

@@ -430,6 +430,7 @@ void AnalyzeWorkspace::onFinished(const InferenceOutput& out) {
   progress_->setValue(progress_->maximum());
   convergenceProblems_ =
       core::infer::daConvergenceProblems(out.summary, static_cast<int>(result.chains.size()));
+  const std::string acceptance = core::infer::daAcceptanceProblem(result.minAcceptance(), bound);
   QString status = tr("Done: %1 proposals in %2 s; mean acceptance %3, minimum %4 (e^−ε = %5).")
                        .arg(result.proposals())
                        .arg(result.seconds, 0, 'f', 2)
@@ -442,6 +443,10 @@ void AnalyzeWorkspace::onFinished(const InferenceOutput& out) {
     status += tr("\nThe chains have NOT converged (%1): these summaries are not reliable. Run "
                  "again with more warm-up and sweeps.")
                   .arg(problems.join(QStringLiteral("; ")));
+  }
+  if (!acceptance.empty()) {
+    status += tr("\nThe %1.").arg(QString::fromStdString(acceptance));
+    convergenceProblems_.push_back(acceptance);  // the export's summary.json: not converged
   }
   endRun(true, status);
 }
