@@ -1,5 +1,6 @@
 /// dpsynth run: repeats a studio session (.dpsynth) and writes the same folder as the studio's
 /// "Export all" (core/report/export_run.h).
+#include <algorithm>
 #include <filesystem>
 #include <iomanip>
 #include <iostream>
@@ -195,9 +196,19 @@ int runRun(const RunOptions& o) {
         std::cerr << "warning: " << core::pipeline::mechanismName(m.config.mechanism) << ": " << w
                   << "\n";
     for (const auto& r : exported.refusals) std::cerr << "dpsynth: " << r << "\n";
-    std::cerr << "dpsynth: the release was refused: nothing was written to "
-              << (std::filesystem::path(o.out) / core::report::kReleaseFolder).string()
-              << "; the internal report with the diagnostics is in "
+    const std::string release =
+        (std::filesystem::path(o.out) / core::report::kReleaseFolder).string();
+    const bool others =
+        std::any_of(exported.files.begin(), exported.files.end(), [](const std::string& f) {
+          return std::filesystem::path(f).parent_path().filename() == core::report::kReleaseFolder;
+        });
+    // A refusal withholds only its own mechanism: whether the others appear must not rest on
+    // its check of the confidential data.
+    std::cerr << "dpsynth: the refused mechanisms' synthetic data were not written"
+              << (others
+                      ? "; the other mechanisms' release is in " + release
+                      : "; no other mechanism had a release, so nothing was written to " + release)
+              << ", and the internal report with the diagnostics is in "
               << (std::filesystem::path(o.out) / core::report::kInternalFolder).string()
               << ". The sampling screen failed at every budget up to its fixed cap; run again "
                  "with more warm-up and draws.\n";

@@ -110,8 +110,8 @@ std::vector<std::string> exportFileNames(const pipeline::RunResult& result, int 
   const std::vector<std::string> labels = mechanismLabels(result);
   for (std::size_t j = 0; j < labels.size(); ++j) {
     const std::string& label = labels[j];
-    // A chosen release: a refused mechanism's synthetic files are not written at all.
-    if (release && !result.mechanisms[j].refusals.empty()) continue;
+    // A refused mechanism's synthetic files are not written at all.
+    if (!result.mechanisms[j].refusals.empty()) continue;
     const char* folder = mechanismFolder(result.mechanisms[j], release);
     for (const auto& n : syntheticNames(label, m)) names.push_back(inFolder(folder, n));
     names.push_back(inFolder(folder, "synthetic_" + label + ".csv.json"));
@@ -164,20 +164,13 @@ ExportedFiles exportStaged(const session::Session& session, const data::Dataset&
   if (!saved.weightsFrom.empty())
     saved.weightsFrom = fs::absolute(saved.weightsFrom).lexically_normal().string();
 
-  // Nothing synthetic is written when a release was refused. Otherwise only mechanisms with a
-  // stated DP or aDP label (not seeded, not unweighted) go to release/, the others to internal/
-  // (SPEC §0), and release/ exists only when one of them does.
-  // With the analyst's choice, a refusal blocks only its own mechanism.
-  const bool written = options.release || out.refusals.empty();
-  const bool release = written && writesRelease(result, options.release);
+  // Only mechanisms with a stated DP or aDP label (not seeded, not unweighted, not refused) go
+  // to release/, the others to internal/ (SPEC §0), and release/ exists only when one of them
+  // does. A refusal blocks its own mechanism's synthetic files and no other's.
+  const bool release = writesRelease(result, options.release);
   for (const auto& mech : result.mechanisms)
     in.inRelease.push_back(goesToRelease(mech, options.release));
   std::vector<std::string> names = exportFileNames(result, m, options.release);
-  if (!written)
-    std::erase_if(names, [](const std::string& n) {
-      return n.rfind(kReleaseFolder, 0) == 0 || n.find("/synthetic_") != std::string::npos ||
-             n.find("/ph-release_") != std::string::npos || n.ends_with(kRelease);
-    });
   StagedFolder folder(options.outDir);
   std::vector<std::string> inputs = options.inputs;
   inputs.push_back(dataset.file);
@@ -192,7 +185,7 @@ ExportedFiles exportStaged(const session::Session& session, const data::Dataset&
       const std::string& label = in.labels[j];
       const pipeline::MechanismResult& mech = result.mechanisms[j];
       std::vector<utility::DistributionSummary> summaries;
-      if (written && mech.refusals.empty()) {
+      if (mech.refusals.empty()) {
         const char* sub = mechanismFolder(mech, options.release);
         // One dataset in memory at a time: drawn, written, summarised for the release note.
         pipeline::SyntheticBundleWriter writer(
@@ -220,10 +213,9 @@ ExportedFiles exportStaged(const session::Session& session, const data::Dataset&
     }
     // The note in release/ describes the releasable mechanisms only; a run without any (seeded,
     // or unweighted alone) keeps its note, NOT FOR RELEASE, in internal/.
-    if (written)
-      data::writeTextAtomic(
-          folder.stagedPath(inFolder(release ? kReleaseFolder : kInternalFolder, kRelease)),
-          releaseNoteHtml(in, release));
+    data::writeTextAtomic(
+        folder.stagedPath(inFolder(release ? kReleaseFolder : kInternalFolder, kRelease)),
+        releaseNoteHtml(in, release));
     writeResultsCsv(folder.stagedPath(inFolder(kInternalFolder, kResults)), in.rows);
     data::writeTextAtomic(folder.stagedPath(inFolder(kInternalFolder, kInternal)),
                           internalReportHtml(in));

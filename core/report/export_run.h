@@ -33,14 +33,17 @@ struct ExportOptions {
   /// these go to release/, and only when releasable (pipeline::releasable); the others'
   /// synthetic files go to internal/, and a refused mechanism blocks only itself (its
   /// synthetic data are not written; refusals says why). nullopt (`dpsynth run`): every
-  /// releasable mechanism goes to release/, and one refusal blocks every synthetic file.
+  /// releasable mechanism goes to release/; there too a refusal blocks only its own mechanism,
+  /// since whether one mechanism's files appear must not rest on another's check of the
+  /// confidential data (a regression's screen failing withheld a DP histogram).
   std::optional<std::vector<pipeline::Mechanism>> release;
 };
 
 struct ExportedFiles {
   std::vector<std::string> files;  ///< final paths, in the order of exportFileNames()
-  /// Non-empty when the release was refused (SPEC §0: a DP stage failed its diagnostics): then
-  /// only internal/ was written and release/ was left as it was. One message per mechanism.
+  /// One message per refused mechanism (SPEC §0: a DP stage failed its diagnostics): its
+  /// synthetic files were not written. When no mechanism was left to release, only internal/
+  /// was written and release/ was left as it was.
   std::vector<std::string> refusals;
   /// options.stop was requested before the folders were moved into place: nothing was written
   /// (the staging folder is gone) and files is empty.

@@ -16,6 +16,7 @@
 #include "core/infer/ph_release.h"
 #include "core/pipeline/bundle_writer.h"
 #include "core/pipeline/export.h"
+#include "core/pipeline/release_claim.h"
 #include "core/pipeline/synthesis.h"
 #include "core/report/html_writer.h"
 #include "core/report/results_table.h"
@@ -225,22 +226,44 @@ class ExportRunTest : public QObject {
                pipeline::syntheticCsvText(dataset_, expected[static_cast<std::size_t>(j)], 11, j));
   }
 
-  void aRefusedReleaseWritesOnlyTheInternalFolder() {
+  void aRefusalWithholdsOnlyItsOwnMechanism() {
+    // Whether one mechanism's release appears must not rest on another's check of the
+    // confidential data: a refused regression once withheld every other file, a DP histogram's
+    // too.
     const QString dir = tmp_.filePath("refused");
     report::exportRun(session_, dataset_, run_, session_.run, exportRunOptions(dir, 1));
-    const std::string before = dpsynth::test::readFile(dir + "/release/synthetic_lw.csv");
     pipeline::RunResult refused = run_;
     refused.mechanisms[1].refusals = {"stage censor-w: R-hat 1.200 for beta[0] is above 1.01"};
     const auto out =
         report::exportRun(session_, dataset_, refused, session_.run, exportRunOptions(dir, 1));
     QCOMPARE(out.refusals.size(), std::size_t(1));
     QVERIFY(out.refusals[0].find("R-hat 1.200") != std::string::npos);
-    for (const auto& f : out.files) QVERIFY(f.find("/internal/") != std::string::npos);
-    QCOMPARE(dpsynth::test::readFile(dir + "/release/synthetic_lw.csv"),
-             before);  // the old release is untouched
+    QVERIFY(QFileInfo::exists(dir + "/release/synthetic_lw.csv"));
+    for (const auto& f : out.files)
+      QVERIFY2(f.find("synthetic_censor-w") == std::string::npos, f.c_str());
+    QVERIFY(!QFileInfo::exists(dir + "/release/synthetic_censor-w.csv"));
+    QVERIFY(!QFileInfo::exists(dir + "/internal/synthetic_censor-w.csv"));
     const auto j =
         nlohmann::json::parse(dpsynth::test::readFile(dir + "/internal/report_censor-w.json"));
     QCOMPARE(j["release_refused"].size(), std::size_t(1));
+    // The release note describes what release/ holds: the refused mechanism is not in it.
+    const std::string note = dpsynth::test::readFile(dir + "/release/release_note.html");
+    QVERIFY(note.find("censor-w") == std::string::npos);
+  }
+
+  void whenEveryReleaseIsRefusedOnlyTheInternalFolderIsWritten() {
+    const QString dir = tmp_.filePath("all-refused");
+    report::exportRun(session_, dataset_, run_, session_.run, exportRunOptions(dir, 1));
+    const std::string before = dpsynth::test::readFile(dir + "/release/synthetic_lw.csv");
+    pipeline::RunResult refused = run_;
+    for (auto& m : refused.mechanisms)
+      if (pipeline::releasable(m)) m.refusals = {"stage: R-hat 1.200 for beta[0] is above 1.01"};
+    const auto out =
+        report::exportRun(session_, dataset_, refused, session_.run, exportRunOptions(dir, 1));
+    QVERIFY(!out.refusals.empty());
+    for (const auto& f : out.files) QVERIFY(f.find("/internal/") != std::string::npos);
+    QCOMPARE(dpsynth::test::readFile(dir + "/release/synthetic_lw.csv"),
+             before);  // the old release is untouched
   }
 
   void resultsCsvHoldsTheTableRows() {
