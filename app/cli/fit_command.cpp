@@ -14,6 +14,7 @@
 #include "app/cli/run_inputs.h"
 #include "core/data/csv_writer.h"
 #include "core/data/dataset.h"
+#include "core/data/spreadsheet_formulas.h"
 #include "core/exec/cancellation.h"
 #include "core/pipeline/bundle_ownership.h"
 #include "core/pipeline/bundle_writer.h"
@@ -350,6 +351,10 @@ int runFit(const FitOptions& o) {
                  "--family to choose)\n";
   settings.model.family = spec.family;
   const std::optional<core::data::Dataset> built = buildInputDataset(*table, spec, stop);
+  if (built && !o.syntheticOut.empty()) {
+    for (const auto& w : core::data::formulaLikeWarnings(*table, spec.covariates))
+      std::cerr << "warning: " << w << "\n";
+  }
   // The dataset keeps its covariates typed; the table's text goes now rather than after the run.
   table.reset();
   if (!built) return cancelledWhileReading(o.data);

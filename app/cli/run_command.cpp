@@ -13,6 +13,7 @@
 #include "core/data/csv_writer.h"
 #include "core/data/generators.h"
 #include "core/data/sha256.h"
+#include "core/data/spreadsheet_formulas.h"
 #include "core/pipeline/export.h"
 #include "core/pipeline/pipeline.h"
 #include "core/report/export_run.h"
@@ -146,6 +147,10 @@ int runRun(const RunOptions& o) {
   std::optional<core::data::CsvTable> table = loadSessionData(session, o.session, o.quiet, stop);
   if (!table) return cancelledWhileReading(session.dataFile);
   const std::optional<core::data::Dataset> built = buildInputDataset(*table, session.dataset, stop);
+  if (built) {
+    for (const auto& w : core::data::formulaLikeWarnings(*table, session.dataset.covariates))
+      std::cerr << "warning: " << w << "\n";
+  }
   // The dataset keeps its covariates typed; the table's text goes now rather than after the run.
   table.reset();
   if (!built) return cancelledWhileReading(session.dataFile);
