@@ -120,7 +120,15 @@ std::optional<core::data::CsvTable> readInputCsv(const std::string& path,
 std::optional<core::data::Dataset> buildInputDataset(const core::data::CsvTable& table,
                                                      const core::data::DatasetSpec& spec,
                                                      const std::stop_token& stop) {
-  return core::data::buildDataset(table, spec, stop);
+  std::optional<core::data::Dataset> dataset = core::data::buildDataset(table, spec, stop);
+  // A constant outcome is no reason to refuse (SPEC §0: a refusal that rests on the whole
+  // database tells it from a neighbour whose one changed record breaks the tie); it is worth a
+  // word on the terminal, which is no part of a release.
+  if (dataset && dataset->size() > 0 && (dataset->y.array() == dataset->y[0]).all())
+    std::cerr << "note: every value of '" << dataset->outcomeName.substr(0, 60)
+              << "' is the same in " << table.file
+              << ": the synthetic values come from the model's spread around it\n";
+  return dataset;
 }
 
 std::shared_ptr<const core::data::Dataset> loadReference(const std::string& file,

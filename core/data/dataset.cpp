@@ -445,12 +445,6 @@ Dataset build(const CsvTable& table, const DatasetSpec& spec, const std::stop_to
                                 : "At least 2 are needed.");
   }
   checkFamily(table, outcome, kept, dataset.y, spec.family);
-  if ((dataset.y.array() == dataset.y[0]).all()) {
-    throw DataError(table.file, 0, spec.outcome,
-                    "all " + std::to_string(kept.size()) + " values are equal (" +
-                        formatNumber(dataset.y[0]) + ")",
-                    "A constant outcome has nothing to synthesise; choose another column.");
-  }
 
   std::vector<CovariateDesign> covariates;
   covariates.reserve(columns.size() - 1);

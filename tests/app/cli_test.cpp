@@ -55,9 +55,6 @@ class CliTest : public QObject {
     QTest::newRow("one record") << "y\n1\n"
                                 << "normal"
                                 << "at least 2";
-    QTest::newRow("constant") << "y\n4\n4\n4\n"
-                              << "normal"
-                              << "constant";
     QTest::newRow("duplicate columns") << "y,y\n1,2\n3,4\n"
                                        << "normal"
                                        << "must be unique";
@@ -120,6 +117,26 @@ class CliTest : public QObject {
     Run seeded = runCli(args + kSmall);  // kSmall holds --seed
     QVERIFY2(seeded.exitCode == 0, qPrintable(seeded.err));
     QVERIFY2(seeded.err.contains("suggested from the data"), qPrintable(seeded.err));
+  }
+
+  /// SPEC §0: whether a release appears must not rest on the whole database. A constant
+  /// outcome was refused (exit 2) where a neighbour with one record changed was released.
+  void aConstantOutcomeIsReleasedLikeItsNeighbour() {
+    for (const bool constant : {true, false}) {
+      const QString data = dir_->filePath(constant ? "const.csv" : "neighbour.csv");
+      QFile f(data);
+      QVERIFY(f.open(QIODevice::WriteOnly));
+      f.write("y\n");
+      for (int i = 0; i < 40; ++i) f.write(i == 0 && !constant ? "5\n" : "4\n");
+      f.close();
+      const QString synth = dir_->filePath(constant ? "const_out.csv" : "neighbour_out.csv");
+      Run r = runCli({"fit", "--data", data, "--outcome", "y", "--family", "poisson", "--mechanism",
+                      "ph", "--epsilon", "1", "--lower", "0", "--upper", "20", "--synthetic-out",
+                      synth, "--quiet"});
+      QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+      QVERIFY(QFile::exists(synth));
+      QCOMPARE(r.err.contains("is the same"), constant);  // a word on the terminal only
+    }
   }
 
   void badSettingsAreRefused_data() {
