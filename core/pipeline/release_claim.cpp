@@ -1,5 +1,6 @@
 #include "core/pipeline/release_claim.h"
 
+#include <cmath>
 #include <filesystem>
 
 #include "core/data/output_path.h"
@@ -44,17 +45,28 @@ std::optional<double> mechanismEpsilon(const MechanismResult& result) {
   return std::nullopt;
 }
 
+namespace {
+
+/// A sum of budgets as the decimals it adds up to: 7.14 + 0.1 is 7.239999999999999 in binary,
+/// which a sidecar printed beside a note saying 7.24 (rounded up). To the nearest 1e-9 from
+/// above; a budget with more decimals than that keeps them to 1e-9.
+double tidySum(double sum) { return std::ceil(sum * 1e9 - 1e-6) / 1e9; }
+
+}  // namespace
+
 std::optional<double> publishedEpsilon(const MechanismResult& result) {
   const auto e = mechanismEpsilon(result);
   if (!e) return std::nullopt;
-  return *e + sizeEpsilon(result);
+  const double size = sizeEpsilon(result);
+  return size > 0 ? tidySum(*e + size) : *e;
 }
 
 std::optional<double> totalEpsilon(const MechanismResult& result, int datasets) {
   const auto e = mechanismEpsilon(result);
   if (!e) return std::nullopt;
   const double synthesis = result.ph ? *e : datasets * *e;
-  return synthesis + sizeEpsilon(result);
+  const double size = sizeEpsilon(result);
+  return size > 0 || datasets > 1 ? tidySum(synthesis + size) : synthesis;
 }
 
 }  // namespace dpsynth::core::pipeline

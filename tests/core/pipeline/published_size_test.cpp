@@ -208,6 +208,13 @@ class PublishedSizeTest : public QObject {
     adp.guarantee = pipeline::Guarantee::aDP;
     adp.epsilon = 1.231;
     QCOMPARE(*pipeline::publishedEpsilon(adp), 1.24 + 0.1);
+    // Printed as the decimals it adds up to, never just below them (7.14 + 0.1 printed
+    // 7.239999999999999 beside a note that said 7.24).
+    adp.epsilon = 7.14;
+    QCOMPARE(nlohmann::json(*pipeline::publishedEpsilon(adp)).dump(), std::string("7.24"));
+    QVERIFY(*pipeline::publishedEpsilon(adp) >= 7.14 + 0.1);
+    QCOMPARE(nlohmann::json(*pipeline::totalEpsilon(adp, 2)).dump(), std::string("14.38"));
+    adp.epsilon = 1.231;
     dp.size = {50, privacy::SizeSource::declared, 0.0};
     QCOMPARE(*pipeline::publishedEpsilon(dp), 2.0);
     pipeline::MechanismResult none;
