@@ -44,7 +44,26 @@ std::size_t lineAtOffset(std::string_view text, std::size_t offset) {
 
 /// Throws DataError unless the text is text; false when a stop was requested first (the check
 /// falls every 16 MiB, a few milliseconds of scanning).
+/// UTF-16 text: its byte-order mark, or ASCII with a NUL beside every character (Excel's
+/// "Unicode text" and PowerShell's default write it).
+bool looksLikeUtf16(std::string_view text) {
+  if (text.starts_with("\xFF\xFE") || text.starts_with("\xFE\xFF")) return true;
+  const std::size_t n = std::min<std::size_t>(text.size(), 64) & ~std::size_t{1};
+  if (n < 4) return false;
+  std::size_t evenNul = 0, oddNul = 0;
+  for (std::size_t i = 0; i < n; i += 2) {
+    evenNul += text[i] == '\0';
+    oddNul += text[i + 1] == '\0';
+  }
+  return evenNul == n / 2 || oddNul == n / 2;
+}
+
 bool requireText(std::string_view text, const std::string& file, const std::stop_token& stop) {
+  if (looksLikeUtf16(text)) {
+    throw DataError(file, 1, "", "this is UTF-16 text, which dpsynth does not read",
+                    "Save it again as CSV in UTF-8 (in Excel: CSV UTF-8; in R: "
+                    "write.csv(..., fileEncoding = \"UTF-8\")).");
+  }
   if (const auto nul = text.find('\0'); nul != std::string_view::npos) {
     throw DataError(file, lineAtOffset(text, nul), "", std::string(kBinaryProblem),
                     "It contains NUL bytes, which never occur in a text file.");

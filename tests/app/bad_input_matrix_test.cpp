@@ -153,6 +153,10 @@ class BadInputMatrixTest : public QObject {
         {"empty.csv", ""},
         {"header_only.csv", "y,x\n"},
         {"binary.csv", QByteArray("PK\x03\x04\x00\x00zz", 8)},
+        {"utf16.csv", QByteArray("\xFF\xFEy\x00\n\x00"
+                                 "1\x00\n\x00"
+                                 "2\x00\n\x00",
+                                 14)},
         {"overflow.csv", "y,x\n1,2\n2,1e400\n3,4\n4,5\n"},
         {"huge_values.csv", "y\n1e308\n-1e308\n5\n"},
         {"ids.csv",
@@ -269,6 +273,8 @@ class BadInputMatrixTest : public QObject {
     add("empty file", fit("empty.csv", "y", "normal"), "empty.csv");
     add("header only", fit("header_only.csv", "y", "normal"), "header_only.csv");
     add("binary file", fit("binary.csv", "y", "normal"), "binary.csv");
+    // UTF-16 text was called a binary file, with no word of its encoding.
+    add("UTF-16 text", fit("utf16.csv", "y", "normal"), "UTF-16");
     add("unknown outcome", fit("beta.csv", "nope", "beta"), "nope");
     add("unknown covariate", betaFit({"--covariates", "nope"}), "nope");
     add("number out of range", fit("overflow.csv", "y", "normal", {"--covariates", "x"}),
