@@ -93,6 +93,7 @@ void fitLegend(QCustomPlot* plot) {
   // default bottom margin the descenders ("re-weighting") were cut off.
   for (int i = 0; i < legend->itemCount(); ++i) {
     QCPAbstractLegendItem* item = legend->item(i);
+    if (!item) continue;  // an empty cell of the legend's grid (the Frontier's legend has them)
     const QMargins m = item->margins();
     if (m.bottom() < kLegendItemBottom)
       item->setMargins(QMargins(m.left(), m.top(), m.right(), kLegendItemBottom));

@@ -5,6 +5,7 @@
 #include <QtTest>
 
 #include "plot_test_data.h"
+#include "ui/plots/plot_style.h"
 #include "ui/plots/violin_plottable.h"
 
 using namespace dpsynth::ui;
@@ -90,6 +91,19 @@ class LipschitzViolinPlotTest : public QObject {
     QVERIFY2(widest() <= (wide - 80) / 7,
              qPrintable(QStringLiteral("%1 in %2").arg(widest()).arg(wide)));
     QVERIFY(widest() > narrowWidest);  // more room, more of the stage's name
+  }
+
+  void aLegendWithAnEmptyCellIsFitted() {
+    // The Frontier's legend has empty grid cells; fitting it dereferenced them (a crash on every
+    // Run frontier).
+    QCustomPlot plot;
+    plot_style::placeLegendAbove(&plot, 3);
+    plot.addGraph()->setName(QStringLiteral("a"));
+    plot.legend->addElement(0, 3, nullptr);  // a cell left empty
+    plot.legend->addElement(1, 1, new QCPPlottableLegendItem(plot.legend, plot.graph(0)));
+    plot_style::fitLegend(&plot);
+    for (int i = 0; i < plot.legend->itemCount(); ++i)
+      if (plot.legend->item(i)) QVERIFY(plot.legend->item(i)->margins().bottom() >= 5);
   }
 
   void csvHasOneRowPerRecordAndBound() {
