@@ -5,6 +5,7 @@
 
 #include <QtTest>
 #include <cmath>
+#include <optional>
 
 #include "core/infer/naive_bayes_release.h"
 
@@ -12,14 +13,19 @@ namespace infer = dpsynth::core::infer;
 
 namespace {
 
-infer::NaiveBayesModel convergenceModel(double epsilon = 1.0) {
+/// 40 records of a two-class, one-feature layout; firstCount, when given, replaces the first
+/// noisy count (a release edited by hand).
+infer::NaiveBayesModel convergenceModel(double epsilon = 1.0,
+                                        std::optional<double> firstCount = std::nullopt) {
   infer::NaiveBayesLayout l;
   l.classes = {"a", "b"};
   l.features = {"f"};
   l.levels = {{"x", "y"}};
   std::vector<std::vector<int>> records;
   for (int i = 0; i < 40; ++i) records.push_back({i % 2, (i / 2) % 2});
-  return infer::NaiveBayesModel(l, 40, infer::naiveBayesCounts(l, records), 2.0 * 2 / epsilon);
+  Eigen::VectorXd counts = infer::naiveBayesCounts(l, records);
+  if (firstCount) counts[0] = *firstCount;
+  return infer::NaiveBayesModel(l, 40, counts, 2.0 * 2 / epsilon);
 }
 
 infer::DaConfig convergenceConfig(int iterations, int warmup) {
@@ -63,21 +69,11 @@ class DaConvergenceTest : public QObject {
     QVERIFY(!infer::daAcceptanceProblem(3.7e-6, bound).empty());
     // The mechanism keeps the bound on a release it could make; a count edited to 1e17 breaks it
     // (the sums lose their precision), and the check says so.
-    infer::NaiveBayesLayout l;
-    l.classes = {"a", "b"};
-    l.features = {"f"};
-    l.levels = {{"x", "y"}};
-    std::vector<std::vector<int>> records;
-    for (int i = 0; i < 40; ++i) records.push_back({i % 2, (i / 2) % 2});
-    const Eigen::VectorXd counts = infer::naiveBayesCounts(l, records);
-    const auto fair = infer::runDataAugmentation(infer::NaiveBayesModel(l, 40, counts, 4.0),
-                                                 convergenceConfig(400, 100));
+    const auto fair = infer::runDataAugmentation(convergenceModel(), convergenceConfig(400, 100));
     QVERIFY2(infer::daAcceptanceProblem(fair.minAcceptance(), bound).empty(),
              qPrintable(QString::number(fair.minAcceptance())));
-    Eigen::VectorXd edited = counts;
-    edited[0] = 1e17;
-    const auto broken = infer::runDataAugmentation(infer::NaiveBayesModel(l, 40, edited, 4.0),
-                                                   convergenceConfig(400, 100));
+    const auto broken =
+        infer::runDataAugmentation(convergenceModel(1.0, 1e17), convergenceConfig(400, 100));
     QVERIFY2(!infer::daAcceptanceProblem(broken.minAcceptance(), bound).empty(),
              qPrintable(QString::number(broken.minAcceptance())));
   }
