@@ -48,9 +48,15 @@ std::optional<double> mechanismEpsilon(const MechanismResult& result) {
 namespace {
 
 /// A sum of budgets as the decimals it adds up to: 7.14 + 0.1 is 7.239999999999999 in binary,
-/// which a sidecar printed beside a note saying 7.24 (rounded up). To the nearest 1e-9 from
-/// above; a budget with more decimals than that keeps them to 1e-9.
-double tidySum(double sum) { return std::ceil(sum * 1e9 - 1e-6) / 1e9; }
+/// which a sidecar printed beside a note saying 7.24 (rounded up). A sum within rounding of a
+/// multiple of 1e-9 is that multiple (a ceiling alone turned 3 × 7.33 = 21.990000000000002 into
+/// 21.990000001); any other is rounded up to one.
+double tidySum(double sum) {
+  const double scaled = sum * 1e9;
+  const double nearest = std::round(scaled);
+  return (std::abs(scaled - nearest) <= 1e-12 * std::abs(scaled) ? nearest : std::ceil(scaled)) /
+         1e9;
+}
 
 }  // namespace
 

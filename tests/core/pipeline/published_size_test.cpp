@@ -214,6 +214,10 @@ class PublishedSizeTest : public QObject {
     QCOMPARE(nlohmann::json(*pipeline::publishedEpsilon(adp)).dump(), std::string("7.24"));
     QVERIFY(*pipeline::publishedEpsilon(adp) >= 7.14 + 0.1);
     QCOMPARE(nlohmann::json(*pipeline::totalEpsilon(adp, 2)).dump(), std::string("14.38"));
+    adp.epsilon = 7.33;  // 3 × 7.33 is 21.990000000000002: never rounded up past 21.99
+    adp.size = {50, privacy::SizeSource::declared, 0.0};
+    QCOMPARE(nlohmann::json(*pipeline::totalEpsilon(adp, 3)).dump(), std::string("21.99"));
+    adp.size = {50, privacy::SizeSource::noisy, 0.1};
     adp.epsilon = 1.231;
     dp.size = {50, privacy::SizeSource::declared, 0.0};
     QCOMPARE(*pipeline::publishedEpsilon(dp), 2.0);
