@@ -202,13 +202,19 @@ void printSummary(const core::data::Dataset& dataset, const core::pipeline::Mech
             << std::left << std::setw(14) << "" << std::right << std::setw(10) << "mean"
             << std::setw(10) << "median" << std::setw(10) << "q15" << std::setw(10) << "q90"
             << "\n";
-  for (const auto& [label, row] : {std::pair{"confidential", c}, std::pair{"synthetic", u}})
-    std::cout << std::left << std::setw(14) << label << std::right << std::setw(10)
-              << row["mean"].get<double>() << std::setw(10) << row["median"].get<double>()
-              << std::setw(10) << row["q15"].get<double>() << std::setw(10)
-              << row["q90"].get<double>() << "\n";
-  std::cout << "max-ECDF " << u["max_ecdf"].get<double>() << ", avg-ECDF "
-            << u["avg_ecdf"].get<double>() << "\n";
+  for (const auto& [label, row] : {std::pair{"confidential", c}, std::pair{"synthetic", u}}) {
+    std::cout << std::left << std::setw(14) << label << std::right;
+    if (!std::isfinite(row["mean"].get<double>())) {  // an empty database has no summary
+      std::cout << "  (no records)\n";
+      continue;
+    }
+    std::cout << std::setw(10) << row["mean"].get<double>() << std::setw(10)
+              << row["median"].get<double>() << std::setw(10) << row["q15"].get<double>()
+              << std::setw(10) << row["q90"].get<double>() << "\n";
+  }
+  if (std::isfinite(u["max_ecdf"].get<double>()))
+    std::cout << "max-ECDF " << u["max_ecdf"].get<double>() << ", avg-ECDF "
+              << u["avg_ecdf"].get<double>() << "\n";
   if (u.value("marginal_only", false))
     std::cout << "marginal only: " << report["mechanism"].get<std::string>()
               << " ignores the covariates; see the covariate measures\n";
@@ -343,6 +349,7 @@ int runFit(const FitOptions& o) {
   spec.covariates = o.covariates;
   spec.referenceLevels = parseReferenceLevels(o.references);
   spec.dropMissing = o.dropMissing;
+  spec.countConfidential = settings.neighbours == core::privacy::Neighbours::addRemove;
   spec.family = o.family.empty() ? core::data::suggestFamily(*table, o.outcome)
                                  : core::models::parseFamily(o.family);
   if (o.family.empty() && !o.quiet)

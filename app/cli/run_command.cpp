@@ -146,6 +146,7 @@ int runRun(const RunOptions& o) {
   // Ctrl-C while a large file is read or typed ends the command at the next check.
   std::optional<core::data::CsvTable> table = loadSessionData(session, o.session, o.quiet, stop);
   if (!table) return cancelledWhileReading(session.dataFile);
+  session.dataset.countConfidential = settings.neighbours == core::privacy::Neighbours::addRemove;
   const std::optional<core::data::Dataset> built = buildInputDataset(*table, session.dataset, stop);
   if (built) {
     for (const auto& w : core::data::formulaLikeWarnings(*table, session.dataset.covariates))

@@ -124,7 +124,14 @@ std::optional<core::data::Dataset> buildInputDataset(const core::data::CsvTable&
   // A constant outcome is no reason to refuse (SPEC §0: a refusal that rests on the whole
   // database tells it from a neighbour whose one changed record breaks the tie); it is worth a
   // word on the terminal, which is no part of a release.
-  if (dataset && dataset->size() > 0 && (dataset->y.array() == dataset->y[0]).all())
+  // Nor is a confidential count too small to fit (DatasetSpec::countConfidential): the terminal
+  // says what the synthetic data then come from.
+  if (dataset && dataset->size() < 2)
+    std::cerr << "note: " << table.file << " leaves "
+              << (dataset->size() == 0 ? "no record" : "1 record")
+              << " to fit; the run goes on, since its number of records is confidential and a "
+                 "refusal would reveal it: the synthetic values come mostly from the prior\n";
+  if (dataset && dataset->size() > 1 && (dataset->y.array() == dataset->y[0]).all())
     std::cerr << "note: every value of '" << dataset->outcomeName.substr(0, 60)
               << "' is the same in " << table.file
               << ": the synthetic values come from the model's spread around it\n";

@@ -436,7 +436,8 @@ Dataset build(const CsvTable& table, const DatasetSpec& spec, const std::stop_to
   dataset.y = parseOutcome(table, outcome, kept, stop);
   if (dropped > 0 && !spec.dropMissing) (void)completeRows(table, spec, columns, dropped, stop);
 
-  if (kept.size() < 2) {
+  const bool anyCount = (spec.countConfidential || spec.dropMissing) && spec.covariates.empty();
+  if (kept.size() < 2 && !anyCount) {
     throw DataError(table.file, 0, spec.outcome,
                     "only " + plural(kept.size(), "usable record", "usable records"),
                     dropped > 0 ? "At least 2 are needed; " +

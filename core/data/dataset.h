@@ -26,6 +26,13 @@ struct DatasetSpec {
   /// column) or in sorted order (text). Either way the design never depends on the order of
   /// the records.
   std::map<std::string, std::string> referenceLevels;
+  /// The number of records is confidential: add-remove neighbours (with dropMissing the count
+  /// of complete records is, under either relation). An intercept-only dataset may then hold
+  /// fewer than 2 records, down to none: refusing it would tell a database from its neighbour
+  /// with one record more (SPEC §0), so it runs, its fit the prior's. A model with covariates
+  /// still needs 2: its synthetic records copy the covariates of kept records, which already
+  /// show how many there are.
+  bool countConfidential = false;
 };
 
 struct Dataset {

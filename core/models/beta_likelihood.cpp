@@ -40,10 +40,12 @@ Eigen::VectorXd BetaLikelihood::unconstrain(const Eigen::VectorXd& theta) const 
 
 Eigen::VectorXd BetaLikelihood::initialPoint(const Eigen::VectorXd& y) const {
   Eigen::VectorXd u = Eigen::VectorXd::Zero(dim());
-  const double mean = std::clamp(y.mean(), 1e-3, 1.0 - 1e-3);
+  // An empty database (a release whose count is confidential may hold none) starts at φ = 1/2
+  // and λ = 1, inside the priors' mass.
+  const double mean = y.size() > 0 ? std::clamp(y.mean(), 1e-3, 1.0 - 1e-3) : 0.5;
   const double var = y.size() > 1 ? (y.array() - y.mean()).square().sum() / (y.size() - 1) : 0.0;
   // Moments of Beta(λφ, λ(1−φ)): var = φ(1−φ)/(λ + 1).
-  const double lambda = var > 0.0 ? mean * (1.0 - mean) / var - 1.0 : 1e3;
+  const double lambda = var > 0.0 ? mean * (1.0 - mean) / var - 1.0 : y.size() > 0 ? 1e3 : 1.0;
   u[0] = detail::logit(mean);
   u[auxIndex()] = std::log(std::clamp(lambda - kLambdaMin, 1e-2, 1e4));
   return u;

@@ -24,7 +24,10 @@ namespace {
 
 void validateDesign(const data::Dataset& dataset) {
   const auto n = static_cast<Eigen::Index>(dataset.size());
-  if (n == 0) reject("the dataset has no records");
+  // No records is a database too: a release whose count is confidential must run on it as on
+  // its neighbour of one record (SPEC §0). Its pseudo posterior is the prior; only an
+  // intercept-only model can have one (a design needs rows to have levels).
+  if (n == 0 && dataset.X.cols() != 1) reject("the dataset has no records");
   if (dataset.X.rows() != n) {
     reject("the design matrix has " + std::to_string(dataset.X.rows()) + " rows for " +
            std::to_string(n) + " outcomes");

@@ -126,7 +126,7 @@ Eigen::VectorXd NegbinLikelihood::initialPoint(const Eigen::VectorXd& y) const {
   Eigen::VectorXd u = Eigen::VectorXd::Zero(dim());  // σ_j = 1, or w_j = 0 (σ_j | β_j's median)
   u[0] = detail::logMeanCount(y);
   // Method of moments for the overdispersion: var = μ + τμ², kept inside a sane range.
-  const double mean = std::max(y.mean(), 0.01);
+  const double mean = std::max(y.size() > 0 ? y.mean() : 1.0, 0.01);  // none: an empty database
   const double var = y.size() > 1 ? (y.array() - y.mean()).square().sum() / (y.size() - 1) : 0.0;
   const double tau = std::clamp((var - mean) / (mean * mean), 1e-3, 1e2);
   u[auxIndex()] = std::log(tau);
@@ -272,7 +272,7 @@ std::vector<double> NegbinLikelihood::dataScales(const Eigen::VectorXd& y,
                                                  const Eigen::MatrixXd& X) {
   // Fisher information of β at a common mean: Σ_i w xᵢxᵢᵀ with the NB2 weight w = μφ/(μ + φ),
   // μ the mean count and φ from the moments. Only the order of magnitude matters.
-  const double mean = std::max(y.mean(), 0.01);
+  const double mean = std::max(y.size() > 0 ? y.mean() : 1.0, 0.01);  // none: an empty database
   const double var = y.size() > 1 ? (y.array() - y.mean()).square().sum() / (y.size() - 1) : 0.0;
   const double phi = std::clamp(mean * mean / std::max(var - mean, 1e-12), 1e-3, 1e6);
   const double weight = mean * phi / (mean + phi);

@@ -28,7 +28,7 @@ Eigen::VectorXd NormalLikelihood::unconstrain(const Eigen::VectorXd& theta) cons
 
 Eigen::VectorXd NormalLikelihood::initialPoint(const Eigen::VectorXd& y) const {
   Eigen::VectorXd u = Eigen::VectorXd::Zero(dim());
-  u[0] = y.mean();
+  u[0] = y.size() > 0 ? y.mean() : 0.0;  // none: an empty database starts at the prior's centre
   const double var = y.size() > 1 ? (y.array() - y.mean()).square().sum() / (y.size() - 1) : 0.0;
   u[auxIndex()] = var > 0.0 ? 0.5 * std::log(var) : std::log(shape_.sdScale);
   return u;

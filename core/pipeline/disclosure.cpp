@@ -109,6 +109,8 @@ utility::DisclosureRisk disclosureRisk(const data::Dataset& dataset,
                                        const std::stop_token& stop) {
   const std::size_t n = static_cast<std::size_t>(dataset.y.size());
   const auto rows = static_cast<std::size_t>(synthetic.size());
+  // An empty database discloses no one: every measure is undefined (null in the report).
+  if (n == 0 && !sourceRows) return {};
   if (sourceRows ? sourceRows->size() != rows : rows != n)
     throw std::invalid_argument("disclosure risk: one source row per synthetic record is needed");
   const std::vector<std::size_t> columns = keyColumns(dataset);

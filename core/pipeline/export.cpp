@@ -104,12 +104,16 @@ std::vector<std::size_t> syntheticRowOrder(std::size_t n, random::Seed seed, int
 double roundUpEpsilon(double epsilonX) {
   if (!std::isfinite(epsilonX)) return epsilonX;
   // A tiny tolerance keeps an exact 1.23 from becoming 1.24 through binary rounding of 123.0.
-  return std::ceil(epsilonX * 100.0 - 1e-9) / 100.0;
+  // Adding +0.0 turns the -0.0 that ε_x = 0 (an empty database) rounds to into 0.
+  return std::ceil(epsilonX * 100.0 - 1e-9) / 100.0 + 0.0;
 }
 
 void checkSourceRows(const data::Dataset& dataset, std::size_t records,
                      const std::vector<std::size_t>* sourceRows) {
-  if (sourceRows ? sourceRows->size() != records : records != dataset.source.size())
+  // An empty intercept-only database (its count confidential: SPEC §0) releases ñ records that
+  // copy nothing from it, so they need no source rows.
+  const bool fromNothing = dataset.size() == 0 && dataset.interceptOnly();
+  if (sourceRows ? sourceRows->size() != records : records != dataset.source.size() && !fromNothing)
     throw std::invalid_argument(
         "synthetic data has a different number of records than the input and no source rows");
   if (sourceRows)

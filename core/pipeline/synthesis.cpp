@@ -38,6 +38,20 @@ Eigen::VectorXd simulateRows(const models::SynthesisModel& model, const Eigen::V
   return out;
 }
 
+/// `rows` records at the intercept with outcomes inside the family's support: the shape of an
+/// intercept-only model, from which the posterior predictive draws `rows` outcomes.
+data::Dataset placeholderRecords(const data::Dataset& dataset, std::size_t rows) {
+  data::Dataset out;
+  out.file = dataset.file;
+  out.outcomeName = dataset.outcomeName;
+  out.family = dataset.family;
+  out.designNames = dataset.designNames;
+  const double inside = dataset.family == models::Family::beta ? 0.5 : 0.0;
+  out.y = Eigen::VectorXd::Constant(static_cast<Eigen::Index>(rows), inside);
+  out.X = Eigen::MatrixXd::Ones(static_cast<Eigen::Index>(rows), 1);
+  return out;
+}
+
 }  // namespace
 
 std::vector<std::size_t> syntheticSourceRows(std::size_t n, std::size_t rows, random::Rng& rng) {
@@ -64,7 +78,10 @@ Synthesizer::Synthesizer(const data::Dataset& dataset, const MechanismResult& re
                          const std::stop_token& stop)
     : dataset_(dataset), result_(result), seed_(seed), rows_(result.size.rowsFor(dataset.size())) {
   const std::vector<std::size_t>* sources = result.sourceRows.get();
-  if (sources ? sources->size() != rows_ : rows_ != dataset.size())
+  // A release whose count is confidential runs on an empty database as on any other (SPEC §0):
+  // without covariates its ñ records copy nothing, so they need no source rows.
+  const bool fromNothing = dataset.size() == 0 && dataset.interceptOnly() && !sources;
+  if (sources ? sources->size() != rows_ : rows_ != dataset.size() && !fromNothing)
     throw std::invalid_argument(
         "synthesize: the published size differs from the data's without one source row per "
         "synthetic record");
@@ -78,6 +95,11 @@ Synthesizer::Synthesizer(const data::Dataset& dataset, const MechanismResult& re
   // design: twice the design's size at its peak), which only the log density reads.
   models::ModelSpec drawing = spec;
   drawing.sufficientStatistics = false;
+  if (fromNothing) {
+    empty_ = std::make_unique<data::Dataset>(placeholderRecords(dataset, rows_));
+    model_ = models::makeModel(*empty_, drawing, {}, stop);
+    return;
+  }
   model_ = models::makeModel(dataset, drawing, {}, stop);
 }
 
@@ -97,7 +119,7 @@ Eigen::VectorXd Synthesizer::draw(int j, const std::stop_token& stop) const {
   const Eigen::VectorXd u = chains[c].draws.row(static_cast<Eigen::Index>(s)).transpose();
   if (result_.sourceRows)
     return simulateRows(*model_, u, *result_.sourceRows, dataset_.size(), rng, stop);
-  Eigen::VectorXd y(static_cast<Eigen::Index>(dataset_.size()));
+  Eigen::VectorXd y(static_cast<Eigen::Index>(empty_ ? rows_ : dataset_.size()));
   model_->simulate(u, rng, y, stop);
   return y;
 }

@@ -39,6 +39,9 @@ class Synthesizer {
   const MechanismResult& result_;
   random::Seed seed_;
   std::size_t rows_ = 0;
+  /// An empty intercept-only database's stand-in: rows_ records at the intercept, whose
+  /// placeholder outcomes only give the model its shape (the draws never read them).
+  std::unique_ptr<data::Dataset> empty_;
   std::unique_ptr<models::SynthesisModel> model_;
   std::uint64_t totalDraws_ = 0;
 };

@@ -57,7 +57,7 @@ Verdict judge(const MechanismResult& result, const Eigen::VectorXd& confidential
   if (result.censoredRecords && 2 * *result.censoredRecords > n) {
     v.reasons.push_back(share(*result.censoredRecords, n, "censored (more than half)"));
   }
-  if (synthetic.size() > 0) {
+  if (synthetic.size() > 0 && confidential.size() > 0) {  // an empty database has no mean
     const double mean = confidential.mean();
     const double sd = std::sqrt((confidential.array() - mean).square().mean());
     const double scale = std::max(std::abs(mean), sd);

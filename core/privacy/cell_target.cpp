@@ -10,7 +10,8 @@ namespace dpsynth::core::privacy {
 
 void ExactProblem::validate() const {
   const auto n = static_cast<std::size_t>(y.size());
-  if (n == 0) throw std::invalid_argument("exact sampler: no records");
+  // n = 0 is allowed: the target of an empty database is the prior (SPEC §0: a release whose
+  // count is confidential runs on it as on any neighbour).
   if (!alpha.empty() && alpha.size() != n)
     throw std::invalid_argument("exact sampler: " + std::to_string(alpha.size()) + " weights for " +
                                 std::to_string(n) + " records");

@@ -61,10 +61,11 @@ std::string dataSection(const ReportInputs& in) {
           : NAN;
   std::string html = "<h2>Confidential data</h2>\n" + htmlFacts(facts);
   html += "<h3>Summary of the confidential outcome</h3>\n";
-  html += htmlTable({"statistic", "mean", "median", "q15", "q90", "sd", "min", "max"},
-                    {{d.outcomeName, displayNumber(c.mean), displayNumber(c.median),
-                      displayNumber(c.q15), displayNumber(c.q90), displayNumber(sd),
-                      displayNumber(d.y.minCoeff()), displayNumber(d.y.maxCoeff())}});
+  html += htmlTable(
+      {"statistic", "mean", "median", "q15", "q90", "sd", "min", "max"},
+      {{d.outcomeName, displayNumber(c.mean), displayNumber(c.median), displayNumber(c.q15),
+        displayNumber(c.q90), displayNumber(sd), displayNumber(d.size() > 0 ? d.y.minCoeff() : NAN),
+        displayNumber(d.size() > 0 ? d.y.maxCoeff() : NAN)}});
   return html;
 }
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
+#include <limits>
 #include <stdexcept>
 #include <string>
 
@@ -42,8 +43,12 @@ double quantile(const Eigen::VectorXd& values, double p) {
 
 DistributionSummary describe(const Eigen::VectorXd& values, const std::stop_token& stop) {
   const std::vector<double> sorted = sortedCopy(values, "describe", stop);
-  if (sorted.empty()) throw std::invalid_argument("describe: the sample is empty");
   DistributionSummary s;
+  // An empty database (a release whose count is confidential may hold none) has no summary.
+  if (sorted.empty()) {
+    const double none = std::numeric_limits<double>::quiet_NaN();
+    return {none, none, none, none};
+  }
   s.mean = values.mean();
   s.median = quantileSorted(sorted, 0.5);
   s.q15 = quantileSorted(sorted, 0.15);
@@ -55,15 +60,17 @@ UtilityMeasures measureUtility(const Eigen::VectorXd& confidential,
                                const Eigen::VectorXd& synthetic, const std::stop_token& stop) {
   const std::vector<double> conf = sortedCopy(confidential, "measureUtility", stop);
   const std::vector<double> syn = sortedCopy(synthetic, "measureUtility", stop);
-  if (conf.empty() || syn.empty()) {
-    throw std::invalid_argument("measureUtility: both samples must be non-empty");
-  }
+  if (syn.empty()) throw std::invalid_argument("measureUtility: the synthetic sample is empty");
   UtilityMeasures u;
   const DistributionSummary d = describe(synthetic, stop);
   u.mean = d.mean;
   u.median = d.median;
   u.q15 = d.q15;
   u.q90 = d.q90;
+  if (conf.empty()) {  // an empty database: nothing to compare the synthetic data with
+    u.maxEcdf = u.avgEcdf = std::numeric_limits<double>::quiet_NaN();
+    return u;
+  }
 
   // Merge walk over the pooled sorted points. Each distinct value v is evaluated once all points
   // equal to v (in both samples) are counted, so F(v) = #{x <= v}/n is right under ties; its

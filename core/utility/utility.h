@@ -22,7 +22,8 @@ struct UtilityMeasures {
   double maxEcdf = 0;  ///< max over pooled points v of |F_conf(v) - F_syn(v)|
   double avgEcdf = 0;  ///< mean over pooled points v of (F_conf(v) - F_syn(v))^2
 };
-/// O((n + m) log(n + m)).
+/// O((n + m) log(n + m)). An empty confidential sample (an empty database) gives NaN ECDF
+/// measures; describe() of an empty sample is all NaN.
 UtilityMeasures measureUtility(const Eigen::VectorXd& confidential,
                                const Eigen::VectorXd& synthetic, const std::stop_token& stop = {});
 

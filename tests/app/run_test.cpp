@@ -394,6 +394,95 @@ class RunTest : public QObject {
     QCOMPARE(both.exitCode, 2);
     QVERIFY2(both.err.contains("--rows"), qPrintable(both.err));
   }
+  /// SPEC §0: where the number of records is confidential (add-remove; the complete records
+  /// after --drop-missing), a database too small to fit is no reason to refuse. Each
+  /// intercept-only family's empty database releases the same files as its neighbour of one
+  /// record, every mechanism of a DP label with ñ = max(1, n + noise) rows; refused before
+  /// this, which told the two apart outside every printed ε.
+  void anEmptyDatabaseIsReleasedLikeItsNeighbour() {
+    const std::map<std::string, std::pair<dpsynth::core::models::Family, const char*>> families{
+        {"poisson", {dpsynth::core::models::Family::poisson, "3"}},
+        {"negbin", {dpsynth::core::models::Family::negbin, "5"}},
+        {"beta", {dpsynth::core::models::Family::beta, "0.4"}},
+        {"normal", {dpsynth::core::models::Family::normal, "1.5"}}};
+    for (const auto& [name, family] : families) {
+      QStringList listings;
+      for (const QString variant : {"add-remove 0", "add-remove 1", "drop-missing 0"}) {
+        const bool dropMissing = variant.startsWith("drop");
+        const QString data = dir_->filePath(QString::fromStdString(name) + "_" +
+                                            QString(variant).replace(' ', '_') + ".csv");
+        QFile f(data);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("y\n");
+        if (variant.endsWith('1')) f.write(QByteArray(family.second) + "\n");
+        if (dropMissing) f.write("NA\n");
+        f.close();
+        session::Session s = session::loadSession(session_.toStdString());
+        s.dataFile = data.toStdString();
+        s.dataSha256 = dpsynth::core::data::sha256File(s.dataFile);
+        s.dataset.outcome = "y";
+        s.dataset.family = s.run.model.family = family.first;
+        s.dataset.dropMissing = dropMissing;
+        s.reproducible = false;
+        s.run.neighbours = dropMissing ? dpsynth::core::privacy::Neighbours::replaceOne
+                                       : dpsynth::core::privacy::Neighbours::addRemove;
+        s.run.nuts.warmup = s.run.nuts.draws = 60;
+        s.mechanisms.clear();
+        for (auto m :
+             {pipeline::Mechanism::lw, pipeline::Mechanism::censorUw, pipeline::Mechanism::ph}) {
+          pipeline::MechanismConfig c;
+          c.mechanism = m;
+          if (pipeline::requiresEpsilon(m)) c.epsilon = 1;
+          if (m == pipeline::Mechanism::ph) {
+            c.lower = family.first == dpsynth::core::models::Family::normal ? -10 : 0;
+            c.upper = family.first == dpsynth::core::models::Family::beta ? 1 : 20;
+          }
+          s.mechanisms.push_back(c);
+        }
+        const QString file = data + ".dpsynth", out = data + ".out";
+        session::saveSession(file.toStdString(), s);
+        const Run r = runCommand({"run", "--session", file, "--out", out, "--quiet"});
+        const QString what = QString::fromStdString(name) + ", " + variant + ": " + r.err;
+        QVERIFY2(r.exitCode == 0, qPrintable(what));
+        QVERIFY2(r.err.contains("the run goes on"), qPrintable(what));
+        QStringList files = QDir(out + "/release").entryList(QDir::Files);
+        listings.push_back(files.join(' '));
+        for (const QString mechanism : {"lw", "censor-uw", "ph"}) {
+          const QString csv = out + "/release/synthetic_" + mechanism + ".csv";
+          const QJsonObject side = QJsonDocument::fromJson(readAll(csv + ".json")).object();
+          QCOMPARE(side["n_source"].toString(), QString("noisy"));
+          QVERIFY2(side["n"].toInt() >= 1, qPrintable(what));
+          QCOMPARE(QString::fromUtf8(readAll(csv)).count('\n'), 1 + side["n"].toInt());
+          QVERIFY2(std::isfinite(side["epsilon"].toDouble()), qPrintable(what));
+        }
+      }
+      QCOMPARE(listings[0], listings[1]);
+      QCOMPARE(listings[0], listings[2]);
+    }
+  }
+
+  /// Where n is public (replace-one, no --drop-missing), or the model has covariates (whose
+  /// copied values already show how many records there are), fewer than 2 records stay refused
+  /// with file and column.
+  void tooFewRecordsAreRefusedWhereTheirCountIsNoSecret() {
+    for (const bool covariate : {false, true}) {
+      const QString data = dir_->filePath(covariate ? "one_cov.csv" : "one.csv");
+      QFile f(data);
+      QVERIFY(f.open(QIODevice::WriteOnly));
+      f.write(covariate ? "y,x\n3,1\n" : "y\n3\n");
+      f.close();
+      QStringList args{"fit", "--data", data, "--outcome", "y", "--family", "poisson", "--quiet"};
+      if (covariate)
+        args << "--covariates"
+             << "x"
+             << "--neighbours"
+             << "add-remove";
+      const Run r = runCommand(args);
+      QCOMPARE(r.exitCode, 2);
+      QVERIFY2(r.err.contains("only 1 usable record"), qPrintable(r.err));
+    }
+  }
+
   void interruptWritesNothing() {
     session::Session s = session::loadSession(session_.toStdString());
     s.run.nuts.warmup = 20000;

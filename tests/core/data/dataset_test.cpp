@@ -322,11 +322,29 @@ class DatasetTest : public QObject {
     QCOMPARE(d.size(), std::size_t{2});
   }
 
-  void rejectsFewerThanTwoRecords() {
+  void rejectsFewerThanTwoRecordsWhereTheirCountIsPublic() {
     DPSYNTH_EXPECT_DATA_ERROR(build("y\n5\n", spec("y")), 0, "y", "only 1 usable record.");
     DPSYNTH_EXPECT_DATA_ERROR(build("y\n", spec("y")), 0, "y", "only 0 usable records");
-    DPSYNTH_EXPECT_DATA_ERROR(build("y\n5\nNA\n.\n", spec("y", {}, Family::normal, true)), 0, "y",
+    // With covariates the copied covariate rows show the count: still refused.
+    DatasetSpec covariate = spec("y", {"x"}, Family::normal, true);
+    covariate.countConfidential = true;
+    DPSYNTH_EXPECT_DATA_ERROR(build("y,x\n5,1\nNA,2\n.,3\n", covariate), 0, "y",
                               "2 records were dropped for missing values");
+  }
+
+  /// SPEC §0: where the count is confidential (add-remove, or the complete records after
+  /// dropping missing values), refusing a small database would tell it from its neighbour with
+  /// one record more; an intercept-only one is built down to no records.
+  void acceptsFewRecordsWhereTheirCountIsConfidential() {
+    const Dataset one = build("y\n5\nNA\n.\n", spec("y", {}, Family::normal, true));
+    QCOMPARE(one.size(), std::size_t{1});
+    const Dataset none = build("y\nNA\n", spec("y", {}, Family::poisson, true));
+    QCOMPARE(none.size(), std::size_t{0});
+    QVERIFY(none.interceptOnly());
+    DatasetSpec addRemove = spec("y");
+    addRemove.countConfidential = true;
+    QCOMPARE(build("y\n", addRemove).size(), std::size_t{0});
+    QCOMPARE(build("y\n5\n", addRemove).size(), std::size_t{1});
   }
 
   void acceptsAConstantOutcome() {

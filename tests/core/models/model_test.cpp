@@ -171,9 +171,11 @@ class ModelTest : public QObject {
       QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
                                models::makeModel(data, {Family::normal, scale}));
     }
-    QVERIFY_THROWS_EXCEPTION(
-        std::invalid_argument,
-        models::makeModel(dpsynth::test::makeDataset(Family::normal, std::vector<double>{}), {}));
+    // No records with covariates: no design to fit (an intercept-only one is the prior, below).
+    auto emptyDesign = dpsynth::test::makeDataset(Family::normal, std::vector<double>{});
+    emptyDesign.X.resize(0, 2);
+    emptyDesign.designNames.push_back("x");
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, models::makeModel(emptyDesign, {}));
     auto noIntercept = data;
     noIntercept.X(2, 0) = 0.5;
     QVERIFY_THROWS_EXCEPTION(std::invalid_argument, models::makeModel(noIntercept, {}));
@@ -205,6 +207,29 @@ class ModelTest : public QObject {
     QCOMPARE(
         models::makeModel(data, {}, W{std::vector<double>(10, 0.25), -3.0, 3.0})->weights().upper,
         3.0);
+  }
+
+  /// An empty database (a release whose count is confidential may hold none, SPEC §0): the
+  /// intercept-only model's density is the prior's, the same as one record's at weight 0,
+  /// gradient included, for every family.
+  void anEmptyDatabaseIsThePrior() {
+    for (Family family : {Family::poisson, Family::negbin, Family::beta, Family::normal}) {
+      const auto none = dpsynth::test::makeDataset(family, std::vector<double>{});
+      const double inside = family == Family::beta ? 0.3 : 2.0;
+      const auto one = dpsynth::test::makeDataset(family, std::vector<double>{inside});
+      const auto empty = models::makeModel(none, {family});
+      const auto zero = models::makeModel(one, {family}, models::LikelihoodWeights{{0.0}});
+      QCOMPARE(empty->dim(), zero->dim());
+      QVERIFY(empty->initialPoint().allFinite());
+      for (double shift : {-0.7, 0.0, 0.4}) {
+        const Eigen::VectorXd u = Eigen::VectorXd::Constant(empty->dim(), shift);
+        Eigen::VectorXd g0(empty->dim()), g1(empty->dim());
+        const double a = empty->logDensity(u, g0), b = zero->logDensity(u, g1);
+        QVERIFY2(std::abs(a - b) <= 1e-12 * (1.0 + std::abs(b)),
+                 qPrintable(QString("%1: %2 vs %3").arg(int(family)).arg(a).arg(b)));
+        QVERIFY((g0 - g1).cwiseAbs().maxCoeff() <= 1e-10 * (1.0 + g1.cwiseAbs().maxCoeff()));
+      }
+    }
   }
 
   void wrongSizesThrow() {

@@ -179,6 +179,31 @@ class ExactSamplerTest : public QObject {
     compare(drawsOf(p, 40000, 1), 0, q, cuts, "poisson");
   }
 
+  /// An empty database (a release whose count is confidential may hold none, SPEC §0) is a
+  /// problem like any other: its target is the prior, here N(0, 10) for the Poisson log mean
+  /// and N(0, 10) × half-Cauchy(0, 5) for the normal family's (μ, log σ).
+  void anEmptyDatabaseDrawsThePrior() {
+    const std::vector<double> none;
+    const std::vector<double> cuts{-5.0, 0.0, 0.8, 10.0};
+    const Rule beta = compositeRule({{-80.0, -5.0, 0.5}, {-5.0, 10.0, 0.01}, {10.0, 80.0, 0.5}});
+    const Quadrature prior = quadrature(1, [](double b, double) { return logNormal(b, 0.0, 10.0); },
+                                        -5.0, cuts, beta, {});
+    QVERIFY(std::abs(prior.below[1] - 0.5) < 1e-6);  // the quadrature itself: Φ(0)
+    compare(drawsOf(problem(Family::poisson, none, -2.0, 0.0), 20000, 3), 0, prior, cuts,
+            "poisson, no records");
+    const Rule mu =
+        compositeRule({{-150.0, -10.0, 0.25}, {-10.0, 20.0, 0.05}, {20.0, 150.0, 0.25}});
+    const Rule t = compositeRule({{-40.0, -6.0, 0.5}, {-6.0, 3.0, 0.05}, {3.0, 40.0, 0.5}});
+    const Quadrature normal = quadrature(
+        2,
+        [](double m, double lt) {
+          return logNormal(m, 0.0, 10.0) + logHalfCauchy(std::exp(lt), 5.0) + lt;
+        },
+        -10.0, cuts, mu, t);
+    compare(drawsOf(problem(Family::normal, none, -2.0, 2.0), 20000, 4), 1, normal, cuts,
+            "normal, no records");
+  }
+
   void normalMatchesTwoDimensionalQuadrature() {
     const std::vector<double> y{1.2, 2.0, 2.1, 3.5};
     const ExactProblem p = problem(Family::normal, y, -2.0, 40.0);
