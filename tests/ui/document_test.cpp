@@ -117,6 +117,23 @@ class DocumentTest : public QObject {
     QVERIFY(w.documentController()->save());  // to its file: no question
     QCOMPARE(*chooser_.calls, 1);
     QVERIFY(!w.isWindowModified());
+    // Undoing every edit since the save is back at the saved file: no marker; redo or a new
+    // edit brings it back (the marker stayed after the undo before).
+    editC(w, 0.8);
+    editC(w, 0.9);
+    QVERIFY(w.isWindowModified());
+    QUndoStack* undo = w.document()->undoStack();
+    undo->undo();
+    QVERIFY(w.isWindowModified());
+    undo->undo();
+    QCOMPARE(w.document()->settings().tuning.c, 0.7);
+    QVERIFY(!w.isWindowModified());
+    undo->undo();  // before the save: unsaved again
+    QVERIFY(w.isWindowModified());
+    undo->redo();
+    QVERIFY(!w.isWindowModified());
+    undo->redo();
+    QVERIFY(w.isWindowModified());
   }
 
   void quittingWithUnsavedWorkAsksAndCancelKeepsEverything() {

@@ -19,9 +19,10 @@ StudioDocument::StudioDocument(QObject* parent)
   settings_.tuning = defaultTuning();
   settings_.run = defaultRunSettings();
   settings_.mechanisms = {pipeline::Mechanism::lwFinal};
-  // Undo and redo of a step past the last save are unsaved work; so is every new step.
+  // A step away from the saved state is unsaved work; undoing back to it is not (the undo
+  // stack's clean index marks it).
   connect(undo_, &QUndoStack::indexChanged, this, [this] {
-    if (!clearingHistory_) setModified();
+    if (!clearingHistory_) updateModified();
   });
 }
 
@@ -188,6 +189,8 @@ void StudioDocument::replaceSettings(const StudioSettings& settings) {
 }
 
 void StudioDocument::clearHistory() {
+  // Unsaved edits stay unsaved once they can no longer be undone.
+  if (!undo_->isClean()) unsavedOther_ = true;
   clearingHistory_ = true;
   undo_->clear();
   clearingHistory_ = false;
@@ -387,15 +390,21 @@ void StudioDocument::setCurrentMechanism(std::optional<pipeline::Mechanism> mech
 }
 
 void StudioDocument::setModified() {
-  if (modified_) return;
-  modified_ = true;
-  emit modifiedChanged(true);
+  unsavedOther_ = true;
+  updateModified();
 }
 
 void StudioDocument::setClean() {
-  if (!modified_) return;
-  modified_ = false;
-  emit modifiedChanged(false);
+  unsavedOther_ = false;
+  undo_->setClean();
+  updateModified();
+}
+
+void StudioDocument::updateModified() {
+  const bool modified = unsavedOther_ || !undo_->isClean();
+  if (modified == modified_) return;
+  modified_ = modified;
+  emit modifiedChanged(modified);
 }
 
 }  // namespace dpsynth::ui

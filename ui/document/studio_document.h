@@ -143,7 +143,8 @@ class StudioDocument : public QObject {
 
   // --- Unsaved work -----------------------------------------------------------------------
   bool isModified() const { return modified_; }
-  /// Work the session file does not hold yet (an edit, a run).
+  /// Work the session file does not hold yet that undo cannot take back (a run, a reference);
+  /// an undoable edit is unsaved while the undo stack is away from its saved index.
   void setModified();
   /// What is shown is the starting point (start-up, saved, opened, a new session).
   void setClean();
@@ -204,7 +205,10 @@ class StudioDocument : public QObject {
   quint64 resultsSerial_ = 0;
 
   std::optional<core::pipeline::Mechanism> currentMechanism_;
+  /// modified_ = unsavedOther_ || the undo stack away from its clean index.
+  void updateModified();
   bool modified_ = false;
+  bool unsavedOther_ = false;  ///< unsaved work outside the undo stack
   bool clearingHistory_ = false;
 };
 
