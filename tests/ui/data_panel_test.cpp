@@ -1,5 +1,6 @@
 #include "ui/panels/data_panel.h"
 
+#include <QAbstractItemView>
 #include <QComboBox>
 #include <QFile>
 #include <QListWidget>
@@ -107,6 +108,23 @@ class DataPanelTest : public QObject {
       QCOMPARE(embedded.readAll(), disk.readAll());
     }
     QVERIFY(QFile::exists(":/dpsynth/icons/run.svg"));
+  }
+
+  /// Tab leaves the preview for the next control (it stepped through every cell of it, so a
+  /// keyboard user could not reach the choosers below).
+  void tabLeavesThePreview() {
+    DataPanelRig panel;
+    QVERIFY(panel.data.loadSample("nbmix"));
+    panel.view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&panel.view));
+    auto* preview = panel.view.findChild<QAbstractItemView*>("dataPreview");
+    QVERIFY(preview);
+    QVERIFY(!preview->tabKeyNavigation());
+    preview->setFocus();
+    preview->setCurrentIndex(preview->model()->index(0, 0));
+    QTRY_VERIFY(preview->hasFocus());
+    QTest::keyClick(preview, Qt::Key_Tab);
+    QTRY_VERIFY(!preview->hasFocus());
   }
 
   void summaryShowsTheOutcomeStatistics() {

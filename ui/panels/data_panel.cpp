@@ -67,6 +67,9 @@ DataPanel::DataPanel(StudioDocument* document, QWidget* parent)
   previewView_ = new QTableView(this);
   previewView_->setObjectName(QStringLiteral("dataPreview"));
   previewView_->setModel(preview_);
+  // Tab leaves a read-only table (arrows still move between its cells): it stepped through
+  // every cell, so keyboard users could not get past the preview.
+  previewView_->setTabKeyNavigation(false);
   previewView_->setMinimumHeight(110);
   previewView_->setMaximumHeight(150);
   previewView_->verticalHeader()->setDefaultSectionSize(previewView_->fontMetrics().height() + 4);

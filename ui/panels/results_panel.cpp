@@ -26,6 +26,7 @@ ResultsPanel::ResultsPanel(QWidget* parent) : QWidget(parent) {
   proxy_ = new ResultsSortProxy(this);
   proxy_->setSourceModel(model_);
   view_->setModel(proxy_);
+  view_->setTabKeyNavigation(false);  // Tab leaves the table; arrows move within it
   view_->setSortingEnabled(true);
   view_->sortByColumn(-1, Qt::AscendingOrder);  // the run's order until a header is clicked
   view_->setHorizontalScrollBarPolicy(Qt::ScrollBarAsNeeded);

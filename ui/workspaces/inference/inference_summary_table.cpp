@@ -19,6 +19,7 @@ InferenceSummaryTable::InferenceSummaryTable(QWidget* parent) : QWidget(parent) 
   table_->setHorizontalHeaderLabels({tr("Parameter"), tr("Mean"), tr("SD"), tr("5%"), tr("50%"),
                                      tr("95%"), tr("R-hat"), tr("ESS")});
   table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
+  table_->setTabKeyNavigation(false);  // Tab leaves the table; arrows move within it
   table_->verticalHeader()->setVisible(false);
   table_->horizontalHeader()->setSectionResizeMode(Parameter, QHeaderView::ResizeToContents);
   layout->addWidget(table_);

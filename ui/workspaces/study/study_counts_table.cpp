@@ -17,6 +17,7 @@ StudyCountsTable::StudyCountsTable(QWidget* parent) : QTableWidget(parent) {
                              tr("Min"), tr("Q1"), tr("Median"), tr("Mean"), tr("Q3"), tr("Max"),
                              tr("sd"), tr("IQR")});
   setEditTriggers(QAbstractItemView::NoEditTriggers);
+  setTabKeyNavigation(false);  // Tab leaves the table; arrows move within it
   setSelectionBehavior(QAbstractItemView::SelectRows);
   verticalHeader()->setVisible(false);
   horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
