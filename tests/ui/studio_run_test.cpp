@@ -33,6 +33,8 @@
 #include "ui/panels/results_panel.h"
 #include "ui/panels/sampler_panel.h"
 #include "ui/panels/tuning_panel.h"
+#include "ui/plots/plot_widget.h"
+#include "ui/plots/plots_view.h"
 #include "ui/services/run_controller.h"
 #include "ui/widgets/guarantee_badge.h"
 #include "ui/widgets/tuning_field.h"
@@ -423,6 +425,44 @@ class StudioRunTest : public QObject {
     QVERIFY(!window->synthesis()->cancelButton()->isEnabled());
     QVERIFY(!window->document()->lastOutput());  // nothing partial kept
     QVERIFY(window->synthesis()->progressPanel()->summary().contains("cancelled"));
+    QCOMPARE(errors.count(), std::size_t(0));
+  }
+
+  /// A cancelled run leaves the previous run on screen, its plots beside its table (the plots
+  /// kept the unfinished run's values), and undoing back to that run's settings makes both
+  /// current again (the note kept saying that settings had changed).
+  void aCancelShowsThePreviousRunAndUndoMakesItCurrent() {
+    test::ErrorRecorder errors;
+    auto window = makeWindow(errors);
+    QSignalSpy ended(window->synthesis(), &dpsynth::ui::SynthesisWorkspace::runEnded);
+    QVERIFY(window->synthesis()->startRun(false));
+    QVERIFY(test::waitForRun(*window, ended));
+    PlotWidget* lipschitz = window->synthesis()->plotsView()->plot(PlotsView::kLipschitz);
+    const QString firstRun = lipschitz->runLabel();
+    QVERIFY2(firstRun.startsWith("run 1"), qPrintable(firstRun));
+    QVERIFY(!lipschitz->isStale());
+
+    test::edit(*window, Field::warmup, 20000);
+    test::edit(*window, Field::draws, 20000);
+    QSignalSpy merged(window->services().run, &RunController::progressMerged);
+    QVERIFY(window->synthesis()->startRun(false));
+    QVERIFY(merged.wait(30000));
+    window->synthesis()->cancelButton()->click();
+    QCOMPARE(test::waitForRun(*window, ended, 10000), false);
+    ResultsPanel* results = window->synthesis()->resultsPanel();
+    QVERIFY2(results->note().contains("previous run"), qPrintable(results->note()));
+    QCOMPARE(lipschitz->runLabel(), firstRun);  // not "cancelled run"
+    QVERIFY(lipschitz->isStale());              // settings differ from the run shown
+    QVERIFY(results->model()->isStale());
+    QVERIFY(window->synthesis()->progressPanel()->summary().contains("cancelled"));
+
+    window->document()->undoStack()->undo();
+    window->document()->undoStack()->undo();
+    QVERIFY(window->document()->resultsCurrent());
+    QVERIFY(!results->model()->isStale());
+    QVERIFY(!lipschitz->isStale());
+    QVERIFY2(!results->note().contains("changed"), qPrintable(results->note()));
+    QCOMPARE(lipschitz->runLabel(), firstRun);
     QCOMPARE(errors.count(), std::size_t(0));
   }
 

@@ -122,10 +122,11 @@ QString RunPresenter::summaryOf(const RunOutput& output) {
   return summary;
 }
 
-void RunPresenter::showOutput(const RunOutput& output, bool current, int warnings) {
+void RunPresenter::showOutput(const RunOutput& output, bool current, int warnings, bool progress) {
   // The perturbed histogram samples nothing, so no stage announced it: list it too, so that
   // every checked mechanism is in the stage list.
   for (const auto& m : output.result->mechanisms) {
+    if (!progress) break;
     if (!m.ph) continue;
     StageEvent event;
     event.runId = output.runId;
@@ -140,7 +141,7 @@ void RunPresenter::showOutput(const RunOutput& output, bool current, int warning
                      core::models::isCountFamily(output.dataset->family), output.plots);
   plots_->setRunLabel(runLabelOf(output));
   plots_->setStale(false);
-  progress_->setSummary(summaryOf(output) + '.');
+  if (progress) progress_->setSummary(summaryOf(output) + '.');
   // A release's seed is secret (SPEC §0): only a reproducible run's seed is ever shown.
   QString mode =
       output.settings.release

@@ -28,8 +28,10 @@ class RunPresenter : public QObject {
   void runStarting(std::optional<double> targetEpsilon);
   /// Fills table, plots and summary from a finished run. current: the settings on screen are
   /// still the ones the run used (else the table is marked as outdated). warnings: how many
-  /// the Warnings tab lists (the note says the same number).
-  void showOutput(const RunOutput& output, bool current, int warnings);
+  /// the Warnings tab lists (the note says the same number). progress false: the progress
+  /// pane keeps what it says (a later run's cancel or failure, when the previous run's results
+  /// are shown again).
+  void showOutput(const RunOutput& output, bool current, int warnings, bool progress = true);
   /// Marks the table as outdated (settings changed after the run).
   void showOutdated(const QString& why);
 

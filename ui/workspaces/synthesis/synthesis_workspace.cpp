@@ -177,13 +177,31 @@ void SynthesisWorkspace::connectRun() {
   connect(run, &RunController::busyChanged, this, [this] { updateBadge(); });
   connect(run, &RunController::finished, this, [this](const RunOutput& o) { onFinished(o); });
   connect(run, &RunController::cancelled, this, [this] {
+    showPreviousRun(tr("Run cancelled"));
     services_.notifier->message(tr("Run cancelled"));
     emit runEnded(false);
   });
   connect(run, &RunController::failed, this, [this](const QString& message) {
+    showPreviousRun(tr("Run failed"));
     services_.notifier->error({tr("Run failed"), {}, 0, {}, withFieldNames(message), {}});
     emit runEnded(false);
   });
+}
+
+void SynthesisWorkspace::showPreviousRun(const QString& ended) {
+  // The live plots held the unfinished run while the table kept the previous one: show the
+  // previous run's plots again beside its table, with the progress pane's account of the end.
+  if (!document_->lastOutput()) return;  // no draws to show (none, or a reopened session's)
+  const bool current = document_->resultsCurrent();
+  presenter_->showOutput(*document_->lastOutput(), true, warnings_->count(), false);
+  shownResults_ = document_->resultsSerial();
+  viewStale_ = !current;
+  if (!current) presenter_->showOutdated(document_->resultsNote());
+  results_->setNote(current ? tr("%1: the table and plots show the previous run, whose settings "
+                                 "are the current ones.")
+                                  .arg(ended)
+                            : tr("%1: the table and plots show the previous run. %2")
+                                  .arg(ended, document_->resultsNote()));
 }
 
 bool SynthesisWorkspace::startRun(bool interactive) {
@@ -262,9 +280,12 @@ void SynthesisWorkspace::renderResults() {
                                 "needs: press Run to draw it.")
                            : QString());
   if (const auto& output = document_->lastOutput()) {
-    if (fresh) {
-      warnings_->setRun(*output);
+    // Undo back to the run's settings makes it current again: its table and plots lose the
+    // outdated mark (they kept it before).
+    if (fresh || (current && viewStale_)) {
+      if (fresh) warnings_->setRun(*output);
       presenter_->showOutput(*output, true, warnings_->count());
+      viewStale_ = false;
     }
   } else if (const auto& stored = document_->storedResults()) {
     if (fresh) {
@@ -286,6 +307,7 @@ void SynthesisWorkspace::renderResults() {
   }
   if (!current && (document_->lastOutput() || document_->storedResults())) {
     presenter_->showOutdated(document_->resultsNote());
+    viewStale_ = true;
     warnings_->setStale(true);
   } else {
     warnings_->setStale(false);

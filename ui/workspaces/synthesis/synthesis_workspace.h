@@ -77,6 +77,8 @@ class SynthesisWorkspace : public QWidget {
 
  private:
   void connectRun();
+  /// After a cancelled or failed run (`ended` says which): the last run's table and plots.
+  void showPreviousRun(const QString& ended);
   void onFinished(const RunOutput& output);
   /// The document changed: render what depends on it here (badge, results, checks).
   void onDocumentChanged(StudioDocument::Parts parts);
@@ -104,6 +106,8 @@ class SynthesisWorkspace : public QWidget {
   RunPresenter* presenter_ = nullptr;
   /// The document's resultsSerial() the table, plots and warnings show.
   quint64 shownResults_ = 0;
+  /// The table and plots shown carry the outdated mark (settings changed since their run).
+  bool viewStale_ = false;
   /// The analyst moved the plots / results divider in this session: keep it where it is.
   bool centreSizedByUser_ = false;
 };
