@@ -23,9 +23,14 @@ namespace dpsynth::core::data {
 namespace {
 
 constexpr std::string_view kByteOrderMark = "\xEF\xBB\xBF";
+/// What a file that is no text is (the problem) and what to do (the fix): the error dialog
+/// shows them under those headings.
 constexpr std::string_view kBinaryProblem =
-    "this looks like a binary file (e.g. a spreadsheet); save it as CSV, or name an SPSS, Stata "
-    "or SAS file by its own extension (.sav, .zsav, .por, .dta, .sas7bdat, .xpt)";
+    "this looks like a binary file (e.g. a spreadsheet): it contains NUL bytes, which never occur "
+    "in a text file";
+constexpr std::string_view kBinaryFix =
+    "Save it as CSV, or name an SPSS, Stata or SAS file by its own extension (.sav, .zsav, .por, "
+    ".dta, .sas7bdat, .xpt).";
 /// libcsv's parser state for "between rows" (ROW_NOT_BEGUN in libcsv.c). The state lives in the
 /// public struct; reading it is how we learn where a row starts, which libcsv does not report.
 constexpr int kRowNotBegun = 0;
@@ -66,7 +71,7 @@ bool requireText(std::string_view text, const std::string& file, const std::stop
   }
   if (const auto nul = text.find('\0'); nul != std::string_view::npos) {
     throw DataError(file, lineAtOffset(text, nul), "", std::string(kBinaryProblem),
-                    "It contains NUL bytes, which never occur in a text file.");
+                    std::string(kBinaryFix));
   }
   constexpr std::size_t kBlock = std::size_t{16} << 20;
   std::size_t start = 0;
@@ -80,9 +85,15 @@ bool requireText(std::string_view text, const std::string& file, const std::stop
       const std::size_t at = start + bad;
       char byte[8];
       std::snprintf(byte, sizeof byte, "0x%02X", static_cast<unsigned char>(text[at]));
-      throw DataError(file, lineAtOffset(text, at), "", std::string(kBinaryProblem),
-                      std::string("It is not valid UTF-8 (byte ") + byte +
-                          "); if it is text in another encoding, save it again as UTF-8.");
+      // Text in another encoding (Latin-1, Windows-1252) is the usual cause: a NUL-free file
+      // is named as that first, not as a spreadsheet.
+      throw DataError(file, lineAtOffset(text, at), "",
+                      std::string("this is not valid UTF-8 (byte ") + byte +
+                          "): text in another encoding such as Latin-1 or Windows-1252, or a "
+                          "binary file",
+                      "If it is text, save it again as CSV in UTF-8 (in Excel: CSV UTF-8; in R: "
+                      "write.csv(..., fileEncoding = \"UTF-8\")). " +
+                          std::string(kBinaryFix));
     }
     start = end;
   }

@@ -219,9 +219,25 @@ class CsvReaderTest : public QObject {
 
   void rejectsBinaryContent() {
     DPSYNTH_EXPECT_DATA_ERROR(parseCsv(std::string("a,b\n1,\0\n", 8), "z.csv"), 2, "",
-                              "z.csv:2: this looks like a binary file (e.g. a spreadsheet); "
-                              "save it as CSV");
+                              "z.csv:2: this looks like a binary file (e.g. a spreadsheet): it "
+                              "contains NUL bytes");
     DPSYNTH_EXPECT_DATA_ERROR(parseCsv("a\ncaf\xE9\n", "l.csv"), 2, "", "not valid UTF-8");
+    // The dialog shows the problem under "Problem" and the advice under "What to do": they were
+    // the other way round, and Latin-1 text was called a binary file.
+    for (const std::string& text : {std::string("a,b\n1,\0\n", 8), std::string("a\ncaf\xE9\n")}) {
+      try {
+        (void)parseCsv(text, "d.csv");
+        QFAIL("no error");
+      } catch (const DataError& e) {
+        QVERIFY2(!QString::fromStdString(e.problem()).contains("Save", Qt::CaseInsensitive),
+                 e.problem().c_str());
+        QVERIFY2(QString::fromStdString(e.hint()).startsWith("Save it") ||
+                     QString::fromStdString(e.hint()).startsWith("If it is text, save it again"),
+                 e.hint().c_str());
+        QCOMPARE(QString::fromStdString(e.problem()).contains("Latin-1"),
+                 text.find('\0') == std::string::npos);
+      }
+    }
     DPSYNTH_EXPECT_DATA_ERROR(parseCsv("a\n\xC0\xAF\n", "o.csv"), 2, "", "0xC0");  // overlong
     DPSYNTH_EXPECT_DATA_ERROR(parseCsv("a\n1\n\xED\xA0\x80\n", "s.csv"), 3, "", "binary file");
     DPSYNTH_EXPECT_DATA_ERROR(parseCsv("a\n\xF4\x90\x80\x80\n", "h.csv"), 2, "", "binary file");
