@@ -37,6 +37,10 @@ ClampInterval censorInterval(models::Family family, Neighbours neighbours, doubl
   return {-epsilon / 2.0, epsilon / 2.0};
 }
 
+double clampBound(const ClampInterval& interval) {
+  return std::max(std::abs(interval.lower), std::abs(interval.upper));
+}
+
 double clampSensitivity(const ClampInterval& interval, Neighbours neighbours) {
   if (neighbours == Neighbours::replaceOne) return interval.upper - interval.lower;
   return std::max(std::abs(interval.lower), std::abs(interval.upper));

@@ -37,6 +37,10 @@ ClampInterval censorInterval(models::Family family, Neighbours neighbours, doubl
 /// max(|L|, |U|) (add-remove). The mechanism is 2·this-DP.
 double clampSensitivity(const ClampInterval& interval, Neighbours neighbours);
 
+/// max(|L|, |U|): where every censored Δ_i lies. It is ε/2 under add-remove and for count
+/// families, ε/4 for beta and normal under replace-one (whose ε rests on U − L instead).
+double clampBound(const ClampInterval& interval);
+
 /// L1 sensitivity of a histogram's counts: 2 (replace-one: one count down, another up) or 1.
 int histogramSensitivity(Neighbours neighbours);
 

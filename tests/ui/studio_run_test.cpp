@@ -466,6 +466,31 @@ class StudioRunTest : public QObject {
     QCOMPARE(errors.count(), std::size_t(0));
   }
 
+  /// censor-uw's Δ_i lie within its clamp, so the Lipschitz plot draws its line at max(|L|, |U|):
+  /// ε/4 for a beta outcome under replace-one (the line was at ε/2, room the clamp does not
+  /// give), ε/2 under add-remove.
+  void censoredLipschitzLineIsTheClamp() {
+    for (const auto neighbours : {dpsynth::core::privacy::Neighbours::replaceOne,
+                                  dpsynth::core::privacy::Neighbours::addRemove}) {
+      test::ErrorRecorder errors;
+      auto window = makeWindow(errors);
+      QVERIFY(window->services().data->loadSample("beta"));
+      test::useSmallSampler(*window, 2, 100, 100);
+      test::setMechanisms(*window, {pipeline::Mechanism::censorUw});
+      test::edit(*window, Field::epsilon, std::optional<double>(2.0));
+      test::edit(*window, Field::neighbours, neighbours);
+      QSignalSpy ended(window->synthesis(), &dpsynth::ui::SynthesisWorkspace::runEnded);
+      QVERIFY(window->synthesis()->startRun(false));
+      QVERIFY(test::waitForRun(*window, ended));
+      const auto& plots = window->document()->lastOutput()->plots;
+      QCOMPARE(plots.size(), std::size_t(1));
+      const double line = neighbours == dpsynth::core::privacy::Neighbours::replaceOne ? 0.5 : 1.0;
+      QCOMPARE(plots[0].strictBound, line);
+      for (double d : plots[0].deltaPerRecord) QVERIFY(d <= line + 1e-12);
+      QCOMPARE(errors.count(), std::size_t(0));
+    }
+  }
+
   void guiStaysResponsiveDuringARun() {
     test::ErrorRecorder errors;
     auto window = makeWindow(errors);

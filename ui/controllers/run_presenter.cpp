@@ -72,8 +72,9 @@ QString RunPresenter::runLabelOf(const RunOutput& output) {
            output.source.displayName.isEmpty() ? tr("data") : output.source.displayName);
 }
 
-void RunPresenter::runStarting(std::optional<double> targetEpsilon) {
+void RunPresenter::runStarting(std::optional<double> targetEpsilon, double strictBound) {
   targetEpsilon_ = targetEpsilon;
+  strictBound_ = strictBound;
   plots_->beginRun(tr("previous run, shown while a new run is in progress"));
   progress_->reset();
   results_->model()->setStale(true);
@@ -100,7 +101,7 @@ void RunPresenter::showLipschitz(const QString& mechanism, const QString& stage,
   } catch (const std::invalid_argument&) {
     // Not a mechanism name: draw it as approximate DP.
   }
-  plots_->updateLipschitz(mechanism, stage, perRecord, strict, epsilon, max);
+  plots_->updateLipschitz(mechanism, stage, perRecord, strict, epsilon, max, strictBound_);
 }
 
 void RunPresenter::appendDraws(const std::vector<DrawBatch>& batches) {

@@ -25,7 +25,8 @@ class RunPresenter : public QObject {
 
   /// A run is about to start: fresh stage rows, the old table marked as the previous run's.
   /// targetEpsilon: the run's ε (drawn as ε/2 for strict-DP stages while it runs).
-  void runStarting(std::optional<double> targetEpsilon);
+  /// strictBound: max(|L|, |U|) of the censored mechanisms' clamp at the target ε (0: none).
+  void runStarting(std::optional<double> targetEpsilon, double strictBound = 0);
   /// Fills table, plots and summary from a finished run. current: the settings on screen are
   /// still the ones the run used (else the table is marked as outdated). warnings: how many
   /// the Warnings tab lists (the note says the same number). progress false: the progress
@@ -55,6 +56,7 @@ class RunPresenter : public QObject {
   ResultsPanel* results_;
   PlotsView* plots_;
   std::optional<double> targetEpsilon_;
+  double strictBound_ = 0;
   QStringList traceParameters_;
   int traceChains_ = 0;
 };

@@ -32,7 +32,7 @@ LipschitzViolinPlot::LipschitzViolinPlot(QWidget* parent) : PlotWidget(parent) {
 }
 
 double LipschitzViolinPlot::boundFor(const LipschitzSeries& series) {
-  if (series.strictDp) return series.epsilon / 2;
+  if (series.strictDp) return series.strictBound > 0 ? series.strictBound : series.epsilon / 2;
   if (series.lipschitzMax > 0) return series.lipschitzMax;
   double max = 0;
   for (double d : series.deltaPerRecord) {
@@ -95,7 +95,8 @@ void LipschitzViolinPlot::rebuild() {
     graph->setPen(QPen(color, 1.8, Qt::DashLine));
     graph->setData(keys, values, true);
   };
-  addBoundGraph(tr("ε/2 (strict DP)"), plot_style::seriesColor(1), dpKeys, dpValues);
+  addBoundGraph(tr("clamp max(|L|, |U|) (strict DP)"), plot_style::seriesColor(1), dpKeys,
+                dpValues);
   addBoundGraph(tr("Δ = maxᵢ Δᵢ (approximate DP)"), QColor(40, 40, 40), adpKeys, adpValues);
   updateCaption();
 }

@@ -14,11 +14,14 @@ struct LipschitzSeries {
   QString mechanism;
   std::vector<double> deltaPerRecord;  ///< Δ_i, one per record
   bool strictDp = false;
-  double epsilon = 0;       ///< total ε; the line is at ε/2 when strictDp
+  double epsilon = 0;       ///< total ε
   double lipschitzMax = 0;  ///< Δ; ≤ 0 means "max of deltaPerRecord"
   /// While a run is in progress: the stage the values come from ("unweighted" while lw-final
   /// is still at its first fit). Empty: the mechanism's final stage.
   QString stage{};
+  /// strictDp: the clamp's max(|L|, |U|), where every Δ_i lies and the line is drawn (ε/4 for
+  /// beta and normal under replace-one, ε/2 otherwise); ≤ 0: ε/2.
+  double strictBound = 0;
 };
 
 class LipschitzViolinPlot : public PlotWidget {

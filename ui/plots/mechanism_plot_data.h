@@ -10,8 +10,9 @@ namespace dpsynth::ui {
 /// the data): for on-screen plots and internal exports only.
 struct MechanismPlotData {
   QString name;
-  bool strictDp = false;  ///< the dashed line is at ε/2 when true, at Δ otherwise
+  bool strictDp = false;  ///< the dashed line is at the clamp's bound when true, at Δ otherwise
   double epsilon = 0;
+  double strictBound = 0;   ///< strictDp: max(|L|, |U|) of the clamp (≤ 0: ε/2)
   double lipschitzMax = 0;  ///< Δ = max_i Δ_i of the final stage (≤ 0: computed from deltas)
   std::vector<double> deltaPerRecord, weights;     ///< final stage, one per record
   std::vector<double> deltaBefore, weightsBefore;  ///< before re-weighting (may be empty)

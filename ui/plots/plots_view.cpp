@@ -45,7 +45,8 @@ void PlotsView::setResults(const std::vector<double>& confidential, bool countDa
   std::vector<PosteriorSeries> posterior;
   std::vector<MechanismTraces> traces;
   for (const MechanismPlotData& m : mechanisms) {
-    lipschitz.push_back({m.name, m.deltaPerRecord, m.strictDp, m.epsilon, m.lipschitzMax, {}});
+    lipschitz.push_back(
+        {m.name, m.deltaPerRecord, m.strictDp, m.epsilon, m.lipschitzMax, {}, m.strictBound});
     // The scatter pairs α_i with Δ_i; a stage whose vectors disagree in length cannot be drawn.
     LipschitzWeightSeries lw{m.name, {}, {}, {}, {}};
     if (m.weightsBefore.size() == m.deltaBefore.size()) {
@@ -78,8 +79,9 @@ void PlotsView::setResults(const std::vector<double>& confidential, bool countDa
 
 void PlotsView::updateLipschitz(const QString& mechanism, const QString& stage,
                                 const std::vector<double>& deltaPerRecord, bool strictDp,
-                                double epsilon, double lipschitzMax) {
-  lipschitz_->updateSeries({mechanism, deltaPerRecord, strictDp, epsilon, lipschitzMax, stage});
+                                double epsilon, double lipschitzMax, double strictBound) {
+  lipschitz_->updateSeries(
+      {mechanism, deltaPerRecord, strictDp, epsilon, lipschitzMax, stage, strictBound});
 }
 
 void PlotsView::clearAll() {

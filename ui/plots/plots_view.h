@@ -41,7 +41,7 @@ class PlotsView : public QTabWidget {
   /// labelled with the stage the values come from.
   void updateLipschitz(const QString& mechanism, const QString& stage,
                        const std::vector<double>& deltaPerRecord, bool strictDp, double epsilon,
-                       double lipschitzMax);
+                       double lipschitzMax, double strictBound = 0);
   /// Empties every plot, traces included, and forgets the run they showed (new data).
   void clearAll();
   /// A run starts: the live Lipschitz violins start empty (no violin of an earlier run or

@@ -1,6 +1,7 @@
 #include "ui/workers/run_summary.h"
 
 #include <algorithm>
+#include <cmath>
 
 #include "core/exec/cancellation.h"
 #include "core/models/parameter_labels.h"
@@ -26,6 +27,8 @@ MechanismPlotData plotData(const core::data::Dataset& dataset,
   const auto& fin = result.final;
   if (!fin) return p;  // ph: no fit
   p.lipschitzMax = fin->lipschitz.max;
+  if (std::isfinite(fin->lower) && std::isfinite(fin->upper))
+    p.strictBound = core::privacy::clampBound({fin->lower, fin->upper});
   p.deltaPerRecord = toStd(fin->lipschitz.perRecord);
   p.weights = fin->alpha.empty() ? std::vector<double>(dataset.size(), 1.0) : fin->alpha;
   // The fit the final one was derived from (skipping the refits of a k search) shows what

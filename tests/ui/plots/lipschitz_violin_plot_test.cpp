@@ -18,6 +18,9 @@ class LipschitzViolinPlotTest : public QObject {
     QCOMPARE(LipschitzViolinPlot::boundFor({"dp", {1, 2}, true, 6.0, 9.0}), 3.0);
     QCOMPARE(LipschitzViolinPlot::boundFor({"adp", {1, 2}, false, 6.0, 2.5}), 2.5);
     QCOMPARE(LipschitzViolinPlot::boundFor({"adp", {1, 4, 2}, false, 6.0, 0}), 4.0);
+    // A censored mechanism's line is its clamp's max(|L|, |U|) when known: ε/4 for beta and
+    // normal under replace-one.
+    QCOMPARE(LipschitzViolinPlot::boundFor({"dp", {1, 1.4}, true, 6.0, 1.4, {}, 1.5}), 1.5);
   }
 
   void oneViolinPerMechanismAndDashedBounds() {

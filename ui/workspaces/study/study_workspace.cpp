@@ -161,7 +161,8 @@ void StudyWorkspace::buildLayout() {
 
   views_ = new QTabWidget;
   lipschitz_ =
-      new StudyViolinPlot(tr("Lipschitz bound Δ"), tr("ε/2"), QStringLiteral("study-lipschitz"));
+      new StudyViolinPlot(tr("Lipschitz bound Δ"), tr("ε/2 (censored: clamp max(|L|, |U|))"),
+                          QStringLiteral("study-lipschitz"));
   views_->addTab(lipschitz_, tr("Lipschitz Δ"));
   auto* utilityPage = new QWidget;
   auto* utilityLayout = new QVBoxLayout(utilityPage);
@@ -334,7 +335,17 @@ void StudyWorkspace::refreshViews() {
     auto values = rows_.values(i, "lipschitz");
     if (values.empty()) continue;  // ph has no Δ
     StudyViolinGroup group{cells[i].label(), std::move(values), std::nullopt};
-    if (cells[i].keys.epsilon) group.reference = *cells[i].keys.epsilon / 2;
+    // The line a cell's Δ should stay under: ε/2 for the aDP mechanisms (ε_x = 2Δ), the
+    // clamp's max(|L|, |U|) for the censored ones (ε/4 for beta and normal under replace-one).
+    if (const auto& epsilon = cells[i].keys.epsilon) {
+      group.reference = *epsilon / 2;
+      namespace pipeline = core::pipeline;
+      const std::string mechanism = cells[i].mechanism.toStdString();
+      if (shown_ && (mechanism == pipeline::mechanismName(pipeline::Mechanism::censorUw) ||
+                     mechanism == pipeline::mechanismName(pipeline::Mechanism::censorW)))
+        group.reference = core::privacy::clampBound(
+            core::privacy::censorInterval(shown_->family(), shown_->neighbours, *epsilon));
+    }
     groups.push_back(std::move(group));
   }
   lipschitz_->setGroups(std::move(groups));

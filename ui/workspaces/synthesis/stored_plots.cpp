@@ -6,7 +6,8 @@ namespace dpsynth::ui {
 
 namespace session = core::session;
 
-void drawStoredLipschitz(const session::SessionResults& results, PlotsView* plots) {
+void drawStoredLipschitz(const session::SessionResults& results, PlotsView* plots,
+                         double strictBound) {
   for (std::size_t i = 0; i < results.mechanisms.size(); ++i) {
     const session::StoredMechanism& m = results.mechanisms[i];
     if (m.lipschitz.quantiles.empty()) continue;  // ph: no fit
@@ -22,7 +23,7 @@ void drawStoredLipschitz(const session::SessionResults& results, PlotsView* plot
     if (values.empty()) values = q;
     // A stored run shows each mechanism's final fit: the stage is the mechanism itself.
     plots->updateLipschitz(QString::fromStdString(m.mechanism), QString::fromStdString(m.mechanism),
-                           values, strict, epsilon, m.lipschitzMax);
+                           values, strict, epsilon, m.lipschitzMax, strictBound);
   }
 }
 

@@ -9,6 +9,8 @@ class PlotsView;
 
 /// Draws each mechanism's Lipschitz violin from its stored quantiles (equally spaced in
 /// probability, so they stand for the records evenly; the per-record values are not kept).
-void drawStoredLipschitz(const core::session::SessionResults& results, PlotsView* plots);
+/// strictBound: the strict mechanisms' clamp max(|L|, |U|) (0: ε/2).
+void drawStoredLipschitz(const core::session::SessionResults& results, PlotsView* plots,
+                         double strictBound = 0);
 
 }  // namespace dpsynth::ui

@@ -34,6 +34,20 @@
 
 namespace dpsynth::ui {
 
+namespace {
+
+/// The strict mechanisms' Δ_i lie within their clamp: its max(|L|, |U|) is their line in the
+/// Lipschitz plot (ε/4 for beta and normal under replace-one, whose ε rests on U − L: an ε/2
+/// line there suggested room that the clamp does not give). 0 without a target ε.
+double strictLine(const StudioSettings& settings) {
+  const auto& epsilon = settings.tuning.epsilon;
+  if (!epsilon || !(*epsilon > 0)) return 0.0;
+  return core::privacy::clampBound(
+      core::privacy::censorInterval(settings.dataset.family, settings.run.neighbours, *epsilon));
+}
+
+}  // namespace
+
 namespace pipeline = core::pipeline;
 
 SynthesisWorkspace::SynthesisWorkspace(StudioDocument* document, const StudioServices& services,
@@ -227,7 +241,7 @@ bool SynthesisWorkspace::startRun(bool interactive) {
     if (interactive) services_.notifier->error({tr("Cannot run"), {}, 0, {}, problem, {}});
     return false;
   }
-  presenter_->runStarting(settings.tuning.epsilon);
+  presenter_->runStarting(settings.tuning.epsilon, strictLine(settings));
   document_->runStarting();
   services_.run->start(dataset, plan.settings, document_->source());
   services_.notifier->message(plan.skipped.isEmpty()
@@ -291,7 +305,7 @@ void SynthesisWorkspace::renderResults() {
     if (fresh) {
       results_->model()->setResults(storedRows(*stored), storedWarnings(*stored));
       plots_->clearAll();
-      drawStoredLipschitz(*stored, plots_);
+      drawStoredLipschitz(*stored, plots_, strictLine(document_->settings()));
       warnings_->setStored(*stored);
       progress_->reset();
       progress_->setSummary(tr("The results shown come from the session file (run finished %1). "
