@@ -142,6 +142,7 @@ StudyConfigForm::StudyConfigForm(QWidget* parent) : QWidget(parent) {
   runLayout->addRow(tr("Draws"), draws_);
   runLayout->addRow(tr("Seed"), seed_);
   phLower_ = new QLineEdit;
+  phLower_->setObjectName(QStringLiteral("studyPhLower"));
   phUpper_ = new QLineEdit;
   phLower_->setPlaceholderText(tr("public bound (beta: 0)"));
   phUpper_->setPlaceholderText(tr("public bound (beta: 1)"));
@@ -248,9 +249,11 @@ void StudyConfigForm::setConfig(const study::StudyConfig& config) {
   refresh();
 }
 
-void StudyConfigForm::setBootstrap(const study::Bootstrap& bootstrap) {
+void StudyConfigForm::setBootstrap(const study::Bootstrap& bootstrap,
+                                   const std::function<void(study::StudyConfig&)>& adopt) {
   QStringList ignored;  // the fields' problems stay listed under the form
   study::StudyConfig config = read(ignored);
+  if (adopt) adopt(config);
   config.source.generator.reset();
   config.source.bootstrap = bootstrap;
   config.source.n = 0;
@@ -325,6 +328,7 @@ std::optional<study::StudyConfig> StudyConfigForm::config() const {
 
 void StudyConfigForm::refresh() {
   if (filling_) return;
+  updateBoundHints();
   const QStringList list = problems();
   if (list.isEmpty()) {
     messages_->setText(tr("The config is valid."));
@@ -334,6 +338,20 @@ void StudyConfigForm::refresh() {
     messages_->setStyleSheet(QStringLiteral("color: #b42318;"));
   }
   emit changed();
+}
+
+void StudyConfigForm::updateBoundHints() {
+  // The histogram's bounds: the family's natural ones when it has them (beta's [0, 1]), else a
+  // public figure the analyst must give; the hint follows the source's family.
+  std::optional<core::models::Family> family;
+  QStringList ignored;
+  const study::StudyConfig config = read(ignored);
+  if (config.source.generator || config.source.bootstrap) family = config.family();
+  const auto natural = family ? core::pipeline::naturalBounds(*family) : std::nullopt;
+  phLower_->setPlaceholderText(natural ? tr("public bound (default %1)").arg(natural->first)
+                                       : tr("public bound (required)"));
+  phUpper_->setPlaceholderText(natural ? tr("public bound (default %1)").arg(natural->second)
+                                       : tr("public bound (required)"));
 }
 
 }  // namespace dpsynth::ui

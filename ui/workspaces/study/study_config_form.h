@@ -4,6 +4,7 @@
 /// g / downscale grid, neighbours, R, sampler settings, PH bounds and the seed. The problems of
 /// the current entries (unreadable fields and StudyConfig::validate()) are listed under it.
 #include <QWidget>
+#include <functional>
 #include <optional>
 
 #include "core/study/study_config.h"
@@ -29,8 +30,13 @@ class StudyConfigForm : public QWidget {
   std::optional<core::study::StudyConfig> config() const;
   /// Every problem of the fields, as shown under the form (empty: the config is usable).
   QStringList problems() const;
-  /// Switches the source to a bootstrap of `bootstrap` (the synthesis workspace's data).
-  void setBootstrap(const core::study::Bootstrap& bootstrap);
+  /// Switches the source to a bootstrap of `bootstrap` (the synthesis workspace's data), with
+  /// `adopt` applied to the rest of the fields' config (the synthesis settings) when given.
+  void setBootstrap(const core::study::Bootstrap& bootstrap,
+                    const std::function<void(core::study::StudyConfig&)>& adopt = {});
+  /// The histogram bounds' placeholders name the source family's natural bounds (or say that
+  /// bounds are required).
+  void updateBoundHints();
 
   QComboBox* sourceBox() const { return sourceKind_; }
   QComboBox* generatorBox() const { return generator_; }

@@ -58,6 +58,7 @@ StudyWorkspace::StudyWorkspace(StudioDocument* document, const StudioServices&, 
     : QWidget(parent) {
   if (document) {
     bootstrapProvider_ = [document](QString& why) { return studyBootstrapOf(*document, why); };
+    settingsAdopter_ = [document](study::StudyConfig& c) { adoptSynthesisSettings(*document, c); };
   }
   ensureStudioResources();
   job_ = new StudyJob(this);
@@ -417,8 +418,9 @@ void StudyWorkspace::useSynthesisData() {
     setStatus(why, true);
     return;
   }
-  form_->setBootstrap(*boot);
-  setStatus(tr("Source: %1 resampled with replacement (an internal study, never a release).")
+  form_->setBootstrap(*boot, settingsAdopter_);
+  setStatus(tr("Source: %1 resampled with replacement (an internal study, never a release), "
+               "with the mechanisms, ε, tuning and neighbours set in Synthesis.")
                 .arg(QString::fromStdString(boot->file)));
 }
 

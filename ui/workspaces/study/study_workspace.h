@@ -51,6 +51,9 @@ class StudyWorkspace : public QWidget {
   void setBootstrapProvider(BootstrapProvider provider) {
     bootstrapProvider_ = std::move(provider);
   }
+  /// What else the study takes from Synthesis with its data (mechanisms, ε, tuning, neighbours).
+  using SettingsAdopter = std::function<void(core::study::StudyConfig&)>;
+  void setSettingsAdopter(SettingsAdopter adopter) { settingsAdopter_ = std::move(adopter); }
 
   void setOutputFolder(const QString& folder);
   QString outputFolder() const;
@@ -119,6 +122,7 @@ class StudyWorkspace : public QWidget {
   /// The config of the run whose rows are shown (its generator gives the analytic lines).
   std::optional<core::study::StudyConfig> shown_;
   BootstrapProvider bootstrapProvider_;
+  SettingsAdopter settingsAdopter_;
   int threads_ = 0;
   int refreshCount_ = 0;
 };

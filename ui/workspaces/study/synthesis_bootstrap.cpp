@@ -42,4 +42,17 @@ std::optional<core::study::Bootstrap> studyBootstrapOf(const StudioDocument& dat
   return boot;
 }
 
+void adoptSynthesisSettings(const StudioDocument& document, core::study::StudyConfig& config) {
+  const StudioSettings& s = document.settings();
+  if (!s.mechanisms.empty()) config.mechanisms = s.mechanisms;
+  if (s.tuning.epsilon) config.epsilon = {*s.tuning.epsilon};
+  config.tuning.c = {s.tuning.c};
+  config.tuning.g = {s.tuning.g};
+  config.tuning.downscale = {s.tuning.downscale};
+  config.neighbours = s.run.neighbours;
+  config.histogram.lower = s.tuning.lower;
+  config.histogram.upper = s.tuning.upper;
+  config.histogram.bins = s.tuning.bins;
+}
+
 }  // namespace dpsynth::ui

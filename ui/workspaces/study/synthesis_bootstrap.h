@@ -15,4 +15,9 @@ class StudioDocument;
 std::optional<core::study::Bootstrap> studyBootstrapOf(const StudioDocument& document,
                                                        QString& why);
 
+/// The Synthesis workspace's settings a study of its data repeats: the checked mechanisms, the
+/// target ε, c, g and d as one-value grids, the neighbour relation and the histogram's bounds
+/// and bins (the replicates, sampler and seed of `config` are kept).
+void adoptSynthesisSettings(const StudioDocument& document, core::study::StudyConfig& config);
+
 }  // namespace dpsynth::ui

@@ -286,6 +286,17 @@ class StudyWorkspaceTest : public QObject {
     }
     window.loadDefaults();  // the bundled NB mixture, outcome "count", family negbin
     QVERIFY(window.document()->hasData());
+    // The synthesis settings come along (only the data and model did before).
+    namespace pipeline = dpsynth::core::pipeline;
+    window.document()->edit(
+        Field::mechanisms,
+        std::vector<pipeline::Mechanism>{pipeline::Mechanism::cw, pipeline::Mechanism::ph});
+    window.document()->edit(Field::epsilon, std::optional<double>(3.5));
+    window.document()->edit(Field::c, 0.7);
+    window.document()->edit(Field::g, 0.1);
+    window.document()->edit(Field::lower, std::optional<double>(0.0));
+    window.document()->edit(Field::upper, std::optional<double>(60.0));
+    window.document()->edit(Field::neighbours, dpsynth::core::privacy::Neighbours::addRemove);
     workspace->bootstrapButton()->click();
     QCOMPARE(workspace->form()->sourceBox()->currentIndex(), 1);
     const auto config = workspace->form()->config();
@@ -295,6 +306,17 @@ class StudyWorkspaceTest : public QObject {
     QCOMPARE(config->source.bootstrap->outcome, window.document()->settings().dataset.outcome);
     QCOMPARE(config->source.bootstrap->family, dpsynth::core::models::Family::negbin);
     QVERIFY(!config->source.generator);
+    QCOMPARE(config->mechanisms,
+             (std::vector<pipeline::Mechanism>{pipeline::Mechanism::cw, pipeline::Mechanism::ph}));
+    QCOMPARE(config->epsilon, std::vector<double>{3.5});
+    QCOMPARE(config->tuning.c, std::vector<double>{0.7});
+    QCOMPARE(config->tuning.g, std::vector<double>{0.1});
+    QCOMPARE(config->histogram.upper, std::optional<double>(60.0));
+    QCOMPARE(config->neighbours, dpsynth::core::privacy::Neighbours::addRemove);
+    // A negbin source has no natural histogram bounds: the hint says they are required.
+    auto* lower = workspace->form()->findChild<QLineEdit*>("studyPhLower");
+    QVERIFY(lower);
+    QVERIFY2(lower->placeholderText().contains("required"), qPrintable(lower->placeholderText()));
   }
 
   /// The committed screenshot: the 002 preset with R = 5 run in the window's Studies tab.
