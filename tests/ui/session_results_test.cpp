@@ -137,9 +137,15 @@ class SessionResultsTest : public QObject {
     errors_.reports->clear();
 
     // A settings change marks them outdated, keeping the "results from" mark.
+    dpsynth::ui::PlotWidget* lipschitz =
+        reopened.synthesis()->plotsView()->plot(dpsynth::ui::PlotsView::kLipschitz);
+    QVERIFY(!lipschitz->isStale());
+    QVERIFY2(lipschitz->caption().contains("session results"), qPrintable(lipschitz->caption()));
     reopened.synthesis()->tuningPanel()->field("c")->spinBox()->setValue(0.5);
     QVERIFY(model->isStale());
     QVERIFY(reopened.synthesis()->resultsPanel()->note().contains("Results from"));
+    // The violins beside the table are greyed with it (they had no run label, so stayed bright).
+    QVERIFY(lipschitz->isStale());
   }
 
   void aSessionOpenedInTheWindowWithItsReferenceStaysCurrent() {
@@ -197,6 +203,7 @@ class SessionResultsTest : public QObject {
     QVERIFY(window.synthesis()->resultsPanel()->model()->isStale());
     const QString note = window.synthesis()->resultsPanel()->note();
     QVERIFY2(note.contains("ffffffffffff") && note.contains("STALE"), qPrintable(note));
+    QVERIFY(window.synthesis()->plotsView()->plot(dpsynth::ui::PlotsView::kLipschitz)->isStale());
   }
 
   void aSessionWithoutResultsStillOpens() {

@@ -122,7 +122,8 @@ void PlotsView::setStale(bool stale, const QString& why) {
   stale_ = stale;
   for (int t = 0; t < kTabCount; ++t) {
     PlotWidget* p = plot(static_cast<Tab>(t));
-    p->setStale(stale && !p->runLabel().isEmpty(), why);  // an empty plot shows nothing old
+    // An empty plot shows nothing old; a reopened session's violins have points but no run.
+    p->setStale(stale && (!p->runLabel().isEmpty() || p->pointCount() > 0), why);
   }
 }
 

@@ -306,6 +306,8 @@ void SynthesisWorkspace::renderResults() {
       results_->model()->setResults(storedRows(*stored), storedWarnings(*stored));
       plots_->clearAll();
       drawStoredLipschitz(*stored, plots_, strictLine(document_->settings()));
+      plots_->plot(PlotsView::kLipschitz)
+          ->setRunLabel(tr("session results · run finished %1").arg(storedResultsTime(*stored)));
       warnings_->setStored(*stored);
       progress_->reset();
       progress_->setSummary(tr("The results shown come from the session file (run finished %1). "
