@@ -79,4 +79,20 @@ QString withFieldNames(const std::string& message) {
   return withFieldNames(QString::fromStdString(message));
 }
 
+QString mechanismTooltip(core::pipeline::Mechanism mechanism) {
+  QString text = QString::fromStdString(core::pipeline::mechanismDescription(mechanism));
+  static const std::pair<QRegularExpression, QString> kSymbols[] = {
+      {QRegularExpression(QStringLiteral("\\balpha_i\\b")), QStringLiteral("αᵢ")},
+      {QRegularExpression(QStringLiteral("\\balpha\\b")), QStringLiteral("α")},
+      {QRegularExpression(QStringLiteral("\\bDelta_i\\b")), QStringLiteral("Δᵢ")},
+      {QRegularExpression(QStringLiteral("\\bDelta\\b")), QStringLiteral("Δ")},
+      {QRegularExpression(QStringLiteral("\\beps_x\\b")), QStringLiteral("εₓ")},
+      {QRegularExpression(QStringLiteral("\\beps\\b")), QStringLiteral("ε")},
+      {QRegularExpression(QStringLiteral("<=")), QStringLiteral("≤")},
+      {QRegularExpression(QStringLiteral("<-")), QStringLiteral("←")},
+  };
+  for (const auto& [pattern, symbol] : kSymbols) text.replace(pattern, symbol);
+  return text;
+}
+
 }  // namespace dpsynth::ui

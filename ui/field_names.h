@@ -5,6 +5,7 @@
 #include <QString>
 #include <string>
 
+#include "core/pipeline/mechanism.h"
 #include "core/pipeline/setting_problem.h"
 
 namespace dpsynth::ui {
@@ -18,5 +19,10 @@ QString describeProblem(const core::pipeline::SettingProblem& problem);
 /// that core still writes with command-line flags, such as the perturbed histogram's).
 QString withFieldNames(const QString& message);
 QString withFieldNames(const std::string& message);
+
+/// core::pipeline::mechanismDescription with its ASCII maths in the studio's symbols
+/// ("alpha_i" → "αᵢ", "Delta" → "Δ", "eps" → "ε", "<=" → "≤"), as the rest of the studio
+/// writes them: the tooltips mixed both spellings.
+QString mechanismTooltip(core::pipeline::Mechanism mechanism);
 
 }  // namespace dpsynth::ui

@@ -5,6 +5,8 @@
 #include <QStyle>
 #include <QVBoxLayout>
 
+#include "ui/field_names.h"
+
 namespace dpsynth::ui {
 
 namespace pipeline = core::pipeline;
@@ -47,8 +49,7 @@ MechanismPanel::MechanismPanel(StudioDocument* document, QWidget* parent)
     item->setFlags(item->flags() | Qt::ItemIsUserCheckable);
     item->setCheckState(Qt::Unchecked);
     item->setIcon(blankIcon_);  // the rows' height already counts the problem icon
-    item->setToolTip(QString::fromStdString(pipeline::mechanismDescription(m)) + "\n(" +
-                     guaranteeHint(m) + ")");
+    item->setToolTip(mechanismTooltip(m) + "\n(" + guaranteeHint(m) + ")");
     item->setData(kDescriptionRole, item->toolTip());
   }
   // Tall enough for every mechanism without scrolling.

@@ -93,13 +93,20 @@ void ProgressPanel::updateProgress(const StageProgress& progress) {
   if (!row) return;
   const double f = progress.fraction();
   row->bar->setValue(static_cast<int>(std::lround(f * 1000)));
-  bool warmup = false;
+  int warming = 0;
   int divergences = 0;
   for (const auto& c : progress.chains) {
-    warmup = warmup || c.inWarmup;
+    warming += c.inWarmup ? 1 : 0;
     divergences += c.divergences;
   }
-  QString format = QStringLiteral("%1 %p%").arg(warmup ? tr("warm-up") : tr("sampling"));
+  // The percentage is the whole stage's; the phase is each chain's ("warm-up 81%" read as a
+  // warm-up 81% done while some chains were already drawing).
+  const int chains = static_cast<int>(progress.chains.size());
+  const QString phase = warming == 0 ? tr("sampling")
+                        : warming == chains
+                            ? tr("warm-up")
+                            : tr("%1 of %2 chains in warm-up").arg(warming).arg(chains);
+  QString format = QStringLiteral("%p% · %1").arg(phase);
   if (divergences > 0) format += tr(" · %1 divergent").arg(divergences);
   row->bar->setFormat(format);
   const double left = progress.remainingSeconds();

@@ -3,6 +3,7 @@
 #include "ui/panels/progress_panel.h"
 
 #include <QLabel>
+#include <QProgressBar>
 #include <QScrollArea>
 #include <QScrollBar>
 #include <QtTest>
@@ -42,6 +43,27 @@ class ProgressPanelTest : public QObject {
       }
     }
     QCOMPARE(panel.rows()[0].timing->text(), QStringLiteral("reused, not run again"));
+  }
+
+  /// The bar's percentage is the stage's; the phase names what the chains are doing (a
+  /// "warm-up 81%" read as warm-up 81% done while some chains were drawing).
+  void theBarNamesEachChainsPhase() {
+    ProgressPanel panel;
+    panel.reset();
+    StageEvent running;
+    running.mechanism = running.stage = QStringLiteral("lw");
+    panel.stageStarted(running);
+    StageProgress p;
+    p.stage = running.stage;
+    p.chains = {{0, 1500, 2000, false, 0}, {1, 900, 2000, true, 0}};
+    panel.updateProgress(p);
+    QCOMPARE(panel.rows()[0].bar->format(), QStringLiteral("%p% · 1 of 2 chains in warm-up"));
+    p.chains[1] = {1, 1100, 2000, false, 2};
+    panel.updateProgress(p);
+    QCOMPARE(panel.rows()[0].bar->format(), QStringLiteral("%p% · sampling · 2 divergent"));
+    p.chains = {{0, 10, 2000, true, 0}, {1, 12, 2000, true, 0}};
+    panel.updateProgress(p);
+    QCOMPARE(panel.rows()[0].bar->format(), QStringLiteral("%p% · warm-up"));
   }
 };
 

@@ -14,6 +14,7 @@
 #include <cmath>
 
 #include "core/study/frontier.h"
+#include "ui/field_names.h"
 
 namespace dpsynth::ui {
 namespace {
@@ -131,7 +132,7 @@ FrontierForm::FrontierForm(QWidget* parent) : QWidget(parent) {
     auto* box = new QCheckBox(QString::fromStdString(pipeline::mechanismName(m)), mechanisms);
     box->setObjectName(QStringLiteral("frontierMechanism_") +
                        QString::fromStdString(pipeline::mechanismName(m)));
-    box->setToolTip(QString::fromStdString(pipeline::mechanismDescription(m)));
+    box->setToolTip(mechanismTooltip(m));
     boxes_[m] = box;
     grid->addWidget(box, i / 2, i % 2);
     ++i;

@@ -2,6 +2,8 @@
 
 #include <qcustomplot.h>
 
+#include <algorithm>
+
 #include "ui/plots/plot_style.h"
 #include "ui/plots/plot_values.h"
 
@@ -12,6 +14,7 @@ AcceptancePlot::AcceptancePlot(QWidget* parent) : PlotWidget(parent) {
   plot->xAxis->setLabel(tr("Sweep"));
   plot->yAxis->setLabel(tr("Mean acceptance probability"));
   plot_style::placeLegendAbove(plot, 6);
+  plot->yAxis->setRange(0, 1.02);  // a probability, also before any sweep (it spanned −1..1)
 }
 
 void AcceptancePlot::reset(int chains, double bound, int warmup) {
@@ -71,8 +74,10 @@ void AcceptancePlot::prepareReplot() {
 void AcceptancePlot::rescaleToData() {
   QCustomPlot* plot = customPlot();
   plot->rescaleAxes();
-  plot->yAxis->setRange(std::min(bound_ > 0 ? bound_ : 1.0, plot->yAxis->range().lower) - 0.05,
-                        1.02);
+  // A probability: never below 0 (an empty plot's default range spanned −1..1).
+  const double lower =
+      std::max(0.0, std::min(bound_ > 0 ? bound_ : 1.0, plot->yAxis->range().lower));
+  plot->yAxis->setRange(std::max(-0.02, lower - 0.05), 1.02);
 }
 
 QString AcceptancePlot::shownMechanisms() const {

@@ -107,6 +107,8 @@ AnalyzeWorkspace::AnalyzeWorkspace(StudioDocument* document, const StudioService
   for (PlotWidget* plot :
        std::initializer_list<PlotWidget*>{trace_, density_, acceptance_, records_}) {
     plot->customPlot()->setMinimumSize(200, 90);
+    // Run is off until a release is open: the empty plots say what comes first.
+    plot->setEmptyText(tr("Open a release, then Run."));
   }
   auto* top = new QSplitter(Qt::Horizontal, right);
   top->addWidget(trace_);

@@ -14,6 +14,7 @@
 #include "core/data/csv_writer.h"
 #include "core/pipeline/mechanism.h"
 #include "core/privacy/neighbours.h"
+#include "ui/field_names.h"
 
 namespace dpsynth::ui {
 namespace {
@@ -221,7 +222,7 @@ void StudyConfigForm::setConfig(const study::StudyConfig& config) {
     item->setFlags(item->flags() | Qt::ItemIsUserCheckable);
     item->setCheckState(i < config.mechanisms.size() ? Qt::Checked : Qt::Unchecked);
     item->setData(Qt::UserRole, static_cast<int>(order[i]));
-    item->setToolTip(QString::fromStdString(core::pipeline::mechanismDescription(order[i])));
+    item->setToolTip(mechanismTooltip(order[i]));
     mechanisms_->addItem(item);
   }
   epsilon_->setText(joinNumbers(config.epsilon));
