@@ -60,6 +60,9 @@ GuaranteeBadge::GuaranteeBadge(QWidget* parent) : QLabel(parent) {
   setAlignment(Qt::AlignCenter);
   setWordWrap(true);
   setMargin(4);
+  // Two lines' room from the start: a text that wraps to a second line no longer pushes the
+  // mechanism list above it.
+  setMinimumHeight(2 * fontMetrics().lineSpacing() + 2 * margin() + 4);
   setToolTip(
       tr("Privacy guarantee of the selected mechanism. Strict DP holds for every database "
          "under the chosen neighbour relation; asymptotic DP (aDP) holds as the sample grows, "

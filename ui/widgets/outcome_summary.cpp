@@ -53,6 +53,9 @@ OutcomeSummary::OutcomeSummary(QWidget* parent) : QWidget(parent) {
   plot_->setObjectName(QStringLiteral("outcomeHistogram"));
   plot_->setMinimumHeight(90);
   plot_->setMaximumHeight(120);
+  // A picture without interactions: the wheel over it scrolls the data pane (QCustomPlot took
+  // every wheel event, so the pane stopped scrolling under the pointer).
+  plot_->setAttribute(Qt::WA_TransparentForMouseEvents);
   plot_->axisRect()->setAutoMargins(QCP::msLeft | QCP::msBottom);
   plot_->axisRect()->setMargins(QMargins(0, 4, 4, 0));
   plot_->yAxis->setTickLabels(false);
