@@ -123,6 +123,26 @@ char detectDelimiter(std::string_view text) {
   return kCandidates[best];
 }
 
+/// Excel's first line naming the delimiter ("sep=;", written by some locales' CSV export and
+/// read by Excel itself): the delimiter and the line's length with its line end; nullopt when
+/// the first line is no such line (or names a delimiter other than ',', ';' or tab).
+std::optional<std::pair<char, std::size_t>> excelSeparatorLine(std::string_view text) {
+  if (text.size() < 5) return std::nullopt;
+  const std::string_view start = text.substr(0, 4);
+  if (start != "sep=" && start != "SEP=" && start != "Sep=") return std::nullopt;
+  std::size_t end = text.find_first_of("\r\n");
+  if (end == std::string_view::npos) end = text.size();
+  std::string_view value = text.substr(4, end - 4);
+  if (value.size() == 3 && value.front() == '"' && value.back() == '"') value = value.substr(1, 1);
+  if (value.size() != 1) return std::nullopt;  // a column named "sep=..." in a header
+  const char delimiter = value.front();
+  // Another character is read as a header line (a column may be named "sep=1").
+  if (delimiter != ',' && delimiter != ';' && delimiter != '\t') return std::nullopt;
+  if (end < text.size() && text[end] == '\r') ++end;
+  if (end < text.size() && text[end] == '\n') ++end;
+  return std::pair{delimiter, end};
+}
+
 int isSpaceOnly(unsigned char c) { return c == ' '; }
 
 /// What libcsv's callbacks fill in: the header, then the records straight into the flat cell
@@ -294,7 +314,21 @@ std::optional<CsvTable> parseCsv(std::string_view text, const std::string& file,
 
   CsvTable table;
   table.file = file;
-  table.delimiter = detectDelimiter(text.substr(text.find_first_not_of(" \t\r\n")));
+  // Excel's "sep=;" line names the delimiter; the header follows on line 2.
+  std::size_t firstLine = 1;
+  if (const auto separator = excelSeparatorLine(text)) {
+    table.delimiter = separator->first;
+    text.remove_prefix(separator->second);
+    skipped += separator->second;
+    firstLine = 2;
+    if (text.find_first_not_of(" \t\r\n") == std::string_view::npos) {
+      throw DataError(file, 0, "", "the file is empty after its \"sep=\" line",
+                      "Expected a header line with column names followed by one line per "
+                      "record.");
+    }
+  } else {
+    table.delimiter = detectDelimiter(text.substr(text.find_first_not_of(" \t\r\n")));
+  }
 
   Parser parser(table.delimiter);
   Collector collector;
@@ -325,11 +359,33 @@ std::optional<CsvTable> parseCsv(std::string_view text, const std::string& file,
     }
     return true;
   };
-  std::size_t line = 1;
+  // In a one-column file an empty line between records is a record whose one value is empty
+  // (a spreadsheet writes an empty cell so): it is held until a record follows, so that blank
+  // lines at the end of the file stay ignored. libcsv skips every empty line, so before this
+  // such a record vanished without a word.
+  std::vector<std::size_t> blankLines;
+  std::size_t line = firstLine;
   for (std::size_t pos = 0; pos < text.size(); ++line) {
     if (line % kCheckEveryLines == 0 && !check(pos)) return std::nullopt;
     const std::size_t end = text.find(lineEnd, pos);
     const std::size_t next = end == std::string_view::npos ? text.size() : end + 1;
+    if (parser.get()->pstate == kRowNotBegun && collector.haveHeader &&
+        collector.rows.columns() == 1 && !collector.firstRagged && !collector.error) {
+      std::string_view content = text.substr(pos, next - pos);
+      while (!content.empty() && (content.back() == '\n' || content.back() == '\r'))
+        content.remove_suffix(1);
+      if (content.find_first_not_of(" \t") == std::string_view::npos) {  // blank, or spaces
+        blankLines.push_back(line);
+        pos = next;
+        continue;
+      }
+      for (const std::size_t blank : blankLines) {
+        collector.rows.appendCell({});
+        collector.rows.endRecord();
+        collector.lines.push_back(blank);
+      }
+      blankLines.clear();
+    }
     if (parser.get()->pstate == kRowNotBegun) collector.rowStartLine = line;
     while (pos < next) {
       if (pos >= nextCheck && !check(pos)) return std::nullopt;

@@ -178,6 +178,13 @@ json sidecarJson(const data::Dataset& dataset, const MechanismResult& result, in
       "the outcome is synthetic; the listed covariates were declared public and are copied "
       "from the input as they are; rows are in a random order";
   j["covariates_note"] = covariatesNote(dataset, result);
+  // CSV files keep the input's delimiter (a semicolon file stays one for its spreadsheet):
+  // readers of the sidecar need not guess it.
+  if (!files.empty() && std::all_of(files.begin(), files.end(), [](const std::string& f) {
+        return f.size() >= 4 && f.compare(f.size() - 4, 4, ".csv") == 0;
+      })) {
+    j["delimiter"] = std::string(1, dataset.source.delimiter);
+  }
   // The published size (SPEC §0): never the confidential n under add-remove or after dropping
   // records with missing values.
   j["n"] = result.size.rowsFor(dataset.size());

@@ -139,6 +139,30 @@ class CliTest : public QObject {
     }
   }
 
+  /// A semicolon file from Excel with its "sep=;" line: read as such, and the synthetic file
+  /// keeps the semicolons, which its sidecar names.
+  void anExcelSemicolonFileKeepsItsDelimiter() {
+    const QString data = dir_->filePath("excel.csv");
+    QFile f(data);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write("sep=;\r\nvisits;region\r\n");
+    for (int i = 0; i < 40; ++i)
+      f.write(QByteArray::number(i % 7) + (i % 2 ? ";north, east\r\n" : ";west\r\n"));
+    f.close();
+    const QString synth = dir_->filePath("excel_out.csv");
+    Run r = runCli(QStringList{"fit", "--data", data, "--outcome", "visits", "--covariates",
+                               "region", "--family", "poisson", "--synthetic-out", synth} +
+                   kSmall);
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    QFile out(synth);
+    QVERIFY(out.open(QIODevice::ReadOnly));
+    QCOMPARE(out.readLine().trimmed(), QByteArray("visits;region"));
+    QFile side(synth + ".json");
+    QVERIFY(side.open(QIODevice::ReadOnly));
+    QCOMPARE(QJsonDocument::fromJson(side.readAll()).object()["delimiter"].toString(),
+             QString(";"));
+  }
+
   void badSettingsAreRefused_data() {
     QTest::addColumn<QStringList>("args");
     QTest::addColumn<QString>("expected");

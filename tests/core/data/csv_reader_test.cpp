@@ -137,9 +137,14 @@ class CsvReaderTest : public QObject {
   }
 
   void skipsBlankLinesKeepingLineNumbers() {
-    const CsvTable t = parseCsv("a\n1\n\n   \n2\n\n\n", "b.csv");
-    QVERIFY(t.rows == (Rows{{"1"}, {"2"}}));
+    // In a file of two columns or more an empty line is no record; in a one-column file one
+    // between records is an empty value (anEmptyLineInAOneColumnFileIsAnEmptyValue).
+    const CsvTable t = parseCsv("a,b\n1,x\n\n   \n2,y\n\n\n", "b.csv");
+    QVERIFY(t.rows == (Rows{{"1", "x"}, {"2", "y"}}));
     QVERIFY(t.lineOfRow == (Lines{2, 5}));
+    const CsvTable one = parseCsv("a\n1\n\n   \n2\n\n\n", "b.csv");
+    QVERIFY(one.rows == (Rows{{"1"}, {""}, {""}, {"2"}}));
+    QVERIFY(one.lineOfRow == (Lines{2, 3, 4, 5}));
   }
 
   void headerOnlyGivesNoRows() {
@@ -215,6 +220,35 @@ class CsvReaderTest : public QObject {
     const CsvTable t = readCsv(path);
     QCOMPARE(qs(t.file), qs(path));
     QVERIFY(t.rows == (Rows{{"1", "2"}}));
+  }
+
+  /// Excel's "sep=;" first line names the delimiter (it was read as the header, and the real
+  /// header as a record); line numbers still count it.
+  void readsExcelsSeparatorLine() {
+    const CsvTable t = parseCsv("sep=;\r\nvisits;region\r\n3;north, east\r\n4;west\r\n", "x.csv");
+    QCOMPARE(t.delimiter, ';');
+    QCOMPARE(t.header, (std::vector<std::string>{"visits", "region"}));
+    QCOMPARE(t.rows.size(), std::size_t{2});
+    QCOMPARE(std::string(t.rows[0][1]), std::string("north, east"));
+    QCOMPARE(t.lineOfRow[0], std::size_t{3});
+    QCOMPARE(parseCsv("SEP=\"\t\"\na\tb\n1\t2\n", "t.csv").delimiter, '\t');
+    DPSYNTH_EXPECT_DATA_ERROR(parseCsv("sep=;\na;b\n1\n", "r.csv"), 3, "", "found 1");
+    DPSYNTH_EXPECT_DATA_ERROR(parseCsv("sep=,\n\n", "e.csv"), 0, "", "empty");
+    // A header that only looks like one stays a header.
+    QCOMPARE(parseCsv("sep=1\n5\n", "h.csv").header, std::vector<std::string>{"sep=1"});
+  }
+
+  /// A one-column file's empty line between records is a record with an empty value (what a
+  /// spreadsheet writes for an empty cell); it was dropped without a word. Empty lines at the
+  /// end, and in files of more columns, are still skipped.
+  void anEmptyLineInAOneColumnFileIsAnEmptyValue() {
+    const CsvTable t = parseCsv("y\n1\n\n2\r\n\r\n3\n\n\n", "one.csv");
+    QCOMPARE(t.rows.size(), std::size_t{5});
+    QCOMPARE(std::string(t.rows[1][0]), std::string());
+    QCOMPARE(std::string(t.rows[4][0]), std::string("3"));
+    QCOMPARE(t.lineOfRow, (std::vector<std::size_t>{2, 3, 4, 5, 6}));
+    QCOMPARE(parseCsv("a,b\n1,2\n\n3,4\n", "two.csv").rows.size(), std::size_t{2});
+    QCOMPARE(parseCsv("\ny\n1\n", "lead.csv").rows.size(), std::size_t{1});
   }
 
   void rejectsBinaryContent() {

@@ -347,6 +347,12 @@ class DatasetTest : public QObject {
     QCOMPARE(build("y\n5\n", addRemove).size(), std::size_t{1});
   }
 
+  void anEmptyLineOfAOneColumnFileIsAMissingValue() {
+    DPSYNTH_EXPECT_DATA_ERROR(build("y\n1\n\n2\n", spec("y")), 3, "y", "an empty field");
+    QCOMPARE(build("y\n1\n\n2\n3\n", spec("y", {}, Family::normal, true)).droppedRows,
+             std::size_t{1});
+  }
+
   void acceptsAConstantOutcome() {
     // Refusing it told a constant database from a neighbour whose one changed record breaks the
     // tie (SPEC §0: no data may make a release be refused).
