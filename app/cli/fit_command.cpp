@@ -12,6 +12,7 @@
 #include "app/cli/commands.h"
 #include "app/cli/output_plan.h"
 #include "app/cli/run_inputs.h"
+#include "app/cli/stage_heartbeat.h"
 #include "core/data/csv_writer.h"
 #include "core/data/dataset.h"
 #include "core/data/spreadsheet_formulas.h"
@@ -134,6 +135,13 @@ std::optional<double> parseAutoOrNumber(const std::string& text, const std::stri
 class ConsoleObserver : public core::pipeline::PipelineObserver {
  public:
   explicit ConsoleObserver(bool quiet) : quiet_(quiet) {}
+  void onStageStarted(const std::string& mechanism, const std::string& stage,
+                      bool fromCache) override {
+    if (!quiet_ && !fromCache) heartbeat_.started(mechanism, stage);
+  }
+  void onSamplerProgress(const std::string& stage, const core::mcmc::Progress& p) override {
+    if (!quiet_) heartbeat_.progress(stage, p);
+  }
   void onStageFinished(const std::string&, const core::pipeline::StagePtr& s) override {
     if (quiet_) return;
     std::lock_guard lock(mutex_);
@@ -147,6 +155,7 @@ class ConsoleObserver : public core::pipeline::PipelineObserver {
  private:
   bool quiet_;
   std::mutex mutex_;
+  StageHeartbeat heartbeat_;  // a line every few seconds while a long stage samples
 };
 
 void printSummary(const core::data::Dataset& dataset, const core::pipeline::MechanismResult& r,

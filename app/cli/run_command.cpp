@@ -10,6 +10,7 @@
 #include "app/cli/commands.h"
 #include "app/cli/output_plan.h"
 #include "app/cli/run_inputs.h"
+#include "app/cli/stage_heartbeat.h"
 #include "core/data/csv_writer.h"
 #include "core/data/generators.h"
 #include "core/data/sha256.h"
@@ -48,6 +49,13 @@ namespace {
 /// Stage lines on stderr as the pipeline runs (no timings: the output is for humans only).
 class StageLog : public core::pipeline::PipelineObserver {
  public:
+  void onStageStarted(const std::string& mechanism, const std::string& stage,
+                      bool fromCache) override {
+    if (!fromCache) heartbeat_.started(mechanism, stage);
+  }
+  void onSamplerProgress(const std::string& stage, const core::mcmc::Progress& p) override {
+    heartbeat_.progress(stage, p);
+  }
   void onStageFinished(const std::string& mechanism, const core::pipeline::StagePtr& s) override {
     std::lock_guard lock(mutex_);
     std::cerr << "  " << std::left << std::setw(12) << mechanism << " stage " << std::setw(22)
@@ -57,6 +65,7 @@ class StageLog : public core::pipeline::PipelineObserver {
 
  private:
   std::mutex mutex_;
+  StageHeartbeat heartbeat_;  // a line every few seconds while a long stage samples
 };
 
 /// The session's data as a table, refusing data that are missing or not the ones the session
