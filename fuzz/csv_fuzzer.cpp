@@ -61,10 +61,14 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* bytes, std::size_t siz
   }
   spec.family = static_cast<dpsynth::core::models::Family>((options >> 2) & 3);
   spec.dropMissing = (options & 0x80) != 0;
+  spec.countConfidential = (options & 0x02) != 0;
   try {
     (void)data::suggestFamily(table, spec.outcome);
     const data::Dataset dataset = data::buildDataset(table, spec);
-    if (dataset.X.rows() != dataset.y.size() || dataset.size() < 2) std::abort();
+    // Fewer than 2 records only where the count is confidential and there are no covariates
+    // (DatasetSpec::countConfidential).
+    const bool anyCount = (spec.dropMissing || spec.countConfidential) && spec.covariates.empty();
+    if (dataset.X.rows() != dataset.y.size() || (dataset.size() < 2 && !anyCount)) std::abort();
     if (static_cast<std::size_t>(dataset.X.cols()) != dataset.designNames.size()) std::abort();
     if (!dataset.X.allFinite() || !dataset.y.allFinite()) std::abort();
   } catch (const data::DataError& error) {

@@ -103,7 +103,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* bytes, std::size_t siz
   try {
     (void)data::suggestFamily(table, spec.outcome);
     const data::Dataset dataset = data::buildDataset(table, spec);
-    if (dataset.X.rows() != dataset.y.size() || dataset.size() < 2) std::abort();
+    // Fewer than 2 records only where the count is confidential (here: complete records after
+    // dropping missing values) and there are no covariates (DatasetSpec::countConfidential).
+    const bool anyCount = spec.dropMissing && spec.covariates.empty();
+    if (dataset.X.rows() != dataset.y.size() || (dataset.size() < 2 && !anyCount)) std::abort();
     if (static_cast<std::size_t>(dataset.X.cols()) != dataset.designNames.size()) std::abort();
     if (!dataset.X.allFinite() || !dataset.y.allFinite()) std::abort();
   } catch (const data::DataError& error) {
