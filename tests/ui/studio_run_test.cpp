@@ -8,6 +8,7 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QGuiApplication>
+#include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
 #include <QProcess>
@@ -489,6 +490,20 @@ class StudioRunTest : public QObject {
       for (double d : plots[0].deltaPerRecord) QVERIFY(d <= line + 1e-12);
       QCOMPARE(errors.count(), std::size_t(0));
     }
+  }
+
+  /// The badge states what will run: a highlighted mechanism that is not checked gives way to
+  /// the first checked one (it showed censor-uw's strict DP beside a run of lw and sw).
+  void theBadgeDescribesACheckedMechanism() {
+    test::ErrorRecorder errors;
+    auto window = makeWindow(errors);
+    test::setMechanisms(*window, {pipeline::Mechanism::sw, pipeline::Mechanism::lw});
+    window->document()->setCurrentMechanism(pipeline::Mechanism::censorUw);
+    auto* badge = window->findChild<QLabel*>(QStringLiteral("guaranteeBadge"));
+    QVERIFY(badge);
+    QVERIFY2(badge->text().startsWith("sw:"), qPrintable(badge->text()));
+    window->document()->setCurrentMechanism(pipeline::Mechanism::lw);
+    QVERIFY2(badge->text().startsWith("lw:"), qPrintable(badge->text()));
   }
 
   void guiStaysResponsiveDuringARun() {

@@ -14,6 +14,7 @@ RecordAcceptancePlot::RecordAcceptancePlot(QWidget* parent) : PlotWidget(parent)
   plot->xAxis->setLabel(tr("Record (sorted by acceptance)"));
   plot->yAxis->setLabel(tr("Mean acceptance probability"));
   plot_style::placeLegendAbove(plot, 4);
+  plot->yAxis->setRange(0, 1.02);  // a probability, also before any record
 }
 
 void RecordAcceptancePlot::clear() { setRecords({}, 0.0); }
@@ -45,10 +46,10 @@ void RecordAcceptancePlot::setRecords(std::vector<double> perRecord, double boun
 
 void RecordAcceptancePlot::rescaleToData() {
   PlotWidget::rescaleToData();
-  if (!sorted_.empty()) {
-    customPlot()->yAxis->setRange(std::min(bound_ > 0 ? bound_ : 1.0, sorted_.front()) - 0.05,
-                                  1.02);
-  }
+  // A probability, also before any record (the empty plot's axis ran 0..5).
+  const double lower =
+      sorted_.empty() ? 0.0 : std::max(0.0, std::min(bound_ > 0 ? bound_ : 1.0, sorted_.front()));
+  customPlot()->yAxis->setRange(std::max(-0.02, lower - 0.05), 1.02);
 }
 
 QString RecordAcceptancePlot::shownMechanisms() const {

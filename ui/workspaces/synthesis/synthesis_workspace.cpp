@@ -6,6 +6,7 @@
 #include <QPushButton>
 #include <QSplitter>
 #include <QTabWidget>
+#include <algorithm>
 
 #include "core/pipeline/release_claim.h"
 #include "core/privacy/size_release.h"
@@ -331,7 +332,13 @@ void SynthesisWorkspace::renderResults() {
 }
 
 void SynthesisWorkspace::updateBadge() {
-  const auto current = document_->currentMechanism();
+  // The badge states the guarantee of what will run: the highlighted mechanism when it is
+  // checked, else the first checked one (it described a highlighted but unchecked censor-uw
+  // beside a run of lw and sw).
+  auto current = document_->currentMechanism();
+  const auto& checked = document_->settings().mechanisms;
+  if (current && std::find(checked.begin(), checked.end(), *current) == checked.end())
+    current = checked.empty() ? std::nullopt : std::optional(checked.front());
   const StudioSettings settings = document_->current();
   GuaranteeContext context;
   context.datasets = settings.syntheticDatasets;
