@@ -96,6 +96,9 @@ Synthesizer::Synthesizer(const data::Dataset& dataset, const MechanismResult& re
   models::ModelSpec drawing = spec;
   drawing.sufficientStatistics = false;
   if (fromNothing) {
+    // The draws stay valid on the stand-in: an intercept-only model samples its parameters in
+    // the direct form (models::makeModel's formFor), whose coordinates do not depend on the
+    // records, so both models read u alike.
     empty_ = std::make_unique<data::Dataset>(placeholderRecords(dataset, rows_));
     model_ = models::makeModel(*empty_, drawing, {}, stop);
     return;
