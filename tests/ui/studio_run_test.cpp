@@ -464,6 +464,8 @@ class StudioRunTest : public QObject {
     QVERIFY(!lipschitz->isStale());
     QVERIFY2(!results->note().contains("changed"), qPrintable(results->note()));
     QCOMPARE(lipschitz->runLabel(), firstRun);
+    // The progress pane still tells of the cancelled run whose bars it shows.
+    QVERIFY(window->synthesis()->progressPanel()->summary().contains("cancelled"));
     QCOMPARE(errors.count(), std::size_t(0));
   }
 

@@ -299,7 +299,9 @@ void SynthesisWorkspace::renderResults() {
     // outdated mark (they kept it before).
     if (fresh || (current && viewStale_)) {
       if (fresh) warnings_->setRun(*output);
-      presenter_->showOutput(*output, true, warnings_->count());
+      // Shown again (not fresh): the progress pane keeps its account of the last run started
+      // (a cancel's bars stayed under the restored run's summary).
+      presenter_->showOutput(*output, true, warnings_->count(), fresh);
       viewStale_ = false;
     }
   } else if (const auto& stored = document_->storedResults()) {
