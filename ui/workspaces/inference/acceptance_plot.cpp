@@ -9,6 +9,11 @@
 
 namespace dpsynth::ui {
 
+double acceptanceAxisLower(double bound, double lowest) {
+  const double lower = std::max(0.0, std::min(bound > 0 ? bound : 1.0, lowest));
+  return std::max(-0.02, lower - 0.05);
+}
+
 AcceptancePlot::AcceptancePlot(QWidget* parent) : PlotWidget(parent) {
   QCustomPlot* plot = customPlot();
   plot->xAxis->setLabel(tr("Sweep"));
@@ -74,10 +79,8 @@ void AcceptancePlot::prepareReplot() {
 void AcceptancePlot::rescaleToData() {
   QCustomPlot* plot = customPlot();
   plot->rescaleAxes();
-  // A probability: never below 0 (an empty plot's default range spanned −1..1).
-  const double lower =
-      std::max(0.0, std::min(bound_ > 0 ? bound_ : 1.0, plot->yAxis->range().lower));
-  plot->yAxis->setRange(std::max(-0.02, lower - 0.05), 1.02);
+  // An empty plot's default range spanned −1..1.
+  plot->yAxis->setRange(acceptanceAxisLower(bound_, plot->yAxis->range().lower), 1.02);
 }
 
 QString AcceptancePlot::shownMechanisms() const {

@@ -9,6 +9,10 @@
 
 namespace dpsynth::ui {
 
+/// The lower end of an acceptance plot's y axis: a probability's, never below 0, and low
+/// enough to show the bound e^−ε (0: none) and the lowest value plotted.
+double acceptanceAxisLower(double bound, double lowest);
+
 class AcceptancePlot : public PlotWidget {
   Q_OBJECT
 

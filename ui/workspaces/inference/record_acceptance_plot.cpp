@@ -6,6 +6,7 @@
 
 #include "ui/plots/plot_style.h"
 #include "ui/plots/plot_values.h"
+#include "ui/workspaces/inference/acceptance_plot.h"
 
 namespace dpsynth::ui {
 
@@ -46,10 +47,9 @@ void RecordAcceptancePlot::setRecords(std::vector<double> perRecord, double boun
 
 void RecordAcceptancePlot::rescaleToData() {
   PlotWidget::rescaleToData();
-  // A probability, also before any record (the empty plot's axis ran 0..5).
-  const double lower =
-      sorted_.empty() ? 0.0 : std::max(0.0, std::min(bound_ > 0 ? bound_ : 1.0, sorted_.front()));
-  customPlot()->yAxis->setRange(std::max(-0.02, lower - 0.05), 1.02);
+  // Also before any record (the empty plot's axis ran 0..5).
+  customPlot()->yAxis->setRange(
+      acceptanceAxisLower(bound_, sorted_.empty() ? 0.0 : sorted_.front()), 1.02);
 }
 
 QString RecordAcceptancePlot::shownMechanisms() const {
