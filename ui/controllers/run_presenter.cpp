@@ -56,6 +56,7 @@ RunPresenter::RunPresenter(RunController* run, ProgressPanel* progress, ResultsP
 void RunPresenter::runEndedEarly(const QString& label, const QString& why) {
   // The live plots hold values of a run that will never have results: say so, in the caption
   // ("run in progress" until now) and the banner.
+  plots_->endRun();
   if (auto* traces = qobject_cast<TracePlot*>(plots_->plot(PlotsView::kTraces))) traces->endLive();
   for (PlotsView::Tab tab : {PlotsView::kLipschitz, PlotsView::kTraces}) {
     PlotWidget* plot = plots_->plot(tab);

@@ -190,11 +190,19 @@ void PlotWidget::setEmptyText(const QString& text) {
   updateCaption();
 }
 
+void PlotWidget::setWaitingText(const QString& text) {
+  waitingText_ = text;
+  updateCaption();
+}
+
 QString PlotWidget::caption() const { return caption_->text(); }
 
 void PlotWidget::updateCaption() {
   const QString shown = shownMechanisms();
-  if (runLabel_.isEmpty() && shown.isEmpty()) {
+  if (shown.isEmpty() && !waitingText_.isEmpty()) {
+    caption_->setText(runLabel_.isEmpty() ? waitingText_
+                                          : QStringLiteral("%1 · %2").arg(runLabel_, waitingText_));
+  } else if (runLabel_.isEmpty() && shown.isEmpty()) {
     caption_->setText(emptyText_.isEmpty() ? tr("No results: press Run.") : emptyText_);
   } else if (shown.isEmpty()) {
     caption_->setText(tr("%1 · no mechanism to show").arg(runLabel_));

@@ -45,6 +45,8 @@ class PlotWidget : public QWidget {
   QString runLabel() const { return runLabel_; }
   /// The caption of an empty plot (by default "No results: press Run.").
   void setEmptyText(const QString& text);
+  /// While a run is in progress, what an empty plot says instead (empty: the usual caption).
+  void setWaitingText(const QString& text);
   /// The caption as shown: "<run> · <mechanisms>", or a note that nothing is shown.
   QString caption() const;
   /// Greys the plot and shows a banner (the results table's stale note) when the settings or
@@ -100,6 +102,7 @@ class PlotWidget : public QWidget {
   QLabel* staleBanner_ = nullptr;
   QString runLabel_;
   QString emptyText_;
+  QString waitingText_;
   QString exportFolder_;
   bool stale_ = false;
   QTimer replotTimer_;

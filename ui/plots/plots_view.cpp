@@ -38,6 +38,7 @@ PlotsView::PlotsView(QWidget* parent) : QTabWidget(parent) {
 
 void PlotsView::setResults(const std::vector<double>& confidential, bool countData,
                            const std::vector<MechanismPlotData>& mechanisms) {
+  endRun();
   std::vector<LipschitzSeries> lipschitz;
   std::vector<LipschitzWeightSeries> lipschitzWeight;
   std::vector<WeightSeries> weights;
@@ -85,6 +86,7 @@ void PlotsView::updateLipschitz(const QString& mechanism, const QString& stage,
 }
 
 void PlotsView::clearAll() {
+  endRun();
   lipschitz_->clear();
   lipschitzWeight_->clear();
   weights_->clear();
@@ -102,12 +104,20 @@ void PlotsView::beginRun(const QString& previousRunNote) {
   lipschitz_->setStale(false);
   traces_->setRunLabel(tr("run in progress"));
   traces_->setStale(false);
+  // Until a stage or the run finishes, an empty plot says what it waits for (it said "No
+  // results: press Run." while the run it waited for was in progress).
+  lipschitz_->setWaitingText(tr("each stage's violin appears when the stage finishes"));
   for (PlotWidget* p :
        {static_cast<PlotWidget*>(lipschitzWeight_), static_cast<PlotWidget*>(weights_),
         static_cast<PlotWidget*>(synthetic_), static_cast<PlotWidget*>(posterior_)}) {
     p->setStale(hadResults, previousRunNote);
+    p->setWaitingText(hadResults ? QString() : tr("Running: drawn when the run finishes."));
   }
   stale_ = hadResults;
+}
+
+void PlotsView::endRun() {
+  for (int t = 0; t < kTabCount; ++t) plot(static_cast<Tab>(t))->setWaitingText({});
 }
 
 void PlotsView::setRunLabel(const QString& run) {

@@ -47,6 +47,8 @@ class PlotsView : public QTabWidget {
   /// A run starts: the live Lipschitz violins start empty (no violin of an earlier run or
   /// dataset among the new ones); the other plots keep the previous run, marked stale.
   void beginRun(const QString& previousRunNote);
+  /// The run ended (results, a cancel or a failure): empty plots stop saying they are waiting.
+  void endRun();
   /// Every plot names this run in its caption.
   void setRunLabel(const QString& run);
   /// What every empty plot says (empty: "No results: press Run.").

@@ -7,6 +7,7 @@
 #include "plot_test_data.h"
 #include "ui/plots/lipschitz_violin_plot.h"
 #include "ui/plots/lipschitz_weight_plot.h"
+#include "ui/plots/plot_widget.h"
 #include "ui/plots/posterior_density_plot.h"
 #include "ui/plots/synthetic_comparison_plot.h"
 #include "ui/plots/trace_plot.h"
@@ -55,6 +56,27 @@ class PlotsViewTest : public QObject {
     view.clearAll();
     QCOMPARE(view.lipschitzPlot()->violins()->sampleCount(), 0);
     QCOMPARE(view.tracePlot()->plottableCount(), 0);
+  }
+
+  void emptyPlotsSayWhatARunInProgressWillDraw() {
+    test::FakeData data(1);
+    PlotsView view;
+    PlotWidget* posterior = view.plot(PlotsView::kPosteriors);
+    QVERIFY(posterior->caption().contains("press Run"));
+    // The first run: the result plots wait for it instead of asking for one.
+    view.beginRun("previous run");
+    QCOMPARE(posterior->caption(), QString("Running: drawn when the run finishes."));
+    QVERIFY(view.plot(PlotsView::kLipschitz)->caption().contains("when the stage finishes"));
+    view.endRun();  // cancelled: no results, and nothing is waited for any more
+    QVERIFY(posterior->caption().contains("press Run"));
+    view.beginRun("previous run");
+    view.setResults(data.normals(200, 10, 2), false, data.mechanisms(2, 200));
+    view.setRunLabel("run 1");
+    QVERIFY(!posterior->caption().contains("Running"));
+    // A later run: the previous run's plots stay, marked as such, with no waiting text.
+    view.beginRun("previous run");
+    QVERIFY(!posterior->caption().contains("Running"));
+    QVERIFY(posterior->isStale());
   }
 
   void liveLipschitzUpdates() {
