@@ -92,7 +92,10 @@ void TracePlot::setCurrentMechanism(const QString& mechanism) {
 
 QString TracePlot::shownMechanisms() const {
   if (mechanism_.isEmpty() || chains_ == 0) return {};
-  const QString what = live_ ? tr("chains of %1, sampling now") : tr("chains of %1");
+  // Kept draws stream in after warm-up: until the first of them the plot says it waits.
+  const QString what = !live_       ? tr("chains of %1")
+                       : liveDrawn_ ? tr("chains of %1, sampling now")
+                                    : tr("chains of %1 in warm-up: draws appear after it");
   return stage_.isEmpty() || stage_ == mechanism_
              ? what.arg(mechanism_)
              : what.arg(mechanism_) + tr(" (stage %1)").arg(stage_);
@@ -104,6 +107,7 @@ void TracePlot::clearTraces(const QStringList& parameterNames, int chains) {
   chains_ = chains;
   current_ = 0;
   warmupEnd_ = 0;
+  liveDrawn_ = false;
   traces_.assign(static_cast<size_t>(chains) * static_cast<size_t>(parameterNames.size()),
                  TraceDecimator(kMaxPointsPerChain));
   {
@@ -128,6 +132,10 @@ bool TracePlot::appendDraws(int chain, std::int64_t firstDraw, const std::vector
     }
   }
   requestReplot();  // graphs are refreshed from the decimators in the coalesced replot
+  if (count > 0 && !liveDrawn_) {
+    liveDrawn_ = true;
+    updateCaption();
+  }
   return true;
 }
 

@@ -83,6 +83,7 @@ class TracePlot : public PlotWidget {
   std::vector<MechanismTraces> finished_;  ///< of the last finished run
   QString mechanism_, stage_;
   bool live_ = false;
+  bool liveDrawn_ = false;  ///< a kept draw has come since the traces were cleared
   QComboBox* selector_ = nullptr;
   QComboBox* mechanismSelector_ = nullptr;
 };

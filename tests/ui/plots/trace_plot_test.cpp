@@ -37,6 +37,8 @@ class TracePlotTest : public QObject {
     TracePlot plot;
     plot.clearTraces({"beta[1]"}, 2);
     plot.setLiveSource("lw", "lw");
+    // Warm-up draws are not kept: until the first kept one the plot says why it is empty.
+    QVERIFY(plot.shownMechanisms().contains("warm-up"));
     plot.appendDraws(0, 0, {1.0, 1.5});
     QTRY_COMPARE(plot.pointCount(), 2);
     QVERIFY(plot.shownMechanisms().contains("sampling now"));
