@@ -1,7 +1,9 @@
 #pragma once
+#include <limits>
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <utility>
 
 namespace dpsynth::core::models {
 
@@ -34,6 +36,15 @@ inline std::string familyName(Family family) {
 /// True for the integer-valued families (poisson, negbin).
 inline bool isCountFamily(Family family) {
   return family == Family::poisson || family == Family::negbin;
+}
+
+/// The closed hull of the outcome's values: [0, 1] for beta, [0, ∞) for counts, the real line
+/// for normal.
+inline std::pair<double, double> outcomeSupport(Family family) {
+  constexpr double kInf = std::numeric_limits<double>::infinity();
+  if (family == Family::beta) return {0.0, 1.0};
+  if (isCountFamily(family)) return {0.0, kInf};
+  return {-kInf, kInf};
 }
 
 }  // namespace dpsynth::core::models

@@ -124,4 +124,27 @@ DensityEstimate kernelDensity(std::span<const double> values, int gridSize, doub
   return kernelDensityOn(values, lo, hi, gridSize, h);
 }
 
+DensityEstimate kernelDensityWithin(std::span<const double> values, double lower, double upper,
+                                    int gridSize, double bandwidth, double cut) {
+  checkValues(values);
+  if (!(lower < upper))
+    throw std::invalid_argument("kernel density: bounds must satisfy lower < upper");
+  const double h = bandwidth > 0 ? bandwidth : silvermanBandwidth(values);
+  const auto [minIt, maxIt] = std::minmax_element(values.begin(), values.end());
+  double lo = std::max(lower, *minIt - cut * h), hi = std::min(upper, *maxIt + cut * h);
+  if (!(hi > lo)) {  // a constant sample on a bound, or cut ≤ 0
+    lo = std::max(lower, lo - h);
+    hi = std::min(upper, hi + h);
+  }
+  DensityEstimate out = kernelDensityOn(values, lo, hi, gridSize, h);
+  for (const double bound : {lower, upper}) {
+    if (!std::isfinite(bound)) continue;
+    std::vector<double> mirrored(values.begin(), values.end());
+    for (double& v : mirrored) v = 2 * bound - v;
+    const DensityEstimate reflected = kernelDensityOn(mirrored, lo, hi, gridSize, h);
+    for (std::size_t k = 0; k < out.density.size(); ++k) out.density[k] += reflected.density[k];
+  }
+  return out;
+}
+
 }  // namespace dpsynth::core::utility

@@ -34,4 +34,12 @@ DensityEstimate kernelDensityOn(std::span<const double> values, double lo, doubl
 DensityEstimate kernelDensity(std::span<const double> values, int gridSize = 512,
                               double bandwidth = 0, double cut = 3);
 
+/// kernelDensity for values known to lie in [lower, upper] (either may be infinite): the grid
+/// stops at the bounds, and the sample is reflected in each finite bound, so that the mass a
+/// Gaussian kernel would put outside comes back inside (f̂(x) = Σ [K(x − v) + K(x − (2L − v)) +
+/// K(x − (2U − v))] / nh). Without it a beta outcome's density falls to half its height at 0
+/// and 1 and goes on below 0. Throws as kernelDensity, and when lower ≥ upper.
+DensityEstimate kernelDensityWithin(std::span<const double> values, double lower, double upper,
+                                    int gridSize = 512, double bandwidth = 0, double cut = 3);
+
 }  // namespace dpsynth::core::utility

@@ -139,8 +139,10 @@ void RunPresenter::showOutput(const RunOutput& output, bool current, int warning
   }
   results_->model()->setResults(output.table, output.warnings);
   const auto& y = output.dataset->y;
+  const auto [lower, upper] = core::models::outcomeSupport(output.dataset->family);
   plots_->setResults({y.data(), y.data() + y.size()},
-                     core::models::isCountFamily(output.dataset->family), output.plots);
+                     core::models::isCountFamily(output.dataset->family), output.plots, lower,
+                     upper);
   plots_->setRunLabel(runLabelOf(output));
   plots_->setStale(false);
   if (progress) progress_->setSummary(summaryOf(output) + '.');

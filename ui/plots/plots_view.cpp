@@ -37,7 +37,8 @@ PlotsView::PlotsView(QWidget* parent) : QTabWidget(parent) {
 }
 
 void PlotsView::setResults(const std::vector<double>& confidential, bool countData,
-                           const std::vector<MechanismPlotData>& mechanisms) {
+                           const std::vector<MechanismPlotData>& mechanisms, double lower,
+                           double upper) {
   endRun();
   std::vector<LipschitzSeries> lipschitz;
   std::vector<LipschitzWeightSeries> lipschitzWeight;
@@ -73,7 +74,7 @@ void PlotsView::setResults(const std::vector<double>& confidential, bool countDa
   lipschitz_->setSeries(lipschitz);
   lipschitzWeight_->setSeries(lipschitzWeight);
   weights_->setSeries(weights);
-  synthetic_->setData(confidential, countData, synthetic);
+  synthetic_->setData(confidential, countData, synthetic, lower, upper);
   posterior_->setSeries(posterior);
   traces_->setMechanismTraces(traces);
 }

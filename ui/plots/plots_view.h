@@ -4,6 +4,7 @@
 #include <QStringList>
 #include <QTabWidget>
 #include <cstdint>
+#include <limits>
 #include <vector>
 
 #include "ui/plots/mechanism_plot_data.h"
@@ -35,8 +36,11 @@ class PlotsView : public QTabWidget {
   explicit PlotsView(QWidget* parent = nullptr);
 
   /// Replaces the data of the five result plots (the traces are left alone).
+  /// lower and upper: the outcome's support (see SyntheticComparisonPlot::setData).
   void setResults(const std::vector<double>& confidential, bool countData,
-                  const std::vector<MechanismPlotData>& mechanisms);
+                  const std::vector<MechanismPlotData>& mechanisms,
+                  double lower = -std::numeric_limits<double>::infinity(),
+                  double upper = std::numeric_limits<double>::infinity());
   /// Updates one mechanism's Lipschitz violin while a run is in progress (coalesced redraw),
   /// labelled with the stage the values come from.
   void updateLipschitz(const QString& mechanism, const QString& stage,

@@ -43,9 +43,12 @@ SyntheticComparisonPlot::SyntheticComparisonPlot(QWidget* parent) : PlotWidget(p
 }
 
 void SyntheticComparisonPlot::setData(const std::vector<double>& confidential, bool countData,
-                                      const std::vector<SyntheticSeries>& synthetic) {
+                                      const std::vector<SyntheticSeries>& synthetic, double lower,
+                                      double upper) {
   confidential_ = finite(confidential);
   countData_ = countData;
+  lower_ = lower < upper ? lower : -std::numeric_limits<double>::infinity();
+  upper_ = lower < upper ? upper : std::numeric_limits<double>::infinity();
   synthetic_.clear();
   for (const SyntheticSeries& s : synthetic) synthetic_.push_back({s.name, finite(s.values)});
   rebuild();
@@ -150,7 +153,7 @@ void SyntheticComparisonPlot::rebuild() {
       graph->setName(s.name);
       graph->setPen(QPen(s.color, s.penWidth));
       if (s.values->size() >= 2) {
-        const auto est = core::utility::kernelDensity(*s.values, 512);
+        const auto est = core::utility::kernelDensityWithin(*s.values, lower_, upper_, 512);
         graph->setData(QVector<double>(est.grid.begin(), est.grid.end()),
                        QVector<double>(est.density.begin(), est.density.end()), true);
       }

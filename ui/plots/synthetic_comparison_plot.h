@@ -2,6 +2,7 @@
 /// Confidential vs synthetic data: overlaid kernel densities (or, for count data, histograms
 /// with integer-aligned bins) on the left and empirical CDFs on the right, in one QCustomPlot
 /// with two axis rects.
+#include <limits>
 #include <vector>
 
 #include "ui/plots/plot_widget.h"
@@ -21,8 +22,12 @@ class SyntheticComparisonPlot : public PlotWidget {
  public:
   explicit SyntheticComparisonPlot(QWidget* parent = nullptr);
 
+  /// The outcome's values lie in [lower, upper] (the family's support, e.g. (0, 1) for beta):
+  /// the densities stop there and are reflected in each finite bound.
   void setData(const std::vector<double>& confidential, bool countData,
-               const std::vector<SyntheticSeries>& synthetic);
+               const std::vector<SyntheticSeries>& synthetic,
+               double lower = -std::numeric_limits<double>::infinity(),
+               double upper = std::numeric_limits<double>::infinity());
   void clear();
   bool countData() const { return countData_; }
   /// Number of series drawn (confidential + synthetic) in each panel.
@@ -49,6 +54,8 @@ class SyntheticComparisonPlot : public PlotWidget {
   std::vector<double> confidential_;
   std::vector<SyntheticSeries> synthetic_;
   bool countData_ = false;
+  double lower_ = -std::numeric_limits<double>::infinity();
+  double upper_ = std::numeric_limits<double>::infinity();
   QCPAxisRect* densityRect_ = nullptr;
   QCPAxisRect* ecdfRect_ = nullptr;
 };

@@ -9,6 +9,7 @@
 
 using dpsynth::core::utility::kernelDensity;
 using dpsynth::core::utility::kernelDensityOn;
+using dpsynth::core::utility::kernelDensityWithin;
 using dpsynth::core::utility::silvermanBandwidth;
 
 namespace {
@@ -102,6 +103,42 @@ class KernelDensityTest : public QObject {
     QVERIFY(std::abs(est.density[1] - 1 / (0.5 * std::sqrt(2 * std::numbers::pi))) < 1e-12);
     QVERIFY(std::abs(est.density[0] - std::exp(-2.0) / (0.5 * std::sqrt(2 * std::numbers::pi))) <
             1e-12);
+  }
+
+  /// One value 0.5 in [0, 1] with h = 0.4: the density is the kernel plus its mirror images in
+  /// 0 and 1, (φ((t − 0.5)/h) + φ((t + 0.5)/h) + φ((t − 1.5)/h))/h, on a grid from 0 to 1.
+  void reflectedDensityByHand() {
+    const std::vector<double> x{0.5};
+    const auto est = kernelDensityWithin(x, 0.0, 1.0, 3, 0.4);
+    QCOMPARE(est.grid.front(), 0.0);
+    QCOMPARE(est.grid.back(), 1.0);
+    const double c = 1 / (0.4 * std::sqrt(2 * std::numbers::pi));
+    const double edge = c * (2 * std::exp(-0.5 * 1.25 * 1.25) + std::exp(-0.5 * 3.75 * 3.75));
+    const double middle = c * (1 + 2 * std::exp(-0.5 * 2.5 * 2.5));
+    QVERIFY2(std::abs(est.density[0] - edge) < 1e-12, qPrintable(QString::number(est.density[0])));
+    QVERIFY(std::abs(est.density[1] - middle) < 1e-12);
+    QVERIFY(std::abs(est.density[2] - edge) < 1e-12);
+  }
+
+  /// A uniform sample on [0, 1]: reflected, the estimate keeps its height at the bounds and its
+  /// mass inside them; unreflected, it halves at each bound and leaks below 0.
+  void aBoundedSampleKeepsItsMassInside() {
+    std::mt19937_64 engine(5);
+    std::vector<double> x(2000);
+    for (auto& v : x) v = (static_cast<double>(engine() >> 11) + 0.5) / 9007199254740992.0;
+    const auto est = kernelDensityWithin(x, 0.0, 1.0, 1024);
+    QVERIFY(est.grid.front() >= 0.0 && est.grid.back() <= 1.0);
+    QVERIFY(std::abs(trapezoid(est.grid, est.density) - 1) < 0.01);
+    QVERIFY2(est.density.front() > 0.85, qPrintable(QString::number(est.density.front())));
+    QVERIFY(est.density.back() > 0.85);
+    const auto plain = kernelDensity(x, 1024);
+    QVERIFY(plain.grid.front() < 0.0);
+    QVERIFY(exactDensity(x, 0.0, plain.bandwidth) < 0.6);
+    // One-sided: a bound at 0 only.
+    const auto half = kernelDensityWithin(skewedSample(3000, 2), 0.0, INFINITY, 1024, 0.0, 6.0);
+    QCOMPARE(half.grid.front(), 0.0);
+    QVERIFY(std::abs(trapezoid(half.grid, half.density) - 1) < 0.01);
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, kernelDensityWithin(x, 1.0, 1.0));
   }
 
   void integratesToOneExact() {

@@ -51,6 +51,25 @@ class SyntheticComparisonPlotTest : public QObject {
     QCOMPARE(t.rows.front().front(), QString("density"));
   }
 
+  /// Beta outcomes: the densities stay inside [0, 1] and keep their height at the bounds (they
+  /// were smoothed below 0 and halved at the bounds).
+  void aBoundedOutcomesDensityStaysInItsSupport() {
+    std::vector<double> shares;
+    for (int i = 0; i < 400; ++i) shares.push_back((i + 0.5) / 400.0);  // uniform on (0, 1)
+    SyntheticComparisonPlot plot;
+    plot.setData(shares, false, {{"lw", shares}}, 0.0, 1.0);
+    for (int i = 0; i < plot.plottableCount(); ++i) {
+      auto* graph = qobject_cast<QCPGraph*>(plot.customPlot()->plottable(i));
+      if (!graph || graph->keyAxis()->axisRect() != plot.densityRect()) continue;
+      const auto data = graph->data();
+      QVERIFY(data->size() > 0);
+      QCOMPARE(data->constBegin()->key, 0.0);
+      QCOMPARE((data->constEnd() - 1)->key, 1.0);
+      QVERIFY2(data->constBegin()->value > 0.85,
+               qPrintable(QString::number(data->constBegin()->value)));
+    }
+  }
+
   void countDataGivesHistograms() {
     SyntheticComparisonPlot plot;
     plot.setData({0, 1, 1, 2, 2, 2, 5}, true, {{"lw", {0, 0, 1, 3}}});
