@@ -23,7 +23,7 @@ using plot_values::number;
 LipschitzViolinPlot::LipschitzViolinPlot(QWidget* parent) : PlotWidget(parent) {
   QCustomPlot* plot = customPlot();
   plot->xAxis->setLabel(tr("Mechanism"));
-  plot->yAxis->setLabel(tr("By-record Lipschitz bound Δᵢ"));
+  setAxisLabel(plot->yAxis, tr("By-record Lipschitz bound Δᵢ"), tr("Δᵢ"));
   plot->xAxis->setTicker(QSharedPointer<QCPAxisTickerText>::create());
   plot->xAxis->grid()->setVisible(false);
   plot_style::placeLegendAbove(plot, 3);

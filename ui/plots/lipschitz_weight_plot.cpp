@@ -29,7 +29,7 @@ double finiteMax(const std::vector<double>& values) {
 LipschitzWeightPlot::LipschitzWeightPlot(QWidget* parent) : PlotWidget(parent) {
   QCustomPlot* plot = customPlot();
   plot->xAxis->setLabel(tr("Record weight αᵢ"));
-  plot->yAxis->setLabel(tr("By-record Lipschitz bound Δᵢ"));
+  setAxisLabel(plot->yAxis, tr("By-record Lipschitz bound Δᵢ"), tr("Δᵢ"));
   plot_style::placeLegendAbove(plot, 2);
 
   selector_ = addSelector(tr("Mechanism:"));

@@ -7,6 +7,7 @@
 #include <QContextMenuEvent>
 #include <QDir>
 #include <QFileDialog>
+#include <QFontMetrics>
 #include <QGraphicsOpacityEffect>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -89,7 +90,31 @@ PlotWidget::PlotWidget(QWidget* parent) : QWidget(parent) {
   connect(plot_, &QCustomPlot::mouseWheel, this, [this] { userMovedView_ = true; });
   connect(plot_, &QCustomPlot::mouseDoubleClick, this, [this] { resetView(); });
   plot_->installEventFilter(this);
+  connect(plot_, &QCustomPlot::afterLayout, this, &PlotWidget::fitAxisLabels);
   updateCaption();
+}
+
+void PlotWidget::setAxisLabel(QCPAxis* axis, const QString& full, const QString& brief) {
+  std::erase_if(axisLabels_, [axis](const AxisLabel& l) { return l.axis == axis; });
+  axisLabels_.push_back({axis, full, brief});
+  axis->setLabel(full);
+}
+
+void PlotWidget::fitAxisLabels() {
+  bool changed = false;
+  for (const AxisLabel& l : axisLabels_) {
+    if (!l.axis) continue;
+    const QRect rect = l.axis->axisRect()->rect();
+    const int room = l.axis->orientation() == Qt::Vertical ? rect.height() : rect.width();
+    const QString wanted =
+        QFontMetrics(l.axis->labelFont()).horizontalAdvance(l.full) <= room ? l.full : l.brief;
+    if (l.axis->label() != wanted) {
+      l.axis->setLabel(wanted);
+      changed = true;
+    }
+  }
+  // The layout is done for this replot; the next one draws the new label.
+  if (changed) plot_->replot(QCustomPlot::rpQueuedReplot);
 }
 
 bool PlotWidget::eventFilter(QObject* watched, QEvent* event) {

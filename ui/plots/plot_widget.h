@@ -2,13 +2,16 @@
 /// Base of the studio's plots: a QCustomPlot with the behaviour every plot shares — axis
 /// labels and legend styling, hover tooltips, Ctrl+wheel zoom and drag pan, a context menu with
 /// "Export PNG…/PDF…/SVG…" and "Reset view", and coalesced redraws for live data.
+#include <QPointer>
 #include <QString>
 #include <QTimer>
 #include <QWidget>
+#include <vector>
 
 #include "ui/plots/plot_export.h"
 
 class QComboBox;
+class QCPAxis;
 class QCustomPlot;
 class QHBoxLayout;
 class QLabel;
@@ -89,12 +92,16 @@ class PlotWidget : public QWidget {
   virtual QString exportBaseName() const { return QStringLiteral("plot"); }
   /// Refreshes the caption; subclasses call it when what they show changes.
   void updateCaption();
+  /// Labels `axis` with `full` where its axis rect has room for it, else with `brief` (a left
+  /// axis label longer than a short plot's height was cut at both ends).
+  void setAxisLabel(QCPAxis* axis, const QString& full, const QString& brief);
 
  private:
   void showContextMenu(const QPoint& pos);
   void exportWithDialog(const QString& suffix);
   void onMouseMove(QMouseEvent* event);
   void performReplot();
+  void fitAxisLabels();
 
   QCustomPlot* plot_ = nullptr;
   QHBoxLayout* toolbar_ = nullptr;
@@ -103,6 +110,11 @@ class PlotWidget : public QWidget {
   QString runLabel_;
   QString emptyText_;
   QString waitingText_;
+  struct AxisLabel {
+    QPointer<QCPAxis> axis;
+    QString full, brief;
+  };
+  std::vector<AxisLabel> axisLabels_;
   QString exportFolder_;
   bool stale_ = false;
   QTimer replotTimer_;

@@ -21,7 +21,7 @@ using plot_values::number;
 
 PosteriorDensityPlot::PosteriorDensityPlot(QWidget* parent) : PlotWidget(parent) {
   QCustomPlot* plot = customPlot();
-  plot->yAxis->setLabel(tr("Posterior density"));
+  setAxisLabel(plot->yAxis, tr("Posterior density"), tr("Density"));
   plot_style::placeLegendAbove(plot, 4);
 
   mechanismSelector_ = addSelector(tr("Mechanism:"), QStringLiteral("posteriorMechanism"));

@@ -35,7 +35,7 @@ SyntheticComparisonPlot::SyntheticComparisonPlot(QWidget* parent) : PlotWidget(p
   panels->setColumnSpacing(12);
   plot_style::styleAxisRect(ecdfRect_);
   ecdfRect_->axis(QCPAxis::atBottom)->setLabel(tr("Value"));
-  ecdfRect_->axis(QCPAxis::atLeft)->setLabel(tr("Empirical CDF"));
+  setAxisLabel(ecdfRect_->axis(QCPAxis::atLeft), tr("Empirical CDF"), tr("ECDF"));
   densityRect_->axis(QCPAxis::atBottom)->setLabel(tr("Value"));
   densityRect_->axis(QCPAxis::atLeft)->setLabel(tr("Density"));
   rebuild();

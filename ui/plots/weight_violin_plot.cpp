@@ -22,7 +22,7 @@ using plot_values::number;
 WeightViolinPlot::WeightViolinPlot(QWidget* parent) : PlotWidget(parent) {
   QCustomPlot* plot = customPlot();
   plot->xAxis->setLabel(tr("Mechanism"));
-  plot->yAxis->setLabel(tr("Record weight αᵢ"));
+  setAxisLabel(plot->yAxis, tr("Record weight αᵢ"), tr("αᵢ"));
   plot->xAxis->setTicker(QSharedPointer<QCPAxisTickerText>::create());
   plot->xAxis->grid()->setVisible(false);
   plot_style::placeLegendAbove(plot, 2);

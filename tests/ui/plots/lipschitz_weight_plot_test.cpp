@@ -48,6 +48,21 @@ class LipschitzWeightPlotTest : public QObject {
     QCOMPARE(t.rows.size(), size_t{200 + 150 + 2});
   }
 
+  /// A short plot (a 1024×700 window) cut the long y label at both ends: it takes the brief one.
+  void aShortPlotTakesTheBriefAxisLabel() {
+    LipschitzWeightPlot plot;
+    QCPAxis* y = plot.customPlot()->yAxis;
+    plot.resize(700, 600);
+    plot.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&plot));
+    plot.customPlot()->replot();
+    QCOMPARE(y->label(), QString("By-record Lipschitz bound Δᵢ"));
+    plot.resize(700, 150);
+    QTRY_COMPARE(y->label(), QString("Δᵢ"));
+    plot.resize(700, 600);
+    QTRY_COMPARE(y->label(), QString("By-record Lipschitz bound Δᵢ"));
+  }
+
   void keepsTheChosenMechanismAcrossUpdates() {
     LipschitzWeightPlot plot;
     plot.setSeries({{"a", {}, {}, {1}, {1}}, {"b", {}, {}, {1}, {2}}});
