@@ -145,6 +145,9 @@ void LipschitzViolinPlot::rescaleToData() {
   // Δᵢ ≥ 0: show the floor unless the values sit far above it.
   const QCPRange y = plot->yAxis->range();
   if (y.lower > 0 && y.lower < 0.5 * y.upper) plot->yAxis->setRangeLower(0);
+  // Room above the top: a censored violin ends flat on its clamp line, which was the axis's
+  // maximum, and read as cut off by the frame.
+  if (pointCount() > 0) plot->yAxis->setRangeUpper(y.upper + 0.05 * plot->yAxis->range().size());
 }
 
 PlotTable LipschitzViolinPlot::plotTable() const {

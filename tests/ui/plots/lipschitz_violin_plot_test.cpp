@@ -23,6 +23,18 @@ class LipschitzViolinPlotTest : public QObject {
     QCOMPARE(LipschitzViolinPlot::boundFor({"dp", {1, 1.4}, true, 6.0, 1.4, {}, 1.5}), 1.5);
   }
 
+  /// Records clamped at the bound end the violin flat on its line: the axis leaves room above.
+  void aClampedViolinHasRoomAboveItsLine() {
+    LipschitzViolinPlot plot;
+    std::vector<double> deltas(200, 1.25);
+    for (int i = 0; i < 100; ++i) deltas[static_cast<size_t>(i)] = 0.2 + 0.01 * i;
+    plot.setSeries({{"censor-uw", deltas, true, 5.0, 1.25, {}, 1.25}});
+    plot.resetView();
+    const QCPRange y = plot.customPlot()->yAxis->range();
+    QVERIFY2(y.upper >= 1.25 + 0.04 * y.size(), qPrintable(QString::number(y.upper)));
+    QCOMPARE(y.lower, 0.0);
+  }
+
   void oneViolinPerMechanismAndDashedBounds() {
     test::FakeData data(1);
     LipschitzViolinPlot plot;
