@@ -188,6 +188,36 @@ class DataPanelTest : public QObject {
     QCOMPARE(panel.view.outcomeBox()->currentText(), QString("count"));
   }
 
+  /// One record: under replace-one (n public) too few to fit, said in the panel; under
+  /// add-remove the count is confidential and the data are usable, as `dpsynth run` takes them
+  /// (a refusal would tell the database from its neighbour with one record more).
+  void oneRecordIsUsableWhereItsCountIsConfidential() {
+    QTemporaryDir dir;
+    const QString path = dir.filePath("one.csv");
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write("count\n7\n");
+    file.close();
+    DataPanelRig panel;
+    QVERIFY(panel.data.loadFile(path));
+    QVERIFY(panel.document.hasData());
+    QVERIFY(!panel.document.dataset());
+    QVERIFY2(panel.document.dataProblem().contains("At least 2"),
+             qPrintable(panel.document.dataProblem()));
+    panel.document.edit(dpsynth::ui::Field::neighbours,
+                        dpsynth::core::privacy::Neighbours::addRemove);
+    QVERIFY(panel.document.dataset());
+    QCOMPARE(panel.document.dataset()->size(), std::size_t{1});
+    panel.document.undoStack()->undo();
+    QVERIFY(!panel.document.dataset());
+    // Opened under add-remove, the load's dataset is the document's.
+    panel.document.undoStack()->redo();
+    QVERIFY(panel.data.loadFile(path));
+    QCOMPARE(panel.document.settings().run.neighbours,
+             dpsynth::core::privacy::Neighbours::addRemove);
+    QVERIFY(panel.document.dataset());
+  }
+
   void textOutcomeNamesTheColumn() {
     DataPanelRig panel;
     QSignalSpy errors(&panel.data, &DataService::errorOccurred);

@@ -157,7 +157,7 @@ bool StudioDocument::outputMatchesSettings() const {
 }
 
 void StudioDocument::settingsChanged(Parts parts, bool userEdit, bool fieldEdit) {
-  if (parts & kChoice) rebuildDataset();
+  if ((parts & kChoice) || builtCountConfidential_ != countConfidential()) rebuildDataset();
   if (parts & kSettingsParts) {
     if (!fieldEdit) ++otherChanges_;
     // Never show a guarantee or utility for settings other than the ones shown; undo back to
@@ -196,6 +196,10 @@ void StudioDocument::clearHistory() {
   clearingHistory_ = false;
 }
 
+bool StudioDocument::countConfidential() const {
+  return settings_.run.neighbours == core::privacy::Neighbours::addRemove;
+}
+
 void StudioDocument::rebuildDataset() {
   if (!table_) return;
   dataset_.reset();
@@ -212,8 +216,13 @@ void StudioDocument::rebuildDataset() {
     dataProblem_ = tr("choose the outcome: the column to synthesize");
     return;
   }
+  // As `dpsynth run` builds it: a confidential count too small to fit is no refusal, since
+  // whether a release appears must not depend on one record (SPEC §0).
+  data::DatasetSpec spec = settings_.dataset;
+  spec.countConfidential = countConfidential();
+  builtCountConfidential_ = spec.countConfidential;
   try {
-    dataset_ = std::make_shared<data::Dataset>(data::buildDataset(*table_, settings_.dataset));
+    dataset_ = std::make_shared<data::Dataset>(data::buildDataset(*table_, spec));
   } catch (const data::DataError& e) {
     dataProblem_ = errorReportFrom(e, {}).oneLine();
   } catch (const std::exception& e) {
@@ -287,6 +296,7 @@ QStringList StudioDocument::installData(const LoadedData& loaded) {
     settings_.weightsFrom.clear();
   }
   settings_.dataset = loaded.spec;
+  settings_.dataset.countConfidential = false;  // a build setting, from the relation
   settings_.familyDeclared = false;
   settings_.run.model.family = loaded.spec.family;
   lastOutput_.reset();
@@ -295,10 +305,14 @@ QStringList StudioDocument::installData(const LoadedData& loaded) {
   storedChangedSince_ = false;
   ++resultsSerial_;
   clearHistory();  // the old data's edits
-  if (!loaded.dataset)
+  // The load typed the data as if the count were confidential (it knows no relation): build
+  // again where that is not how the run will see them.
+  if (!loaded.dataset || loaded.spec.countConfidential != countConfidential()) {
     rebuildDataset();
-  else
+  } else {
+    builtCountConfidential_ = loaded.spec.countConfidential;
     refreshLevels();
+  }
   emit changed(Parts(kData | kChoice | kTuning | kSampler | kReference | kResults));
   return reset;
 }

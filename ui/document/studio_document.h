@@ -169,6 +169,8 @@ class StudioDocument : public QObject {
   /// other settings change (a reference dataset, a session) since the run started.
   bool outputMatchesSettings() const;
   void rebuildDataset();
+  /// Whether the run will treat the record count as confidential (add-remove neighbours).
+  bool countConfidential() const;
   /// categoricalLevels() of the dataset now built.
   void refreshLevels();
   /// Empties the undo stack without marking the document modified.
@@ -184,6 +186,9 @@ class StudioDocument : public QObject {
 
   std::shared_ptr<const core::data::CsvTable> table_;
   std::shared_ptr<const core::data::Dataset> dataset_;
+  /// The relation dataset_ was built under: under add-remove the record count is confidential,
+  /// and an intercept-only dataset of fewer than 2 records is no refusal (DatasetSpec).
+  bool builtCountConfidential_ = false;
   DataSource source_;
   QString dataProblem_;
   std::vector<core::data::CovariateLevels> levels_;

@@ -88,6 +88,9 @@ std::optional<LoadedData> typeAutomatically(std::shared_ptr<const data::CsvTable
     loaded.spec.outcome = guessOutcome(*table);
   }
   loaded.spec.family = data::suggestFamily(*table, loaded.spec.outcome);
+  // The relation is chosen after the load: type the data as under add-remove, where a count too
+  // small to fit is no refusal; the document builds again for replace-one and shows why.
+  loaded.spec.countConfidential = true;
   report(context, progressFrom + 0.3 * (1.0 - progressFrom));
   std::optional<data::Dataset> dataset;
   try {
