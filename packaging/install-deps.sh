@@ -7,6 +7,7 @@ packages=(
   build-essential cmake ninja-build pkg-config
   libeigen3-dev libboost-dev nlohmann-json3-dev libcli11-dev libcsv-dev
   libreadstat-dev            # core/data/readstat_*: SPSS, Stata and SAS files in and out
+  libutf8proc-dev            # core/data/utf8: column names matched in any Unicode form
   libbenchmark-dev
   qt6-base-dev qt6-svg-dev libqcustomplot-dev libgl-dev
   xvfb xauth

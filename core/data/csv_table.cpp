@@ -277,6 +277,22 @@ std::size_t columnIndexIn(const std::vector<std::string>& header, const std::str
   for (std::size_t j = 0; j < header.size(); ++j) {
     if (header[j] == name) return j;
   }
+  // The same name in another Unicode form ("é" composed on the command line, "e" + U+0301 in
+  // a file written on macOS): the one column it can be, if there is exactly one.
+  const std::string composed = composedUtf8(name);
+  std::size_t match = header.size();
+  std::size_t matches = 0;
+  for (std::size_t j = 0; j < header.size(); ++j) {
+    if (composedUtf8(header[j]) != composed) continue;
+    match = j;
+    ++matches;
+  }
+  if (matches == 1) return match;
+  if (matches > 1) {
+    throw DataError(file, 0, name,
+                    "several columns have this name, written with different Unicode characters",
+                    "Rename the columns so that their names differ as they are shown.");
+  }
   // A file with a single column may not be a CSV at all (a session can point anywhere, e.g. at
   // /etc/shadow): its whole first line would be the "column name", so it is not shown.
   if (header.size() < 2) {

@@ -415,7 +415,31 @@ CovariateDesign typeCovariate(const CsvTable& table, std::size_t column,
   return design;
 }
 
-Dataset build(const CsvTable& table, const DatasetSpec& spec, const std::stop_token& stop) {
+/// The spec with each column it names spelt as in the file's header, where the name matches a
+/// column only in another Unicode form (CsvTable::columnIndex): the dataset's names, and the
+/// synthetic files', are the file's. Names that match nothing are left for usedColumns to
+/// report.
+DatasetSpec withFileNames(const CsvTable& table, DatasetSpec spec) {
+  const auto respell = [&table](const std::string& name) {
+    if (name.empty() ||
+        std::find(table.header.begin(), table.header.end(), name) != table.header.end())
+      return name;
+    try {
+      return table.header[table.columnIndex(name)];
+    } catch (const DataError&) {
+      return name;
+    }
+  };
+  spec.outcome = respell(spec.outcome);
+  for (std::string& c : spec.covariates) c = respell(c);
+  std::map<std::string, std::string> references;
+  for (const auto& [column, level] : spec.referenceLevels) references[respell(column)] = level;
+  spec.referenceLevels = std::move(references);
+  return spec;
+}
+
+Dataset build(const CsvTable& table, const DatasetSpec& given, const std::stop_token& stop) {
+  const DatasetSpec spec = withFileNames(table, given);
   const std::vector<std::size_t> columns = usedColumns(table, spec);
   const std::size_t outcome = columns.front();
   std::size_t dropped = 0;
@@ -568,8 +592,9 @@ Dataset buildDataset(const CsvTable& table, const DatasetSpec& spec) {
   return build(table, spec, {});  // without a stop token nothing throws Stopped
 }
 
-std::vector<CovariateLevels> categoricalLevels(const CsvTable& table, const DatasetSpec& spec,
+std::vector<CovariateLevels> categoricalLevels(const CsvTable& table, const DatasetSpec& given,
                                                const std::stop_token& stop) {
+  const DatasetSpec spec = withFileNames(table, given);
   std::vector<CovariateLevels> out;
   try {
     const std::vector<std::size_t> columns = usedColumns(table, spec);

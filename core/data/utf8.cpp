@@ -1,7 +1,12 @@
 #include "core/data/utf8.h"
 
+#include <utf8proc.h>
+
+#include <algorithm>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
+#include <memory>
 
 namespace dpsynth::core::data {
 
@@ -47,6 +52,20 @@ std::size_t firstInvalidUtf8(std::string_view text) {
     i += length;
   }
   return std::string_view::npos;
+}
+
+std::string composedUtf8(std::string_view text) {
+  // ASCII is its own normal form (and nearly every column name is ASCII).
+  if (std::all_of(text.begin(), text.end(), [](char c) { return (c & 0x80) == 0; }))
+    return std::string(text);
+  utf8proc_uint8_t* composed = nullptr;
+  const utf8proc_ssize_t length =
+      utf8proc_map(reinterpret_cast<const utf8proc_uint8_t*>(text.data()),
+                   static_cast<utf8proc_ssize_t>(text.size()), &composed,
+                   static_cast<utf8proc_option_t>(UTF8PROC_STABLE | UTF8PROC_COMPOSE));
+  if (length < 0) return std::string(text);  // not UTF-8: no other form to match
+  const std::unique_ptr<utf8proc_uint8_t, decltype(&std::free)> owned(composed, &std::free);
+  return std::string(reinterpret_cast<const char*>(composed), static_cast<std::size_t>(length));
 }
 
 }  // namespace dpsynth::core::data

@@ -87,6 +87,34 @@ class DatasetTest : public QObject {
     QVERIFY(d.source.header == (Strings{"gender", "age", "region", "y"}));
   }
 
+  /// A file written on macOS spells "é" as "e" + U+0301; a name typed elsewhere composes it.
+  /// The columns match, and the dataset takes the file's spelling (its design and synthetic
+  /// files name the column as the file does).
+  void namesMatchInAnyUnicodeForm() {
+    const std::string decomposedAge = "a\xcc\x81ge";  // "áge", a + combining acute
+    const std::string composedAge = "\xc3\xa1ge";     // the same with U+00E1
+    const std::string decomposedRegion = "re\xcc\x81gion";
+    const std::string composedRegion = "r\xc3\xa9gion";
+    const std::string text =
+        "y," + decomposedAge + "," + decomposedRegion + "\n1,30,north\n2,41,south\n3,25,north\n";
+    DatasetSpec s = spec("y", {composedRegion, composedAge});
+    s.referenceLevels[composedRegion] = "south";
+    const Dataset d = build(text, s);
+    QVERIFY(d.designNames == (Strings{"(Intercept)", decomposedRegion + "=north", decomposedAge}));
+    QVERIFY(d.covariateNames == (Strings{decomposedRegion, decomposedAge}));
+    const CsvTable table = parseCsv(text, "d.csv");
+    QCOMPARE(table.columnIndex(composedAge), std::size_t{1});
+    QCOMPARE(table.columnIndex(decomposedAge), std::size_t{1});
+    QVERIFY_THROWS_EXCEPTION(DataError, table.columnIndex("age"));  // no accent: no match
+    // Two columns that are one name in two forms (a + dot below + acute, and a + acute + dot
+    // below): the exact spelling is taken first; a third form of it is guessed as neither.
+    const std::string dotAcute = "a\xcc\xa3\xcc\x81";
+    const std::string acuteDot = "a\xcc\x81\xcc\xa3";
+    const CsvTable twice = parseCsv("y," + dotAcute + "," + acuteDot + "\n1,2,3\n4,5,6\n", "d.csv");
+    QCOMPARE(twice.columnIndex(acuteDot), std::size_t{2});
+    QVERIFY_THROWS_EXCEPTION(DataError, twice.columnIndex("\xe1\xba\xa1\xcc\x81"));
+  }
+
   void dropsRowsWithMissingValuesInUsedColumnsOnly() {
     const Dataset d = build(
         "y,g,unused\n"
