@@ -253,7 +253,9 @@ std::string mechanismSection(const ReportInputs& in, std::size_t j) {
   facts.push_back({"Synthetic files", joined(in.syntheticFiles[j], "—")});
   html += htmlFacts(facts);
 
-  if (fin) {
+  if (fin && in.dataset.size() == 0) {
+    html += "<h3>Weights α</h3>\n<p>None: the database is empty.</p>\n";
+  } else if (fin) {
     const auto& w = fin->weights;
     html += "<h3>Weights α</h3>\n" +
             htmlTable({"", "min", "q25", "median", "mean", "q75", "max"},
