@@ -247,6 +247,17 @@ std::string releaseNoteHtml(const ReportInputs& in, bool releasableOnly) {
                      in.run.mechanisms.front().size.meaning()) +
           "</p>\n";
   if (in.settings.tunedOnConfidential) body += tunedOnConfidentialBanner();
+  // SPEC §0: a releasable mechanism left out of release/ was left out by a choice, which may
+  // have looked at its verdict on the confidential data.
+  std::string leftOut;
+  for (std::size_t j = 0; j < in.inRelease.size() && j < in.run.mechanisms.size(); ++j) {
+    if (in.inRelease[j] || !pipeline::releasable(in.run.mechanisms[j])) continue;
+    leftOut += (leftOut.empty() ? " " : ", ") +
+               pipeline::mechanismName(in.run.mechanisms[j].config.mechanism);
+  }
+  if (!leftOut.empty())
+    body += "<div class=\"banner warning\">" +
+            escapeHtml(std::string(kLeftOutSentence) + leftOut + ".") + "</div>\n";
   body +=
       "<p>Each synthetic dataset holds only the synthesized variable and the covariates "
       "declared public, which are copied as they are (the privacy guarantee covers the "

@@ -16,6 +16,13 @@ inline constexpr const char* kTunedOnConfidentialSentence =
     "The choice of mechanism and ε (and the tuning settings below) was tuned on the "
     "confidential data and is not covered by ε.";
 
+/// What the note says when the analyst left mechanisms with a DP or aDP label out of release/
+/// (the studio leaves out those whose verdict on the confidential data was unusable, unless
+/// chosen): which ones to release was then a choice taken from the confidential data.
+inline constexpr const char* kLeftOutSentence =
+    "Which mechanisms to release was chosen after the run, possibly from their results on the "
+    "confidential data, and that choice is not covered by ε. Left out:";
+
 /// A self-contained HTML document (inline CSS; no scripts, no external files). releasableOnly:
 /// describe only the mechanisms whose files enter release/ (pipeline::releasable); otherwise
 /// every mechanism (a note kept in internal/, e.g. of a seeded run: NOT FOR RELEASE).
