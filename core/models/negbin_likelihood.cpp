@@ -335,9 +335,10 @@ double NegbinLikelihood::logPrior(const Eigen::VectorXd& u, Eigen::VectorXd& gra
 }
 
 double NegbinLikelihood::draw(random::Rng& rng, double eta, const Params& p) const {
-  const double mu = detail::finiteOrThrow(std::exp(eta), "mean");
+  if (std::isnan(eta)) throw std::invalid_argument("negbin: the linear predictor is NaN");
   detail::finiteOrThrow(p.phi, "dispersion");
-  return static_cast<double>(random::negativeBinomial(rng, mu, p.phi));
+  // Any mean, however large (a draw in the prior's tail): a number, not a withheld release.
+  return random::negativeBinomialCount(rng, std::exp(eta), p.phi);
 }
 
 }  // namespace dpsynth::core::models

@@ -1,5 +1,6 @@
 #include "core/models/poisson_likelihood.h"
 
+#include <cmath>
 #include <stdexcept>
 
 #include "core/models/glm_parameters.h"
@@ -71,7 +72,9 @@ bool PoissonLikelihood::vectorValues(const PassData& passData, const RecordGroup
 }
 
 double PoissonLikelihood::draw(random::Rng& rng, double eta, const Params&) const {
-  return static_cast<double>(random::poisson(rng, detail::finiteOrThrow(std::exp(eta), "mean")));
+  // Any mean, however large (a draw in the prior's tail): a number, not a withheld release.
+  if (std::isnan(eta)) throw std::invalid_argument("poisson: the linear predictor is NaN");
+  return random::poissonCount(rng, std::exp(eta));
 }
 
 }  // namespace dpsynth::core::models

@@ -1,6 +1,8 @@
 #include "core/random/rng.h"
 
+#include <algorithm>
 #include <cmath>
+#include <limits>
 #include <numbers>
 #include <stdexcept>
 
@@ -143,6 +145,22 @@ std::int64_t poisson(Rng& rng, double mean) {
 std::int64_t negativeBinomial(Rng& rng, double mu, double phi) {
   if (mu == 0.0) return 0;
   return poisson(rng, gamma(rng, phi) * mu / phi);
+}
+
+double poissonCount(Rng& rng, double mean) {
+  if (!(mean >= 0.0)) throw std::invalid_argument("poisson: mean must be non-negative");
+  if (mean <= 0x1p61) return static_cast<double>(poisson(rng, mean));
+  if (!std::isfinite(mean)) return std::numeric_limits<double>::max();
+  const double draw = std::round(mean + std::sqrt(mean) * standardNormal(rng));
+  return std::min(draw, std::numeric_limits<double>::max());
+}
+
+double negativeBinomialCount(Rng& rng, double mu, double phi) {
+  if (mu == 0.0) return 0.0;
+  if (!(mu > 0.0) || !(phi > 0.0))
+    throw std::invalid_argument("negative binomial: mean and size must be positive");
+  if (!std::isfinite(mu)) return std::numeric_limits<double>::max();
+  return poissonCount(rng, gamma(rng, phi) * mu / phi);
 }
 
 double studentT(Rng& rng, double nu) {

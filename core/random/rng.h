@@ -36,6 +36,15 @@ double beta(Rng& rng, double a, double b);
 std::int64_t poisson(Rng& rng, double mean);
 /// NB2 with mean mu and size phi: Poisson(Gamma(phi, rate = phi / mu)).
 std::int64_t negativeBinomial(Rng& rng, double mu, double phi);
+/// A Poisson count as a double, for every mean ≥ 0 including the ones a 64-bit count cannot
+/// hold: up to 2⁶¹ exactly poisson() (the same draws), above it the normal approximation
+/// round(mean + √mean·z) (relative sd below 1e-9 there), and for an infinite mean the largest
+/// finite double. A synthetic outcome drawn at parameters far in the prior's tail is then a
+/// (huge) number rather than a failure that withholds the release. NaN or a negative mean
+/// throws std::invalid_argument.
+double poissonCount(Rng& rng, double mean);
+/// negativeBinomial as poissonCount: the gamma-mixed mean may be any size, even infinite.
+double negativeBinomialCount(Rng& rng, double mu, double phi);
 /// Student-t with nu degrees of freedom.
 double studentT(Rng& rng, double nu);
 double cauchy(Rng& rng, double location, double scale);

@@ -1,5 +1,6 @@
 #include <QtTest>
 #include <cmath>
+#include <limits>
 #include <vector>
 
 #include "core/exec/cancellation.h"
@@ -146,6 +147,38 @@ class SimulateTest : public QObject {
       QVERIFY(a == b);
       QVERIFY(a != c);
     }
+  }
+
+  /// Parameters far in the prior's tail (a fit whose records were all censored draws nearly
+  /// from the prior) put a count's mean above 2⁶¹ or beyond the largest double: the draw is a
+  /// huge count, never a failure that withholds the release (it threw, exit 1).
+  void countsOfAnySizeAreDrawn() {
+    for (Family f : {Family::poisson, Family::negbin}) {
+      const auto data = dpsynth::test::fixtureDataset(f, 200, 1, 43);
+      const auto model = models::makeModel(data, {});
+      for (const double logMean : {50.0, 800.0}) {  // 5e21, and e^800 = inf
+        Eigen::VectorXd theta = fixedTheta(f, 1);
+        theta[0] = logMean;
+        Eigen::VectorXd out(200);
+        auto rng = random::makeRng(9);
+        model->simulate(model->unconstrain(theta), rng, out);
+        for (Eigen::Index i = 0; i < 200; ++i) {
+          QVERIFY(std::isfinite(out[i]) && out[i] == std::floor(out[i]));
+          if (f == Family::poisson && logMean == 50.0) {
+            const double mean = std::exp(logMean + (data.X(i, 1) == 1.0 ? theta[1] : 0.0));
+            QVERIFY2(std::abs(out[i] - mean) < 6 * std::sqrt(mean),
+                     qPrintable(QString::number(out[i])));
+          }
+        }
+      }
+    }
+    // Below 2⁶¹ the draws are poisson()'s own, so seeded outputs stay as they were.
+    auto a = random::makeRng(4), b = random::makeRng(4);
+    for (const double mean : {0.0, 0.3, 7.0, 1e6, 0x1p61}) {
+      QCOMPARE(random::poissonCount(a, mean), static_cast<double>(random::poisson(b, mean)));
+    }
+    QCOMPARE(random::poissonCount(a, INFINITY), std::numeric_limits<double>::max());
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, random::poissonCount(a, NAN));
   }
 
   void stopRequestedEndsTheDraw() {
