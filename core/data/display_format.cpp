@@ -6,6 +6,23 @@
 #include <cmath>
 
 namespace dpsynth::core::data {
+namespace {
+
+std::string widthAndDecimals(const char* name, int width, int decimals) {
+  std::string out = name + std::to_string(width);
+  if (decimals > 0) out += "." + std::to_string(decimals);
+  return out;
+}
+
+/// Digits of the whole hours of `seconds` (at least 2: "hh:mm:ss").
+int hourDigits(double seconds) {
+  const double hours = std::floor(std::fabs(seconds) / 3600);
+  int digits = 2;
+  for (double limit = 100; hours >= limit && digits < 20; limit *= 10) ++digits;
+  return digits;
+}
+
+}  // namespace
 
 void ValueSpan::add(double value) {
   // The shortest fixed-point text that reads back as the value: 1e308 is 309 digits, the
@@ -59,6 +76,32 @@ std::string spssNumberFormat(const ValueSpan& values) {
     return "E" + std::to_string(std::min(kSpssMaxWidth, e + 8)) + "." + std::to_string(e);
   }
   return "F" + std::to_string(integerWidth(d) + (d > 0 ? d + 1 : 0)) + "." + std::to_string(d);
+}
+
+std::string dateTimeFormat(StatFormat format, ValueKind kind, const ValueSpan& seconds) {
+  const int d = std::min(3, seconds.decimals());
+  const bool negative = !seconds.empty() && seconds.min() < 0;
+  // "hh:mm:ss" with wider hours where needed, a sign, and the fraction of a second.
+  const int timeWidth = hourDigits(std::max(std::fabs(seconds.min()), std::fabs(seconds.max()))) +
+                        6 + negative + (d > 0 ? d + 1 : 0);
+  switch (format) {
+    case StatFormat::dta:
+      if (kind == ValueKind::date) return "%td";
+      if (kind == ValueKind::time && (seconds.empty() || (!negative && seconds.max() < 86400)))
+        return d > 0 ? "%tcHH:MM:SS.sss" : "%tcHH:MM:SS";
+      return d > 0 ? "%tcDDmonCCYY_HH:MM:SS.sss" : "%tc";
+    case StatFormat::xpt:
+    case StatFormat::sas7bdat:
+      // SAS writes "01MAY2024:13:45:00" (18 characters) right-aligned in DATETIME20.
+      if (kind == ValueKind::date) return "DATE9";
+      if (kind == ValueKind::time) return widthAndDecimals("TIME", std::min(20, timeWidth), d);
+      return widthAndDecimals("DATETIME", std::max(20, 19 + d), d);
+    default:
+      // SPSS writes "01-MAY-2024 13:45:00", 20 characters.
+      if (kind == ValueKind::date) return "DATE11";
+      if (kind == ValueKind::time) return widthAndDecimals("TIME", timeWidth, d);
+      return widthAndDecimals("DATETIME", 20 + (d > 0 ? d + 1 : 0), d);
+  }
 }
 
 int formatWidth(std::string_view format) {

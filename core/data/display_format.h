@@ -1,8 +1,12 @@
 #pragma once
-/// The display formats of the numeric columns of a written SPSS file, fitted to the values:
-/// SPSS shows a value too wide for its F format as asterisks.
+/// The display formats of the numeric columns of a written SPSS, Stata or SAS file, fitted to
+/// the values: SPSS shows a value too wide for its F format as asterisks, and a date written
+/// without a date format as a count of seconds or days.
 #include <string>
 #include <string_view>
+
+#include "core/data/column_info.h"
+#include "core/data/stat_format.h"
 
 namespace dpsynth::core::data {
 
@@ -39,6 +43,14 @@ inline constexpr int kSpssMaxDecimals = 16;
 /// carry); E{w}.{d} when the integer part alone is wider than 40 (|x| of 10^40 and more).
 /// "" for no values (the writer's default, F8.2).
 std::string spssNumberFormat(const ValueSpan& values);
+
+/// The display format of a date, datetime or time column in a file of `format` (.sav, .dta or
+/// .xpt), for values spanning `seconds` (secondsSince1960, date_units.h): SPSS DATE11,
+/// DATETIME20, TIME8; Stata %td, %tc, and %tcHH:MM:SS for times within a day (%tc otherwise,
+/// which shows a longer duration as a date); SAS DATE9, DATETIME20, TIME8. Seconds get up to
+/// 3 decimals where a value has a fraction of a second; a time of 100 hours or more, or a
+/// negative one, a wider field.
+std::string dateTimeFormat(StatFormat format, ValueKind kind, const ValueSpan& seconds);
 
 /// The width of a format such as "F12.2", "DATETIME23.3" or "TIME8" (the number after its
 /// name); 0 when it has none ("%td").

@@ -11,6 +11,7 @@
 #include <utility>
 
 #include "core/data/csv_writer.h"
+#include "core/data/date_units.h"
 #include "core/data/display_format.h"
 #include "core/data/quote_value.h"
 #include "core/data/value_parsing.h"
@@ -29,21 +30,27 @@ struct ColumnPlan {
   bool attachLabels = false;    ///< the column's value labels go into the file
   std::size_t width = 1;        ///< bytes of the longest string
   std::unordered_map<std::string, double> codeOf;  ///< label text → code (cellsAreLabels)
-  /// The labels attached (attachLabels), each code as written.
+  /// The labels attached (attachLabels): each code as written, converted as the cells are.
   std::vector<std::pair<double, std::string>> labels;
+  /// A date or time column's numbers count `from` in the input and `to` in the file (none:
+  /// written as they are).
+  TimeUnit from = TimeUnit::none;
+  TimeUnit to = TimeUnit::none;
   std::string format;  ///< the display format of a numeric column ("": the writer's default)
   readstat_variable_t* variable = nullptr;
 };
 
 using LabelCodes = std::vector<std::pair<double, std::string>>;
 
-/// The labels with their codes as numbers; nullopt when a code is no number.
-std::optional<LabelCodes> numericCodes(const std::vector<ValueLabel>& labels) {
+/// The labels with their codes as numbers, converted from `from` to `to` as the cells are;
+/// nullopt when a code is no number.
+std::optional<LabelCodes> numericCodes(const std::vector<ValueLabel>& labels, TimeUnit from,
+                                       TimeUnit to) {
   LabelCodes out;
   for (const auto& v : labels) {
     const auto x = parseNumber(v.code);
     if (!x) return std::nullopt;
-    out.emplace_back(*x, v.label);
+    out.emplace_back(convertTime(*x, from, to), v.label);
   }
   return out;
 }
@@ -65,14 +72,25 @@ bool canAttach(StatFormat format, const std::optional<LabelCodes>& labels) {
   return true;
 }
 
+/// A value of a date or time column as a display format sees it: seconds since 1960, to the
+/// millisecond (a fraction left by converting between units is no fraction of a second).
+double secondsToTheMillisecond(double value, TimeUnit unit) {
+  return std::round(secondsSince1960(value, unit) * 1000) / 1000;
+}
+
 ColumnPlan planColumn(StatFormat format, const ColumnInfo* info, const CsvRows* rows,
                       std::size_t j) {
   ColumnPlan plan;
-  // The values a display format is fitted to: SPSS's numbers.
-  const bool sized = format == StatFormat::sav;
+  if (info && info->isDateOrTime() && info->unit != TimeUnit::none && !info->labelsAreLevels) {
+    plan.from = info->unit;
+    plan.to = writtenTimeUnit(format, info->kind);
+  }
+  const bool dated = plan.from != TimeUnit::none;
+  // The values a display format is fitted to: SPSS's numbers and every date or time.
+  const bool sized = dated || format == StatFormat::sav;
   ValueSpan span;
   if (info && info->labelsAreLevels) {
-    auto codes = numericCodes(info->valueLabels);
+    auto codes = numericCodes(info->valueLabels, TimeUnit::none, TimeUnit::none);
     if (canAttach(format, codes)) {
       plan.cellsAreLabels = plan.attachLabels = true;
       plan.labels = std::move(*codes);
@@ -88,11 +106,11 @@ ColumnPlan planColumn(StatFormat format, const ColumnInfo* info, const CsvRows* 
       if (!x) {
         plan.isString = true;
       } else if (sized) {
-        span.add(*x);
+        span.add(dated ? secondsToTheMillisecond(*x, plan.from) : *x);
       }
     }
     if (!plan.isString && info) {
-      auto codes = numericCodes(info->valueLabels);
+      auto codes = numericCodes(info->valueLabels, plan.from, plan.to);
       if (canAttach(format, codes)) {
         plan.attachLabels = true;
         plan.labels = std::move(*codes);
@@ -100,11 +118,14 @@ ColumnPlan planColumn(StatFormat format, const ColumnInfo* info, const CsvRows* 
     }
   }
   if (plan.isString) {
+    plan.from = plan.to = TimeUnit::none;
     for (std::size_t i = 0; rows && i < rows->size(); ++i)
       plan.width = std::max(plan.width, (*rows)[i][j].size());
     return plan;
   }
-  if (format == StatFormat::sav) {
+  if (dated) {
+    plan.format = dateTimeFormat(format, info->kind, span);
+  } else if (format == StatFormat::sav) {
     for (const auto& [code, label] : plan.labels) span.add(code);
     plan.format = spssNumberFormat(span);
   } else if (format == StatFormat::dta) {
@@ -282,7 +303,8 @@ std::optional<std::string> formatStatFile(StatFormat format, const std::string& 
                                       " is none of its labels");
         status = readstat_insert_double_value(writer.get(), plan.variable, code->second);
       } else {
-        status = readstat_insert_double_value(writer.get(), plan.variable, *parseNumber(cell));
+        const double value = convertTime(*parseNumber(cell), plan.from, plan.to);
+        status = readstat_insert_double_value(writer.get(), plan.variable, value);
       }
       if (status != READSTAT_OK) writeFailed(path, format, status, header[j]);
     }

@@ -6,8 +6,11 @@
 #include <initializer_list>
 #include <string>
 
+using dpsynth::core::data::dateTimeFormat;
 using dpsynth::core::data::formatWidth;
 using dpsynth::core::data::spssNumberFormat;
+using dpsynth::core::data::StatFormat;
+using dpsynth::core::data::ValueKind;
 using dpsynth::core::data::ValueSpan;
 
 namespace {
@@ -56,6 +59,44 @@ class DisplayFormatTest : public QObject {
     QCOMPARE(s.significantDigits(), 9);
     QCOMPARE(displaySpanOf({1e20}).significantDigits(), 1);
     QVERIFY(ValueSpan().empty());
+  }
+
+  void datesInEachProgramsFormat() {
+    const ValueSpan none;
+    const ValueSpan clock = displaySpanOf({0, 49500, 86399});
+    QCOMPARE(dateTimeFormat(StatFormat::sav, ValueKind::date, none), std::string("DATE11"));
+    QCOMPARE(dateTimeFormat(StatFormat::sav, ValueKind::datetime, none), std::string("DATETIME20"));
+    QCOMPARE(dateTimeFormat(StatFormat::sav, ValueKind::time, clock), std::string("TIME8"));
+    QCOMPARE(dateTimeFormat(StatFormat::dta, ValueKind::date, none), std::string("%td"));
+    QCOMPARE(dateTimeFormat(StatFormat::dta, ValueKind::datetime, none), std::string("%tc"));
+    QCOMPARE(dateTimeFormat(StatFormat::dta, ValueKind::time, clock), std::string("%tcHH:MM:SS"));
+    QCOMPARE(dateTimeFormat(StatFormat::xpt, ValueKind::date, none), std::string("DATE9"));
+    QCOMPARE(dateTimeFormat(StatFormat::xpt, ValueKind::datetime, none), std::string("DATETIME20"));
+    QCOMPARE(dateTimeFormat(StatFormat::xpt, ValueKind::time, clock), std::string("TIME8"));
+  }
+
+  /// Fractions of a second get decimals (at most 3); durations of 100 hours or more, and
+  /// negative ones, a wider field; Stata shows a time beyond a day with its date.
+  void fractionsAndDurations() {
+    const ValueSpan half = displaySpanOf({49500.5, 0});
+    QCOMPARE(dateTimeFormat(StatFormat::sav, ValueKind::datetime, half),
+             std::string("DATETIME22.1"));
+    QCOMPARE(dateTimeFormat(StatFormat::sav, ValueKind::time, displaySpanOf({49500.25})),
+             std::string("TIME11.2"));
+    QCOMPARE(dateTimeFormat(StatFormat::dta, ValueKind::datetime, half),
+             std::string("%tcDDmonCCYY_HH:MM:SS.sss"));
+    QCOMPARE(dateTimeFormat(StatFormat::dta, ValueKind::time, half),
+             std::string("%tcHH:MM:SS.sss"));
+    QCOMPARE(dateTimeFormat(StatFormat::xpt, ValueKind::datetime, half),
+             std::string("DATETIME20.1"));
+    QCOMPARE(dateTimeFormat(StatFormat::xpt, ValueKind::datetime, displaySpanOf({0.125})),
+             std::string("DATETIME22.3"));
+    const ValueSpan long_ = displaySpanOf({360000});  // 100 hours
+    QCOMPARE(dateTimeFormat(StatFormat::sav, ValueKind::time, long_), std::string("TIME9"));
+    QCOMPARE(dateTimeFormat(StatFormat::xpt, ValueKind::time, long_), std::string("TIME9"));
+    QCOMPARE(dateTimeFormat(StatFormat::dta, ValueKind::time, long_), std::string("%tc"));
+    QCOMPARE(dateTimeFormat(StatFormat::sav, ValueKind::time, displaySpanOf({-60})),
+             std::string("TIME9"));
   }
 
   void widths() {
