@@ -14,6 +14,7 @@
 
 #include "core/data/csv_writer.h"
 #include "core/data/data_error.h"
+#include "core/data/date_units.h"
 #include "core/data/utf8.h"
 #include "core/data/value_parsing.h"
 
@@ -335,6 +336,7 @@ CsvTable assemble(StatReader& r, StatFormat format) {
   CsvTable table;
   table.file = r.file;
   for (StatColumn& c : r.columns) {
+    c.info.unit = timeUnitOf(format, c.info.kind, c.info.format);
     table.header.push_back(c.name);
     table.columns.push_back(c.info);
   }

@@ -8,7 +8,8 @@
 ///   labels in the file's order are its levels (ColumnInfo::labelsAreLevels); labels of missing
 ///   codes are not levels. A column with labels on some values only keeps its codes;
 /// - the variable label, the value labels and the display format are kept in
-///   CsvTable::columns; dates and times are recognised from the format (ColumnInfo::kind);
+///   CsvTable::columns; dates and times are recognised from the format (ColumnInfo::kind), and
+///   what their numbers count from the format and the program (ColumnInfo::unit);
 /// - CsvTable::lineOfRow holds case numbers (1, 2, ...).
 #include <optional>
 #include <string>

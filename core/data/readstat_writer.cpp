@@ -5,10 +5,14 @@
 #include <cmath>
 #include <limits>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <unordered_map>
+#include <utility>
 
 #include "core/data/csv_writer.h"
+#include "core/data/date_units.h"
+#include "core/data/display_format.h"
 #include "core/data/quote_value.h"
 #include "core/data/value_parsing.h"
 
@@ -26,53 +30,106 @@ struct ColumnPlan {
   bool attachLabels = false;    ///< the column's value labels go into the file
   std::size_t width = 1;        ///< bytes of the longest string
   std::unordered_map<std::string, double> codeOf;  ///< label text → code (cellsAreLabels)
+  /// The labels attached (attachLabels): each code as written, converted as the cells are.
+  std::vector<std::pair<double, std::string>> labels;
+  /// A date or time column's numbers count `from` in the input and `to` in the file (none:
+  /// written as they are).
+  TimeUnit from = TimeUnit::none;
+  TimeUnit to = TimeUnit::none;
+  std::string format;  ///< the display format of a numeric column ("": the writer's default)
   readstat_variable_t* variable = nullptr;
 };
 
-bool allNumbers(const std::vector<ValueLabel>& labels) {
-  for (const auto& v : labels)
-    if (!parseNumber(v.code)) return false;
-  return true;
+using LabelCodes = std::vector<std::pair<double, std::string>>;
+
+/// The labels with their codes as numbers, converted from `from` to `to` as the cells are;
+/// nullopt when a code is no number.
+std::optional<LabelCodes> numericCodes(const std::vector<ValueLabel>& labels, TimeUnit from,
+                                       TimeUnit to) {
+  LabelCodes out;
+  for (const auto& v : labels) {
+    const auto x = parseNumber(v.code);
+    if (!x) return std::nullopt;
+    out.emplace_back(convertTime(*x, from, to), v.label);
+  }
+  return out;
 }
 
 /// Stata's value labels are for integer values of at most 2^31 - 1 in magnitude.
-bool allInt32(const std::vector<ValueLabel>& labels) {
-  for (const auto& v : labels) {
-    const auto x = parseNumber(v.code);
-    if (!x || *x != std::floor(*x) || std::fabs(*x) > std::numeric_limits<std::int32_t>::max())
+bool allInt32(const LabelCodes& labels) {
+  for (const auto& [code, label] : labels) {
+    if (code != std::floor(code) || std::fabs(code) > std::numeric_limits<std::int32_t>::max())
       return false;
   }
   return true;
 }
 
 /// Whether `format` can attach these (numeric-coded) labels to a numeric column.
-bool canAttach(StatFormat format, const std::vector<ValueLabel>& labels) {
-  if (labels.empty() || !allNumbers(labels)) return false;
+bool canAttach(StatFormat format, const std::optional<LabelCodes>& labels) {
+  if (!labels || labels->empty()) return false;
   if (format == StatFormat::xpt) return false;  // transport files hold no value labels
-  if (format == StatFormat::dta) return allInt32(labels);
+  if (format == StatFormat::dta) return allInt32(*labels);
   return true;
+}
+
+/// A value of a date or time column as a display format sees it: seconds since 1960, to the
+/// millisecond (a fraction left by converting between units is no fraction of a second).
+double secondsToTheMillisecond(double value, TimeUnit unit) {
+  return std::round(secondsSince1960(value, unit) * 1000) / 1000;
 }
 
 ColumnPlan planColumn(StatFormat format, const ColumnInfo* info, const CsvRows* rows,
                       std::size_t j) {
   ColumnPlan plan;
-  if (info && info->labelsAreLevels && canAttach(format, info->valueLabels)) {
-    plan.cellsAreLabels = plan.attachLabels = true;
-    for (const auto& v : info->valueLabels) plan.codeOf.emplace(v.label, *parseNumber(v.code));
-  } else if (info && info->labelsAreLevels) {
-    plan.isString = true;  // the label text itself, where the format cannot attach labels
-  } else if (rows) {
-    for (std::size_t i = 0; i < rows->size() && !plan.isString; ++i) {
-      const std::string_view cell = (*rows)[i][j];
-      if (!isMissingValue(cell) && !parseNumber(cell)) plan.isString = true;
-    }
-    plan.attachLabels = !plan.isString && info && canAttach(format, info->valueLabels);
-  } else {
-    plan.attachLabels = info && canAttach(format, info->valueLabels);
+  if (info && info->isDateOrTime() && info->unit != TimeUnit::none && !info->labelsAreLevels) {
+    plan.from = info->unit;
+    plan.to = writtenTimeUnit(format, info->kind);
   }
-  if (plan.isString && rows) {
-    for (std::size_t i = 0; i < rows->size(); ++i)
+  const bool dated = plan.from != TimeUnit::none;
+  // The values a display format is fitted to: SPSS's numbers and every date or time.
+  const bool sized = dated || format == StatFormat::sav;
+  ValueSpan span;
+  if (info && info->labelsAreLevels) {
+    auto codes = numericCodes(info->valueLabels, TimeUnit::none, TimeUnit::none);
+    if (canAttach(format, codes)) {
+      plan.cellsAreLabels = plan.attachLabels = true;
+      plan.labels = std::move(*codes);
+      for (const auto& [code, label] : plan.labels) plan.codeOf.emplace(label, code);
+    } else {
+      plan.isString = true;  // the label text itself, where the format cannot attach labels
+    }
+  } else {
+    for (std::size_t i = 0; rows && i < rows->size() && !plan.isString; ++i) {
+      const std::string_view cell = (*rows)[i][j];
+      if (isMissingValue(cell)) continue;
+      const auto x = parseNumber(cell);
+      if (!x) {
+        plan.isString = true;
+      } else if (sized) {
+        span.add(dated ? secondsToTheMillisecond(*x, plan.from) : *x);
+      }
+    }
+    if (!plan.isString && info) {
+      auto codes = numericCodes(info->valueLabels, plan.from, plan.to);
+      if (canAttach(format, codes)) {
+        plan.attachLabels = true;
+        plan.labels = std::move(*codes);
+      }
+    }
+  }
+  if (plan.isString) {
+    plan.from = plan.to = TimeUnit::none;
+    for (std::size_t i = 0; rows && i < rows->size(); ++i)
       plan.width = std::max(plan.width, (*rows)[i][j].size());
+    return plan;
+  }
+  if (dated) {
+    plan.format = dateTimeFormat(format, info->kind, span);
+  } else if (format == StatFormat::sav) {
+    for (const auto& [code, label] : plan.labels) span.add(code);
+    plan.format = spssNumberFormat(span);
+  } else if (format == StatFormat::dta) {
+    plan.format = "%9.0g";
   }
   return plan;
 }
@@ -140,21 +197,22 @@ WriterPtr declare(StatFormat format, const std::string& path,
       readstat_variable_set_measure(plan.variable, plan.cellsAreLabels || plan.isString
                                                        ? READSTAT_MEASURE_NOMINAL
                                                        : READSTAT_MEASURE_SCALE);
-    if (format == StatFormat::dta)
-      readstat_variable_set_format(
-          plan.variable,
-          plan.isString ? ("%" + std::to_string(plan.width) + "s").c_str() : "%9.0g");
+    if (format == StatFormat::dta && plan.isString)
+      readstat_variable_set_format(plan.variable, ("%" + std::to_string(plan.width) + "s").c_str());
+    if (!plan.format.empty()) readstat_variable_set_format(plan.variable, plan.format.c_str());
+    // SPSS's Data View shows a value wider than its column as asterisks too.
+    if (format == StatFormat::sav && !plan.isString)
+      readstat_variable_set_display_width(plan.variable, std::max(8, formatWidth(plan.format)));
     if (plan.attachLabels) {
       const readstat_type_t type =
           format == StatFormat::dta ? READSTAT_TYPE_INT32 : READSTAT_TYPE_DOUBLE;
       readstat_label_set_t* set = readstat_add_label_set(writer.get(), type, header[j].c_str());
       if (!set) throw std::bad_alloc();
-      for (const auto& v : info->valueLabels) {
-        const double code = *parseNumber(v.code);
+      for (const auto& [code, label] : plan.labels) {
         if (format == StatFormat::dta) {
-          readstat_label_int32_value(set, static_cast<std::int32_t>(code), v.label.c_str());
+          readstat_label_int32_value(set, static_cast<std::int32_t>(code), label.c_str());
         } else {
-          readstat_label_double_value(set, code, v.label.c_str());
+          readstat_label_double_value(set, code, label.c_str());
         }
       }
       readstat_variable_set_label_set(plan.variable, set);
@@ -245,7 +303,8 @@ std::optional<std::string> formatStatFile(StatFormat format, const std::string& 
                                       " is none of its labels");
         status = readstat_insert_double_value(writer.get(), plan.variable, code->second);
       } else {
-        status = readstat_insert_double_value(writer.get(), plan.variable, *parseNumber(cell));
+        const double value = convertTime(*parseNumber(cell), plan.from, plan.to);
+        status = readstat_insert_double_value(writer.get(), plan.variable, value);
       }
       if (status != READSTAT_OK) writeFailed(path, format, status, header[j]);
     }

@@ -19,7 +19,11 @@ namespace dpsynth::core::data {
 /// without labels is numeric when every non-empty cell is a number, otherwise a string column;
 /// an empty cell is written as missing. Where the format cannot attach a column's labels
 /// (SAS transport files have no value labels; Stata labels integers only) the label text itself
-/// is written, as a string column. The file's timestamp is fixed (2000-01-01 UTC), so the same
+/// is written, as a string column. A date, datetime or time column (ColumnInfo::kind, with a
+/// ColumnInfo::unit) gets the format's own display format (SPSS DATE11, DATETIME20, TIME8; Stata
+/// %td, %tc; SAS DATE9, DATETIME20, TIME8) and its numbers are converted to what the format
+/// counts (date_units.h); an SPSS number gets an F format fitted to its values
+/// (display_format.h). The file's timestamp is fixed (2000-01-01 UTC), so the same
 /// table gives the same bytes. Throws WriteError naming `path` when the format refuses a name,
 /// a label or a value (e.g. a column name that is not a valid Stata name; a .xpt whose last
 /// record is blank text only, which the format cannot tell from its padding) and

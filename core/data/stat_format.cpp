@@ -19,11 +19,28 @@ bool startsWithAny(std::string_view text, std::initializer_list<std::string_view
                      [&](std::string_view p) { return text.starts_with(p); });
 }
 
+/// Whether the details of a %tc format ("HH:MM:SS" in "%tcHH:MM:SS") show the clock only: no
+/// century, year, day, week, month (Mon, month, NN) or day of the year, escapes (!x) aside.
+bool showsClockOnly(std::string_view details) {
+  if (details.empty()) return false;  // plain %tc shows the date too
+  for (std::size_t i = 0; i < details.size(); ++i) {
+    const char c = details[i];
+    if (c == '!') {
+      ++i;
+    } else if (std::string_view("CcYyDdWwNnJj").find(c) != std::string_view::npos ||
+               ((c == 'M' || c == 'm') && details.substr(i + 1).starts_with("on"))) {
+      return false;
+    }
+  }
+  return true;
+}
+
 /// Stata's formats start with '%' ("%td", "%-tcCCYY", "%9.0g").
 ValueKind stataKind(std::string_view format) {
   format.remove_prefix(1);
   while (!format.empty() && format.front() == '-') format.remove_prefix(1);
-  if (startsWithAny(format, {"tc", "tC"})) return ValueKind::datetime;
+  if (startsWithAny(format, {"tc", "tC"}))
+    return showsClockOnly(format.substr(2)) ? ValueKind::time : ValueKind::datetime;
   // %td (and the old %d): days; %tw %tm %tq %th %ty %tb: weeks, months, ... also dates.
   if (startsWithAny(format, {"td", "d", "tw", "tm", "tq", "th", "ty", "tb"}))
     return ValueKind::date;

@@ -34,7 +34,8 @@ inline constexpr std::string_view kReadableFormats =
     "CSV, SPSS (.sav, .zsav, .por), Stata (.dta) and SAS (.sas7bdat, .xpt)";
 
 /// What a display format says the numbers are: SPSS's DATE11 and ADATE10 are dates, DATETIME20
-/// a date with a time, TIME8 a time; Stata's %td a date and %tc a date with a time; SAS's DATE9,
+/// a date with a time, TIME8 a time; Stata's %td a date and %tc a date with a time (a time when
+/// its details show the clock only, as in %tcHH:MM:SS); SAS's DATE9,
 /// MMDDYY10, DATETIME20 and TIME8 alike. Anything else is a number (strings are typed by the
 /// reader from the variable's type).
 ValueKind kindOfDisplayFormat(std::string_view format);

@@ -167,8 +167,10 @@ void write(Kind kind, const char* path) {
   }
   check(e, path);
   // SPSS days are seconds since 1582-10-14; Stata's %td days since 1960-01-01; SAS's days
-  // since 1960-01-01 too. 2020-01-01 is day 21915 after 1960-01-01.
-  const double spssEpoch2020 = 13776566400.0;
+  // since 1960-01-01 too. 2020-01-01 is day 21915 after 1960-01-01 and day 137775 + 21915 =
+  // 159690 after 1582-10-14 (79 days to 1583-01-01, then 377 years with 91 leap days to 1960),
+  // so all six files hold the same dates. (The constant was once 159451 days, 2019-05-07.)
+  const double spssEpoch2020 = 159690.0 * 86400.0;
   for (const Record& r : survey()) {
     check(readstat_begin_row(w), "row");
     if (std::isnan(r.visits)) {
