@@ -7,6 +7,7 @@
 #include <stdexcept>
 #include <string_view>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "core/data/covariate_levels.h"
 #include "core/data/csv_writer.h"
@@ -241,6 +242,9 @@ struct CovariateDesign {
   std::vector<std::string> levels;   ///< a text covariate's levels, the reference first
   std::size_t referenceAt = 0;       ///< the reference's place in label or sorted order
   std::vector<std::uint32_t> codes;  ///< each kept record's level
+  /// The cells held codes, and the value labels cover every kept record's: the levels (and
+  /// the copied cells) are the label texts, as when the file's every value has a label.
+  bool labelsFromCodes = false;
   /// Design columns: itself, or one dummy per non-reference level.
   std::size_t width() const { return levels.empty() ? 1 : levels.size() - 1; }
 };
@@ -302,6 +306,20 @@ std::size_t orderLevels(const CsvTable& table, const std::string& name, const Co
   return referenceAt;
 }
 
+/// A column's value labels as code → label text, when they can be its levels (as the reader
+/// requires: a number or text column whose labels are distinct and none of them a missing
+/// value); empty otherwise.
+std::unordered_map<std::string_view, std::string_view> labelsAsLevels(const ColumnInfo& info) {
+  std::unordered_map<std::string_view, std::string_view> out;
+  if (info.kind != ValueKind::number && info.kind != ValueKind::text) return out;
+  std::unordered_set<std::string_view> texts;
+  for (const ValueLabel& v : info.valueLabels) {
+    if (isMissingValue(v.label) || !texts.insert(v.label).second) return {};
+    out.emplace(v.code, v.label);
+  }
+  return out;
+}
+
 /// Types one covariate: numeric if every value is a number, else text with one dummy per
 /// non-reference level. A column whose value labels are its levels (a statistical file) is
 /// always categorical, its levels in label order.
@@ -310,8 +328,23 @@ CovariateDesign typeCovariate(const CsvTable& table, std::size_t column,
                               const std::stop_token& stop) {
   const auto n = static_cast<Eigen::Index>(kept.size());
   const ColumnInfo* info = table.info(column);
-  const bool labelled = info && info->labelsAreLevels;
+  // Whether the labels are the levels is decided on the kept records: the reader decides it on
+  // every record of the file, so a record dropped for a missing value, whose code had no
+  // label, turned a categorical covariate numeric and changed the release (SPEC §0: a dropped
+  // record decides nothing).
+  const std::unordered_map<std::string_view, std::string_view> labelOfCode =
+      info && !info->labelsAreLevels ? labelsAsLevels(*info)
+                                     : std::unordered_map<std::string_view, std::string_view>{};
+  bool fromCodes = !labelOfCode.empty();
+  for (std::size_t i = 0; fromCodes && i < kept.size(); ++i)
+    fromCodes = labelOfCode.contains(trimBlanks(table.rows[kept[i]][column]));
+  const auto cellOf = [&](std::size_t row) {
+    const std::string_view cell = table.rows[row][column];
+    return fromCodes ? labelOfCode.at(trimBlanks(cell)) : cell;
+  };
+  const bool labelled = (info && info->labelsAreLevels) || fromCodes;
   CovariateDesign design;
+  design.labelsFromCodes = fromCodes;
   design.name = table.header[column];
   const std::string& name = design.name;
   // Typed straight into the cells a synthetic file copies: no vector of numbers besides them.
@@ -383,7 +416,7 @@ CovariateDesign typeCovariate(const CsvTable& table, std::size_t column,
   design.codes.resize(kept.size());
   for (std::size_t i = 0; i < kept.size(); ++i) {
     checkStop(stop, i);
-    const std::string_view cell = table.rows[kept[i]][column];
+    const std::string_view cell = cellOf(kept[i]);
     design.cells.appendText(cell);
     const std::string_view level = trimBlanks(cell);
     const auto [it, inserted] =
@@ -515,6 +548,9 @@ Dataset build(const CsvTable& table, const DatasetSpec& given, const std::stop_t
   dataset.source.delimiter = table.delimiter;
   dataset.source.header = table.header;
   dataset.source.columns = table.columns;
+  for (std::size_t k = 1; k < columns.size(); ++k)
+    if (covariates[k - 1].labelsFromCodes && columns[k] < dataset.source.columns.size())
+      dataset.source.columns[columns[k]].labelsAreLevels = true;  // the cells are label texts
   dataset.source.records = kept.size();
   dataset.source.cells.resize(table.header.size());
   // A numeric covariate's numbers are now in X: the source keeps only how they were written.

@@ -115,6 +115,38 @@ class DatasetTest : public QObject {
     QVERIFY_THROWS_EXCEPTION(DataError, twice.columnIndex("\xe1\xba\xa1\xcc\x81"));
   }
 
+  /// A statistical file's labelled column: the reader makes the labels its levels only when
+  /// every record's code has one. A record dropped for its missing outcome, whose code has no
+  /// label, must not turn the covariate numeric: the two files below differ only there, and
+  /// give the same dataset (it gave label dummies for one and a numeric slope for the other).
+  void labelsAreLevelsOnTheKeptRecordsAlone() {
+    const std::string kept = "1,1\n2,3\n0,2\n3,1\n";
+    CsvTable coded = parseCsv("y,health\n" + kept + ",4\n", "d.sav");
+    coded.columns.resize(2);
+    coded.columns[1].valueLabels = {{"1", "poor"}, {"2", "average"}, {"3", "excellent"}};
+    coded.columns[1].labelsAreLevels = false;  // "4" has no label
+    CsvTable texts =
+        parseCsv("y,health\n1,poor\n2,excellent\n0,average\n3,poor\n,excellent\n", "d.sav");
+    texts.columns = coded.columns;
+    texts.columns[1].labelsAreLevels = true;  // every code has a label
+    const DatasetSpec s = spec("y", {"health"}, Family::poisson, true);
+    const Dataset a = buildDataset(coded, s);
+    const Dataset b = buildDataset(texts, s);
+    QVERIFY(a.designNames == (Strings{"(Intercept)", "health=average", "health=excellent"}));
+    QVERIFY(a.designNames == b.designNames);
+    QVERIFY(a.X == b.X);
+    QVERIFY(a.source.columns[1].labelsAreLevels);
+    // The copied cells are the label texts in both.
+    const dpsynth::core::data::SourceCells cellsA(a), cellsB(b);
+    for (std::size_t r = 0; r < a.size(); ++r)
+      QCOMPARE(std::string(cellsA(r, 1).view()), std::string(cellsB(r, 1).view()));
+    // A kept record whose code has no label: the labels are not the levels, the codes are
+    // numbers (as the reader would have typed the whole file).
+    CsvTable partly = parseCsv("y,health\n" + kept + "5,4\n", "d.sav");
+    partly.columns = coded.columns;
+    QVERIFY(buildDataset(partly, s).designNames == (Strings{"(Intercept)", "health"}));
+  }
+
   void dropsRowsWithMissingValuesInUsedColumnsOnly() {
     const Dataset d = build(
         "y,g,unused\n"
