@@ -7,6 +7,8 @@
 #include <cstring>
 #include <exception>
 #include <memory>
+#include <optional>
+#include <string_view>
 #include <unordered_map>
 #include <unordered_set>
 #include <utility>
@@ -104,6 +106,10 @@ struct StatReader {
   bool stopped = false;
   std::exception_ptr error;
   std::string readstatMessage;  ///< the last message ReadStat's error handler gave
+  /// The file names its character encoding (ReadStat converts its text to UTF-8); false for
+  /// the formats that name none (Stata before 14, SPSS portable, SAS transport), whose bytes
+  /// ReadStat passes through.
+  bool namesEncoding = false;
 };
 
 /// A damaged file is bad input; `what` says how, for the user who must get a good copy.
@@ -115,33 +121,61 @@ struct StatReader {
                   "that wrote it and save it again, or export it as CSV.");
 }
 
-/// Text the file's declared encoding does not explain (see utf8Text); parseStatFile tries once
-/// more as Windows-1252 before reporting it.
-class InvalidTextError : public DataError {
- public:
-  using DataError::DataError;
-};
+/// Windows-1252 bytes as UTF-8, or nothing when a byte is one of the five it leaves undefined.
+std::optional<std::string> fromWindows1252(std::string_view bytes) {
+  // U+ code points of 0x80–0x9F (0 where undefined); 0xA0–0xFF are U+00A0–U+00FF.
+  static constexpr char16_t kHigh[32] = {
+      0x20AC, 0,      0x201A, 0x0192, 0x201E, 0x2026, 0x2020, 0x2021, 0x02C6, 0x2030, 0x0160,
+      0x2039, 0x0152, 0,      0x017D, 0,      0,      0x2018, 0x2019, 0x201C, 0x201D, 0x2022,
+      0x2013, 0x2014, 0x02DC, 0x2122, 0x0161, 0x203A, 0x0153, 0,      0x017E, 0x0178};
+  std::string out;
+  out.reserve(bytes.size() + bytes.size() / 2);
+  for (const char byte : bytes) {
+    const auto b = static_cast<unsigned char>(byte);
+    const char32_t code = b < 0x80 ? b : b < 0xA0 ? kHigh[b - 0x80] : b;
+    if (code == 0 && b != 0) return std::nullopt;
+    if (code < 0x80) {
+      out += static_cast<char>(code);
+    } else if (code < 0x800) {
+      out += static_cast<char>(0xC0 | (code >> 6));
+      out += static_cast<char>(0x80 | (code & 0x3F));
+    } else {
+      out += static_cast<char>(0xE0 | (code >> 12));
+      out += static_cast<char>(0x80 | ((code >> 6) & 0x3F));
+      out += static_cast<char>(0x80 | (code & 0x3F));
+    }
+  }
+  return out;
+}
 
 /// Text from the file as UTF-8: ReadStat converts from the file's declared encoding, but passes
 /// through bytes that a damaged or mislabelled file does not explain. Kept, they would make a
 /// synthetic file that no reader (dpsynth included) takes back, so they are refused here, as a
-/// CSV that is not UTF-8 is. `row` is the case number (0: a name or label).
+/// CSV that is not UTF-8 is. A file that names no encoding is read string by string: UTF-8
+/// where the bytes are, else Windows-1252 (Latin text from Windows, the usual case). Each
+/// string's own bytes decide, never the rest of the file: the whole file read again as
+/// Windows-1252 when one string was not UTF-8 let a byte in a column that never leaves
+/// re-encode every released text (SPEC §0). `row` is the case number (0: a name or label).
 std::string utf8Text(const char* text, const StatReader& r, std::size_t row,
                      const std::string& column, const char* what) {
   if (!text) return {};
   std::string out(text);
-  if (firstInvalidUtf8(out) != std::string_view::npos)
-    throw InvalidTextError(
-        r.file, row, column,
-        std::string(what) + " is not valid text in the file's encoding, nor in Windows-1252",
-        "Save it again from the program that wrote it (Stata 14 or later writes UTF-8), or "
-        "export it as CSV in UTF-8.");
-  return out;
+  if (firstInvalidUtf8(out) == std::string_view::npos) return out;
+  if (!r.namesEncoding) {
+    if (auto latin = fromWindows1252(out)) return std::move(*latin);
+  }
+  throw DataError(
+      r.file, row, column,
+      std::string(what) + " is not valid text in the file's encoding, nor in Windows-1252",
+      "Save it again from the program that wrote it (Stata 14 or later writes UTF-8), or "
+      "export it as CSV in UTF-8.");
 }
 
 int onMetadata(readstat_metadata_t* metadata, void* context) {
   auto* r = static_cast<StatReader*>(context);
   const int variables = readstat_get_var_count(metadata);
+  const char* encoding = readstat_get_file_encoding(metadata);
+  r->namesEncoding = encoding != nullptr && *encoding != '\0';
   try {
     // Sizes in a header are claims of the file, not facts: reserve no more variables than its
     // bytes could describe (the row count is not used for reserving at all).
@@ -369,15 +403,12 @@ CsvTable assemble(StatReader& r, StatFormat format) {
 
 namespace {
 
-/// One pass of ReadStat over the bytes; `encoding` (nullptr: the file's own) overrides the
-/// character encoding of files that name none.
+/// One pass of ReadStat over the bytes.
 std::optional<CsvTable> parseOnce(std::string_view bytes, const std::string& file,
-                                  StatFormat format, const ReadControl& control,
-                                  const char* encoding) {
+                                  StatFormat format, const ReadControl& control) {
   std::unique_ptr<readstat_parser_t, decltype(&readstat_parser_free)> parser(readstat_parser_init(),
                                                                              readstat_parser_free);
   if (!parser) throw std::bad_alloc();
-  if (encoding) readstat_set_file_character_encoding(parser.get(), encoding);
   MemoryFile memory{bytes, 0};
   StatReader reader(file, control);
   reader.fileBytes = bytes.size();
@@ -446,17 +477,7 @@ std::optional<CsvTable> parseStatFile(std::string_view bytes, const std::string&
   if (format == StatFormat::dta && bytes.starts_with("<stata_dta>") &&
       !trimBlanks(bytes).ends_with("</stata_dta>"))
     throwDamaged(file, format, 0, "", "it does not end with </stata_dta>, so its end is cut off");
-  try {
-    return parseOnce(bytes, file, format, control, nullptr);
-  } catch (const InvalidTextError& first) {
-    // Stata before version 14, SPSS portable and SAS transport files name no encoding, and
-    // ReadStat passes their bytes through: Latin text from Windows is the usual case.
-    try {
-      return parseOnce(bytes, file, format, control, "WINDOWS-1252");
-    } catch (const DataError&) {
-      throw first;
-    }
-  }
+  return parseOnce(bytes, file, format, control);
 }
 
 }  // namespace dpsynth::core::data

@@ -232,6 +232,29 @@ class ReadstatReaderTest : public QObject {
     QCOMPARE(std::string(t.rows[0][2]), std::string("Caf\xC3\xA9"));
   }
 
+  /// A file that names no encoding (SAS transport) is read string by string: one Windows-1252
+  /// byte in a column that never leaves must not re-encode the UTF-8 text of the others (the
+  /// whole file was read again as Windows-1252, turning "Orléans" into "OrlÃ©ans").
+  void oneStringsEncodingDecidesOnlyItself() {
+    const auto read = [](const std::string& note) {
+      dpsynth::core::data::CsvRows rows(3);
+      rows.push_back({"1",
+                      "Orl\xC3\xA9"
+                      "ans",
+                      "cafe"});
+      rows.push_back({"2", "Paris", note});
+      const auto bytes = dpsynth::core::data::formatStatFile(
+          dpsynth::core::data::StatFormat::xpt, "w.xpt", {"y", "region", "note"}, {}, rows);
+      return dpsynth::core::data::parseDataFile(*bytes, "w.xpt");
+    };
+    const CsvTable utf8 = read("cafe");
+    const CsvTable latin = read("caf\xE9");
+    QCOMPARE(std::string(latin.rows[0][1]), std::string("Orl\xC3\xA9"
+                                                        "ans"));
+    QCOMPARE(std::string(latin.rows[0][1]), std::string(utf8.rows[0][1]));
+    QCOMPARE(std::string(latin.rows[1][2]), std::string("caf\xC3\xA9"));  // its own bytes: 1252
+  }
+
   /// Text no encoding explains is one DataError naming the file.
   void invalidTextRefused() {
     dpsynth::core::data::CsvRows rows(2);
