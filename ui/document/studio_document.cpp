@@ -157,7 +157,12 @@ bool StudioDocument::outputMatchesSettings() const {
 }
 
 void StudioDocument::settingsChanged(Parts parts, bool userEdit, bool fieldEdit) {
-  if ((parts & kChoice) || builtCountConfidential_ != countConfidential()) rebuildDataset();
+  // The relation decides the build only where fewer than 2 records of an intercept-only model
+  // are refused or not: no rebuild of a large file on every switch of it.
+  const bool countMatters = builtCountConfidential_ != countConfidential() &&
+                            settings_.dataset.covariates.empty() &&
+                            (!dataset_ || dataset_->size() < 2);
+  if ((parts & kChoice) || countMatters) rebuildDataset();
   if (parts & kSettingsParts) {
     if (!fieldEdit) ++otherChanges_;
     // Never show a guarantee or utility for settings other than the ones shown; undo back to
@@ -202,6 +207,7 @@ bool StudioDocument::countConfidential() const {
 
 void StudioDocument::rebuildDataset() {
   if (!table_) return;
+  builtCountConfidential_ = countConfidential();
   dataset_.reset();
   levels_.clear();
   dataProblem_.clear();
@@ -219,8 +225,7 @@ void StudioDocument::rebuildDataset() {
   // As `dpsynth run` builds it: a confidential count too small to fit is no refusal, since
   // whether a release appears must not depend on one record (SPEC §0).
   data::DatasetSpec spec = settings_.dataset;
-  spec.countConfidential = countConfidential();
-  builtCountConfidential_ = spec.countConfidential;
+  spec.countConfidential = builtCountConfidential_;
   try {
     dataset_ = std::make_shared<data::Dataset>(data::buildDataset(*table_, spec));
   } catch (const data::DataError& e) {
