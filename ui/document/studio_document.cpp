@@ -311,11 +311,15 @@ QStringList StudioDocument::installData(const LoadedData& loaded) {
   ++resultsSerial_;
   clearHistory();  // the old data's edits
   // The load typed the data as if the count were confidential (it knows no relation): build
-  // again where that is not how the run will see them.
-  if (!loaded.dataset || loaded.spec.countConfidential != countConfidential()) {
+  // again where that is not how the run will see them, which only an intercept-only dataset of
+  // fewer than 2 records can tell (a large file is not built twice).
+  const bool countMatters = loaded.dataset &&
+                            loaded.spec.countConfidential != countConfidential() &&
+                            loaded.dataset->interceptOnly() && loaded.dataset->size() < 2;
+  if (!loaded.dataset || countMatters) {
     rebuildDataset();
   } else {
-    builtCountConfidential_ = loaded.spec.countConfidential;
+    builtCountConfidential_ = countConfidential();
     refreshLevels();
   }
   emit changed(Parts(kData | kChoice | kTuning | kSampler | kReference | kResults));
