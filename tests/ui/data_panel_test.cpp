@@ -3,6 +3,7 @@
 #include <QAbstractItemView>
 #include <QComboBox>
 #include <QFile>
+#include <QLabel>
 #include <QListWidget>
 #include <QSignalSpy>
 #include <QTableWidget>
@@ -204,12 +205,17 @@ class DataPanelTest : public QObject {
     QVERIFY(!panel.document.dataset());
     QVERIFY2(panel.document.dataProblem().contains("At least 2"),
              qPrintable(panel.document.dataProblem()));
+    auto* problem = panel.view.findChild<QLabel*>("dataProblem");
+    QVERIFY(problem);
+    QVERIFY(problem->text().contains("At least 2"));
     panel.document.edit(dpsynth::ui::Field::neighbours,
                         dpsynth::core::privacy::Neighbours::addRemove);
     QVERIFY(panel.document.dataset());
     QCOMPARE(panel.document.dataset()->size(), std::size_t{1});
+    QVERIFY(problem->text().isEmpty());  // the panel follows the rebuilt data
     panel.document.undoStack()->undo();
     QVERIFY(!panel.document.dataset());
+    QVERIFY(problem->text().contains("At least 2"));
     // Opened under add-remove, the load's dataset is the document's.
     panel.document.undoStack()->redo();
     QVERIFY(panel.data.loadFile(path));

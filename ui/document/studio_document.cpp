@@ -163,6 +163,7 @@ void StudioDocument::settingsChanged(Parts parts, bool userEdit, bool fieldEdit)
                             settings_.dataset.covariates.empty() &&
                             (!dataset_ || dataset_->size() < 2);
   if ((parts & kChoice) || countMatters) rebuildDataset();
+  if (countMatters) parts |= kChoice;  // the dataset was rebuilt: its views follow
   if (parts & kSettingsParts) {
     if (!fieldEdit) ++otherChanges_;
     // Never show a guarantee or utility for settings other than the ones shown; undo back to

@@ -357,7 +357,9 @@ void DataPanel::showSummary() {
     if (dataset->droppedRows > 0) name += tr(" (%1 rows dropped)").arg(dataset->droppedRows);
     summary_->setOutcome(name, dataset->y, models::isCountFamily(dataset->family));
   } else {
-    summary_->clear();
+    summary_->clear(spec.outcome.empty()
+                        ? QString()
+                        : tr("No summary: these data cannot run as chosen (see the message)."));
   }
 }
 

@@ -69,9 +69,9 @@ OutcomeSummary::OutcomeSummary(QWidget* parent) : QWidget(parent) {
   clear();
 }
 
-void OutcomeSummary::clear() {
+void OutcomeSummary::clear(const QString& why) {
   stats_ = {};
-  label_->setText(tr("No outcome chosen."));
+  label_->setText(why.isEmpty() ? tr("No outcome chosen.") : why);
   plot_->clearPlottables();
   plot_->replot(QCustomPlot::rpQueuedReplot);
 }

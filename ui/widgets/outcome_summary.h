@@ -23,7 +23,8 @@ class OutcomeSummary : public QWidget {
   explicit OutcomeSummary(QWidget* parent = nullptr);
 
   void setOutcome(const QString& name, const Eigen::VectorXd& y, bool integer);
-  void clear();
+  /// No summary: `why` says so (empty: no outcome is chosen).
+  void clear(const QString& why = {});
   QString text() const;
   const OutcomeStatistics& statistics() const { return stats_; }
   QCustomPlot* histogram() const { return plot_; }
