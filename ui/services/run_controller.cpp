@@ -22,13 +22,18 @@ RunController::RunController(QObject* parent)
   connect(&autoRunTimer_, &QTimer::timeout, this, [this] { emit autoRunDue(); });
 
   connect(worker_, &PipelineWorker::runStarted, this, [this](const RunStart& s) {
-    if (isCurrent(s.runId)) emit runStarted(s);
+    if (!isCurrent(s.runId)) return;
+    chains_ = s.chains;
+    emit runStarted(s);
   });
   connect(worker_, &PipelineWorker::stageStarted, this, [this](const StageEvent& e) {
     if (!isCurrent(e.runId)) return;
     flush();
     if (!e.fromCache) {
+      // Every chain from the start: with more chains than threads the later ones report only
+      // when they start, and the bar went back (87% of two chains, then 73% of four).
       progress_ = StageProgress{e.stage, {}, 0};
+      for (int c = 0; c < chains_; ++c) progress_.chains.push_back({c, 0, 0, true, 0});
       stageClock_.start();
     }
     emit stageStarted(e);

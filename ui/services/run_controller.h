@@ -81,6 +81,7 @@ class RunController : public QObject {
   QTimer autoRunTimer_;
   QElapsedTimer stageClock_;
   StageProgress progress_;
+  int chains_ = 0;  ///< of the run in progress (RunStart): each stage's bar counts them all
   bool progressDirty_ = false;
   std::vector<DrawBatch> pendingDraws_;
 };
