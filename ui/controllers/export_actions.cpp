@@ -255,8 +255,10 @@ void ExportActions::exportAllWithDialog(const RunOutput* output) {
     nothingToExport();
     return;
   }
-  const QString folder = chooseOutputFolder(dialogParent_, tr("Export all results to folder"),
-                                            defaultFolder(sessionPath_, output->source));
+  const QString folder =
+      chooseOutputFolder(dialogParent_, tr("Export all results to folder"),
+                         lastExportFolder_.isEmpty() ? defaultFolder(sessionPath_, output->source)
+                                                     : lastExportFolder_);
   if (folder.isEmpty()) return;
   // Files the user keeps in release/ or internal/ are never replaced: say so before any work.
   for (const char* sub : {core::report::kReleaseFolder, core::report::kInternalFolder}) {
@@ -299,6 +301,7 @@ void ExportActions::exportAllWithDialog(const RunOutput* output) {
                                 .arg(existing.mid(0, 4).join(", "))) != QMessageBox::Yes) {
     return;
   }
+  lastExportFolder_ = QFileInfo(folder).absolutePath();  // its parent: the next one beside it
   exportAll(*output, folder, *release);
 }
 

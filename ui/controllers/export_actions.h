@@ -90,6 +90,7 @@ class ExportActions : public QObject {
 
   QWidget* dialogParent_;
   QString sessionPath_;
+  QString lastExportFolder_;  ///< where Export all last wrote: the next dialog starts there
   RefusalPresenter refused_;
   ReleaseChooser choose_;
   std::function<bool()> storedOnly_;

@@ -107,7 +107,7 @@ void PlotsView::beginRun(const QString& previousRunNote) {
   traces_->setStale(false);
   // Until a stage or the run finishes, an empty plot says what it waits for (it said "No
   // results: press Run." while the run it waited for was in progress).
-  lipschitz_->setWaitingText(tr("each stage's violin appears when the stage finishes"));
+  lipschitz_->setWaitingText(tr("each stage's violin appears once the stage is sampling"));
   for (PlotWidget* p :
        {static_cast<PlotWidget*>(lipschitzWeight_), static_cast<PlotWidget*>(weights_),
         static_cast<PlotWidget*>(synthetic_), static_cast<PlotWidget*>(posterior_)}) {

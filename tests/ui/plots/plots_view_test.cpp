@@ -66,7 +66,7 @@ class PlotsViewTest : public QObject {
     // The first run: the result plots wait for it instead of asking for one.
     view.beginRun("previous run");
     QCOMPARE(posterior->caption(), QString("Running: drawn when the run finishes."));
-    QVERIFY(view.plot(PlotsView::kLipschitz)->caption().contains("when the stage finishes"));
+    QVERIFY(view.plot(PlotsView::kLipschitz)->caption().contains("once the stage is sampling"));
     view.endRun();  // cancelled: no results, and nothing is waited for any more
     QVERIFY(posterior->caption().contains("press Run"));
     view.beginRun("previous run");

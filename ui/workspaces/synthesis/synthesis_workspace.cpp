@@ -115,8 +115,11 @@ SynthesisWorkspace::SynthesisWorkspace(StudioDocument* document, const StudioSer
       dataService, &DataService::dataInstalled, this,
       [this](const DataSource& source, const QStringList& reset) {
         QString note = tr("New data: press Run.");
-        QString status =
-            tr("Loaded %1: %2 rows").arg(source.displayName).arg(document_->table()->rows.size());
+        QString status = document_->table()->rows.size() == 1
+                             ? tr("Loaded %1: 1 row").arg(source.displayName)
+                             : tr("Loaded %1: %2 rows")
+                                   .arg(source.displayName)
+                                   .arg(document_->table()->rows.size());
         if (!reset.isEmpty()) {
           const QString what = tr("reset to the defaults for the new data: %1")
                                    .arg(reset.join(QStringLiteral(", ")));
