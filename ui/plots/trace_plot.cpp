@@ -42,6 +42,7 @@ void TracePlot::endLive() {
   if (pointCount() == 0) {
     mechanism_.clear();
     stage_.clear();
+    clearTraces({}, 0);  // no parameter chooser nor axis label of a stage that drew nothing
   }
   const QSignalBlocker block(mechanismSelector_);
   mechanismSelector_->clear();

@@ -50,6 +50,7 @@ class TracePlotTest : public QObject {
     empty.setLiveSource("lw", "unweighted");
     empty.endLive();
     QVERIFY(empty.shownMechanisms().isEmpty());
+    QCOMPARE(empty.customPlot()->yAxis->label(), QString("Value"));
   }
 
   void dropsBatchesThatDoNotFit() {
