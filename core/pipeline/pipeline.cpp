@@ -493,11 +493,27 @@ RunResult runMechanisms(const data::Dataset& dataset, const std::vector<Mechanis
       std::string want, got;
       for (const auto& d : dataset.designNames) want += (want.empty() ? "" : ", ") + d;
       for (const auto& d : ref->designNames) got += (got.empty() ? "" : ", ") + d;
+      // The same covariates with other dummies: most often a categorical covariate whose
+      // levels come in label order from an SPSS or Stata file and sorted from a CSV (last
+      // period's synthetic CSV as the reference of this period's .sav), so another level is
+      // left out as the reference.
+      const auto columnsOf = [](const std::vector<std::string>& names) {
+        std::vector<std::string> columns;
+        for (const auto& n : names) columns.push_back(n.substr(0, n.find('=')));
+        return columns;
+      };
+      const bool sameColumns = ref->family == dataset.family &&
+                               columnsOf(ref->designNames) == columnsOf(dataset.designNames);
       problems.push_back(
           "the reference data must have the same family and design as the data "
           "(data: " +
           models::familyName(dataset.family) + " with " + want +
-          "; reference: " + models::familyName(ref->family) + " with " + got + ")");
+          "; reference: " + models::familyName(ref->family) + " with " + got + ")" +
+          (sameColumns ? ": a categorical covariate's levels differ in order or reference (an "
+                         "SPSS or Stata file lists them in label order, a CSV sorted): with "
+                         "--reference COLUMN=LEVEL both leave out the same level, and the "
+                         "others must then come in the same order too"
+                       : ""));
     } else if (!settings.referenceMayBeTheData && ref->size() == dataset.size() &&
                ref->y == dataset.y && ref->X == dataset.X) {
       // Weights fitted on the data being released move with every record, so censor-w's DP

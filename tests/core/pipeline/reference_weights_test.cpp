@@ -7,6 +7,8 @@
 #include <memory>
 #include <vector>
 
+#include "core/data/csv_table.h"
+#include "core/data/dataset.h"
 #include "core/models/model.h"
 #include "core/pipeline/pipeline.h"
 #include "core/pipeline/stage_runner.h"
@@ -126,6 +128,38 @@ class ReferenceWeightsTest : public QObject {
     settings.nuts.warmup = 50;
     settings.nuts.draws = 50;
     QCOMPARE(pipeline::runMechanisms(*data, {config}, settings).mechanisms.size(), std::size_t{1});
+  }
+
+  /// Last period's synthetic CSV as the reference of this period's SPSS file: the labelled
+  /// covariate's levels come in label order there and sorted in the CSV, so another level is
+  /// left out. Refused before any sampling, with a hint at what differs and what to do.
+  void aReferenceWithOtherDummiesIsRefusedWithAHint() {
+    data::CsvTable coded = data::parseCsv("y,sex\n1,1\n2,2\n0,1\n3,2\n", "d.sav");
+    coded.columns.resize(2);
+    coded.columns[1].valueLabels = {{"1", "male"}, {"2", "female"}};
+    coded.columns[1].labelsAreLevels = false;
+    const data::CsvTable released = data::parseCsv("y,sex\n1,male\n2,female\n0,female\n", "r.csv");
+    data::DatasetSpec spec;
+    spec.outcome = "y";
+    spec.covariates = {"sex"};
+    spec.family = Family::poisson;
+    const data::Dataset dataset = data::buildDataset(coded, spec);
+    auto settings = settingsFor(Family::poisson);
+    settings.weightReference =
+        std::make_shared<const data::Dataset>(data::buildDataset(released, spec));
+    pipeline::MechanismConfig config;
+    config.mechanism = pipeline::Mechanism::censorW;
+    config.epsilon = 8;
+    try {
+      (void)pipeline::runMechanisms(dataset, {config}, settings);
+      QFAIL("a reference of another design was accepted");
+    } catch (const std::invalid_argument& e) {
+      const std::string what = e.what();
+      QVERIFY2(what.find("sex=female; reference: poisson with (Intercept), sex=male") !=
+                   std::string::npos,
+               e.what());
+      QVERIFY2(what.find("--reference COLUMN=LEVEL") != std::string::npos, e.what());
+    }
   }
 
   void initsAreConvertedBetweenSpaces() {
