@@ -454,11 +454,8 @@ CovariateDesign typeCovariate(const CsvTable& table, std::size_t column,
 /// report.
 DatasetSpec withFileNames(const CsvTable& table, DatasetSpec spec) {
   const auto respell = [&table](const std::string& name) {
-    if (name.empty() ||
-        std::find(table.header.begin(), table.header.end(), name) != table.header.end())
-      return name;
     try {
-      return table.header[table.columnIndex(name)];
+      return table.header[table.columnIndex(name)];  // an exact match first
     } catch (const DataError&) {
       return name;
     }
