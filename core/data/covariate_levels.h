@@ -27,7 +27,7 @@ struct CovariateLevels {
 /// The categorical covariates of `spec`, in covariate order (numeric ones left out), typed by
 /// the rules of buildDataset (the records it keeps, dropMissing included). Throws DataError
 /// where buildDataset would for a covariate (a reference level the column does not hold, too
-/// many levels...); an empty vector when `stop` is requested.
+/// many levels...); an empty vector when `stop` is requested or no record is kept.
 std::vector<CovariateLevels> categoricalLevels(const CsvTable& table, const DatasetSpec& spec,
                                                const std::stop_token& stop = {});
 

@@ -327,6 +327,11 @@ CovariateDesign typeCovariate(const CsvTable& table, std::size_t column,
                               const std::vector<std::size_t>& kept, const std::string* reference,
                               const std::stop_token& stop) {
   const auto n = static_cast<Eigen::Index>(kept.size());
+  // No record says what the column is (a header alone, or every row dropped): typing it read
+  // the first value of none. build() refuses so few records first; categoricalLevels lists none.
+  if (kept.empty())
+    throw DataError(table.file, 0, table.header[column], "has no records to type",
+                    "A covariate is typed from the records kept: at least 2 are needed.");
   const ColumnInfo* info = table.info(column);
   // Whether the labels are the levels is decided on the kept records: the reader decides it on
   // every record of the file, so a record dropped for a missing value, whose code had no
@@ -633,6 +638,7 @@ std::vector<CovariateLevels> categoricalLevels(const CsvTable& table, const Data
     const std::vector<std::size_t> columns = usedColumns(table, spec);
     std::size_t dropped = 0;
     const std::vector<std::size_t> kept = completeRows(table, spec, columns, dropped, stop);
+    if (kept.empty()) return {};  // no record holds a level
     for (std::size_t k = 1; k < columns.size(); ++k) {
       const std::string& name = spec.covariates[k - 1];
       const auto reference = spec.referenceLevels.find(name);

@@ -473,6 +473,12 @@ class DatasetTest : public QObject {
     QVERIFY(first[0].levels == (Strings{"a", "b", "c"}));
     QCOMPARE(first[0].reference, std::size_t(0));
     QVERIFY(!first[0].chosen);
+    // No record kept (a header alone, or every row dropped): no levels, no crash. Typing a
+    // covariate of no records read the first of none.
+    QVERIFY(categoricalLevels(parseCsv("y,g,x\n", "d.csv"), byDefault).empty());
+    DatasetSpec dropping = byDefault;
+    dropping.dropMissing = true;
+    QVERIFY(categoricalLevels(parseCsv("y,g,x\nNA,a,1\nNA,b,2\n", "d.csv"), dropping).empty());
     // Blanks around the level are not part of it, as in the file's cells.
     s.referenceLevels = {{"g", " b "}};
     QVERIFY(build("y,g,x\n1,b,0.5\n2,c,1\n3,a,2\n4,b,3\n", s).designNames ==
