@@ -165,7 +165,6 @@ class DataPanelTest : public QObject {
     QTest::newRow("duplicate header") << "duplicate_header.csv" << 1;
     QTest::newRow("latin1") << "latin1_text.csv" << 2;
     QTest::newRow("unclosed quote") << "unclosed_quote.csv" << 3;
-    QTest::newRow("header only") << "header_only.csv" << 0;
   }
   void malformedCsvReportsWhereAndKeepsPreviousData() {
     QFETCH(QString, file);
@@ -222,6 +221,34 @@ class DataPanelTest : public QObject {
     QCOMPARE(panel.document.settings().run.neighbours,
              dpsynth::core::privacy::Neighbours::addRemove);
     QVERIFY(panel.document.dataset());
+  }
+
+  /// A header alone is a database of no records: it loads (a refusal at load told it from its
+  /// neighbour with one record under add-remove), with no outcome or family suggested from
+  /// nothing; under replace-one it cannot run and says so, under add-remove it is usable.
+  void aHeaderAloneLoadsAsNoRecords() {
+    DataPanelRig panel;
+    QSignalSpy errors(&panel.data, &DataService::errorOccurred);
+    QVERIFY(panel.data.loadFile(dpsynth::ui::test::malformedPath("header_only.csv")));
+    QCOMPARE(errors.count(), 0);
+    QVERIFY(panel.document.hasData());
+    QVERIFY(panel.document.settings().dataset.outcome.empty());  // two columns could be it
+    QVERIFY(panel.document.dataProblem().contains("choose the outcome"));
+    panel.document.edit(dpsynth::ui::Field::outcome, std::string("count"));
+    auto* problem = panel.view.findChild<QLabel*>("dataProblem");
+    QVERIFY(problem);
+    QVERIFY2(problem->text().contains("At least 2"), qPrintable(problem->text()));
+    auto* suggestion = panel.view.findChild<QLabel*>("familySuggestion");
+    QVERIFY(suggestion);
+    QVERIFY2(suggestion->text().contains("no records suggest"), qPrintable(suggestion->text()));
+    panel.document.edit(dpsynth::ui::Field::neighbours,
+                        dpsynth::core::privacy::Neighbours::addRemove);
+    QVERIFY(panel.document.dataset());
+    QCOMPARE(panel.document.dataset()->size(), std::size_t{0});
+    QVERIFY(problem->text().isEmpty());
+    // A covariate needs records to fit, whatever the relation.
+    panel.document.edit(dpsynth::ui::Field::covariates, std::vector<std::string>{"region"});
+    QVERIFY(!panel.document.dataset() || !panel.document.dataProblem().isEmpty());
   }
 
   void textOutcomeNamesTheColumn() {

@@ -15,10 +15,12 @@ namespace data = core::data;
 
 namespace {
 
+/// Mostly numbers, or no records to say otherwise (a header alone).
 bool isNumericColumn(const data::CsvTable& table, std::size_t c) {
   if (const data::ColumnInfo* info = table.info(c);
       info && (info->isDateOrTime() || info->labelsAreLevels))
     return false;
+  if (table.rows.empty()) return true;
   std::size_t numbers = 0, present = 0;
   for (const data::CsvRow row : table.rows) {
     if (data::isMissingValue(row[c])) continue;

@@ -146,9 +146,10 @@ DataPanel::DataPanel(StudioDocument* document, QWidget* parent)
   layout->addLayout(top);
   layout->addWidget(loadIndicator_);
   layout->addWidget(previewView_);
+  // Under the data it is about, above the fold: below the roles it was out of sight.
+  layout->addWidget(problemLabel_);
   layout->addLayout(form);
   layout->addWidget(roles_);
-  layout->addWidget(problemLabel_);
   layout->addWidget(summary_);
 
   connect(open, &QPushButton::clicked, this, [this] { openWithDialog(); });
@@ -333,6 +334,9 @@ void DataPanel::showSummary() {
       QString::fromStdString(models::familyName(document_->suggestedFamily()));
   if (!document_->hasData() || document_->familyDeclared()) {
     suggestion_->setText(tr("suggested: %1").arg(suggested));
+    suggestion_->setToolTip({});
+  } else if (const auto table = document_->table(); table && table->rows.empty()) {
+    suggestion_->setText(tr("no records suggest a family: pick one to declare it"));
     suggestion_->setToolTip({});
   } else {
     suggestion_->setText(tr("the data suggest %1: pick a family to declare it").arg(suggested));

@@ -65,11 +65,10 @@ std::string guessOutcome(const data::CsvTable& table) {
 std::optional<LoadedData> typeAutomatically(std::shared_ptr<const data::CsvTable> table,
                                             DataSource source, const LoadContext& context,
                                             double progressFrom) {
-  // A header alone loaded as "0 rows" with a family suggested from nothing, and failed only
-  // at Run: refused here, like an empty file.
-  if (table->rows.empty())
-    throw data::DataError(table->file, 0, "", "the file holds a header row but no records",
-                          "Choose a file with data below its header.");
+  // A header alone is a database of no records, typed like any other. Where its count is
+  // confidential (add-remove) an intercept-only run goes on, as `dpsynth run` takes it:
+  // refusing it here told it from its neighbour with one record (SPEC §0). The document says
+  // why it cannot run under replace-one.
   LoadedData loaded;
   loaded.idLikeColumns = idLikeColumns(*table);
   // A user's file: an outcome only when one column can be it; with several, none until the

@@ -26,8 +26,8 @@ LoadJob tableJob(std::shared_ptr<const core::data::CsvTable> table, DataSource s
 LoadJob referenceFileJob(const QString& path, core::data::DatasetSpec spec);
 
 /// The automatic choices for a freshly read table: for a user's file the outcome only when one
-/// column can be it (outcomeCandidates; else none, and no dataset), for a bundled sample the
-/// guessed one; its suggested family, and rows with missing values dropped when they would
+/// column can be it (outcomeCandidates; else none, and no dataset; a header alone is data of
+/// no records, with none), for a bundled sample the guessed one; its suggested family, and rows with missing values dropped when they would
 /// stop the build. Throws the DataError
 /// of the first attempt when even that does not type; nullopt when stopped.
 std::optional<LoadedData> typeAutomatically(std::shared_ptr<const core::data::CsvTable> table,
