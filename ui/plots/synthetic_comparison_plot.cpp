@@ -114,6 +114,10 @@ void SyntheticComparisonPlot::rebuild() {
   }
   if (all.empty()) return;
 
+  // The x extent both panels share: each ECDF runs from 0 to 1 across it, not only between
+  // its own smallest and largest values (a beta sample's ECDF stopped at 0.9, its density
+  // at the support's end).
+  double extentLo = std::numeric_limits<double>::infinity(), extentHi = -extentLo;
   if (countData_) {
     double lo = std::numeric_limits<double>::infinity(), hi = -lo;
     for (const Series& s : all) {
@@ -147,6 +151,8 @@ void SyntheticComparisonPlot::rebuild() {
       bars->setData(keys, shares, true);
       bars->setBarsGroup(group);
     }
+    extentLo = start - 0.5;
+    extentHi = start + binWidth * static_cast<double>(bins) - 0.5;
   } else {
     for (const Series& s : all) {
       QCPGraph* graph = plot->addGraph(dx, dy);
@@ -156,6 +162,8 @@ void SyntheticComparisonPlot::rebuild() {
         const auto est = core::utility::kernelDensityWithin(*s.values, lower_, upper_, 512);
         graph->setData(QVector<double>(est.grid.begin(), est.grid.end()),
                        QVector<double>(est.density.begin(), est.density.end()), true);
+        extentLo = std::min(extentLo, est.grid.front());
+        extentHi = std::max(extentHi, est.grid.back());
       }
     }
   }
@@ -168,6 +176,14 @@ void SyntheticComparisonPlot::rebuild() {
     graph->setLineStyle(QCPGraph::lsStepLeft);
     QVector<double> x, y;
     ecdfPoints(*s.values, x, y);
+    if (!x.isEmpty() && extentLo < x.front()) {
+      x.prepend(extentLo);
+      y.prepend(0.0);
+    }
+    if (!x.isEmpty() && extentHi > x.back()) {
+      x.append(extentHi);
+      y.append(1.0);
+    }
     graph->setData(x, y, true);
   }
 }

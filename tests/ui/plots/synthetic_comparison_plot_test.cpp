@@ -70,6 +70,40 @@ class SyntheticComparisonPlotTest : public QObject {
     }
   }
 
+  /// Each ECDF runs from 0 to 1 across the x extent the densities cover: a beta sample's ECDF
+  /// stopped at its largest value (0.9) where the density went on to the bound.
+  void ecdfsSpanTheDensitiesExtent() {
+    std::vector<double> low, high;
+    for (int i = 0; i < 200; ++i) {
+      low.push_back(0.1 + 0.5 * (i + 0.5) / 200.0);  // 0.1 .. 0.6
+      high.push_back(0.3 + 0.6 * (i + 0.5) / 200.0);  // 0.3 .. 0.9
+    }
+    SyntheticComparisonPlot plot;
+    plot.setData(low, false, {{"lw", high}}, 0.0, 1.0);
+    double densityLo = 1e300, densityHi = -1e300;
+    std::vector<QCPGraph*> ecdfs;
+    for (int i = 0; i < plot.plottableCount(); ++i) {
+      auto* graph = qobject_cast<QCPGraph*>(plot.customPlot()->plottable(i));
+      QVERIFY(graph);
+      if (graph->keyAxis()->axisRect() == plot.densityRect()) {
+        densityLo = std::min(densityLo, graph->data()->constBegin()->key);
+        densityHi = std::max(densityHi, (graph->data()->constEnd() - 1)->key);
+      } else {
+        ecdfs.push_back(graph);
+      }
+    }
+    QCOMPARE(ecdfs.size(), std::size_t{2});
+    QVERIFY(densityHi > 0.9);
+    for (QCPGraph* ecdf : ecdfs) {
+      const auto first = ecdf->data()->constBegin();
+      const auto last = ecdf->data()->constEnd() - 1;
+      QCOMPARE(first->key, densityLo);
+      QCOMPARE(first->value, 0.0);
+      QCOMPARE(last->key, densityHi);
+      QCOMPARE(last->value, 1.0);
+    }
+  }
+
   void countDataGivesHistograms() {
     SyntheticComparisonPlot plot;
     plot.setData({0, 1, 1, 2, 2, 2, 5}, true, {{"lw", {0, 0, 1, 3}}});
