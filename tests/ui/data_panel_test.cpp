@@ -88,6 +88,8 @@ class DataPanelTest : public QObject {
     QCOMPARE(panel.view.previewModel()->columnCount(), columns);
     // Row labels are file lines: the first data row is line 2.
     QCOMPARE(panel.view.previewModel()->headerData(0, Qt::Vertical).toInt(), 2);
+    QCOMPARE(panel.view.previewModel()->headerData(0, Qt::Vertical, Qt::ToolTipRole).toString(),
+             QString("Line 2 of the file (the header is line 1)"));
     QCOMPARE(panel.view.outcomeBox()->count(), columns);
     QCOMPARE(panel.view.outcomeBox()->currentText(), outcome);
     QCOMPARE(int(panel.document.suggestedFamily()), family);

@@ -29,7 +29,13 @@ QVariant CsvPreviewModel::data(const QModelIndex& index, int role) const {
 }
 
 QVariant CsvPreviewModel::headerData(int section, Qt::Orientation orientation, int role) const {
-  if (!table_ || role != Qt::DisplayRole) return {};
+  if (!table_) return {};
+  if (orientation == Qt::Vertical && role == Qt::ToolTipRole) {
+    // The numbers are the file's lines (the header is line 1), as error messages cite them.
+    return tr("Line %1 of the file (the header is line 1)")
+        .arg(headerData(section, orientation, Qt::DisplayRole).toString());
+  }
+  if (role != Qt::DisplayRole) return {};
   if (orientation == Qt::Horizontal) {
     return QString::fromStdString(table_->header.at(static_cast<std::size_t>(section)));
   }
