@@ -310,6 +310,12 @@ class StudioRunTest : public QObject {
     QVERIFY(!window->synthesis()->guaranteeBadge()->text().contains("NOT FOR RELEASE"));
     QVERIFY(!window->synthesis()->samplerPanel()->seedEdit()->text().contains(
         QString::number(out.settings.nuts.seed.lo)));
+    // Run again: the same secret seed, every stage reused, and the summary says why.
+    QVERIFY(window->synthesis()->startRun(false));
+    QVERIFY(test::waitForRun(*window, ended));
+    QCOMPARE(window->document()->lastOutput()->cacheMisses, std::size_t(0));
+    const QString summary = window->synthesis()->progressPanel()->summary();
+    QVERIFY2(summary.contains("a release is drawn once"), qPrintable(summary));
   }
 
   void refusedReleaseShowsTheDialogAndWritesNoReleaseFolder() {
@@ -565,10 +571,15 @@ class StudioRunTest : public QObject {
     QCOMPARE(out.cachedStages, QStringList({"unweighted", "lw"}));
     QCOMPARE(*out.result->mechanisms[0].k, 0.8);
     int cachedRows = 0;
-    for (const auto& row : window->synthesis()->progressPanel()->rows())
+    for (const auto& row : window->synthesis()->progressPanel()->rows()) {
       cachedRows += row.fromCache;
+      // A reused stage says why it was not drawn again.
+      if (row.fromCache) QVERIFY(row.timing->toolTip().contains("not drawn again"));
+    }
     QCOMPARE(cachedRows, 2);
-    QVERIFY(window->synthesis()->progressPanel()->summary().contains("2 from the cache"));
+    const QString summary = window->synthesis()->progressPanel()->summary();
+    QVERIFY(summary.contains("2 from the cache"));
+    QCOMPARE(summary.contains("drawn once"), out.settings.release);
 
     // Changing the model (family) drops the cache: everything runs again.
     window->synthesis()->autoRunBox()->setChecked(false);

@@ -121,6 +121,9 @@ QString RunPresenter::summaryOf(const RunOutput& output) {
                         .arg(output.cacheMisses)
                         .arg(output.cacheHits);
   if (!output.cachedStages.isEmpty()) summary += tr(" (%1)").arg(output.cachedStages.join(", "));
+  // Running a release again gives the same result: say why, where it might read as a fault.
+  if (output.settings.release && output.cacheHits > 0)
+    summary += tr("; a release is drawn once for its data and settings");
   return summary;
 }
 
