@@ -247,6 +247,11 @@ class StudioHonestTest : public QObject {
     const ResultsTableModel& model = *window->synthesis()->resultsPanel()->model();
     const QString lw = display(model, rowOf(model, "lw"), ResultsTableModel::kEpsilon);
     QVERIFY2(lw.contains("target 1 ignored"), qPrintable(lw));
+    // Above the target, the tip says so, and that a usable verdict is of utility only.
+    const QModelIndex lwEpsilon = model.index(rowOf(model, "lw"), ResultsTableModel::kEpsilon);
+    const QString tip = model.data(lwEpsilon, Qt::ToolTipRole).toString();
+    const bool above = model.data(lwEpsilon, Qt::UserRole).toDouble() > 1.0;
+    QCOMPARE(tip.contains("above the 1 asked for"), above);
     const QString sw = display(model, rowOf(model, "sw"), ResultsTableModel::kEpsilon);
     QVERIFY2(!sw.contains("ignored"), qPrintable(sw));
   }

@@ -195,8 +195,13 @@ QVariant ResultsTableModel::data(const QModelIndex& index, int role) const {
         return marginalOnlyExplanation();
       }
       if (index.column() == kEpsilon && row.targetIgnored) {
-        return tr("%1 does not use the ε target: its ε_x = 2Δ is an outcome of the fit")
-            .arg(QString::fromStdString(row.mechanism));
+        QString tip = tr("%1 does not use the ε target: its ε_x = 2Δ is an outcome of the fit")
+                          .arg(QString::fromStdString(row.mechanism));
+        if (row.epsilon && row.epsilonTarget && *row.epsilon > *row.epsilonTarget) {
+          tip += tr(", here above the %1 asked for. A usable verdict speaks of utility only.")
+                     .arg(QString::number(*row.epsilonTarget, 'g', 4));
+        }
+        return tip;
       }
       if (!warningsOf(index.row()).isEmpty()) return warningsOf(index.row()).join('\n');
       if (stale_) return tr("Results of the previous run");
@@ -240,8 +245,9 @@ QVariant ResultsTableModel::headerData(int section, Qt::Orientation orientation,
             "categorical covariate");
       case kVerdict:
         return tr(
-            "unusable: more than half of the records censored or truncated, or the "
-            "synthetic mean far from the data's");
+            "Utility, not privacy: unusable when more than half of the records are censored or "
+            "truncated, the synthetic mean is far from the data's, or the fit did not converge. "
+            "The guarantee and ε columns say what is promised.");
       default:
         return {};
     }
