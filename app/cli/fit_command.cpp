@@ -387,7 +387,7 @@ int runFit(const FitOptions& o) {
       !dropped.empty() && !o.syntheticOut.empty())
     std::cerr << dropped << "\n";
   if (!o.weightsFrom.empty()) {
-    settings.weightReference = loadReference(o.weightsFrom, spec, stop, o.quiet);
+    settings.weightReference = loadReference(o.weightsFrom, spec, dataset, stop, o.quiet);
     if (!settings.weightReference) return cancelledWhileReading(o.weightsFrom);
   }
   if (!settings.release && !o.quiet)

@@ -166,7 +166,7 @@ int runRun(const RunOptions& o) {
   if (!built) return cancelledWhileReading(session.dataFile);
   const core::data::Dataset& dataset = *built;
   if (!session.weightsFrom.empty()) {
-    settings.weightReference = loadReference(session.weightsFrom, session.dataset, stop, o.quiet);
+    settings.weightReference = loadReference(session.weightsFrom, session.dataset, dataset, stop, o.quiet);
     if (!settings.weightReference) return cancelledWhileReading(session.weightsFrom);
   }
   // m datasets of n records per mechanism: refused now rather than after the sampling.

@@ -10,6 +10,8 @@
 #include "app/cli/cli_common.h"
 #include "core/data/csv_table.h"
 #include "core/data/data_file.h"
+#include "core/data/data_error.h"
+#include "core/data/design_match.h"
 #include "core/data/quote_value.h"
 #include "core/pipeline/export.h"
 #include "core/pipeline/release_claim.h"
@@ -140,12 +142,23 @@ std::optional<core::data::Dataset> buildInputDataset(const core::data::CsvTable&
 
 std::shared_ptr<const core::data::Dataset> loadReference(const std::string& file,
                                                          const core::data::DatasetSpec& spec,
+                                                         const core::data::Dataset& data,
                                                          const std::stop_token& stop, bool quiet) {
   const auto table = readInputCsv(file, stop, quiet);
   if (!table) return nullptr;
   auto dataset = buildInputDataset(*table, spec, stop);
   if (!dataset) return nullptr;
-  return std::make_shared<const core::data::Dataset>(std::move(*dataset));
+  // As the studio does: the same covariates with the same levels are the same design whichever
+  // level each file lists first (last period's synthetic CSV, sorted, against this period's
+  // .sav in label order was refused, and a session the studio ran failed in `dpsynth run`).
+  std::string problem;
+  auto matched = core::data::matchDesign(*dataset, data, &problem);
+  if (!matched)
+    throw core::data::DataError(
+        file, 0, "", "its covariates differ from the data's: " + problem,
+        "A reference holds the data's covariates with the same levels (its records may "
+        "differ): give such a file, or use censor-uw, which needs no reference.");
+  return std::make_shared<const core::data::Dataset>(std::move(*matched));
 }
 
 void addReferenceOption(CLI::App& command, std::vector<std::string>& references,

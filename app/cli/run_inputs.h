@@ -59,9 +59,12 @@ std::optional<core::data::Dataset> buildInputDataset(const core::data::CsvTable&
                                                      const std::stop_token& stop);
 
 /// The reference dataset of --weights-from / a session's weights_from: read and built with the
-/// data's own column choices. Null when `stop` was requested while it was read or typed.
+/// data's own column choices, its design matched to `data`'s (core::data::matchDesign; a
+/// DataError naming the covariates whose levels or kind differ). Null when `stop` was requested
+/// while it was read or typed.
 std::shared_ptr<const core::data::Dataset> loadReference(const std::string& file,
                                                          const core::data::DatasetSpec& spec,
+                                                         const core::data::Dataset& data,
                                                          const std::stop_token& stop = {},
                                                          bool quiet = true);
 

@@ -49,11 +49,4 @@ class ReferenceDataset {
   mutable std::string alignedProblem_;
 };
 
-/// `reference` with the design columns of `data` (same names, same order), re-coding the
-/// dummies of a categorical covariate whose first level differs; nullopt with *problem naming
-/// each covariate whose levels or kind differ (a person can compare the lists).
-std::optional<core::data::Dataset> matchDesign(const core::data::Dataset& reference,
-                                               const core::data::Dataset& data,
-                                               std::string* problem);
-
 }  // namespace dpsynth::ui
