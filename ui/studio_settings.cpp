@@ -53,6 +53,7 @@ core::session::Session toSession(const StudioSettings& settings, const DataSourc
   session.sample = source.sample.toStdString();
   session.dataSha256 = source.sha256;
   session.dataset = settings.dataset;
+  session.familyDeclared = settings.familyDeclared;
   session.mechanisms = settings.mechanismConfigs();
   // The seed field, never the release seed: a release session stores "seed": null.
   session.run = settings.run;
@@ -68,7 +69,8 @@ core::session::Session toSession(const StudioSettings& settings, const DataSourc
 StudioSettings fromSession(const core::session::Session& session, DataSource* source) {
   StudioSettings settings;
   settings.dataset = session.dataset;
-  settings.familyDeclared = true;  // declared when the session was made
+  // A family only suggested from the data stays so (a release then asks for it to be picked).
+  settings.familyDeclared = session.familyDeclared;
   settings.tuning = session.mechanisms.empty() ? defaultTuning() : session.mechanisms.front();
   for (const auto& config : session.mechanisms) settings.mechanisms.push_back(config.mechanism);
   settings.run = session.run;

@@ -124,6 +124,15 @@ int runRun(const RunOptions& o) {
     session.dataset.referenceLevels[column] = level;
   if (session.mechanisms.empty())
     throw std::invalid_argument("session " + o.session + " has no mechanisms to run");
+  // The studio saves a family it only suggested from the confidential values as such: released,
+  // the family would follow one record (SPEC §0). The studio refuses that release too.
+  if (!session.reproducible && !session.familyDeclared)
+    throw std::invalid_argument(
+        "session " + o.session + ": the family (" +
+        core::models::familyName(session.dataset.family) +
+        ") was suggested from the confidential data, not declared, and a release needs it "
+        "declared: open the session in the studio, pick the family and save it again (or set "
+        "\"family_declared\": true once the family is chosen without looking at the values)");
   {
     // The export replaces release/ and internal/ as a whole: checked before the run, so that
     // neither an input nor a file the user put there is lost.

@@ -82,6 +82,7 @@ std::string toJson(const Session& session) {
              {"outcome", session.dataset.outcome},
              {"covariates", session.dataset.covariates},
              {"family", models::familyName(session.dataset.family)},
+             {"family_declared", session.familyDeclared},
              {"drop_missing", session.dataset.dropMissing},
              {"weights_from", session.weightsFrom},
              {"reference_levels", session.dataset.referenceLevels}}},
@@ -127,6 +128,8 @@ Session fromJson(const std::string& text, const std::string& file) {
   } catch (const std::invalid_argument& e) {
     data.fail("family", e.what());
   }
+  // Added after version 1 was fixed: older files' family counts as declared.
+  session.familyDeclared = data.boolean("family_declared", true);
   session.dataset.dropMissing = data.boolean("drop_missing");
   if (data.has("weights_from")) session.weightsFrom = data.string("weights_from");
   // Added after version 1 was fixed: older files name no reference level (the default rule).

@@ -38,6 +38,10 @@ struct Session {
   /// unknown (the data check then reports "unverified").
   std::string dataSha256;
   data::DatasetSpec dataset;  ///< outcome, covariates, family, dropMissing, referenceLevels
+  /// The family was picked by the analyst ("family_declared"), not suggested from the
+  /// confidential values: a release needs it declared (SPEC §0, choices made on the data).
+  /// Files written before the key existed count as declared, as they were read then.
+  bool familyDeclared = true;
   std::vector<pipeline::MechanismConfig> mechanisms;
   /// model.sdScale, neighbours, size ("rows", "size_epsilon"), tunedOnConfidential and
   /// nuts.{seed, chains, warmup, draws, threads, metric} are stored;

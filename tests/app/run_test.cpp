@@ -234,6 +234,25 @@ class RunTest : public QObject {
     QVERIFY(!QDir(dir_->filePath("o")).exists());
   }
 
+  /// A session whose family the studio only suggested from the confidential values is no
+  /// release (the family would follow one record, SPEC §0); seeded, it still replays.
+  void anUndeclaredFamilyIsNoRelease() {
+    session::Session s = session::loadSession(session_.toStdString());
+    s.familyDeclared = false;
+    s.reproducible = false;
+    const QString file = dir_->filePath("suggested.dpsynth");
+    session::saveSession(file.toStdString(), s);
+    const QString out = dir_->filePath("suggested_out");
+    Run r = runCommand({"run", "--session", file, "--out", out, "--quiet"});
+    QCOMPARE(r.exitCode, 2);
+    QVERIFY2(r.err.contains("suggested from the confidential data"), qPrintable(r.err));
+    QVERIFY(!QDir(out).exists());
+    s.reproducible = true;
+    session::saveSession(file.toStdString(), s);
+    r = runCommand({"run", "--session", file, "--out", out, "--quiet"});
+    QCOMPARE(r.exitCode, 0);
+  }
+
   void runAndFitAgree() {
     const QString out = dir_->filePath("run");
     Run r = runCommand({"run", "--session", session_, "--out", out, "--quiet"});

@@ -162,6 +162,8 @@ class StudioSessionTest : public QObject {
     const QByteArray text = file.readAll();
     const auto json = nlohmann::json::parse(text.toStdString());
     QVERIFY(json["run"]["seed"].is_null());
+    // The family was only suggested from the data: saved so, and a release then asks for it.
+    QCOMPARE(json["data"]["family_declared"].get<bool>(), false);
     // Neither word of the OS seed is anywhere in the file.
     QVERIFY(!text.contains(QByteArray::number(qulonglong(releaseSeed.lo))));
     QVERIFY(!text.contains(QByteArray::number(qulonglong(releaseSeed.hi))));
@@ -174,6 +176,10 @@ class StudioSessionTest : public QObject {
     QVERIFY(!s.reproducible);
     QVERIFY(s.runSettings().release);
     QVERIFY(s.runSettings().nuts.seed != releaseSeed);  // a fresh secret seed
+    QVERIFY(!reopened.document()->familyDeclared());
+    reopened.document()->edit(dpsynth::ui::Field::family, s.dataset.family);  // picked: declared
+    QVERIFY(reopened.saveSession(path));
+    QVERIFY(dpsynth::core::session::loadSession(path.toStdString()).familyDeclared);
   }
 
   void referenceWeightsRoundTripAndFlipCensorWToDp() {

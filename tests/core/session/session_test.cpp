@@ -80,6 +80,7 @@ void compareSessions(const session::Session& a, const session::Session& b) {
   QCOMPARE(a.dataset.covariates, b.dataset.covariates);
   QCOMPARE(a.dataset.family, b.dataset.family);
   QCOMPARE(a.dataset.dropMissing, b.dataset.dropMissing);
+  QCOMPARE(a.familyDeclared, b.familyDeclared);
   QVERIFY(a.dataset.referenceLevels == b.dataset.referenceLevels);
   QCOMPARE(a.mechanisms.size(), b.mechanisms.size());
   for (std::size_t i = 0; i < a.mechanisms.size(); ++i) {
@@ -270,6 +271,20 @@ class SessionTest : public QObject {
       QVERIFY2(std::string(e.what()).find("run.tuned_on_confidential") != std::string::npos,
                e.what());
     }
+  }
+
+  /// A family only suggested from the data is saved as such; files without the key count as
+  /// declared (as they were read before it existed).
+  void familyDeclaredSetting() {
+    session::Session s = exampleSession();
+    s.familyDeclared = false;
+    auto doc = nlohmann::json::parse(session::toJson(s));
+    QCOMPARE(doc["data"]["family_declared"].get<bool>(), false);
+    QVERIFY(!session::fromJson(doc.dump(), "f").familyDeclared);
+    doc["data"]["family_declared"] = true;
+    QVERIFY(session::fromJson(doc.dump(), "f").familyDeclared);
+    doc["data"].erase("family_declared");
+    QVERIFY(session::fromJson(doc.dump(), "f").familyDeclared);
   }
 
   void rejectsMalformedContent() {
