@@ -451,6 +451,30 @@ class MechanismRun {
   MechanismResult result_;
 };
 
+/// The same records in any order: each dataset's rows (y, then X) sorted, then compared. A
+/// copy of the data with its rows shuffled was taken for a public reference, and censor-w
+/// labelled DP with weights that move with every record.
+bool sameRecords(const data::Dataset& a, const data::Dataset& b) {
+  if (a.size() != b.size() || a.X.cols() != b.X.cols()) return false;
+  const auto n = static_cast<Eigen::Index>(a.size());
+  const auto sorted = [n](const data::Dataset& d) {
+    std::vector<Eigen::Index> order(static_cast<std::size_t>(n));
+    std::iota(order.begin(), order.end(), Eigen::Index{0});
+    std::sort(order.begin(), order.end(), [&d](Eigen::Index i, Eigen::Index j) {
+      if (d.y[i] != d.y[j]) return d.y[i] < d.y[j];
+      for (Eigen::Index c = 0; c < d.X.cols(); ++c)
+        if (d.X(i, c) != d.X(j, c)) return d.X(i, c) < d.X(j, c);
+      return false;
+    });
+    return order;
+  };
+  const auto ia = sorted(a), ib = sorted(b);
+  for (std::size_t k = 0; k < ia.size(); ++k) {
+    if (a.y[ia[k]] != b.y[ib[k]] || a.X.row(ia[k]) != b.X.row(ib[k])) return false;
+  }
+  return true;
+}
+
 }  // namespace
 
 void makeRelease(RunSettings& settings) {
@@ -514,8 +538,7 @@ RunResult runMechanisms(const data::Dataset& dataset, const std::vector<Mechanis
                          "--reference COLUMN=LEVEL both leave out the same level, and the "
                          "others must then come in the same order too"
                        : ""));
-    } else if (!settings.referenceMayBeTheData && ref->size() == dataset.size() &&
-               ref->y == dataset.y && ref->X == dataset.X) {
+    } else if (!settings.referenceMayBeTheData && sameRecords(*ref, dataset)) {
       // Weights fitted on the data being released move with every record, so censor-w's DP
       // label would be false (SPEC §0). The records are compared, not the paths, so that a
       // copy under another name is caught as well as the file itself.

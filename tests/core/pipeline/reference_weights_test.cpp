@@ -124,6 +124,28 @@ class ReferenceWeightsTest : public QObject {
     } catch (const std::invalid_argument& e) {
       QVERIFY2(std::string(e.what()).find("same records") != std::string::npos, e.what());
     }
+    // The same records in another order are the data too (they passed as a reference).
+    data::Dataset shuffled = *data;
+    for (Eigen::Index i = 0; i < shuffled.X.rows(); ++i) {
+      const Eigen::Index j = shuffled.X.rows() - 1 - i;
+      shuffled.y[i] = data->y[j];
+      shuffled.X.row(i) = data->X.row(j);
+    }
+    QVERIFY(shuffled.y != data->y);
+    settings.weightReference = std::make_shared<const data::Dataset>(shuffled);
+    try {
+      (void)pipeline::runMechanisms(*data, {config}, settings);
+      QFAIL("a reference holding the data's records in another order was accepted");
+    } catch (const std::invalid_argument& e) {
+      QVERIFY2(std::string(e.what()).find("same records") != std::string::npos, e.what());
+    }
+    // One record changed: another dataset (the check does not refuse a different file).
+    shuffled.y[0] += 1;
+    settings.weightReference = std::make_shared<const data::Dataset>(shuffled);
+    settings.nuts.warmup = 50;
+    settings.nuts.draws = 50;
+    QCOMPARE(pipeline::runMechanisms(*data, {config}, settings).mechanisms.size(), std::size_t{1});
+    settings.weightReference = data;
     settings.referenceMayBeTheData = true;
     settings.nuts.warmup = 50;
     settings.nuts.draws = 50;
