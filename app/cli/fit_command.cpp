@@ -375,10 +375,13 @@ int runFit(const FitOptions& o) {
   table.reset();
   if (!built) return cancelledWhileReading(o.data);
   const core::data::Dataset& dataset = *built;
-  // m datasets of n records: refused now rather than after the sampling.
+  // m datasets of the published size: refused now rather than after the sampling where that
+  // size is known (a noisy size is checked once drawn: n itself is confidential then).
+  const std::optional<std::uint64_t> rowsBefore = core::pipeline::rowsKnownBeforeRun(settings, dataset);
   if (!o.syntheticOut.empty()) {
-    core::pipeline::checkSyntheticVolume(static_cast<std::uint64_t>(o.datasets), dataset.size(), 1,
-                                         "--datasets");
+    if (rowsBefore)
+      core::pipeline::checkSyntheticVolume(static_cast<std::uint64_t>(o.datasets), *rowsBefore, 1,
+                                           "--datasets");
     core::pipeline::checkSyntheticOutput(o.syntheticOut, dataset);  // names a format accepts
   }
   if (dataset.droppedRows > 0 && !o.quiet)
@@ -403,6 +406,9 @@ int runFit(const FitOptions& o) {
     exitCancelled("dpsynth: cancelled; no files were written\n");
   }
   const auto& result = run.mechanisms.front();
+  if (!o.syntheticOut.empty() && !rowsBefore)
+    core::pipeline::checkSyntheticVolume(static_cast<std::uint64_t>(o.datasets),
+                                         result.size.rowsFor(dataset.size()), 1, "--datasets");
   // From here to the move into place, Ctrl-C unwinds (exec::Cancelled) from whichever step it
   // lands in: the utility fits, drawing, formatting or writing a dataset.
   const bool refused = !o.syntheticOut.empty() && !result.refusals.empty();

@@ -178,10 +178,12 @@ int runRun(const RunOptions& o) {
     settings.weightReference = loadReference(session.weightsFrom, session.dataset, dataset, stop, o.quiet);
     if (!settings.weightReference) return cancelledWhileReading(session.weightsFrom);
   }
-  // m datasets of n records per mechanism: refused now rather than after the sampling.
-  core::pipeline::checkSyntheticVolume(static_cast<std::uint64_t>(session.syntheticDatasets),
-                                       dataset.size(), session.mechanisms.size(),
-                                       "synthetic_datasets (session " + o.session + ")");
+  // m datasets of the published size per mechanism: refused now where that size is known,
+  // else by the export once the noisy size is drawn (n itself is confidential then).
+  if (const auto rows = core::pipeline::rowsKnownBeforeRun(settings, dataset))
+    core::pipeline::checkSyntheticVolume(static_cast<std::uint64_t>(session.syntheticDatasets),
+                                         *rows, session.mechanisms.size(),
+                                         "synthetic_datasets (session " + o.session + ")");
   if (!o.quiet) {
     std::cerr << "running " << session.mechanisms.size() << " mechanism(s) on " << dataset.size()
               << " records ("

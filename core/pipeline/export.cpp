@@ -9,6 +9,7 @@
 #include "core/data/sha256.h"
 #include "core/pipeline/bundle_writer.h"
 #include "core/pipeline/release_claim.h"
+#include "core/privacy/size_release.h"
 #include "core/random/rng.h"
 #include "core/version.h"
 
@@ -319,6 +320,14 @@ void checkSyntheticVolume(std::uint64_t m, std::uint64_t n, std::uint64_t mechan
       "; one run writes at most " + std::to_string(kMaxSyntheticRecords) +
       " synthetic records (about a gigabyte of CSV): use " + setting + " " + std::to_string(most) +
       " or less");
+}
+
+std::optional<std::uint64_t> rowsKnownBeforeRun(const RunSettings& settings,
+                                                const data::Dataset& dataset) {
+  if (settings.size.declaredRows) return *settings.size.declaredRows;
+  if (privacy::sizeIsConfidential(settings.neighbours, dataset.completeCasesOnly))
+    return std::nullopt;
+  return dataset.size();
 }
 
 SyntheticBundle writeSyntheticBundle(const std::string& csvPath, const data::Dataset& dataset,

@@ -5,11 +5,13 @@
 /// bounds, data-chosen settings and the seed of a release never enter the bundle.
 #include <Eigen/Dense>
 #include <cstdint>
+#include <optional>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
 #include "core/data/dataset.h"
+#include "core/pipeline/pipeline.h"
 #include "core/pipeline/stage.h"
 #include "core/random/seed.h"
 
@@ -66,6 +68,13 @@ inline constexpr std::uint64_t kMaxSyntheticRecords = 100'000'000;
 /// n records for `mechanisms` mechanisms exceed kMaxSyntheticRecords; checked before any work.
 void checkSyntheticVolume(std::uint64_t m, std::uint64_t n, std::uint64_t mechanisms,
                           const std::string& setting);
+/// The records per synthetic dataset when they are known before the run: the declared size,
+/// or n where it is public. nullopt where n is confidential and none is declared: the noisy
+/// size is drawn in the run, and a check against n would refuse or release depending on one
+/// record, and print n (SPEC §0). checkSyntheticVolume then takes the published size after the
+/// run.
+std::optional<std::uint64_t> rowsKnownBeforeRun(const RunSettings& settings,
+                                                const data::Dataset& dataset);
 
 /// The paths writeSyntheticBundle writes for m datasets (no I/O): the CSV files, then the
 /// sidecar.

@@ -247,10 +247,13 @@ ExportedFiles exportRun(const session::Session& session, const data::Dataset& da
                         const pipeline::RunResult& result, const pipeline::RunSettings& settings,
                         const ExportOptions& options) {
   validate(result, options.syntheticDatasets);
-  std::uint64_t released = 0;
-  for (const auto& mech : result.mechanisms) released += mech.refusals.empty() ? 1 : 0;
-  pipeline::checkSyntheticVolume(static_cast<std::uint64_t>(options.syntheticDatasets),
-                                 dataset.size(), released, "synthetic_datasets");
+  // The published size and every mechanism run (public settings): not n, which add-remove
+  // keeps confidential, nor the mechanisms the diagnostics let through, which follow the data.
+  const std::uint64_t rows = result.mechanisms.empty()
+                                 ? dataset.size()
+                                 : result.mechanisms.front().size.rowsFor(dataset.size());
+  pipeline::checkSyntheticVolume(static_cast<std::uint64_t>(options.syntheticDatasets), rows,
+                                 result.mechanisms.size(), "synthetic_datasets");
   try {
     return exportStaged(session, dataset, result, settings, options);
   } catch (const exec::Cancelled&) {

@@ -139,6 +139,28 @@ class CliTest : public QObject {
     }
   }
 
+  /// The bound on m datasets × rows takes the published size: with --rows declared, the data's
+  /// n (confidential under add-remove) neither refused the release nor showed in the message
+  /// (100001 records refused 1000 datasets of 5 rows where 100000 released them).
+  void theVolumeBoundTakesThePublishedSize() {
+    const QString data = dir_->filePath("big.csv");
+    QFile f(data);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    QByteArray text = "y\n";
+    for (int i = 0; i < 100'001; ++i) text += QByteArray::number(i % 10) + '\n';
+    f.write(text);
+    f.close();
+    const QString synth = dir_->filePath("big_out/s.csv");
+    QVERIFY(QDir().mkpath(dir_->filePath("big_out")));
+    Run r = runCli({"fit", "--data", data, "--outcome", "y", "--family", "poisson", "--mechanism",
+                    "ph", "--epsilon", "1", "--lower", "0", "--upper", "10", "--neighbours",
+                    "add-remove", "--rows", "5", "--datasets", "1000", "--synthetic-out", synth,
+                    "--quiet"});
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    QVERIFY(!r.err.contains("100001"));
+    QVERIFY(QFile::exists(dir_->filePath("big_out/s_1000.csv")));
+  }
+
   /// A semicolon file from Excel with its "sep=;" line: read as such, and the synthetic file
   /// keeps the semicolons, which its sidecar names.
   void anExcelSemicolonFileKeepsItsDelimiter() {
