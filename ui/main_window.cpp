@@ -168,7 +168,8 @@ void MainWindow::buildMenus() {
                                         document_->settings().syntheticDatasets);
   });
   file->addAction(tr("Export plots…"), this, [this] {
-    exports_->exportPlotsWithDialog(synthesis_->plotsView(), document_->source());
+    exports_->exportPlotsWithDialog(synthesis_->plotsView(), document_->source(),
+                                    document_->reference().path());
   });
   file->addSeparator();
   // Explicit: QKeySequence::Quit is empty on some platforms. close() asks about unsaved work.

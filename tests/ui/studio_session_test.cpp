@@ -235,6 +235,26 @@ class StudioSessionTest : public QObject {
         reopened.synthesis()->tuningPanel()->referenceLabel()->text().contains("reference.csv"));
   }
 
+  /// A session typed over the data's name (the dialog lists *.dpsynth only) replaced the
+  /// confidential file: refused, the data as they were.
+  void aSessionIsNeverSavedOverItsData() {
+    QTemporaryDir dir;
+    const QString data = copyFile(test::samplePath("nbmix"), dir.filePath("nb.csv"));
+    QFile original(data);
+    QVERIFY(original.open(QIODevice::ReadOnly));
+    const QByteArray before = original.readAll();
+    original.close();
+    test::ErrorRecorder errors;
+    MainWindow window;
+    window.setErrorPresenter(errors.presenter());
+    QVERIFY(window.services().data->loadFile(data));
+    QVERIFY(!window.saveSession(data));
+    QCOMPARE(errors.count(), std::size_t(1));
+    QFile after(data);
+    QVERIFY(after.open(QIODevice::ReadOnly));
+    QCOMPARE(after.readAll(), before);
+  }
+
   void changedDataFileIsReported() {
     QTemporaryDir dir;
     const QString data = copyFile(test::samplePath("nbmix"), dir.filePath("nb.csv"));

@@ -15,6 +15,7 @@
 #include "core/report/bundle_export.h"
 #include "core/report/export_run.h"
 #include "core/report/ownership_manifest.h"
+#include "ui/controllers/input_guard.h"
 #include "ui/dialogs/export_all_dialog.h"
 #include "ui/dialogs/folder_dialog.h"
 #include "ui/plots/plots_view.h"
@@ -366,10 +367,34 @@ void ExportActions::exportSyntheticWithDialog(const RunOutput* output,
   if (!path.isEmpty()) exportSynthetic(*output, chosen->config.mechanism, m, path);
 }
 
-void ExportActions::exportPlotsWithDialog(PlotsView* plots, const DataSource& source) {
+void ExportActions::exportPlotsWithDialog(PlotsView* plots, const DataSource& source,
+                                          const QString& reference) {
   const QString folder = chooseOutputFolder(dialogParent_, tr("Export plots to folder"),
                                             defaultFolder(sessionPath_, source));
   if (folder.isEmpty()) return;
+  // Twelve fixed names went into the data's folder with no word: a weights.csv loaded as the
+  // reference was replaced by the Weights plot's data.
+  const QStringList paths = PlotsView::exportPaths(folder, QStringLiteral("png"));
+  if (QString input; !inputAmong(paths, {source.file, sessionPath_, reference}, &input).isEmpty()) {
+    emit errorOccurred({tr("Cannot export plots"), folder, 0, {},
+                        isAnInputProblem(inputAmong(paths, {input}), input), {}});
+    return;
+  }
+  QStringList existing;
+  for (const QString& path : paths)
+    if (QFileInfo::exists(path)) existing << QFileInfo(path).fileName();
+  if (!existing.isEmpty() &&
+      QMessageBox::question(dialogParent_, tr("Replace files?"),
+                            tr("%1 already holds %2 of the files Export plots writes (%3%4). "
+                               "Replace them?")
+                                .arg(folder)
+                                .arg(existing.size())
+                                .arg(existing.mid(0, 4).join(", "))
+                                .arg(existing.size() > 4 ? QStringLiteral(", ...") : QString()),
+                            QMessageBox::Yes | QMessageBox::No,
+                            QMessageBox::No) != QMessageBox::Yes) {
+    return;
+  }
   QString error;
   if (plots->exportAll(folder, QStringLiteral("png"), &error)) {
     emit message(tr("Plots written to %1").arg(folder));

@@ -49,8 +49,11 @@ class ExportActions : public QObject {
   /// Asks for the file, then exportSynthetic().
   void exportSyntheticWithDialog(const RunOutput* output,
                                  std::optional<core::pipeline::Mechanism> mechanism, int m);
-  /// Asks for a folder (opening in defaultFolder for `source`), then PlotsView::exportAll.
-  void exportPlotsWithDialog(PlotsView* plots, const DataSource& source = {});
+  /// Asks for a folder (opening in defaultFolder for `source`), refuses one where a file it
+  /// writes is an input (the data, the session, the weights `reference`), asks before replacing
+  /// files, then PlotsView::exportAll.
+  void exportPlotsWithDialog(PlotsView* plots, const DataSource& source = {},
+                             const QString& reference = {});
 
   /// What Export all offers for release by default: every mechanism with a DP or aDP label
   /// (not refused) whose output is usable; an unusable one stays internal unless chosen.

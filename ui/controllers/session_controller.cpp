@@ -3,6 +3,7 @@
 #include <QFileInfo>
 
 #include "core/session/session.h"
+#include "ui/controllers/input_guard.h"
 #include "ui/document/studio_document.h"
 #include "ui/services/data_service.h"
 
@@ -52,6 +53,15 @@ bool SessionController::save(const QString& path) {
                         {},
                         tr("load data first: a session refers to a data file"),
                         {}});
+    return false;
+  }
+  // Typed over the data's name in the dialog (it lists *.dpsynth only), the session replaced
+  // the confidential file it then named as its data.
+  QString input;
+  if (!inputAmong({path}, {document_->source().file, document_->reference().path()}, &input)
+           .isEmpty()) {
+    emit errorOccurred(
+        {tr("Cannot save session"), path, 0, {}, isAnInputProblem(path, input), {}});
     return false;
   }
   try {

@@ -7,6 +7,7 @@
 #include <QContextMenuEvent>
 #include <QDir>
 #include <QFileDialog>
+#include <QFileInfo>
 #include <QFontMetrics>
 #include <QGraphicsOpacityEffect>
 #include <QHBoxLayout>
@@ -350,6 +351,17 @@ void PlotWidget::exportWithDialog(const QString& suffix) {
       filter);
   if (path.isEmpty()) return;
   if (QFileInfo(path).suffix().toLower() != suffix) path += QLatin1Char('.') + suffix;
+  // The dialog asked about the picture only; its data CSV beside it replaced a file of that
+  // name with no word (a plot exported as nbmix.png replaced the data, nbmix.csv).
+  const QString csv = csvPathFor(path);
+  if (QFileInfo::exists(csv) &&
+      QMessageBox::question(this, tr("Replace file?"),
+                            tr("Exporting the plot also writes its data to %1, which exists. "
+                               "Replace it?")
+                                .arg(csv),
+                            QMessageBox::Yes | QMessageBox::No,
+                            QMessageBox::No) != QMessageBox::Yes)
+    return;
   QString error;
   if (!exportTo(path, &error)) {
     QMessageBox::warning(this, tr("Export failed"), error);

@@ -5,6 +5,7 @@
 
 #include "ui/plots/lipschitz_violin_plot.h"
 #include "ui/plots/lipschitz_weight_plot.h"
+#include "ui/plots/plot_export.h"
 #include "ui/plots/posterior_density_plot.h"
 #include "ui/plots/synthetic_comparison_plot.h"
 #include "ui/plots/trace_plot.h"
@@ -155,6 +156,17 @@ bool PlotsView::appendDraws(int chain, std::int64_t firstDraw, const std::vector
 }
 
 void PlotsView::setWarmupEnd(std::int64_t iteration) { traces_->setWarmupEnd(iteration); }
+
+QStringList PlotsView::exportPaths(const QString& folder, const QString& suffix) {
+  const QDir dir(folder);
+  QStringList paths;
+  for (int t = 0; t < kTabCount; ++t) {
+    const QString picture = dir.filePath(QString::fromLatin1(kFileStems[static_cast<size_t>(t)]) +
+                                         QLatin1Char('.') + suffix);
+    paths << picture << csvPathFor(picture);
+  }
+  return paths;
+}
 
 bool PlotsView::exportAll(const QString& folder, const QString& suffix, QString* error) {
   const QDir dir(folder);

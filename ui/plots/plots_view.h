@@ -74,6 +74,9 @@ class PlotsView : public QTabWidget {
   /// Exports every tab as `<folder>/<name>.<suffix>` plus its CSV; suffix is png, pdf or svg.
   /// Stops at the first failure (files already written stay; each one is complete).
   bool exportAll(const QString& folder, const QString& suffix, QString* error = nullptr);
+  /// Every file exportAll writes into `folder`, pictures and their CSVs: what a caller asks
+  /// about before they replace anything.
+  static QStringList exportPaths(const QString& folder, const QString& suffix);
 
   PlotWidget* plot(Tab tab) const;
   LipschitzViolinPlot* lipschitzPlot() const { return lipschitz_; }

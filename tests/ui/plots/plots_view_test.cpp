@@ -96,6 +96,12 @@ class PlotsViewTest : public QObject {
     QCOMPARE(QDir(dir.path()).entryList(QDir::Files).size(), 12);
     QVERIFY(QFileInfo(dir.filePath("weights.svg")).size() > 0);
     QVERIFY(QFileInfo(dir.filePath("traces.csv")).size() > 0);
+    // exportPaths names exactly the files written (what Export plots asks about first).
+    QStringList listed;
+    for (const QString& path : PlotsView::exportPaths(dir.path(), "svg"))
+      listed << QFileInfo(path).fileName();
+    listed.sort();
+    QCOMPARE(listed, QDir(dir.path()).entryList(QDir::Files, QDir::Name));
   }
 };
 

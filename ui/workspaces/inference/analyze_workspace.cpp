@@ -23,6 +23,7 @@
 #include "core/infer/da_convergence.h"
 #include "core/infer/infer_outputs.h"
 #include "core/report/infer_folder.h"
+#include "ui/controllers/input_guard.h"
 #include "ui/document/studio_document.h"
 #include "ui/plots/trace_plot.h"
 #include "ui/workspaces/inference/acceptance_plot.h"
@@ -224,6 +225,11 @@ bool AnalyzeWorkspace::makeRelease(const std::string& classColumn,
                                    double epsilon, const QString& savePath) {
   if (!data_) {
     showError(tr("Cannot make a release"), tr("Load data in the Synthesis workspace first."));
+    return false;
+  }
+  if (QString input;
+      !inputAmong({savePath}, {QString::fromStdString(data_->file)}, &input).isEmpty()) {
+    showError(tr("Cannot make a release"), isAnInputProblem(savePath, input));
     return false;
   }
   try {
