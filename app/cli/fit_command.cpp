@@ -15,6 +15,7 @@
 #include "app/cli/stage_heartbeat.h"
 #include "core/data/csv_writer.h"
 #include "core/data/dataset.h"
+#include "core/data/output_path.h"
 #include "core/data/spreadsheet_formulas.h"
 #include "core/exec/cancellation.h"
 #include "core/pipeline/bundle_ownership.h"
@@ -262,8 +263,14 @@ std::vector<std::string> supersededFiles(const FitOptions& o) {
 
 }  // namespace
 
-int runFit(const FitOptions& o) {
+int runFit(const FitOptions& given) {
   std::stop_token stop = interruptToken();
+  FitOptions o = given;
+  // A synthetic file that is a link is written through (the link kept): the bundle, its sidecar
+  // and every check take the file it leads to. Staged there while the sidecar was staged beside
+  // the link, it failed at the move after all the sampling.
+  if (std::error_code ec; !o.syntheticOut.empty() && std::filesystem::is_symlink(o.syntheticOut, ec))
+    o.syntheticOut = core::data::resolvedOutputPath(o.syntheticOut).string();
 
   // Everything about the request is checked before any work or any write.
   core::pipeline::MechanismConfig config;

@@ -161,6 +161,25 @@ class CliTest : public QObject {
     QVERIFY(QFile::exists(dir_->filePath("big_out/s_1000.csv")));
   }
 
+  /// A --synthetic-out that is a link into another folder is written through, the link kept,
+  /// the sidecar beside the file it leads to (staged beside the link, it failed at the move).
+  void aSyntheticLinkIsWrittenThrough() {
+    QVERIFY(QDir().mkpath(dir_->filePath("shared")));
+    const QString target = dir_->filePath("shared/latest.csv");
+    const QString link = dir_->filePath("latest.csv");
+    const QStringList fit{"fit",      "--data", cliSample("poisson"), "--outcome", "count",
+                          "--family", "poisson", "--mechanism",     "lw",        "--quiet"};
+    // An earlier release there (a link to nothing is replaced as spelled, not written through).
+    Run r = runCli(fit + kSmall + QStringList{"--synthetic-out", target});
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    QVERIFY(QFile::link("shared/latest.csv", link));
+    r = runCli(fit + kSmall + QStringList{"--synthetic-out", link});
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    QVERIFY(QFileInfo(link).isSymLink());
+    QVERIFY(QFileInfo(target).size() > 0);
+    QVERIFY(QFile::exists(target + ".json"));
+  }
+
   /// A semicolon file from Excel with its "sep=;" line: read as such, and the synthetic file
   /// keeps the semicolons, which its sidecar names.
   void anExcelSemicolonFileKeepsItsDelimiter() {
