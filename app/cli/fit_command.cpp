@@ -25,6 +25,7 @@
 #include "core/pipeline/release_claim.h"
 #include "core/pipeline/report.h"
 #include "core/pipeline/synthesis.h"
+#include "core/report/ownership_manifest.h"
 #include "core/report/staged_files.h"
 #include "core/summary/run_summary.h"
 
@@ -340,7 +341,21 @@ int runFit(const FitOptions& given) {
     }
     plan.file("--report", o.report);
     plan.check();
-    if (!o.syntheticOut.empty()) supersededFiles(o);  // refused now rather than after sampling
+    if (!o.syntheticOut.empty()) {
+      // A folder an export (run, the studio's Export all) wrote as a whole: replacing one of its
+      // files left a release/ whose note, manifest and other files describe another run.
+      const std::filesystem::path folder =
+          core::data::resolvedOutputPath(o.syntheticOut).parent_path();
+      if (std::error_code ec;
+          std::filesystem::exists(folder / core::report::kManifestName, ec))
+        throw std::invalid_argument(
+            "--synthetic-out " + o.syntheticOut + ": " + folder.string() +
+            " holds the files of a dpsynth run's export (its " + core::report::kManifestName +
+            " lists them), written and replaced as a whole by `dpsynth run` or the studio's "
+            "Export all; one file changed there would leave its note describing another run. "
+            "Choose another folder");
+      supersededFiles(o);  // refused now rather than after sampling
+    }
     // SPEC §0: a seeded run and a mechanism without a DP or aDP label never write into a
     // release/ folder.
     if (core::pipeline::inReleaseFolder(o.syntheticOut)) {

@@ -180,6 +180,23 @@ class CliTest : public QObject {
     QVERIFY(QFile::exists(target + ".json"));
   }
 
+  /// A folder an export wrote as a whole (its manifest lists the files) is no place for one
+  /// fit's file: replacing release/synthetic_lw.csv left the run's note describing another run.
+  void anExportsFolderTakesNoSingleFile() {
+    QVERIFY(QDir().mkpath(dir_->filePath("exported/release")));
+    QFile manifest(dir_->filePath("exported/release/.dpsynth-manifest.json"));
+    QVERIFY(manifest.open(QIODevice::WriteOnly));
+    manifest.write("{}");
+    manifest.close();
+    const Run r = runCli(
+        QStringList{"fit", "--data", cliSample("poisson"), "--outcome", "count", "--family",
+                    "poisson", "--mechanism", "censor-uw", "--epsilon", "1", "--synthetic-out",
+                    dir_->filePath("exported/release/synthetic_lw.csv"), "--quiet"});
+    QCOMPARE(r.exitCode, 2);
+    QVERIFY2(r.err.contains("export"), qPrintable(r.err));
+    QVERIFY(!QFile::exists(dir_->filePath("exported/release/synthetic_lw.csv")));
+  }
+
   /// A semicolon file from Excel with its "sep=;" line: read as such, and the synthetic file
   /// keeps the semicolons, which its sidecar names.
   void anExcelSemicolonFileKeepsItsDelimiter() {
