@@ -270,7 +270,8 @@ int runFit(const FitOptions& given) {
   // A synthetic file that is a link is written through (the link kept): the bundle, its sidecar
   // and every check take the file it leads to. Staged there while the sidecar was staged beside
   // the link, it failed at the move after all the sampling.
-  if (std::error_code ec; !o.syntheticOut.empty() && std::filesystem::is_symlink(o.syntheticOut, ec))
+  if (std::error_code ec;
+      !o.syntheticOut.empty() && std::filesystem::is_symlink(o.syntheticOut, ec))
     o.syntheticOut = core::data::resolvedOutputPath(o.syntheticOut).string();
 
   // Everything about the request is checked before any work or any write.
@@ -346,8 +347,7 @@ int runFit(const FitOptions& given) {
       // files left a release/ whose note, manifest and other files describe another run.
       const std::filesystem::path folder =
           core::data::resolvedOutputPath(o.syntheticOut).parent_path();
-      if (std::error_code ec;
-          std::filesystem::exists(folder / core::report::kManifestName, ec))
+      if (std::error_code ec; std::filesystem::exists(folder / core::report::kManifestName, ec))
         throw std::invalid_argument(
             "--synthetic-out " + o.syntheticOut + ": " + folder.string() +
             " holds the files of a dpsynth run's export (its " + core::report::kManifestName +
@@ -399,7 +399,8 @@ int runFit(const FitOptions& given) {
   const core::data::Dataset& dataset = *built;
   // m datasets of the published size: refused now rather than after the sampling where that
   // size is known (a noisy size is checked once drawn: n itself is confidential then).
-  const std::optional<std::uint64_t> rowsBefore = core::pipeline::rowsKnownBeforeRun(settings, dataset);
+  const std::optional<std::uint64_t> rowsBefore =
+      core::pipeline::rowsKnownBeforeRun(settings, dataset);
   if (!o.syntheticOut.empty()) {
     if (rowsBefore)
       core::pipeline::checkSyntheticVolume(static_cast<std::uint64_t>(o.datasets), *rowsBefore, 1,

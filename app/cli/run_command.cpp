@@ -175,7 +175,8 @@ int runRun(const RunOptions& o) {
   if (!built) return cancelledWhileReading(session.dataFile);
   const core::data::Dataset& dataset = *built;
   if (!session.weightsFrom.empty()) {
-    settings.weightReference = loadReference(session.weightsFrom, session.dataset, dataset, stop, o.quiet);
+    settings.weightReference =
+        loadReference(session.weightsFrom, session.dataset, dataset, stop, o.quiet);
     if (!settings.weightReference) return cancelledWhileReading(session.weightsFrom);
   }
   // m datasets of the published size per mechanism: refused now where that size is known,

@@ -9,8 +9,8 @@
 
 #include "app/cli/cli_common.h"
 #include "core/data/csv_table.h"
-#include "core/data/data_file.h"
 #include "core/data/data_error.h"
+#include "core/data/data_file.h"
 #include "core/data/design_match.h"
 #include "core/data/quote_value.h"
 #include "core/pipeline/export.h"

@@ -5,8 +5,8 @@
 /// bounds, data-chosen settings and the seed of a release never enter the bundle.
 #include <Eigen/Dense>
 #include <cstdint>
-#include <optional>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 

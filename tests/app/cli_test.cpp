@@ -152,10 +152,10 @@ class CliTest : public QObject {
     f.close();
     const QString synth = dir_->filePath("big_out/s.csv");
     QVERIFY(QDir().mkpath(dir_->filePath("big_out")));
-    Run r = runCli({"fit", "--data", data, "--outcome", "y", "--family", "poisson", "--mechanism",
-                    "ph", "--epsilon", "1", "--lower", "0", "--upper", "10", "--neighbours",
-                    "add-remove", "--rows", "5", "--datasets", "1000", "--synthetic-out", synth,
-                    "--quiet"});
+    Run r = runCli({"fit",     "--data",      data,   "--outcome",       "y",          "--family",
+                    "poisson", "--mechanism", "ph",   "--epsilon",       "1",          "--lower",
+                    "0",       "--upper",     "10",   "--neighbours",    "add-remove", "--rows",
+                    "5",       "--datasets",  "1000", "--synthetic-out", synth,        "--quiet"});
     QVERIFY2(r.exitCode == 0, qPrintable(r.err));
     QVERIFY(!r.err.contains("100001"));
     QVERIFY(QFile::exists(dir_->filePath("big_out/s_1000.csv")));
@@ -167,8 +167,8 @@ class CliTest : public QObject {
     QVERIFY(QDir().mkpath(dir_->filePath("shared")));
     const QString target = dir_->filePath("shared/latest.csv");
     const QString link = dir_->filePath("latest.csv");
-    const QStringList fit{"fit",      "--data", cliSample("poisson"), "--outcome", "count",
-                          "--family", "poisson", "--mechanism",     "lw",        "--quiet"};
+    const QStringList fit{"fit",      "--data",  cliSample("poisson"), "--outcome", "count",
+                          "--family", "poisson", "--mechanism",        "lw",        "--quiet"};
     // An earlier release there (a link to nothing is replaced as spelled, not written through).
     Run r = runCli(fit + kSmall + QStringList{"--synthetic-out", target});
     QVERIFY2(r.exitCode == 0, qPrintable(r.err));

@@ -376,8 +376,12 @@ void ExportActions::exportPlotsWithDialog(PlotsView* plots, const DataSource& so
   // reference was replaced by the Weights plot's data.
   const QStringList paths = PlotsView::exportPaths(folder, QStringLiteral("png"));
   if (QString input; !inputAmong(paths, {source.file, sessionPath_, reference}, &input).isEmpty()) {
-    emit errorOccurred({tr("Cannot export plots"), folder, 0, {},
-                        isAnInputProblem(inputAmong(paths, {input}), input), {}});
+    emit errorOccurred({tr("Cannot export plots"),
+                        folder,
+                        0,
+                        {},
+                        isAnInputProblem(inputAmong(paths, {input}), input),
+                        {}});
     return;
   }
   QStringList existing;

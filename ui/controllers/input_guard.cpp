@@ -23,8 +23,9 @@ QString inputAmong(const QStringList& outputs, const QStringList& inputs, QStrin
 }
 
 QString isAnInputProblem(const QString& output, const QString& input) {
-  return QObject::tr("%1 is %2, which the studio reads: refusing to overwrite it. Choose another "
-                     "name or folder; nothing was written.")
+  return QObject::tr(
+             "%1 is %2, which the studio reads: refusing to overwrite it. Choose another "
+             "name or folder; nothing was written.")
       .arg(output, input);
 }
 

@@ -10,8 +10,7 @@ namespace dpsynth::ui {
 /// The first of `outputs` that is one of `inputs` (the same file, through any link or another
 /// spelling), or an empty string; *input, when given, names the input it is. Inputs that are
 /// empty or do not exist are skipped.
-QString inputAmong(const QStringList& outputs, const QStringList& inputs,
-                   QString* input = nullptr);
+QString inputAmong(const QStringList& outputs, const QStringList& inputs, QString* input = nullptr);
 
 /// The sentence an error report gives for `output`, which is the input file `input`.
 QString isAnInputProblem(const QString& output, const QString& input);

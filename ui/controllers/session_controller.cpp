@@ -60,8 +60,7 @@ bool SessionController::save(const QString& path) {
   QString input;
   if (!inputAmong({path}, {document_->source().file, document_->reference().path()}, &input)
            .isEmpty()) {
-    emit errorOccurred(
-        {tr("Cannot save session"), path, 0, {}, isAnInputProblem(path, input), {}});
+    emit errorOccurred({tr("Cannot save session"), path, 0, {}, isAnInputProblem(path, input), {}});
     return false;
   }
   try {

@@ -72,10 +72,10 @@ void ProgressPanel::stageStarted(const StageEvent& event) {
     row.bar->setFormat(tr("from cache"));
     row.bar->setStyleSheet(QStringLiteral("QProgressBar::chunk { background: #8fb9a8; }"));
     row.timing->setText(tr("reused, not run again"));
-    const QString why =
-        tr("Computed earlier from the same data and settings (in a release run, the same secret "
-           "seed too), so it is reused, not drawn again: drawing a release again until its "
-           "result pleases would be a choice made on the confidential data, which ε does not cover.");
+    const QString why = tr(
+        "Computed earlier from the same data and settings (in a release run, the same secret "
+        "seed too), so it is reused, not drawn again: drawing a release again until its "
+        "result pleases would be a choice made on the confidential data, which ε does not cover.");
     row.timing->setToolTip(why);
     row.bar->setToolTip(why);
   } else {

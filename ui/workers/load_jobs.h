@@ -27,9 +27,9 @@ LoadJob referenceFileJob(const QString& path, core::data::DatasetSpec spec);
 
 /// The automatic choices for a freshly read table: for a user's file the outcome only when one
 /// column can be it (outcomeCandidates; else none, and no dataset; a header alone is data of
-/// no records, with none), for a bundled sample the guessed one; its suggested family, and rows with missing values dropped when they would
-/// stop the build. Throws the DataError
-/// of the first attempt when even that does not type; nullopt when stopped.
+/// no records, with none), for a bundled sample the guessed one; its suggested family, and rows
+/// with missing values dropped when they would stop the build. Throws the DataError of the first
+/// attempt when even that does not type; nullopt when stopped.
 std::optional<LoadedData> typeAutomatically(std::shared_ptr<const core::data::CsvTable> table,
                                             DataSource source, const LoadContext& context,
                                             double progressFrom = 0.0);

@@ -82,9 +82,9 @@ class DesignMatchTest : public QObject {
         buildDataset(parseCsv("y,sex,age\n1,0,33\n2,1,45\n0,1,29\n", "r.csv"), spec);
     std::string problem;
     QVERIFY(!matchDesign(released, data, &problem).has_value());
-    QVERIFY2(problem.find("'sex' is text in the data but numbers in the reference") !=
-                 std::string::npos,
-             problem.c_str());
+    QVERIFY2(
+        problem.find("'sex' is text in the data but numbers in the reference") != std::string::npos,
+        problem.c_str());
   }
 };
 

@@ -75,7 +75,7 @@ class SyntheticComparisonPlotTest : public QObject {
   void ecdfsSpanTheDensitiesExtent() {
     std::vector<double> low, high;
     for (int i = 0; i < 200; ++i) {
-      low.push_back(0.1 + 0.5 * (i + 0.5) / 200.0);  // 0.1 .. 0.6
+      low.push_back(0.1 + 0.5 * (i + 0.5) / 200.0);   // 0.1 .. 0.6
       high.push_back(0.3 + 0.6 * (i + 0.5) / 200.0);  // 0.3 .. 0.9
     }
     SyntheticComparisonPlot plot;
