@@ -46,6 +46,7 @@ class Hasher {
       bytes(d + at, std::min(kStep, n - at) * sizeof(double));
     }
   }
+  std::uint64_t word() const { return random::splitMix64(a_ ^ random::splitMix64(b_)); }
   std::string hex() const {
     std::ostringstream out;
     out << std::hex << std::setfill('0') << std::setw(16) << random::splitMix64(a_) << std::setw(16)
@@ -67,6 +68,21 @@ std::uint64_t kindStream(const std::string& kind) {
   std::uint64_t h = 0xCBF29CE484222325ULL;
   for (unsigned char ch : kind) h = (h ^ ch) * 0x100000001B3ULL;
   return h;
+}
+
+/// A stage's stream: its kind and what it samples (weights, clamp, exact or not). Two stages
+/// of one kind in a run (censor-uw at ε = 1 and at ε = 2) drew from one stream, so their
+/// released draws shared their randomness, where composition (ε₁ + ε₂) assumes independent
+/// mechanisms. The same stage asked for twice is one stage (cached), with one stream.
+std::uint64_t stageStream(const std::string& kind, const models::LikelihoodWeights& weights,
+                          bool exact, const std::stop_token& stop) {
+  Hasher h;
+  h.value(kindStream(kind));
+  h.doubles(weights.alpha.data(), weights.alpha.size(), stop);
+  h.value(weights.lower);
+  h.value(weights.upper);
+  h.value(exact);
+  return h.word();
 }
 
 /// Forwards sampler events to the pipeline observer with the stage's label.
@@ -171,9 +187,15 @@ StagePtr StageRunner::run(const std::string& mechanism, const std::string& kind,
   if (sampling.exact && (!clamp || dataset_.X.cols() != 1))
     throw std::logic_error("stage " + label +
                            ": exact sampling is for censored intercept-only fits");
+  models::LikelihoodWeights weights{alpha};
+  if (clamp) {
+    weights.lower = clamp->lower;
+    weights.upper = clamp->upper;
+  }
   mcmc::NutsConfig nuts = settings_.nuts;
-  // Every stage kind has its own random stream, independent of which mechanism asked for it.
-  nuts.seed = random::deriveSeed(settings_.nuts.seed, kindStream(kind));
+  // Every stage has its own random stream, independent of which mechanism asked for it.
+  nuts.seed =
+      random::deriveSeed(settings_.nuts.seed, stageStream(kind, weights, sampling.exact, stop_));
   if (sampling.retry > 0)
     nuts.seed =
         random::deriveSeed(nuts.seed, kRetryStream + static_cast<std::uint64_t>(sampling.retry));
@@ -191,11 +213,6 @@ StagePtr StageRunner::run(const std::string& mechanism, const std::string& kind,
                                 : initsFrom(*previous, nuts.chains);
   }
 
-  models::LikelihoodWeights weights{alpha};
-  if (clamp) {
-    weights.lower = clamp->lower;
-    weights.upper = clamp->upper;
-  }
   const std::string key = cacheKey(kind, weights, nuts, sampling.exact);
   if (cache_) {
     if (StagePtr cached = cache_->find(key)) {
