@@ -163,6 +163,8 @@ ssize_t appendBytes(const void* data, size_t length, void* context) {
 /// Stata takes names of at most 32 characters (the .dta 118 format has room for 128 bytes, so
 /// ReadStat lets longer ones through, and Stata and R's haven then refuse the file's names).
 constexpr std::size_t kStataNameCharacters = 32;
+/// The widest fixed string (str2045) a Stata file holds.
+constexpr std::size_t kStataStringBytes = 2045;
 
 std::size_t utf8Characters(const std::string& text) {
   std::size_t count = 0;
@@ -236,6 +238,10 @@ WriterPtr declare(StatFormat format, const std::string& path,
   for (std::size_t j = 0; j < header.size(); ++j) {
     if (format == StatFormat::dta && utf8Characters(header[j]) > kStataNameCharacters)
       writeFailed(path, format, READSTAT_ERROR_NAME_IS_TOO_LONG, header[j]);
+    // Stata's str# holds at most 2045 bytes; ReadStat declares a wider one and refuses only the
+    // value, while the rows are written (after all the sampling).
+    if (format == StatFormat::dta && plans[j].isString && plans[j].width > kStataStringBytes)
+      writeFailed(path, format, READSTAT_ERROR_STRING_VALUE_IS_TOO_LONG, header[j]);
     status = readstat_validate_variable(writer.get(), plans[j].variable);
     if (status != READSTAT_OK) writeFailed(path, format, status, header[j]);
   }
@@ -248,10 +254,10 @@ WriterPtr declare(StatFormat format, const std::string& path,
 
 void checkStatColumns(StatFormat format, const std::string& path,
                       const std::vector<std::string>& header,
-                      const std::vector<ColumnInfo>& infos) {
+                      const std::vector<ColumnInfo>& infos, const CsvRows* rows) {
   std::vector<ColumnPlan> plans;
   for (std::size_t j = 0; j < header.size(); ++j)
-    plans.push_back(planColumn(format, j < infos.size() ? &infos[j] : nullptr, nullptr, j));
+    plans.push_back(planColumn(format, j < infos.size() ? &infos[j] : nullptr, rows, j));
   std::string out;
   declare(format, path, header, infos, plans, out, 0);
 }

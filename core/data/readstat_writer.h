@@ -36,7 +36,10 @@ std::optional<std::string> formatStatFile(StatFormat format, const std::string& 
 
 /// Checks, without data, that the columns can be written in `format` (names and labels the
 /// format accepts): the same WriteError formatStatFile would throw, before any work is done.
+/// With `rows` (a few cells that stand for a column's values: its longest, one that is not a
+/// number), the columns' types and string widths are checked too.
 void checkStatColumns(StatFormat format, const std::string& path,
-                      const std::vector<std::string>& header, const std::vector<ColumnInfo>& infos);
+                      const std::vector<std::string>& header, const std::vector<ColumnInfo>& infos,
+                      const CsvRows* rows = nullptr);
 
 }  // namespace dpsynth::core::data

@@ -8,6 +8,7 @@
 #include "core/data/readstat_writer.h"
 #include "core/data/sha256.h"
 #include "core/data/stat_format.h"
+#include "core/data/value_parsing.h"
 #include "core/exec/cancellation.h"
 
 namespace dpsynth::core::pipeline {
@@ -153,7 +154,36 @@ void checkSyntheticOutput(const std::string& path, const data::Dataset& dataset)
                                 ": dpsynth writes synthetic data as CSV, SPSS .sav, "
                                 "Stata .dta or SAS .xpt, not as " +
                                 data::statFormatName(*format) + "; choose one of those");
-  data::checkStatColumns(*format, path, releasedColumns(dataset), releasedColumnInfo(dataset));
+  // The copied covariates are known before any sampling: the cells that decide each column's
+  // type and width (its longest, and one that is not a number) stand for all of them, so that a
+  // Stata string too wide is refused now, not after the run. The outcome stands as a number.
+  const std::vector<std::string> header = releasedColumns(dataset);
+  const std::size_t outcome = dataset.source.columnIndex(dataset.outcomeName);
+  const data::SourceCells source(dataset);
+  std::vector<std::string> longest(header.size()), text(header.size(), "0");
+  for (std::size_t c = 0; c < header.size(); ++c) {
+    const std::size_t column = dataset.source.columnIndex(header[c]);
+    if (column == outcome) {
+      longest[c] = "0";
+      continue;
+    }
+    bool textFound = false;
+    for (std::size_t r = 0; r < dataset.source.size(); ++r) {
+      const data::CellText cell = source(r, column);
+      const std::string_view v = cell.view();
+      if (v.size() > longest[c].size()) longest[c] = std::string(v);
+      if (!textFound && !data::isMissingValue(v) && !data::parseNumber(v)) {
+        text[c] = std::string(v);
+        textFound = true;
+      }
+    }
+  }
+  data::CsvRows probe(header.size());
+  for (const auto* row : {&longest, &text}) {
+    for (const auto& cell : *row) probe.appendCell(cell);
+    probe.endRecord();
+  }
+  data::checkStatColumns(*format, path, header, releasedColumnInfo(dataset), &probe);
 }
 
 SyntheticBundleWriter::SyntheticBundleWriter(const std::string& csvPath,

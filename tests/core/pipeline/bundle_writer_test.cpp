@@ -104,6 +104,31 @@ class BundleWriterTest : public QObject {
                e.what());
     }
   }
+
+  /// A copied covariate wider than Stata's str2045 is refused before any sampling, from the
+  /// data's own cells (it was refused when the rows were written, after the run); a CSV takes
+  /// it, and a value of 2045 bytes is written.
+  void aStataStringTooWideIsRefusedBeforeTheRun() {
+    const auto datasetWith = [](std::size_t bytes) {
+      data::DatasetSpec spec;
+      spec.outcome = "y";
+      spec.covariates = {"note"};
+      spec.family = dpsynth::core::models::Family::poisson;
+      const std::string wide(bytes, 'x');
+      return data::buildDataset(
+          data::parseCsv("y,note\n1," + wide + "\n2,b\n3,b\n0," + wide + "\n", "wide.csv"),
+          spec);
+    };
+    const data::Dataset wide = datasetWith(3000);
+    try {
+      pipeline::checkSyntheticOutput("s.dta", wide);
+      QFAIL("a string of 3000 bytes was accepted for Stata");
+    } catch (const data::WriteError& e) {
+      QVERIFY2(QString(e.what()).contains("'note'"), e.what());
+    }
+    pipeline::checkSyntheticOutput("s.csv", wide);
+    pipeline::checkSyntheticOutput("s.dta", datasetWith(2045));
+  }
 };
 
 QTEST_APPLESS_MAIN(BundleWriterTest)
