@@ -26,17 +26,24 @@ std::string hms(double seconds) {
   return buffer;
 }
 
-/// Checks, before any work, every file a study or a merge writes into `folder`: its rows and
-/// identity (study_store.h) and `summaries`, none of them one of `inputs`.
+/// Checks, before any work, every file a study or a merge of `identity` writes into `folder`:
+/// its rows and identity (study_store.h) and `summaries`, none of them one of `inputs`.
 void checkStudyFolder(const std::string& option, const std::string& folder,
+                      const study::StoreIdentity& identity,
                       const std::vector<std::string>& summaries,
                       const std::vector<std::string>& inputs) {
   namespace fs = std::filesystem;
   std::vector<std::string> names = {"replicates.csv", "study.sha256"};
   // study.json is written only into a folder that holds no study yet: resuming with
-  // --config FOLDER/study.json reads the file that is then kept as it is.
+  // --config FOLDER/study.json reads the file that is then kept as it is. A study.json there
+  // without study.sha256 is the user's (a study plan, say): the study would replace it, and
+  // delete it when it failed.
   std::error_code ec;
-  if (!fs::exists(fs::path(folder) / "study.sha256", ec)) names.push_back("study.json");
+  if (!fs::exists(fs::path(folder) / "study.sha256", ec)) {
+    if (const std::string problem = study::foreignConfigProblem(folder, identity); !problem.empty())
+      throw std::invalid_argument(option + " " + folder + ": " + problem);
+    names.push_back("study.json");
+  }
   names.insert(names.end(), summaries.begin(), summaries.end());
   OutputPlan plan;
   for (const auto& in : inputs) plan.input(in);
@@ -101,8 +108,9 @@ int finishStudy(study::StudyOutcome outcome, const study::StudyStore& store,
 /// The coverage study of 004 (coverage_study.h): same folder, resume and shards as any study.
 int runCoverage(const std::string& text, const StudyOptions& o, const study::Shard& shard) {
   const auto config = study::coverageConfigFromJson(text, o.config);
-  checkStudyFolder("--out", o.out, study::coverageOutputNames(), {o.config});
-  study::StudyStore store(o.out, study::coverageStoreIdentity(config));
+  const auto identity = study::coverageStoreIdentity(config);
+  checkStudyFolder("--out", o.out, identity, study::coverageOutputNames(), {o.config});
+  study::StudyStore store(o.out, identity);
   const std::vector<int> todo = replicatesToRun(config.replicates, shard, store);
   if (!o.quiet)
     std::cerr << "coverage study: " << config.epsilon.size() << " ε value(s), " << todo.size()
@@ -126,7 +134,7 @@ int mergeCoverage(const std::string& storedText, const StudyOptions& o) {
   const auto config = study::coverageConfigFromJson(
       storedText, study::StudyStore::configPath(o.mergeInputs.front()));
   const auto identity = study::coverageStoreIdentity(config);
-  checkStudyFolder("study merge --out", o.mergeOut, study::coverageOutputNames(),
+  checkStudyFolder("study merge --out", o.mergeOut, identity, study::coverageOutputNames(),
                    shardFiles(o.mergeInputs));
   study::mergeStudies(o.mergeOut, o.mergeInputs, identity);
   study::StudyStore store(o.mergeOut, identity);
@@ -145,9 +153,10 @@ int runStudy(const StudyOptions& o, const CLI::App& studyCommand) {
     for (const auto& in : o.mergeInputs) study::loadStoredConfigText(in);
     const std::string stored = study::loadStoredConfigText(o.mergeInputs.front());
     if (study::isCoverageConfigText(stored)) return mergeCoverage(stored, o);
-    checkStudyFolder("study merge --out", o.mergeOut, study::studyOutputNames(),
+    const auto identity = study::storeIdentity(study::loadStoredConfig(o.mergeInputs.front()));
+    checkStudyFolder("study merge --out", o.mergeOut, identity, study::studyOutputNames(),
                      shardFiles(o.mergeInputs));
-    study::mergeStudies(o.mergeOut, o.mergeInputs);
+    study::mergeStudies(o.mergeOut, o.mergeInputs, identity);
     const auto config = study::loadStoredConfig(o.mergeOut);
     study::StudyStore store(o.mergeOut, config);
     store.withAllRows(
@@ -168,7 +177,7 @@ int runStudy(const StudyOptions& o, const CLI::App& studyCommand) {
   const std::string text = study::readStudyConfigText(o.config);
   if (study::isCoverageConfigText(text)) return runCoverage(text, o, shard);
   const auto config = study::loadStudyConfig(o.config);
-  checkStudyFolder("--out", o.out, study::studyOutputNames(),
+  checkStudyFolder("--out", o.out, study::storeIdentity(config), study::studyOutputNames(),
                    {o.config, config.source.bootstrap ? config.source.bootstrap->file : ""});
   study::StudyStore store(o.out, config);
   const std::vector<int> todo = replicatesToRun(config.replicates, shard, store);

@@ -215,6 +215,29 @@ class NothingLostTest : public QObject {
     QVERIFY2(r.exitCode == 0, qPrintable(r.err));
   }
 
+  /// A study's --out folder holding the user's own study.json (no study.sha256 beside it) is
+  /// refused before anything is written; the study used to write its config over it and,
+  /// failing (a bootstrap file missing, a full disk), delete it as "the study.json it created".
+  void aStudyKeepsTheUsersStudyJson() {
+    QVERIFY(QDir(dir_->path()).mkpath("proj"));
+    lostWrite(dir_->filePath("proj/study.json"), "{\"note\": \"my study plan, the only copy\"}\n");
+    lostWrite(dir_->filePath("boot.json"),
+              R"J({"version": 1, "source": {"bootstrap": "absent.csv", "outcome": "y",
+              "family": "poisson"}, "mechanisms": ["unweighted"], "replicates": 2, "seed": 1})J");
+    lostWrite(dir_->filePath("good.json"), dpsynth::test::tinyStudyJson());
+    const auto before = folderSnapshot(dir_->path());
+    for (const char* config : {"boot.json", "good.json"}) {
+      const Run r =
+          lostRun({"study", "--config", config, "--out", "proj", "--quiet"}, dir_->path());
+      QCOMPARE(r.exitCode, 2);
+      QVERIFY2(r.err.contains("proj") && r.err.contains("study.json that dpsynth did not write") &&
+                   r.err.contains("another output folder"),
+               qPrintable(r.err));
+      QCOMPARE(r.err.trimmed().count('\n'), 0);
+      QCOMPARE(folderSnapshot(dir_->path()), before);
+    }
+  }
+
   /// Issue 21, 10: run --session parses the very bytes it hashed. The data file is swapped
   /// between the session's data (2,000 records) and other data (1,000 records) as fast as a
   /// thread can while runs go on: each run either refuses the changed file or has results
