@@ -238,6 +238,69 @@ class NothingLostTest : public QObject {
     }
   }
 
+  /// infer --out and study --out write files of fixed names (summary.json, summary.md, ...)
+  /// into a folder that is often the user's own: a file of those names that dpsynth did not
+  /// write is refused before any sampling unless --replace, and dpsynth's own earlier outputs
+  /// are replaced as before. A file the user made read-only is never replaced.
+  void fixedNamesReplaceOnlyDpsynthsOwnFiles() {
+    QByteArray data = "y,u\n";
+    for (int i = 0; i < 40; ++i)
+      data += QByteArray(i % 3 ? "a," : "b,") + (i % 2 ? "1" : "0") + "\n";
+    lostWrite(dir_->filePath("nb.csv"), data);
+    Run r = lostRun(
+        {"release", "--kind", "naive-bayes", "--data", "nb.csv", "--class", "y", "--class-levels",
+         "a|b", "--features", "u", "--levels", "u=0|1", "--epsilon", "1", "--out", "release.json"},
+        dir_->path());
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    QVERIFY(QDir(dir_->path()).mkpath("analysis"));
+    lostWrite(dir_->filePath("analysis/summary.json"), "{\"mine\": \"irreplaceable\"}\n");
+    lostWrite(dir_->filePath("analysis/notes.txt"), "mine\n");
+    const QStringList infer{"infer",        "--release", "release.json", "--out", "analysis",
+                            "--iterations", "400",       "--warmup",     "200"};
+    auto before = folderSnapshot(dir_->path());
+    r = lostRun(infer, dir_->path());
+    QCOMPARE(r.exitCode, 2);
+    QVERIFY2(r.err.contains("summary.json") && r.err.contains("did not write") &&
+                 r.err.contains("--replace"),
+             qPrintable(r.err));
+    QCOMPARE(r.err.trimmed().count('\n'), 0);
+    QCOMPARE(folderSnapshot(dir_->path()), before);
+    r = lostRun(infer + QStringList{"--replace"}, dir_->path());
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    r = lostRun(infer, dir_->path());  // its own outputs: replaced without a word
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    QVERIFY(QFile::exists(dir_->filePath("analysis/notes.txt")));
+
+    QVERIFY(QDir(dir_->path()).mkpath("proj"));
+    lostWrite(dir_->filePath("proj/summary.md"), "# my own summary\n");
+    lostWrite(dir_->filePath("good.json"), dpsynth::test::tinyStudyJson());
+    const QStringList study{"study", "--config",  "good.json", "--out",
+                            "proj",  "--threads", "1",         "--quiet"};
+    before = folderSnapshot(dir_->path());
+    r = lostRun(study, dir_->path());
+    QCOMPARE(r.exitCode, 2);
+    QVERIFY2(r.err.contains("summary.md") && r.err.contains("--replace"), qPrintable(r.err));
+    QCOMPARE(folderSnapshot(dir_->path()), before);
+    QVERIFY(QFile::remove(dir_->filePath("proj/summary.md")));
+    r = lostRun(study, dir_->path());
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    r = lostRun(study, dir_->path());  // resumed: its own summaries written again
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+
+    // A single file named on the command line is replaced as any CLI would, unless read-only.
+    lostWrite(dir_->filePath("survey.csv"), "mine\n");
+    QVERIFY(QFile::setPermissions(dir_->filePath("survey.csv"), QFile::ReadOwner));
+    before = folderSnapshot(dir_->path());
+    r = lostRun({"generate", "--kind", "beta", "--out", "survey.csv"}, dir_->path());
+    QCOMPARE(r.exitCode, 2);
+    QVERIFY2(r.err.contains("survey.csv is read-only"), qPrintable(r.err));
+    QCOMPARE(folderSnapshot(dir_->path()), before);
+    QVERIFY(
+        QFile::setPermissions(dir_->filePath("survey.csv"), QFile::ReadOwner | QFile::WriteOwner));
+    r = lostRun({"generate", "--kind", "beta", "--out", "survey.csv"}, dir_->path());
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+  }
+
   /// Issue 21, 10: run --session parses the very bytes it hashed. The data file is swapped
   /// between the session's data (2,000 records) and other data (1,000 records) as fast as a
   /// thread can while runs go on: each run either refuses the changed file or has results
