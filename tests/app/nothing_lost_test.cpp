@@ -57,6 +57,28 @@ QByteArray sixReplicateStudy() {
       .replace("\"replicates\": 3", "\"replicates\": 6");
 }
 
+/// A session of lw on beta.csv (in `dir`) saved as `name`: a release, or seeded (whose run
+/// writes nothing into release/).
+void lostSession(const QTemporaryDir& dir, const QString& name, bool seeded) {
+  namespace session = dpsynth::core::session;
+  namespace pipeline = dpsynth::core::pipeline;
+  session::Session s;
+  s.dataFile = dir.filePath("beta.csv").toStdString();
+  s.dataSha256 = dpsynth::core::data::sha256File(s.dataFile);
+  s.dataset.outcome = "value";
+  s.dataset.family = dpsynth::core::models::Family::beta;
+  pipeline::MechanismConfig lw;
+  lw.mechanism = pipeline::Mechanism::lw;
+  s.mechanisms = {lw};
+  s.run.model.family = s.dataset.family;
+  s.run.nuts.chains = 1;
+  s.run.nuts.warmup = 50;
+  s.run.nuts.draws = 50;
+  if (seeded) s.run.nuts.seed = 5;
+  s.reproducible = seeded;
+  session::saveSession(dir.filePath(name).toStdString(), s);
+}
+
 }  // namespace
 
 class NothingLostTest : public QObject {
@@ -95,23 +117,8 @@ class NothingLostTest : public QObject {
   /// Issue 21, 4: `run --out DIR` replaces DIR/release and DIR/internal as a whole; files the
   /// user put there are refused, not deleted, unless --replace.
   void runRefusesToDeleteFilesItDidNotWrite() {
-    namespace session = dpsynth::core::session;
-    namespace pipeline = dpsynth::core::pipeline;
-    session::Session s;
-    s.dataFile = dir_->filePath("beta.csv").toStdString();
-    s.dataSha256 = dpsynth::core::data::sha256File(s.dataFile);
-    s.dataset.outcome = "value";
-    s.dataset.family = dpsynth::core::models::Family::beta;
-    pipeline::MechanismConfig lw;
-    lw.mechanism = pipeline::Mechanism::lw;
-    s.mechanisms = {lw};
-    s.run.model.family = s.dataset.family;
-    s.run.nuts.chains = 1;
-    s.run.nuts.warmup = 50;
-    s.run.nuts.draws = 50;
-    s.reproducible = false;  // a release: seeded runs write internal/ only
-    const QString sessionFile = dir_->filePath("a.dpsynth");
-    session::saveSession(sessionFile.toStdString(), s);
+    lostSession(*dir_, "a.dpsynth",
+                /*seeded=*/false);  // a release: seeded runs write internal/ only
     const QStringList run{"run", "--session", "a.dpsynth", "--out", "out", "--quiet"};
 
     Run r = lostRun(run, dir_->path());
@@ -151,6 +158,26 @@ class NothingLostTest : public QObject {
     QFile replaced(dir_->filePath("out/release/release_note.html"));
     QVERIFY(replaced.open(QIODevice::ReadOnly));
     QVERIFY(!replaced.readAll().contains("edited"));
+  }
+
+  /// A run's release/ and internal/ are one set: a run with nothing releasable (here seeded)
+  /// into the folder of an earlier release removes that release/ as it replaces internal/,
+  /// and says so; it used to leave the old release/ beside a new internal/ that did not
+  /// describe it.
+  void runLeavesNoReleaseOfAnotherRun() {
+    lostSession(*dir_, "release.dpsynth", /*seeded=*/false);
+    lostSession(*dir_, "seeded.dpsynth", /*seeded=*/true);
+    Run r =
+        lostRun({"run", "--session", "release.dpsynth", "--out", "out", "--quiet"}, dir_->path());
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    QVERIFY(QFile::exists(dir_->filePath("out/release/synthetic_lw.csv")));
+    r = lostRun({"run", "--session", "seeded.dpsynth", "--out", "out", "--quiet"}, dir_->path());
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    QVERIFY2(r.err.contains("removed") && r.err.contains("release") &&
+                 r.err.contains("nothing releasable"),
+             qPrintable(r.err));
+    QVERIFY(!QFileInfo::exists(dir_->filePath("out/release")));
+    QVERIFY(QFile::exists(dir_->filePath("out/internal/synthetic_lw.csv")));
   }
 
   /// Issue 21, 3: two shards started together on one folder both keep all their rows.
