@@ -69,6 +69,9 @@ struct StudyOptions {
   bool quiet = false;
   std::string mergeOut;                  ///< study merge --out
   std::vector<std::string> mergeInputs;  ///< study merge FOLDER...
+  /// --replace (study and study merge): replace summary files of the output folder that
+  /// dpsynth did not write.
+  bool replace = false;
 };
 void addStudyCommand(CLI::App& app, StudyOptions& options);
 /// `studyCommand` is the "study" subcommand (tells the merge form apart).
@@ -99,6 +102,8 @@ struct InferOptions {
   /// --iterations or --warmup given: the run keeps them (a run left at the defaults is extended
   /// until its chains converge, core/infer/da_convergence.h).
   bool budgetGiven = false;
+  /// --replace: replace draws.csv, summary.json or trace.csv in --out that dpsynth did not write.
+  bool replace = false;
 };
 void addInferCommand(CLI::App& app, InferOptions& options);
 int runInfer(const InferOptions& options);

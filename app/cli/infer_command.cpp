@@ -17,6 +17,7 @@
 #include "core/infer/infer_outputs.h"
 #include "core/random/seed.h"
 #include "core/report/infer_folder.h"
+#include "core/report/ownership_manifest.h"
 
 namespace dpsynth::cli {
 
@@ -41,6 +42,9 @@ void addInferCommand(CLI::App& app, InferOptions& o) {
                   "ph releases: family of the latent records (poisson, negbin, beta, normal)");
   cmd->add_option("--sd-scale", o.sdScale, "ph releases, normal family: public scale of the priors")
       ->check(finiteNumber(1e-12, 1e12));
+  cmd->add_flag("--replace", o.replace,
+                "Replace draws.csv, summary.json and trace.csv in OUT even when dpsynth did not "
+                "write them; without it such a file is refused before sampling");
 }
 
 namespace {
@@ -95,7 +99,7 @@ int inferFromModel(const InferOptions& o, const std::optional<std::uint64_t>& se
   if (stop.stop_requested()) {
     exitCancelled("dpsynth: infer cancelled; nothing was written\n");
   }
-  core::report::writeInferFolder(o.out, outputs);
+  core::report::writeInferFolder(o.out, outputs, /*refuseForeignFiles=*/!o.replace);
   std::cout << "wrote draws.csv, summary.json and trace.csv to " << o.out << " ("
             << result.proposals() << " proposals and " << result.gradientEvaluations()
             << " gradient evaluations in " << result.seconds << " s, mean acceptance "
@@ -126,10 +130,14 @@ int runInfer(const InferOptions& o) {
     throw std::invalid_argument("--warmup must be below --iterations");
   }
   // The outputs replace files in --out: never the release they are computed from (also when
-  // --out is a link to its folder), checked before the sampler runs.
+  // --out is a link to its folder), nor, without --replace, a file of those names that dpsynth
+  // did not write (--out is often a folder of the user's own), checked before the sampler runs.
   OutputPlan plan;
   plan.input(o.release);
-  plan.folder("--out", o.out, core::report::inferFileNames());
+  std::vector<std::string> names = core::report::inferFileNames();
+  names.push_back(core::report::kManifestName);
+  plan.folder("--out", o.out, names);
+  plan.ownedFiles("--out", o.out, core::report::inferFileNames(), o.replace);
   plan.check();
   const core::infer::AnyRelease release =
       core::infer::readAnyRelease(core::data::readRegularFile(o.release), o.release);

@@ -83,6 +83,18 @@ fs::path resolvedOrRefused(const std::string& who, const std::string& path) {
   }
 }
 
+/// " is read-only" when `path` is an existing file that the user may not write, or that nobody
+/// may (root passes the permission check, not the statement of a mode without write bits);
+/// empty otherwise. Replacing it by a rename would succeed: the folder decides that, not the
+/// file.
+std::string readOnlyProblem(const fs::path& path) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return {};
+  if ((st.st_mode & (S_IWUSR | S_IWGRP | S_IWOTH)) == 0 || ::access(path.c_str(), W_OK) != 0)
+    return " is read-only";
+  return {};
+}
+
 /// "a, b, c and 4 more": a short list for a one-line message.
 std::string someOf(const std::vector<std::string>& names) {
   constexpr std::size_t kShown = 4;
@@ -115,6 +127,11 @@ void OutputPlan::replacedSubfolders(const std::string& option, const std::string
                                     const std::vector<std::string>& subfolders,
                                     bool replaceForeign) {
   replaced_.push_back({option, folder, subfolders, replaceForeign});
+}
+
+void OutputPlan::ownedFiles(const std::string& option, const std::string& folder,
+                            const std::vector<std::string>& names, bool replaceForeign) {
+  owned_.push_back({option, folder, names, replaceForeign});
 }
 
 void OutputPlan::checkFolder(const Folder& f) const {
@@ -160,6 +177,10 @@ void OutputPlan::checkFile(const Output& out) const {
     throw std::invalid_argument(who + " is a folder; give a file name inside it");
   if (const std::string problem = core::data::unreplaceableProblem(resolved); !problem.empty())
     throw std::invalid_argument(who + " " + problem + "; give the path of a regular file");
+  if (const std::string problem = readOnlyProblem(resolved); !problem.empty())
+    throw std::invalid_argument(who + problem +
+                                ", and a read-only file is never replaced: make it writable if "
+                                "it may change, or choose another path");
   const fs::path parent = resolved.parent_path();
   if (const std::string loop = loopProblem(parent); !loop.empty())
     throw std::invalid_argument(who + ": the folder " + parent.string() + loop);
@@ -202,6 +223,20 @@ void OutputPlan::checkReplaced(const Replaced& r) const {
                                 "whole; move them away, or pass --replace to delete them");
 }
 
+void OutputPlan::checkOwned(const Replaced& owned) const {
+  if (owned.replaceForeign) return;
+  const std::vector<std::string> foreign =
+      core::report::foreignFiles(resolvedOrRefused(owned.option, owned.folder), owned.subfolders);
+  if (foreign.empty()) return;
+  throw std::invalid_argument(owned.option + " " + owned.folder + ": " + someOf(foreign) +
+                              (foreign.size() == 1 ? " is a file" : " are files") +
+                              " that dpsynth did not write there (not recorded as written in " +
+                              core::report::kManifestName + ") and would be replaced; move " +
+                              (foreign.size() == 1 ? "it" : "them") +
+                              " away, choose another folder, or pass --replace to replace " +
+                              (foreign.size() == 1 ? "it" : "them"));
+}
+
 void OutputPlan::check() const {
   for (const auto& f : folders_) checkFolder(f);
   for (const auto& out : files_) {
@@ -212,6 +247,10 @@ void OutputPlan::check() const {
         throw std::invalid_argument(out.shown + " is a folder there; move it away");
       if (const std::string problem = core::data::unreplaceableProblem(resolved); !problem.empty())
         throw std::invalid_argument(out.shown + " " + problem + "; move it away");
+      if (const std::string problem = readOnlyProblem(resolved); !problem.empty())
+        throw std::invalid_argument(out.shown + problem +
+                                    ", and a read-only file is never replaced: make it writable "
+                                    "if it may change, or choose another folder");
     } else {
       checkFile(out);
     }
@@ -233,6 +272,7 @@ void OutputPlan::check() const {
                                     ": refusing to overwrite an input; choose another path");
   }
   for (const auto& r : replaced_) checkReplaced(r);
+  for (const auto& o : owned_) checkOwned(o);
 }
 
 }  // namespace dpsynth::cli

@@ -22,7 +22,9 @@ class OutputPlan {
   /// command replaces as a whole may hold it.
   void input(const std::string& path);
   /// A file the command writes, replacing the file there (an empty path is ignored). `option`
-  /// names it in messages ("--report"). Its folder must exist and be writable.
+  /// names it in messages ("--report"). Its folder must exist and be writable, and a file there
+  /// must not be read-only (the user's statement that it must not change; so for folder()'s
+  /// names too).
   void file(const std::string& option, const std::string& path);
   /// A folder the command writes the files `names` into, replacing them; created with its
   /// parents when missing, so the nearest existing one must be a writable folder.
@@ -33,6 +35,14 @@ class OutputPlan {
   /// hold only files dpsynth wrote there (core/report/ownership_manifest.h).
   void replacedSubfolders(const std::string& option, const std::string& folder,
                           const std::vector<std::string>& subfolders, bool replaceForeign);
+
+  /// Files of `names` in `folder` (one of folder()'s) that the command may replace only when
+  /// dpsynth wrote them there (core/report/ownership_manifest.h: foreignFiles): a folder it
+  /// shares with the user's own files (infer --out, study --out). Unless `replaceForeign` (the
+  /// command's --replace), a file of those names that the folder's manifest does not record as
+  /// written is refused.
+  void ownedFiles(const std::string& option, const std::string& folder,
+                  const std::vector<std::string>& names, bool replaceForeign);
 
   /// Throws std::invalid_argument naming the option, the path and what to do, for the first
   /// problem found; returns when every output can be written without harm.
@@ -55,11 +65,13 @@ class OutputPlan {
   void checkFile(const Output& out) const;
   void checkFolder(const Folder& folder) const;
   void checkReplaced(const Replaced& replaced) const;
+  void checkOwned(const Replaced& owned) const;
 
   std::vector<std::string> inputs_;
   std::vector<Output> files_;
   std::vector<Folder> folders_;
   std::vector<Replaced> replaced_;
+  std::vector<Replaced> owned_;  ///< ownedFiles(): the names in `subfolders`
 };
 
 }  // namespace dpsynth::cli

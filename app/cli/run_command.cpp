@@ -230,17 +230,26 @@ int runRun(const RunOptions& o) {
           return std::filesystem::path(f).parent_path().filename() == core::report::kReleaseFolder;
         });
     // A refusal withholds only its own mechanism: whether the others appear must not rest on
-    // its check of the confidential data.
-    std::cerr << "dpsynth: the refused mechanisms' synthetic data were not written"
-              << (others
-                      ? "; the other mechanisms' release is in " + release
-                      : "; no other mechanism had a release, so nothing was written to " + release)
+    // its check of the confidential data. Without any, an earlier run's release/ went with the
+    // internal/ it belonged to: the folder holds no release, not an old one.
+    std::string where = "; the other mechanisms' release is in " + release;
+    if (!others) {
+      where = "; no other mechanism had a release, so nothing was written to " + release;
+      if (!exported.removedFolders.empty()) where += " and the earlier run's release was removed";
+    }
+    std::cerr << "dpsynth: the refused mechanisms' synthetic data were not written" << where
               << ", and the internal report with the diagnostics is in "
               << (std::filesystem::path(o.out) / core::report::kInternalFolder).string()
               << ". The sampling screen failed at every budget up to its fixed cap; run again "
                  "with more warm-up and draws.\n";
     return kExitBadInput;
   }
+  // Said even with --quiet: files the user may expect are gone.
+  for (const auto& removed : exported.removedFolders)
+    std::cerr << "dpsynth: removed " << removed
+              << ", an earlier run's release: this run has nothing releasable (a seeded session, "
+                 "or no mechanism with a DP or aDP label), and a release beside its internal/ "
+                 "would be described by no report of it\n";
   if (!o.quiet) {
     std::cout << "wrote " << exported.files.size() << " files to "
               << std::filesystem::absolute(o.out).lexically_normal().string() << ":\n";

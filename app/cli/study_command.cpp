@@ -8,6 +8,7 @@
 #include "app/cli/cli_common.h"
 #include "app/cli/commands.h"
 #include "app/cli/output_plan.h"
+#include "core/report/ownership_manifest.h"
 #include "core/study/coverage_study.h"
 #include "core/study/study_outputs.h"
 #include "core/study/study_plan.h"
@@ -26,21 +27,33 @@ std::string hms(double seconds) {
   return buffer;
 }
 
-/// Checks, before any work, every file a study or a merge writes into `folder`: its rows and
-/// identity (study_store.h) and `summaries`, none of them one of `inputs`.
+/// Checks, before any work, every file a study or a merge of `identity` writes into `folder`:
+/// its rows and identity (study_store.h) and `summaries`, none of them one of `inputs`, and
+/// (unless `replace`) no summary a file of that name that dpsynth did not write.
 void checkStudyFolder(const std::string& option, const std::string& folder,
+                      const study::StoreIdentity& identity,
                       const std::vector<std::string>& summaries,
-                      const std::vector<std::string>& inputs) {
+                      const std::vector<std::string>& inputs, bool replace) {
   namespace fs = std::filesystem;
   std::vector<std::string> names = {"replicates.csv", "study.sha256"};
   // study.json is written only into a folder that holds no study yet: resuming with
-  // --config FOLDER/study.json reads the file that is then kept as it is.
+  // --config FOLDER/study.json reads the file that is then kept as it is. A study.json there
+  // without study.sha256 is the user's (a study plan, say): the study would replace it, and
+  // delete it when it failed.
   std::error_code ec;
-  if (!fs::exists(fs::path(folder) / "study.sha256", ec)) names.push_back("study.json");
+  if (!fs::exists(fs::path(folder) / "study.sha256", ec)) {
+    if (const std::string problem = study::foreignConfigProblem(folder, identity); !problem.empty())
+      throw std::invalid_argument(option + " " + folder + ": " + problem);
+    names.push_back("study.json");
+  }
   names.insert(names.end(), summaries.begin(), summaries.end());
+  names.push_back(core::report::kManifestName);
   OutputPlan plan;
   for (const auto& in : inputs) plan.input(in);
   plan.folder(option, folder, names);
+  // The summaries have names a user's own files have too (summary.md): the folder's manifest
+  // says which of them an earlier study wrote.
+  plan.ownedFiles(option, folder, summaries, replace);
   plan.check();
 }
 
@@ -64,10 +77,17 @@ void addStudyCommand(CLI::App& app, StudyOptions& o) {
   cmd->add_option("--threads", o.threads, "Replicates run at once (default: all cores)")
       ->check(unsignedDecimal(0, 1024));
   cmd->add_flag("--quiet", o.quiet, "No progress on stderr");
+  cmd->add_flag("--replace", o.replace,
+                "Replace the summaries in OUT (summary.md, summary.json, lipschitz.svg, ...) even "
+                "when dpsynth did not write them; without it such a file is refused before the "
+                "study");
   cmd->require_subcommand(0, 1);
   auto* merge = cmd->add_subcommand("merge", "Merge shard folders of one study");
   merge->add_option("--out", o.mergeOut, "Merged output folder")->required();
   merge->add_option("folders", o.mergeInputs, "Shard folders")->required();
+  merge->add_flag("--replace", o.replace,
+                  "Replace the summaries in OUT even when dpsynth did not write them; without it "
+                  "such a file is refused before the merge");
 }
 
 /// The progress line of a running study.
@@ -101,8 +121,9 @@ int finishStudy(study::StudyOutcome outcome, const study::StudyStore& store,
 /// The coverage study of 004 (coverage_study.h): same folder, resume and shards as any study.
 int runCoverage(const std::string& text, const StudyOptions& o, const study::Shard& shard) {
   const auto config = study::coverageConfigFromJson(text, o.config);
-  checkStudyFolder("--out", o.out, study::coverageOutputNames(), {o.config});
-  study::StudyStore store(o.out, study::coverageStoreIdentity(config));
+  const auto identity = study::coverageStoreIdentity(config);
+  checkStudyFolder("--out", o.out, identity, study::coverageOutputNames(), {o.config}, o.replace);
+  study::StudyStore store(o.out, identity);
   const std::vector<int> todo = replicatesToRun(config.replicates, shard, store);
   if (!o.quiet)
     std::cerr << "coverage study: " << config.epsilon.size() << " ε value(s), " << todo.size()
@@ -126,8 +147,8 @@ int mergeCoverage(const std::string& storedText, const StudyOptions& o) {
   const auto config = study::coverageConfigFromJson(
       storedText, study::StudyStore::configPath(o.mergeInputs.front()));
   const auto identity = study::coverageStoreIdentity(config);
-  checkStudyFolder("study merge --out", o.mergeOut, study::coverageOutputNames(),
-                   shardFiles(o.mergeInputs));
+  checkStudyFolder("study merge --out", o.mergeOut, identity, study::coverageOutputNames(),
+                   shardFiles(o.mergeInputs), o.replace);
   study::mergeStudies(o.mergeOut, o.mergeInputs, identity);
   study::StudyStore store(o.mergeOut, identity);
   store.withAllRows(
@@ -145,9 +166,11 @@ int runStudy(const StudyOptions& o, const CLI::App& studyCommand) {
     for (const auto& in : o.mergeInputs) study::loadStoredConfigText(in);
     const std::string stored = study::loadStoredConfigText(o.mergeInputs.front());
     if (study::isCoverageConfigText(stored)) return mergeCoverage(stored, o);
-    checkStudyFolder("study merge --out", o.mergeOut, study::studyOutputNames(),
-                     shardFiles(o.mergeInputs));
-    study::mergeStudies(o.mergeOut, o.mergeInputs);
+    const auto first = study::loadStoredConfig(o.mergeInputs.front());
+    const auto identity = study::storeIdentity(first);
+    checkStudyFolder("study merge --out", o.mergeOut, identity, study::studyOutputNames(first),
+                     shardFiles(o.mergeInputs), o.replace);
+    study::mergeStudies(o.mergeOut, o.mergeInputs, identity);
     const auto config = study::loadStoredConfig(o.mergeOut);
     study::StudyStore store(o.mergeOut, config);
     store.withAllRows(
@@ -168,8 +191,9 @@ int runStudy(const StudyOptions& o, const CLI::App& studyCommand) {
   const std::string text = study::readStudyConfigText(o.config);
   if (study::isCoverageConfigText(text)) return runCoverage(text, o, shard);
   const auto config = study::loadStudyConfig(o.config);
-  checkStudyFolder("--out", o.out, study::studyOutputNames(),
-                   {o.config, config.source.bootstrap ? config.source.bootstrap->file : ""});
+  checkStudyFolder("--out", o.out, study::storeIdentity(config), study::studyOutputNames(config),
+                   {o.config, config.source.bootstrap ? config.source.bootstrap->file : ""},
+                   o.replace);
   study::StudyStore store(o.out, config);
   const std::vector<int> todo = replicatesToRun(config.replicates, shard, store);
   if (!o.quiet) {

@@ -1,13 +1,16 @@
 #include "core/data/csv_writer.h"
 
 #include <fcntl.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <charconv>
 #include <cmath>
 #include <cstring>
+#include <ctime>
 #include <filesystem>
 #include <fstream>
 #include <stdexcept>
@@ -41,13 +44,71 @@ mode_t currentUmask() {
   return 022;
 }
 
-/// Removes the temporary file unless the rename succeeded, on every exit path.
+/// When this process started (well, when its writers were loaded: before main). A temporary
+/// file older than that is no write of this process.
+const std::time_t kProcessStart = std::time(nullptr);
+
+/// The characters mkstemp puts in place of its six X.
+bool isMkstempSuffix(std::string_view suffix) {
+  return suffix.size() == 6 && std::all_of(suffix.begin(), suffix.end(), [](char c) {
+           return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+         });
+}
+
+/// Removes the ".NAME.tmp-XXXXXX" files in `folder` that a killed dpsynth left behind (SIGKILL,
+/// a power cut: its destructor never ran), before a new write of NAME there. Each such file is
+/// held under flock(2) by its writer until its rename is done (TemporaryFile), and the kernel
+/// drops the lock however the writer ends: one whose lock can be taken, and which is older than
+/// this process (a live writer of a version before the lock keeps writing it, so its time is
+/// recent), is stale. Anything else of that shape (a link, a folder) is left alone. Best effort:
+/// what cannot be removed stays, as it would have without this.
+void removeStaleTemporaries(const fs::path& folder, const std::string& name) {
+  const std::string prefix = "." + name + ".tmp-";
+  std::error_code ec;
+  fs::directory_iterator entries(folder, ec);
+  if (ec) return;
+  std::vector<fs::path> stale;
+  for (const auto& entry : entries) {
+    const std::string file = entry.path().filename().string();
+    if (file.size() != prefix.size() + 6 || file.compare(0, prefix.size(), prefix) != 0 ||
+        !isMkstempSuffix(std::string_view(file).substr(prefix.size())))
+      continue;
+    stale.push_back(entry.path());
+  }
+  for (const auto& path : stale) {
+    const int fd = ::open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) continue;
+    struct stat opened {
+    }, named{};
+    // Still the file of that name (not renamed into place meanwhile), a regular file, unlocked
+    // and older than this process: then no process is writing it.
+    if (::fstat(fd, &opened) == 0 && S_ISREG(opened.st_mode) && opened.st_mtime < kProcessStart &&
+        ::flock(fd, LOCK_EX | LOCK_NB) == 0 && ::lstat(path.c_str(), &named) == 0 &&
+        named.st_dev == opened.st_dev && named.st_ino == opened.st_ino)
+      ::unlink(path.c_str());
+    ::close(fd);
+  }
+}
+
+/// Removes the temporary file unless the rename succeeded, on every exit path. Holds it under
+/// flock(2) from its creation until after the rename (through a second descriptor of the same
+/// open file, since the first is closed before the rename to see a delayed write error), so
+/// that removeStaleTemporaries never takes a live one.
 class TemporaryFile {
  public:
-  TemporaryFile(std::string name, int fd) : name_(std::move(name)), fd_(fd) {}
+  TemporaryFile(std::string name, int fd) : name_(std::move(name)), fd_(fd) {
+    // A file without its lock is only ever kept by the cleaner (its time is recent), so a
+    // failure here costs nothing but the protection.
+    lock_ = ::fcntl(fd_, F_DUPFD_CLOEXEC, 0);
+    if (lock_ >= 0 && ::flock(lock_, LOCK_EX | LOCK_NB) != 0) {
+      ::close(lock_);
+      lock_ = -1;
+    }
+  }
   ~TemporaryFile() {
     if (fd_ >= 0) ::close(fd_);
     if (!committed_) ::unlink(name_.c_str());
+    if (lock_ >= 0) ::close(lock_);  // after the rename or the removal: the lock goes last
   }
   TemporaryFile(const TemporaryFile&) = delete;
   TemporaryFile& operator=(const TemporaryFile&) = delete;
@@ -66,6 +127,7 @@ class TemporaryFile {
  private:
   std::string name_;
   int fd_;
+  int lock_ = -1;  ///< a duplicate of fd_ holding the flock until the destructor
   bool committed_ = false;
 };
 
@@ -192,6 +254,7 @@ void writeTextAtomicInPieces(const std::string& path, const TextProducer& produc
     fail(path, "the path " + problem);
   const fs::path folder = target.has_parent_path() ? target.parent_path() : fs::path(".");
 
+  removeStaleTemporaries(folder, target.filename().string());
   std::string hiddenName = ".";
   hiddenName += target.filename().string();
   hiddenName += ".tmp-XXXXXX";

@@ -67,6 +67,18 @@ void refuseInputsInside(const fs::path& target, const std::vector<std::string>& 
   }
 }
 
+/// Refuses (std::invalid_argument, nothing written) to `verb` ("replace", "remove") the
+/// subfolder `sub` of `target` while it holds files dpsynth did not write (ownership_manifest.h).
+void refuseForeignFiles(const std::string& target, const std::string& sub, const char* verb) {
+  const fs::path folder = fs::path(target) / sub;
+  if (const auto foreign = foreignEntries(folder.string()); !foreign.empty())
+    throw std::invalid_argument(std::string("refusing to ") + verb + " the folder " +
+                                folder.string() + ": it holds " + std::to_string(foreign.size()) +
+                                " file(s) dpsynth did not write (" +
+                                data::quoteForMessage(foreign.front(), 40) +
+                                (foreign.size() > 1 ? ", ..." : "") + "); nothing was written");
+}
+
 std::string inFolder(const char* folder, const std::string& name) {
   return std::string(folder) + "/" + name;
 }
@@ -178,6 +190,23 @@ ExportedFiles exportStaged(const session::Session& session, const data::Dataset&
   refuseInputsInside(folder.target(), inputs);
   std::vector<std::string> subfolders{kInternalFolder};
   if (release) subfolders.insert(subfolders.begin(), kReleaseFolder);
+  // A run's folders are one set: a run with nothing releasable (seeded, or unweighted alone)
+  // takes an earlier run's release/ away as it replaces internal/, or release/ would be
+  // described by no internal report beside it. Under the rules of a replaced folder: with
+  // refuseForeignFiles only while it holds nothing but dpsynth's files.
+  std::vector<std::string> removed;
+  if (!release) {
+    const fs::path earlier = fs::path(folder.target()) / kReleaseFolder;
+    std::error_code ec;
+    const auto status = fs::symlink_status(earlier, ec);
+    if (fs::exists(status)) {
+      if (!fs::is_directory(status))
+        throw std::invalid_argument("refusing to leave " + earlier.string() +
+                                    " beside this run's internal/ (it has nothing releasable): "
+                                    "it is not a folder dpsynth wrote; move it away");
+      removed.push_back(kReleaseFolder);
+    }
+  }
   // Every write goes into the hidden staging folder; a failure (a full disk) names the path
   // the user asked for.
   try {
@@ -221,23 +250,19 @@ ExportedFiles exportStaged(const session::Session& session, const data::Dataset&
                           internalReportHtml(in));
     data::writeTextAtomic(folder.stagedPath(inFolder(kInternalFolder, kSession)),
                           session::toJson(saved));
-    for (const auto& sub : subfolders) {
-      writeOwnershipManifest(folder.stagedPath(sub));
-      if (!options.refuseForeignFiles) continue;
-      const fs::path replaced = fs::path(folder.target()) / sub;
-      if (const auto foreign = foreignEntries(replaced.string()); !foreign.empty())
-        throw std::invalid_argument("refusing to replace the folder " + replaced.string() +
-                                    ": it holds " + std::to_string(foreign.size()) +
-                                    " file(s) dpsynth did not write (" +
-                                    data::quoteForMessage(foreign.front(), 40) +
-                                    (foreign.size() > 1 ? ", ..." : "") + "); nothing was written");
+    for (const auto& sub : subfolders) writeOwnershipManifest(folder.stagedPath(sub));
+    if (options.refuseForeignFiles) {
+      for (const auto& sub : subfolders) refuseForeignFiles(folder.target(), sub, "replace");
+      for (const auto& sub : removed) refuseForeignFiles(folder.target(), sub, "remove");
     }
   } catch (const data::WriteError& e) {
     throw data::WriteError(folder.userPath(e.path()), e.reason());
   }
   // The last point where a stop is honoured: after it the folders are moved into place whole.
   exec::throwIfStopped(stop);
-  out.files = folder.commitFolders(subfolders, names);
+  out.files = folder.commitFolders(subfolders, names, removed);
+  for (const auto& sub : removed)
+    out.removedFolders.push_back((fs::path(folder.target()) / sub).string());
   return out;
 }
 

@@ -43,8 +43,11 @@ struct ExportedFiles {
   std::vector<std::string> files;  ///< final paths, in the order of exportFileNames()
   /// One message per refused mechanism (SPEC §0: a DP stage failed its diagnostics): its
   /// synthetic files were not written. When no mechanism was left to release, only internal/
-  /// was written and release/ was left as it was.
+  /// was written (and an earlier release/ removed: removedFolders).
   std::vector<std::string> refusals;
+  /// Folders of an earlier export that this one removed because it has no place for them: the
+  /// release/ beside internal/ when this run has nothing releasable. Final paths.
+  std::vector<std::string> removedFolders;
   /// options.stop was requested before the folders were moved into place: nothing was written
   /// (the staging folder is gone) and files is empty.
   bool cancelled = false;
@@ -63,7 +66,10 @@ inline constexpr const char* kInternalFolder = "internal";
 ///             mechanism, results.csv, internal_report.html and session.dpsynth (data path made
 ///             absolute); release_note.html (NOT FOR RELEASE) when no mechanism is releasable.
 /// release/ is written only when some mechanism is releasable (SPEC §0: seeded runs, the
-/// unweighted fit and any run without a DP or aDP label never write into it).
+/// unweighted fit and any run without a DP or aDP label never write into it); when none is, a
+/// release/ already in outDir is removed in the same commit that replaces internal/ (the two
+/// folders are one run's set; removedFolders names it), under the same rules as a replaced
+/// folder (refuseForeignFiles).
 /// Each folder also gets its ownership manifest (.dpsynth-manifest.json: names and SHA-256 of
 /// its files, ownership_manifest.h), which is not among the paths returned or listed here.
 /// Synthetic data come from summary::summarizeRun's synthesizers (the run's seed,

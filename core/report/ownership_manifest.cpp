@@ -54,6 +54,34 @@ std::optional<std::map<std::string, std::string>> recordedDigests(const fs::path
   return out;
 }
 
+/// The manifest's text for files `recorded` (name → SHA-256), listed by name.
+std::string manifestText(const std::map<std::string, std::string>& recorded) {
+  std::vector<std::string> names, digests;
+  for (const auto& [name, digest] : recorded) {
+    names.push_back(name);
+    digests.push_back(digest);
+  }
+  const nlohmann::json manifest = {
+      {"kind", kManifestKind},
+      {"version", kManifestVersion},
+      {"note",
+       "the files dpsynth wrote into this folder and their SHA-256: a later dpsynth output into "
+       "the same place replaces or deletes them only while they are as written"},
+      {"files", names},
+      {"files_sha256", digests},
+      {"tool", "dpsynth"}};
+  return manifest.dump(2) + "\n";
+}
+
+/// SHA-256 of a file, empty when it cannot be read (then it is not shown to be dpsynth's).
+std::string digestOrEmpty(const fs::path& path) {
+  try {
+    return data::sha256File(path.string());
+  } catch (const std::exception&) {
+    return {};
+  }
+}
+
 }  // namespace
 
 void writeOwnershipManifest(const std::string& folder) {
@@ -65,20 +93,10 @@ void writeOwnershipManifest(const std::string& folder) {
       throw std::runtime_error("'" + entry.path().string() + "' is not a regular file");
     names.push_back(name);
   }
-  std::sort(names.begin(), names.end());
-  std::vector<std::string> digests;
+  std::map<std::string, std::string> recorded;
   for (const auto& name : names)
-    digests.push_back(data::sha256File((fs::path(folder) / name).string()));
-  const nlohmann::json manifest = {
-      {"kind", kManifestKind},
-      {"version", kManifestVersion},
-      {"note",
-       "the files dpsynth wrote into this folder and their SHA-256: a later export into the same "
-       "place replaces the folder only while it holds these files as written"},
-      {"files", names},
-      {"files_sha256", digests},
-      {"tool", "dpsynth"}};
-  data::writeTextAtomic((fs::path(folder) / kManifestName).string(), manifest.dump(2) + "\n");
+    recorded.emplace(name, data::sha256File((fs::path(folder) / name).string()));
+  data::writeTextAtomic((fs::path(folder) / kManifestName).string(), manifestText(recorded));
 }
 
 std::vector<std::string> foreignEntries(const std::string& folder) {
@@ -104,16 +122,50 @@ std::vector<std::string> foreignEntries(const std::string& folder) {
       foreign.push_back(name);
       continue;
     }
-    std::string digest;
-    try {
-      digest = data::sha256File(entry.path().string());
-    } catch (const std::exception&) {
-      digest.clear();  // unreadable: it cannot be shown to be the file dpsynth wrote
-    }
-    if (digest != recorded->at(name)) foreign.push_back(name);
+    // Unreadable: it cannot be shown to be the file dpsynth wrote.
+    if (digestOrEmpty(entry.path()) != recorded->at(name)) foreign.push_back(name);
   }
   std::sort(foreign.begin(), foreign.end());
   return foreign;
+}
+
+std::vector<std::string> foreignFiles(const std::string& folder,
+                                      const std::vector<std::string>& names) {
+  std::error_code ec;
+  if (!fs::is_directory(folder, ec)) return {};
+  const auto recorded = recordedDigests(folder);
+  std::vector<std::string> foreign;
+  for (const auto& name : names) {
+    const fs::path path = fs::path(folder) / name;
+    const auto status = fs::symlink_status(path, ec);
+    if (!fs::exists(status)) continue;
+    if (!recorded || !recorded->contains(name) || !fs::is_regular_file(status) ||
+        digestOrEmpty(path) != recorded->at(name))
+      foreign.push_back(name);
+  }
+  if (!recorded && fs::exists(fs::symlink_status(fs::path(folder) / kManifestName, ec)))
+    foreign.push_back(kManifestName);
+  return foreign;
+}
+
+std::string manifestRecording(const std::string& folder,
+                              const std::map<std::string, std::string>& digests) {
+  std::map<std::string, std::string> recorded;
+  std::error_code ec;
+  if (const auto earlier = recordedDigests(folder))
+    for (const auto& [name, digest] : *earlier)
+      if (fs::exists(fs::symlink_status(fs::path(folder) / name, ec)))
+        recorded.emplace(name, digest);
+  for (const auto& [name, digest] : digests) recorded[name] = digest;
+  return manifestText(recorded);
+}
+
+void recordOwnedFiles(const std::string& folder, const std::vector<std::string>& names) {
+  std::map<std::string, std::string> digests;
+  for (const auto& name : names)
+    digests.emplace(name, data::sha256File((fs::path(folder) / name).string()));
+  data::writeTextAtomic((fs::path(folder) / kManifestName).string(),
+                        manifestRecording(folder, digests));
 }
 
 }  // namespace dpsynth::core::report

@@ -74,7 +74,8 @@ namespace {
 }  // namespace
 
 std::vector<std::string> StagedFolder::commitFolders(const std::vector<std::string>& subfolders,
-                                                     const std::vector<std::string>& names) {
+                                                     const std::vector<std::string>& names,
+                                                     const std::vector<std::string>& removed) {
   std::error_code ec;
   // One flush for every staged file before any of them is moved into place.
   try {
@@ -102,6 +103,14 @@ std::vector<std::string> StagedFolder::commitFolders(const std::vector<std::stri
   };
   std::vector<Move> done;
   try {
+    // Moved aside like a replaced folder, with nothing in its place; the staging folder takes
+    // it away on success.
+    for (const auto& sub : removed) {
+      const fs::path target = target_ / sub;
+      if (!fs::exists(fs::symlink_status(target))) continue;
+      fs::rename(target, backups / sub);
+      done.push_back({sub, true});  // undone below by moving it back
+    }
     for (const auto& sub : subfolders) {
       Move move{sub};
       const fs::path target = target_ / sub;

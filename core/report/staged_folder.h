@@ -45,10 +45,14 @@ class StagedFolder {
   /// (the previous one, with everything in it, is removed on success), after one flush of the
   /// staging folder. All or nothing: on any failure the previous subfolders are put back and
   /// data::WriteError names the target. A staged
-  /// subfolder that does not exist is created empty. Returns the final paths of the files in
-  /// them, in the order they were listed by `names` (paths relative to the staging folder).
+  /// subfolder that does not exist is created empty. Each of `removed` (subfolders of the
+  /// target that the new set of folders has no place for) is taken away in the same commit and
+  /// put back on failure, so that no folder of an earlier set is left beside the new one.
+  /// Returns the final paths of the files in them, in the order they were listed by `names`
+  /// (paths relative to the staging folder).
   std::vector<std::string> commitFolders(const std::vector<std::string>& subfolders,
-                                         const std::vector<std::string>& names);
+                                         const std::vector<std::string>& names,
+                                         const std::vector<std::string>& removed = {});
 
  private:
   std::filesystem::path target_;

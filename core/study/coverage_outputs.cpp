@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "core/data/csv_writer.h"
+#include "core/report/ownership_manifest.h"
 #include "core/study/coverage_study.h"
 #include "core/summary/results_rows.h"
 
@@ -131,6 +132,9 @@ void writeCoverageOutputs(const std::string& folder, const CoverageConfig& confi
        << ". With R replicates a coverage has Monte Carlo standard error about √(c(1 − c)/R)"
        << " (0.03 at c = 0.9, R = 100).\n";
   data::writeTextAtomic((std::filesystem::path(folder) / "coverage.md").string(), md.str());
+  // Recorded as dpsynth's: the next run into the folder replaces them, and nothing else of those
+  // names (the study's folder may be one the user keeps other files in).
+  report::recordOwnedFiles(folder, coverageOutputNames());
 }
 
 }  // namespace dpsynth::core::study

@@ -105,7 +105,8 @@ std::vector<CoverageCell> summarizeCoverage(const std::vector<std::vector<std::s
 std::vector<std::string> coverageOutputNames();
 
 /// Writes coverage.json and coverage.md (ε rows × p_i columns, the reference table beside when
-/// the config has one) into the study folder, each atomically.
+/// the config has one) into the study folder, each atomically, and records them in the folder's
+/// ownership manifest (report::recordOwnedFiles).
 void writeCoverageOutputs(const std::string& folder, const CoverageConfig& config,
                           const std::vector<std::vector<std::string>>& rows);
 

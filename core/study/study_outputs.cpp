@@ -4,6 +4,7 @@
 #include <filesystem>
 
 #include "core/data/csv_writer.h"
+#include "core/report/ownership_manifest.h"
 #include "core/report/svg_chart.h"
 #include "core/study/study_row.h"
 #include "core/study/study_runner.h"
@@ -54,6 +55,12 @@ std::vector<std::string> studyOutputNames() {
   return {"summary.json", "summary.md", "lipschitz.svg", kInternalMarkerFile};
 }
 
+std::vector<std::string> studyOutputNames(const StudyConfig& config) {
+  std::vector<std::string> names = {"summary.json", "summary.md", "lipschitz.svg"};
+  if (config.source.bootstrap) names.push_back(kInternalMarkerFile);
+  return names;
+}
+
 void writeStudyOutputs(const std::string& folder, const StudyConfig& config,
                        const std::vector<std::vector<std::string>>& rows) {
   namespace fs = std::filesystem;
@@ -74,6 +81,9 @@ void writeStudyOutputs(const std::string& folder, const StudyConfig& config,
             "'. Every number in this folder (replicates.csv, summary.json, summary.md, "
             "lipschitz.svg) is computed from those confidential records and is covered by no "
             "privacy guarantee.\n");
+  // Recorded as dpsynth's: the next run into the folder replaces them, and nothing else of those
+  // names (the study's folder may be one the user keeps other files in).
+  report::recordOwnedFiles(folder, studyOutputNames(config));
 }
 
 }  // namespace dpsynth::core::study

@@ -22,9 +22,13 @@ inline constexpr const char* kInternalMarkerFile = "INTERNAL.txt";
 /// bootstrap source, INTERNAL.txt).
 std::vector<std::string> studyOutputNames();
 
+/// The files writeStudyOutputs writes for `config` (INTERNAL.txt only for a bootstrap source).
+std::vector<std::string> studyOutputNames(const StudyConfig& config);
+
 /// Writes summary.json, summary.md and lipschitz.svg into `folder` from its rows; for a
 /// bootstrap source (confidential data) also INTERNAL.txt, and the first line of summary.md and
-/// the chart's title say INTERNAL.
+/// the chart's title say INTERNAL. Records them in the folder's ownership manifest
+/// (report::recordOwnedFiles), so that a later run replaces them and nothing else of those names.
 void writeStudyOutputs(const std::string& folder, const StudyConfig& config,
                        const std::vector<std::vector<std::string>>& rows);
 

@@ -72,11 +72,46 @@ std::vector<std::vector<std::string>> readRows(const std::string& folder,
   return rows;
 }
 
+/// Which of the identity's files a write created (they did not exist before it): only those
+/// are removed again when the study fails.
+struct CreatedFiles {
+  bool config = false;
+  bool hash = false;
+};
+
 /// study.json and study.sha256 of `identity` (the hash last: a folder with a hash has its
-/// config).
-void writeIdentity(const std::string& folder, const StoreIdentity& identity) {
-  data::writeTextAtomic(StudyStore::configPath(folder), identity.configJson);
-  data::writeTextAtomic(hashPath(folder), identity.hash + "\n");
+/// config). Records in `created` each file as it appears, so that a write that fails halfway
+/// (a full disk) still says which files are the study's to remove. A study.json already there is
+/// replaced only when it is this study's own text (foreignConfigProblem refuses any other).
+void writeIdentity(const std::string& folder, const StoreIdentity& identity,
+                   CreatedFiles& created) {
+  if (const std::string problem = foreignConfigProblem(folder, identity); !problem.empty())
+    throw ConfigError("study folder '" + folder + "': " + problem);
+  std::error_code ec;
+  const bool hadConfig = fs::exists(StudyStore::configPath(folder), ec);
+  const bool hadHash = fs::exists(hashPath(folder), ec);
+  try {
+    data::writeTextAtomic(StudyStore::configPath(folder), identity.configJson);
+    created.config = created.config || !hadConfig;
+    data::writeTextAtomic(hashPath(folder), identity.hash + "\n");
+    created.hash = created.hash || !hadHash;
+  } catch (...) {
+    // writeTextAtomic renames last, but a flush after the rename can still fail: a file that
+    // is there now and was not before is this write's.
+    created.config =
+        created.config || (!hadConfig && fs::exists(StudyStore::configPath(folder), ec));
+    created.hash = created.hash || (!hadHash && fs::exists(hashPath(folder), ec));
+    throw;
+  }
+}
+
+/// Removes the identity files this store created, and nothing else: a study.json that was there
+/// before is the user's or an earlier run's, never the failed study's to delete.
+void removeCreated(const std::string& folder, CreatedFiles& created) {
+  std::error_code ec;
+  if (created.config) fs::remove(StudyStore::configPath(folder), ec);
+  if (created.hash) fs::remove(hashPath(folder), ec);
+  created = {};
 }
 
 std::set<int> replicatesOf(const std::vector<std::vector<std::string>>& rows,
@@ -116,6 +151,23 @@ StudyConfig loadStoredConfig(const std::string& folder) {
   return studyConfigFromJson(loadStoredConfigText(folder), StudyStore::configPath(folder));
 }
 
+std::string foreignConfigProblem(const std::string& folder, const StoreIdentity& identity) {
+  std::error_code ec;
+  const fs::path config = StudyStore::configPath(folder);
+  if (!fs::exists(fs::symlink_status(config, ec)) || !storedHash(folder).empty()) return {};
+  // Byte for byte the text this study writes: left by a run stopped between its two files.
+  std::string text;
+  try {
+    text = data::readRegularFile(config.string(), identity.configJson.size() + 1);
+  } catch (const std::exception&) {
+    text.clear();  // too large, unreadable or not a regular file: not the study's own
+  }
+  if (text == identity.configJson) return {};
+  return "holds a study.json that dpsynth did not write (no study.sha256 beside it); a study "
+         "stores its own config under that name and would replace it: use another output "
+         "folder, or move study.json away";
+}
+
 StudyStore::StudyStore(std::string folder, const StudyConfig& config)
     : StudyStore(std::move(folder), storeIdentity(config)) {}
 
@@ -136,20 +188,22 @@ StudyStore::StudyStore(std::string folder, StoreIdentity identity)
     if (fs::exists(replicatesPath(folder_)))
       throw ConfigError("study folder '" + folder_ +
                         "': holds replicates.csv but no study.sha256; use a new output folder");
+    CreatedFiles created;
     try {
-      writeIdentity(folder_, identity_);
+      writeIdentity(folder_, identity_, created);
     } catch (...) {
       // A study that cannot even store its identity (a full disk) leaves no study.json, lock
       // file or folder of its own behind: nothing to make the next try "another study".
       std::error_code ec;
-      fs::remove(configPath(folder_), ec);
-      fs::remove(hashPath(folder_), ec);
+      removeCreated(folder_, created);
       if (createdFolder_ && lock) lock->removeFile();
       lock.reset();
       if (createdFolder_) fs::remove(folder_, ec);  // removes only an empty folder
       throw;
     }
     createdIdentity_ = true;
+    createdConfig_ = created.config;
+    createdHash_ = created.hash;
     generation_ = lock ? lock->generation() : 0;
     return;
   }
@@ -169,7 +223,11 @@ StudyStore::~StudyStore() {
 void StudyStore::syncWithDisk(const FolderLock& lock) {
   const std::string existing = storedHash(folder_);
   if (existing.empty() && !fs::exists(replicatesPath(folder_))) {
-    writeIdentity(folder_, identity_);  // another process discarded it after a failure
+    // Another process discarded it after a failure: written again, and this store's now.
+    CreatedFiles created{createdConfig_, createdHash_};
+    writeIdentity(folder_, identity_, created);
+    createdConfig_ = created.config;
+    createdHash_ = created.hash;
   } else if (existing != identity_.hash) {
     throw ConfigError("study folder '" + folder_ +
                       "': another process replaced the study it holds; use a new output folder");
@@ -232,8 +290,9 @@ void StudyStore::discardIfUnused() noexcept {
     // Rows stored by anyone (this or another process) make the identity theirs too.
     if (fs::exists(replicatesPath(folder_), ec) || ec || storedHash(folder_) != identity_.hash)
       return;
-    fs::remove(configPath(folder_), ec);
-    fs::remove(hashPath(folder_), ec);
+    CreatedFiles created{createdConfig_, createdHash_};
+    removeCreated(folder_, created);
+    createdConfig_ = createdHash_ = false;
     createdIdentity_ = false;
     if (createdFolder_) lock.removeFile();
   } catch (...) {

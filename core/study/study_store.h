@@ -35,8 +35,9 @@ StoreIdentity storeIdentity(const StudyConfig& config);
 class StudyStore {
  public:
   /// Opens (or creates) the folder for `config`. Throws ConfigError when the folder holds
-  /// another study (different config hash), rows in another column layout or of a replicate the
-  /// study does not have, DataError for an unreadable replicates.csv.
+  /// another study (different config hash), a study.json dpsynth did not write
+  /// (foreignConfigProblem), rows in another column layout or of a replicate the study does not
+  /// have, DataError for an unreadable replicates.csv.
   StudyStore(std::string folder, const StudyConfig& config);
   /// The same for any study kind.
   StudyStore(std::string folder, StoreIdentity identity);
@@ -63,8 +64,9 @@ class StudyStore {
   /// Runs `write` with every row on disk while holding the folder's lock: summaries written this
   /// way by the last of several processes see every replicate.
   void withAllRows(const std::function<void(const std::vector<std::vector<std::string>>&)>& write);
-  /// Removes study.json, study.sha256 (and the folder, when this store created it and it is
-  /// then empty) if this store wrote them and the folder holds no rows. Never throws.
+  /// Removes study.json and study.sha256 where this store created them (a file that was there
+  /// before is never removed), and the folder when this store created it and it is then empty,
+  /// if the folder holds no rows. Never throws.
   void discardIfUnused() noexcept;
 
   static std::string replicatesPath(const std::string& folder);
@@ -85,6 +87,8 @@ class StudyStore {
   std::vector<std::vector<std::string>> rows_;
   bool createdFolder_ = false;    ///< this store created the folder
   bool createdIdentity_ = false;  ///< this store wrote study.json and study.sha256
+  bool createdConfig_ = false;    ///< study.json was not there before this store wrote it
+  bool createdHash_ = false;      ///< nor was study.sha256
   int exceptionsAtStart_ = 0;     ///< std::uncaught_exceptions() when constructed
   /// The folder's write count (FolderLock::generation) when this store last read or wrote
   /// replicates.csv.
@@ -99,6 +103,13 @@ class StudyStore {
 void mergeStudies(const std::string& out, const std::vector<std::string>& inputs,
                   const StoreIdentity& identity);
 void mergeStudies(const std::string& out, const std::vector<std::string>& inputs);
+
+/// Why a study of `identity` must not be stored in `folder` ("holds a study.json …" and what to
+/// do; the caller names the folder), empty when it may: the folder holds a study.json but no
+/// study.sha256, and that study.json is not the text this study writes. It is then the user's (a
+/// config, notes), which a study would replace and, failing, delete. StudyStore refuses such a
+/// folder (ConfigError).
+std::string foreignConfigProblem(const std::string& folder, const StoreIdentity& identity);
 
 /// The text of a study folder's study.json (ConfigError when missing or unreadable).
 std::string loadStoredConfigText(const std::string& folder);

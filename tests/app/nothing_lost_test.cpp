@@ -57,6 +57,28 @@ QByteArray sixReplicateStudy() {
       .replace("\"replicates\": 3", "\"replicates\": 6");
 }
 
+/// A session of lw on beta.csv (in `dir`) saved as `name`: a release, or seeded (whose run
+/// writes nothing into release/).
+void lostSession(const QTemporaryDir& dir, const QString& name, bool seeded) {
+  namespace session = dpsynth::core::session;
+  namespace pipeline = dpsynth::core::pipeline;
+  session::Session s;
+  s.dataFile = dir.filePath("beta.csv").toStdString();
+  s.dataSha256 = dpsynth::core::data::sha256File(s.dataFile);
+  s.dataset.outcome = "value";
+  s.dataset.family = dpsynth::core::models::Family::beta;
+  pipeline::MechanismConfig lw;
+  lw.mechanism = pipeline::Mechanism::lw;
+  s.mechanisms = {lw};
+  s.run.model.family = s.dataset.family;
+  s.run.nuts.chains = 1;
+  s.run.nuts.warmup = 50;
+  s.run.nuts.draws = 50;
+  if (seeded) s.run.nuts.seed = 5;
+  s.reproducible = seeded;
+  session::saveSession(dir.filePath(name).toStdString(), s);
+}
+
 }  // namespace
 
 class NothingLostTest : public QObject {
@@ -95,23 +117,8 @@ class NothingLostTest : public QObject {
   /// Issue 21, 4: `run --out DIR` replaces DIR/release and DIR/internal as a whole; files the
   /// user put there are refused, not deleted, unless --replace.
   void runRefusesToDeleteFilesItDidNotWrite() {
-    namespace session = dpsynth::core::session;
-    namespace pipeline = dpsynth::core::pipeline;
-    session::Session s;
-    s.dataFile = dir_->filePath("beta.csv").toStdString();
-    s.dataSha256 = dpsynth::core::data::sha256File(s.dataFile);
-    s.dataset.outcome = "value";
-    s.dataset.family = dpsynth::core::models::Family::beta;
-    pipeline::MechanismConfig lw;
-    lw.mechanism = pipeline::Mechanism::lw;
-    s.mechanisms = {lw};
-    s.run.model.family = s.dataset.family;
-    s.run.nuts.chains = 1;
-    s.run.nuts.warmup = 50;
-    s.run.nuts.draws = 50;
-    s.reproducible = false;  // a release: seeded runs write internal/ only
-    const QString sessionFile = dir_->filePath("a.dpsynth");
-    session::saveSession(sessionFile.toStdString(), s);
+    lostSession(*dir_, "a.dpsynth",
+                /*seeded=*/false);  // a release: seeded runs write internal/ only
     const QStringList run{"run", "--session", "a.dpsynth", "--out", "out", "--quiet"};
 
     Run r = lostRun(run, dir_->path());
@@ -151,6 +158,26 @@ class NothingLostTest : public QObject {
     QFile replaced(dir_->filePath("out/release/release_note.html"));
     QVERIFY(replaced.open(QIODevice::ReadOnly));
     QVERIFY(!replaced.readAll().contains("edited"));
+  }
+
+  /// A run's release/ and internal/ are one set: a run with nothing releasable (here seeded)
+  /// into the folder of an earlier release removes that release/ as it replaces internal/,
+  /// and says so; it used to leave the old release/ beside a new internal/ that did not
+  /// describe it.
+  void runLeavesNoReleaseOfAnotherRun() {
+    lostSession(*dir_, "release.dpsynth", /*seeded=*/false);
+    lostSession(*dir_, "seeded.dpsynth", /*seeded=*/true);
+    Run r =
+        lostRun({"run", "--session", "release.dpsynth", "--out", "out", "--quiet"}, dir_->path());
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    QVERIFY(QFile::exists(dir_->filePath("out/release/synthetic_lw.csv")));
+    r = lostRun({"run", "--session", "seeded.dpsynth", "--out", "out", "--quiet"}, dir_->path());
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    QVERIFY2(r.err.contains("removed") && r.err.contains("release") &&
+                 r.err.contains("nothing releasable"),
+             qPrintable(r.err));
+    QVERIFY(!QFileInfo::exists(dir_->filePath("out/release")));
+    QVERIFY(QFile::exists(dir_->filePath("out/internal/synthetic_lw.csv")));
   }
 
   /// Issue 21, 3: two shards started together on one folder both keep all their rows.
@@ -212,6 +239,92 @@ class NothingLostTest : public QObject {
     lostWrite(dir_->filePath("good.json"), dpsynth::test::tinyStudyJson());
     r = lostRun({"study", "--config", "good.json", "--out", "o", "--threads", "1", "--quiet"},
                 dir_->path());
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+  }
+
+  /// A study's --out folder holding the user's own study.json (no study.sha256 beside it) is
+  /// refused before anything is written; the study used to write its config over it and,
+  /// failing (a bootstrap file missing, a full disk), delete it as "the study.json it created".
+  void aStudyKeepsTheUsersStudyJson() {
+    QVERIFY(QDir(dir_->path()).mkpath("proj"));
+    lostWrite(dir_->filePath("proj/study.json"), "{\"note\": \"my study plan, the only copy\"}\n");
+    lostWrite(dir_->filePath("boot.json"),
+              R"J({"version": 1, "source": {"bootstrap": "absent.csv", "outcome": "y",
+              "family": "poisson"}, "mechanisms": ["unweighted"], "replicates": 2, "seed": 1})J");
+    lostWrite(dir_->filePath("good.json"), dpsynth::test::tinyStudyJson());
+    const auto before = folderSnapshot(dir_->path());
+    for (const char* config : {"boot.json", "good.json"}) {
+      const Run r =
+          lostRun({"study", "--config", config, "--out", "proj", "--quiet"}, dir_->path());
+      QCOMPARE(r.exitCode, 2);
+      QVERIFY2(r.err.contains("proj") && r.err.contains("study.json that dpsynth did not write") &&
+                   r.err.contains("another output folder"),
+               qPrintable(r.err));
+      QCOMPARE(r.err.trimmed().count('\n'), 0);
+      QCOMPARE(folderSnapshot(dir_->path()), before);
+    }
+  }
+
+  /// infer --out and study --out write files of fixed names (summary.json, summary.md, ...)
+  /// into a folder that is often the user's own: a file of those names that dpsynth did not
+  /// write is refused before any sampling unless --replace, and dpsynth's own earlier outputs
+  /// are replaced as before. A file the user made read-only is never replaced.
+  void fixedNamesReplaceOnlyDpsynthsOwnFiles() {
+    QByteArray data = "y,u\n";
+    for (int i = 0; i < 40; ++i)
+      data += QByteArray(i % 3 ? "a," : "b,") + (i % 2 ? "1" : "0") + "\n";
+    lostWrite(dir_->filePath("nb.csv"), data);
+    Run r = lostRun(
+        {"release", "--kind", "naive-bayes", "--data", "nb.csv", "--class", "y", "--class-levels",
+         "a|b", "--features", "u", "--levels", "u=0|1", "--epsilon", "1", "--out", "release.json"},
+        dir_->path());
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    QVERIFY(QDir(dir_->path()).mkpath("analysis"));
+    lostWrite(dir_->filePath("analysis/summary.json"), "{\"mine\": \"irreplaceable\"}\n");
+    lostWrite(dir_->filePath("analysis/notes.txt"), "mine\n");
+    const QStringList infer{"infer",        "--release", "release.json", "--out", "analysis",
+                            "--iterations", "400",       "--warmup",     "200"};
+    auto before = folderSnapshot(dir_->path());
+    r = lostRun(infer, dir_->path());
+    QCOMPARE(r.exitCode, 2);
+    QVERIFY2(r.err.contains("summary.json") && r.err.contains("did not write") &&
+                 r.err.contains("--replace"),
+             qPrintable(r.err));
+    QCOMPARE(r.err.trimmed().count('\n'), 0);
+    QCOMPARE(folderSnapshot(dir_->path()), before);
+    r = lostRun(infer + QStringList{"--replace"}, dir_->path());
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    r = lostRun(infer, dir_->path());  // its own outputs: replaced without a word
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    QVERIFY(QFile::exists(dir_->filePath("analysis/notes.txt")));
+
+    QVERIFY(QDir(dir_->path()).mkpath("proj"));
+    lostWrite(dir_->filePath("proj/summary.md"), "# my own summary\n");
+    lostWrite(dir_->filePath("good.json"), dpsynth::test::tinyStudyJson());
+    const QStringList study{"study", "--config",  "good.json", "--out",
+                            "proj",  "--threads", "1",         "--quiet"};
+    before = folderSnapshot(dir_->path());
+    r = lostRun(study, dir_->path());
+    QCOMPARE(r.exitCode, 2);
+    QVERIFY2(r.err.contains("summary.md") && r.err.contains("--replace"), qPrintable(r.err));
+    QCOMPARE(folderSnapshot(dir_->path()), before);
+    QVERIFY(QFile::remove(dir_->filePath("proj/summary.md")));
+    r = lostRun(study, dir_->path());
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    r = lostRun(study, dir_->path());  // resumed: its own summaries written again
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+
+    // A single file named on the command line is replaced as any CLI would, unless read-only.
+    lostWrite(dir_->filePath("survey.csv"), "mine\n");
+    QVERIFY(QFile::setPermissions(dir_->filePath("survey.csv"), QFile::ReadOwner));
+    before = folderSnapshot(dir_->path());
+    r = lostRun({"generate", "--kind", "beta", "--out", "survey.csv"}, dir_->path());
+    QCOMPARE(r.exitCode, 2);
+    QVERIFY2(r.err.contains("survey.csv is read-only"), qPrintable(r.err));
+    QCOMPARE(folderSnapshot(dir_->path()), before);
+    QVERIFY(
+        QFile::setPermissions(dir_->filePath("survey.csv"), QFile::ReadOwner | QFile::WriteOwner));
+    r = lostRun({"generate", "--kind", "beta", "--out", "survey.csv"}, dir_->path());
     QVERIFY2(r.exitCode == 0, qPrintable(r.err));
   }
 

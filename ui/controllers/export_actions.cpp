@@ -232,8 +232,14 @@ bool ExportActions::exportAll(const RunOutput& output, const QString& folder,
       if (refused_) refused_(report);
       return false;
     }
-    emit message(
-        tr("Wrote %1 files to %2 (release/ and internal/)").arg(files.files.size()).arg(folder));
+    emit message(files.removedFolders.empty()
+                     ? tr("Wrote %1 files to %2 (release/ and internal/)")
+                           .arg(files.files.size())
+                           .arg(folder)
+                     : tr("Wrote %1 files to %2 (internal/; the earlier release/ was removed: "
+                          "this export releases nothing)")
+                           .arg(files.files.size())
+                           .arg(folder));
     return true;
   } catch (const std::exception& e) {
     emit errorOccurred(errorReportFrom(e, tr("Cannot export"), folder));
@@ -288,12 +294,20 @@ void ExportActions::exportAllWithDialog(const RunOutput* output) {
               : std::optional<std::vector<pipeline::Mechanism>>(defaultReleaseChoice(*output));
   if (!release) return;  // Cancel
   QStringList existing;
+  bool writesRelease = false;
   for (const auto& name :
        core::report::exportFileNames(*output->result, output->studio.syntheticDatasets, *release)) {
+    writesRelease = writesRelease || QString::fromStdString(name).startsWith(
+                                         QString::fromLatin1(core::report::kReleaseFolder) + '/');
     if (QFileInfo::exists(QDir(folder).filePath(QString::fromStdString(name)))) {
       existing << QString::fromStdString(name);
     }
   }
+  // An export with nothing to release takes an earlier release/ away with the internal/ it
+  // replaces (export_run.h): asked together with the files it replaces.
+  if (!writesRelease &&
+      QFileInfo::exists(QDir(folder).filePath(QString::fromLatin1(core::report::kReleaseFolder))))
+    existing.prepend(tr("release/ (removed: this export releases nothing)"));
   if (!existing.isEmpty() &&
       QMessageBox::question(dialogParent_, tr("Replace files?"),
                             tr("%1 already holds %2 of these files (%3). Replace them?")

@@ -1,5 +1,7 @@
 #include "core/data/csv_writer.h"
 
+#include <fcntl.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -8,6 +10,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <ctime>
 #include <filesystem>
 #include <fstream>
 #include <limits>
@@ -238,6 +241,34 @@ class CsvWriterTest : public QObject {
     data::writeTextAtomic(path, text);
     QCOMPARE(QString::fromStdString(dpsynth::test::readFile(path)), QString::fromStdString(text));
     QVERIFY(listing(dir.path().toStdString()) == (Strings{"report.json"}));
+  }
+
+  void aWriteRemovesTheStaleTemporariesOfItsName() {
+    // A write killed by SIGKILL leaves ".NAME.tmp-XXXXXX" in the user's folder, which nothing
+    // removed. The next write of NAME there removes those no live writer holds that are older
+    // than this process; a live one, other names and files of another shape stay.
+    QTemporaryDir dir;
+    const std::string folder = dir.path().toStdString();
+    const auto make = [&](const std::string& name, bool old) {
+      std::ofstream(folder + "/" + name) << "partial";
+      if (old) {
+        const struct timespec times[2] = {{std::time(nullptr) - 3600, 0},
+                                          {std::time(nullptr) - 3600, 0}};
+        QCOMPARE(::utimensat(AT_FDCWD, (folder + "/" + name).c_str(), times, 0), 0);
+      }
+    };
+    make(".out.csv.tmp-Ab3xY9", true);    // killed: removed
+    make(".out.csv.tmp-Qq1Zz0", true);    // a live writer's (locked below): kept
+    make(".out.csv.tmp-Nw4Nw4", false);   // written since this process started: kept
+    make(".out.csv.tmp-notes", true);     // not mkstemp's shape: kept
+    make(".other.csv.tmp-Ab3xY9", true);  // another name's: left to its own next write
+    const int live = ::open((folder + "/.out.csv.tmp-Qq1Zz0").c_str(), O_RDONLY);
+    QVERIFY(live >= 0);
+    QCOMPARE(::flock(live, LOCK_EX), 0);
+    data::writeTextAtomic(folder + "/out.csv", "y\n1\n");
+    ::close(live);
+    QCOMPARE(listing(folder), (Strings{".other.csv.tmp-Ab3xY9", ".out.csv.tmp-Nw4Nw4",
+                                       ".out.csv.tmp-Qq1Zz0", ".out.csv.tmp-notes", "out.csv"}));
   }
 
   void newFilesGetTheUsualPermissions() {

@@ -262,8 +262,45 @@ class ExportRunTest : public QObject {
         report::exportRun(session_, dataset_, refused, session_.run, exportRunOptions(dir, 1));
     QVERIFY(!out.refusals.empty());
     for (const auto& f : out.files) QVERIFY(f.find("/internal/") != std::string::npos);
-    QCOMPARE(dpsynth::test::readFile(dir + "/release/synthetic_lw.csv"),
-             before);  // the old release is untouched
+    // The earlier release went with the internal/ it belonged to: no mix of two runs is left.
+    QVERIFY(!before.empty());
+    QCOMPARE(dpsynth::test::folderEntries(dir), QStringList{"internal"});
+    QCOMPARE(out.removedFolders,
+             std::vector<std::string>{QDir(dir).absoluteFilePath("release").toStdString()});
+  }
+
+  /// A run's two folders are one set: a run with nothing releasable (seeded, or unweighted
+  /// alone) replaces internal/ and takes an earlier run's release/ away in the same commit;
+  /// it used to leave that release/ beside an internal/ that did not describe it.
+  void aRunWithNothingReleasableRemovesTheEarlierRelease() {
+    const QString dir = tmp_.filePath("set");
+    report::ExportOptions options = exportRunOptions(dir, 1);
+    options.refuseForeignFiles = true;  // `dpsynth run` without --replace, and the studio
+    report::exportRun(session_, dataset_, run_, session_.run, options);
+    QVERIFY(QFile::exists(dir + "/release/synthetic_lw.csv"));
+    // A file the user put in release/ is neither deleted nor left behind: refused, unchanged.
+    { std::ofstream((dir + "/release/mine.txt").toStdString()) << "mine"; }
+    const QStringList releaseBefore = dpsynth::test::folderEntries(dir + "/release");
+    const std::string resultsBefore = dpsynth::test::readFile(dir + "/internal/results.csv");
+    try {
+      report::exportRun(session_, dataset_, seeded_, session_.run, options);
+      QFAIL("a release/ holding the user's file was removed");
+    } catch (const std::invalid_argument& e) {
+      QVERIFY2(std::string(e.what()).find("refusing to remove") != std::string::npos &&
+                   std::string(e.what()).find("mine.txt") != std::string::npos,
+               e.what());
+    }
+    QCOMPARE(dpsynth::test::folderEntries(dir + "/release"), releaseBefore);
+    QCOMPARE(dpsynth::test::readFile(dir + "/internal/results.csv"), resultsBefore);
+    QVERIFY(QFile::remove(dir + "/release/mine.txt"));
+    const auto out = report::exportRun(session_, dataset_, seeded_, session_.run, options);
+    QCOMPARE(dpsynth::test::folderEntries(dir), QStringList{"internal"});
+    QCOMPARE(out.removedFolders,
+             std::vector<std::string>{QDir(dir).absoluteFilePath("release").toStdString()});
+    QVERIFY(QFile::exists(dir + "/internal/synthetic_lw.csv"));
+    // Nothing to remove the next time: removedFolders says only what went.
+    QVERIFY(report::exportRun(session_, dataset_, seeded_, session_.run, options)
+                .removedFolders.empty());
   }
 
   void resultsCsvHoldsTheTableRows() {

@@ -74,6 +74,41 @@ class OwnershipManifestTest : public QObject {
              (std::vector<std::string>{".dpsynth-manifest.json", "synthetic_lw.csv"}));
   }
 
+  void aSharedFolderRecordsOnlyTheNamedFiles() {
+    // infer --out and study --out write a few files of fixed names into a folder that also
+    // holds the user's own: only those names are judged, and a record keeps what it recorded
+    // of another command's files.
+    QTemporaryDir tmp;
+    const QString f = tmp.path();
+    const std::vector<std::string> infer{"draws.csv", "summary.json", "trace.csv"};
+    const std::string folder = f.toStdString();
+    QCOMPARE(report::foreignFiles(folder, infer), std::vector<std::string>{});  // none there
+    manifestWrite(f + "/notes.txt", "mine");
+    manifestWrite(f + "/summary.json", "{\"mine\": true}");
+    QCOMPARE(report::foreignFiles(folder, infer), std::vector<std::string>{"summary.json"});
+    manifestWrite(f + "/draws.csv", "a\n1\n");
+    manifestWrite(f + "/summary.json", "{}");
+    manifestWrite(f + "/trace.csv", "b\n2\n");
+    report::recordOwnedFiles(folder, infer);
+    QCOMPARE(report::foreignFiles(folder, infer), std::vector<std::string>{});
+    // Another command's outputs in the same folder: recorded beside the first's.
+    manifestWrite(f + "/summary.md", "# study");
+    report::recordOwnedFiles(folder, {"summary.md"});
+    QCOMPARE(report::foreignFiles(folder, {"draws.csv", "summary.md"}), std::vector<std::string>{});
+    // Edited by the user, or replaced by a link: no longer dpsynth's.
+    manifestWrite(f + "/trace.csv", "b\n3\n");
+    QVERIFY(QFile::remove(f + "/draws.csv"));
+    QVERIFY(QFile::link(f + "/notes.txt", f + "/draws.csv"));
+    QCOMPARE(report::foreignFiles(folder, infer),
+             (std::vector<std::string>{"draws.csv", "trace.csv"}));
+    // The user's files beside them are no business of the record; a manifest that is not
+    // dpsynth's would itself be replaced, so it is named too.
+    QVERIFY(QFile::remove(f + "/draws.csv"));
+    manifestWrite(f + "/.dpsynth-manifest.json", "{\"files\": [\"summary.json\"]}");
+    QCOMPARE(report::foreignFiles(folder, {"summary.json", "notes.txt"}),
+             (std::vector<std::string>{"summary.json", "notes.txt", ".dpsynth-manifest.json"}));
+  }
+
   void writingRefusesAFolderWithAnythingButFiles() {
     QTemporaryDir tmp;
     const QString f = tmp.filePath("release");

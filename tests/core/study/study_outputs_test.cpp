@@ -11,6 +11,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "core/report/ownership_manifest.h"
 #include "core/study/study_runner.h"
 #include "core/study/study_summary.h"
 #include "support/tiny_study.h"
@@ -65,6 +66,25 @@ class StudyOutputsTest : public QObject {
             std::string::npos);
     QVERIFY(studyOutputText(internal + "/summary.json").find("\"internal_study\": true") !=
             std::string::npos);
+  }
+
+  void theSummariesAreRecordedAsDpsynths() {
+    // A study's --out is often a folder of the user's: the next study replaces the summaries
+    // only while the folder's manifest records them as written (app/cli/output_plan.h).
+    const study::StudyConfig config = dpsynth::test::tinyStudyConfig(2);
+    std::vector<std::vector<std::string>> rows;
+    study::runStudy(config, {0, 1}, 1, [&](const study::ReplicateRows& r) {
+      rows.insert(rows.end(), r.rows.begin(), r.rows.end());
+    });
+    QTemporaryDir dir;
+    const std::string folder = dir.path().toStdString();
+    std::ofstream(folder + "/summary.md") << "my own summary";
+    const auto names = study::studyOutputNames(config);
+    QCOMPARE(names, (std::vector<std::string>{"summary.json", "summary.md", "lipschitz.svg"}));
+    QCOMPARE(dpsynth::core::report::foreignFiles(folder, names),
+             std::vector<std::string>{"summary.md"});
+    study::writeStudyOutputs(folder, config, rows);
+    QCOMPARE(dpsynth::core::report::foreignFiles(folder, names), std::vector<std::string>{});
   }
 };
 

@@ -7,6 +7,7 @@
 
 #include "core/data/csv_table.h"
 #include "core/data/csv_writer.h"
+#include "core/data/regular_file.h"
 #include "core/study/study_plan.h"
 #include "support/tiny_study.h"
 
@@ -189,6 +190,44 @@ class StudyStoreTest : public QObject {
     }
     QVERIFY(std::filesystem::exists(existing + "/notes.txt"));
     QVERIFY(!std::filesystem::exists(study::StudyStore::configPath(existing)));
+  }
+
+  void aStudyJsonTheStudyDidNotWriteIsNeitherReplacedNorDeleted() {
+    // study.json is the natural name for a study plan: a folder holding one without
+    // study.sha256 is refused before anything is written, and a failed study removes only the
+    // files it created (it used to write its config over the user's, then delete it).
+    QTemporaryDir dir;
+    const std::string folder = dir.filePath("s").toStdString();
+    std::filesystem::create_directories(folder);
+    const std::string config = study::StudyStore::configPath(folder);
+    std::ofstream(config) << "{\"note\": \"my study plan, the only copy\"}\n";
+    const auto tiny = dpsynth::test::tinyStudyConfig(2);
+    try {
+      const study::StudyStore store(folder, tiny);
+      QFAIL("a folder with the user's study.json was accepted");
+    } catch (const study::ConfigError& e) {
+      QVERIFY2(std::string(e.what()).find("study.json that dpsynth did not write") !=
+                       std::string::npos &&
+                   std::string(e.what()).find("another output folder") != std::string::npos,
+               e.what());
+    }
+    QCOMPARE(dpsynth::core::data::readRegularFile(config),
+             std::string("{\"note\": \"my study plan, the only copy\"}\n"));
+    QVERIFY(!std::filesystem::exists(folder + "/study.sha256"));
+    QVERIFY(!study::foreignConfigProblem(folder, study::storeIdentity(tiny)).empty());
+    // The study's own text (left by a run stopped between its two files) is taken up, and a
+    // failure then removes only study.sha256, the one file this store created.
+    const std::string own = study::storeIdentity(tiny).configJson;
+    std::ofstream(config, std::ios::trunc) << own;
+    QVERIFY(study::foreignConfigProblem(folder, study::storeIdentity(tiny)).empty());
+    try {
+      const study::StudyStore store(folder, tiny);
+      QVERIFY(std::filesystem::exists(folder + "/study.sha256"));
+      throw std::runtime_error("the run failed");
+    } catch (const std::runtime_error&) {
+    }
+    QCOMPARE(dpsynth::core::data::readRegularFile(config), own);
+    QVERIFY(!std::filesystem::exists(folder + "/study.sha256"));
   }
 
   void anotherConfigIsRefused() {
