@@ -207,6 +207,12 @@ void OutputPlan::checkReplaced(const Replaced& r) const {
                                   "output folder");
     if (!fs::is_directory(status))
       throw std::invalid_argument(who + ": " + sub + " exists and is not a folder; move it away");
+    // Moving a folder to another parent rewrites its "..": the folder itself must be writable.
+    // A read-only internal/ passed this check and failed at the move, after all the sampling.
+    if (::access(folder.c_str(), W_OK | X_OK) != 0)
+      throw std::invalid_argument(who + ": " + sub + "/ cannot be replaced (" +
+                                  std::strerror(errno) + "); make it writable (chmod u+w " +
+                                  folder.string() + ") or choose another output folder");
     for (const auto& in : inputs_)
       if (liesIn(in, folder))
         throw std::invalid_argument(who + ": " + sub +
