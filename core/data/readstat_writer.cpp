@@ -253,8 +253,8 @@ WriterPtr declare(StatFormat format, const std::string& path,
 }  // namespace
 
 void checkStatColumns(StatFormat format, const std::string& path,
-                      const std::vector<std::string>& header,
-                      const std::vector<ColumnInfo>& infos, const CsvRows* rows) {
+                      const std::vector<std::string>& header, const std::vector<ColumnInfo>& infos,
+                      const CsvRows* rows) {
   std::vector<ColumnPlan> plans;
   for (std::size_t j = 0; j < header.size(); ++j)
     plans.push_back(planColumn(format, j < infos.size() ? &infos[j] : nullptr, rows, j));

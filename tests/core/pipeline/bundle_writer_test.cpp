@@ -116,8 +116,7 @@ class BundleWriterTest : public QObject {
       spec.family = dpsynth::core::models::Family::poisson;
       const std::string wide(bytes, 'x');
       return data::buildDataset(
-          data::parseCsv("y,note\n1," + wide + "\n2,b\n3,b\n0," + wide + "\n", "wide.csv"),
-          spec);
+          data::parseCsv("y,note\n1," + wide + "\n2,b\n3,b\n0," + wide + "\n", "wide.csv"), spec);
     };
     const data::Dataset wide = datasetWith(3000);
     try {
