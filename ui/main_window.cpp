@@ -15,6 +15,7 @@
 
 #include "ui/controllers/document_controller.h"
 #include "ui/controllers/export_actions.h"
+#include "ui/controllers/files_read.h"
 #include "ui/controllers/session_controller.h"
 #include "ui/dialogs/data_error_dialog.h"
 #include "ui/dialogs/help_dialog.h"
@@ -32,6 +33,14 @@ namespace dpsynth::ui {
 
 namespace pipeline = core::pipeline;
 
+namespace {
+/// The window whose files filesTheStudioReads() lists (the last one made: tests make several).
+const MainWindow*& filesReadOwner() {
+  static const MainWindow* owner = nullptr;
+  return owner;
+}
+}  // namespace
+
 MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   ensureStudioResources();
   InputGuard::install();  // wheel and undo keys behave in every settings field
@@ -47,6 +56,12 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   services_.notifier = new StudioNotifier(this);
   services_.appSettings = &appSettings_;
   session_ = new SessionController(document_, services_.data, this);
+  // What a plot's own export, which is told nothing of the document, must never replace.
+  setFilesTheStudioReads([this] {
+    return QStringList{document_->source().file, document_->reference().path(),
+                       session_->currentPath()};
+  });
+  filesReadOwner() = this;
   documentController_ = new DocumentController(
       document_, session_, [this](const QString& path) { return saveSession(path); }, this, this);
   exports_ = new ExportActions(this);
@@ -133,7 +148,12 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   statusBar()->showMessage(tr("Ready"));
 }
 
-MainWindow::~MainWindow() = default;
+MainWindow::~MainWindow() {
+  if (filesReadOwner() == this) {
+    setFilesTheStudioReads({});
+    filesReadOwner() = nullptr;
+  }
+}
 
 void MainWindow::buildMenus() {
   QMenu* file = menuBar()->addMenu(tr("&File"));

@@ -613,7 +613,7 @@ class StudioRunTest : public QObject {
     window->document()->edit(dpsynth::ui::Field::reproducible, false);
     QVERIFY(!window->synthesis()->startRun(true));
     QCOMPARE(errors.count(), std::size_t(1));
-    QVERIFY2(errors.last().problem.contains("family was suggested from the data"),
+    QVERIFY2(errors.last().problem.contains("family is not declared"),
              qPrintable(errors.last().problem));
     // Picking the suggested family declares it.
     QComboBox* family = window->synthesis()->dataPanel()->familyBox();

@@ -23,6 +23,7 @@
 #include "ui/panels/mechanism_panel.h"
 #include "ui/panels/sampler_panel.h"
 #include "ui/panels/tuning_panel.h"
+#include "ui/plots/plot_widget.h"
 #include "ui/widgets/guarantee_badge.h"
 #include "ui/widgets/tuning_field.h"
 
@@ -253,6 +254,22 @@ class StudioSessionTest : public QObject {
     QFile after(data);
     QVERIFY(after.open(QIODevice::ReadOnly));
     QCOMPARE(after.readAll(), before);
+  }
+
+  /// A plot exported as nb.png writes nb.csv beside it: with nb.csv the open data, refused
+  /// (answered Yes, the replace question replaced the confidential file).
+  void aPlotIsNeverExportedOverItsData() {
+    QTemporaryDir dir;
+    const QString data = copyFile(test::samplePath("nbmix"), dir.filePath("nb.csv"));
+    {
+      MainWindow window;
+      QVERIFY(window.services().data->loadFile(data));
+      const QString problem = dpsynth::ui::PlotWidget::exportProblem(dir.filePath("nb.png"));
+      QVERIFY2(problem.contains("refusing to overwrite"), qPrintable(problem));
+      QVERIFY(dpsynth::ui::PlotWidget::exportProblem(dir.filePath("other.png")).isEmpty());
+    }
+    // No window, no file read: nothing refused.
+    QVERIFY(dpsynth::ui::PlotWidget::exportProblem(dir.filePath("nb.png")).isEmpty());
   }
 
   void changedDataFileIsReported() {

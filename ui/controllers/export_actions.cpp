@@ -15,7 +15,7 @@
 #include "core/report/bundle_export.h"
 #include "core/report/export_run.h"
 #include "core/report/ownership_manifest.h"
-#include "ui/controllers/input_guard.h"
+#include "ui/controllers/files_read.h"
 #include "ui/dialogs/export_all_dialog.h"
 #include "ui/dialogs/folder_dialog.h"
 #include "ui/plots/plots_view.h"

@@ -3,7 +3,7 @@
 #include <QFileInfo>
 
 #include "core/session/session.h"
-#include "ui/controllers/input_guard.h"
+#include "ui/controllers/files_read.h"
 #include "ui/document/studio_document.h"
 #include "ui/services/data_service.h"
 

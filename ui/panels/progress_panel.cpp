@@ -76,8 +76,10 @@ void ProgressPanel::stageStarted(const StageEvent& event) {
         "Computed earlier from the same data and settings (in a release run, the same secret "
         "seed too), so it is reused, not drawn again: drawing a release again until its "
         "result pleases would be a choice made on the confidential data, which ε does not cover.");
-    row.timing->setToolTip(why);
-    row.bar->setToolTip(why);
+    // Rich text, so that the tip wraps (plain text makes one line of the screen's width).
+    const QString tip = QStringLiteral("<p>%1</p>").arg(why.toHtmlEscaped());
+    row.timing->setToolTip(tip);
+    row.bar->setToolTip(tip);
   } else {
     row.bar->setValue(0);
     row.bar->setFormat(tr("starting"));

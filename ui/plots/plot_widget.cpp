@@ -19,6 +19,7 @@
 #include <QVBoxLayout>
 #include <QWheelEvent>
 
+#include "ui/controllers/files_read.h"
 #include "ui/plots/plot_style.h"
 #include "ui/plots/violin_plottable.h"
 
@@ -343,6 +344,15 @@ void PlotWidget::showContextMenu(const QPoint& pos) {
   menu.exec(plot_->mapToGlobal(pos));
 }
 
+QString PlotWidget::exportProblem(const QString& path) {
+  // Answered Yes, the question about the CSV beside the picture replaced the open data file
+  // itself: what the studio reads is refused, as by Save session and Export plots.
+  const QStringList written{path, csvPathFor(path)};
+  QString input;
+  const QString output = inputAmong(written, filesTheStudioReads(), &input);
+  return output.isEmpty() ? QString() : isAnInputProblem(output, input);
+}
+
 void PlotWidget::exportWithDialog(const QString& suffix) {
   const QString filter = tr("%1 image (*.%2)").arg(suffix.toUpper(), suffix);
   const QString name = exportBaseName() + QLatin1Char('.') + suffix;
@@ -354,6 +364,10 @@ void PlotWidget::exportWithDialog(const QString& suffix) {
   // The dialog asked about the picture only; its data CSV beside it replaced a file of that
   // name with no word (a plot exported as nbmix.png replaced the data, nbmix.csv).
   const QString csv = csvPathFor(path);
+  if (const QString problem = exportProblem(path); !problem.isEmpty()) {
+    QMessageBox::warning(this, tr("Export failed"), problem);
+    return;
+  }
   if (QFileInfo::exists(csv) &&
       QMessageBox::question(this, tr("Replace file?"),
                             tr("Exporting the plot also writes its data to %1, which exists. "

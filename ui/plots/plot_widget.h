@@ -37,6 +37,9 @@ class PlotWidget : public QWidget {
   virtual QString summary() const;
   /// Exports picture + CSV (see exportPlot); emits exported() or exportFailed().
   bool exportTo(const QString& path, QString* error = nullptr);
+  /// Why the export dialog refuses `path`: it, or the CSV written beside it, is a file the
+  /// studio reads (filesTheStudioReads); empty when it may be written.
+  static QString exportProblem(const QString& path);
   /// Number of replots actually performed (tests check that bursts are coalesced).
   int replotCount() const { return replotCount_; }
   /// Tooltip text for a pixel position inside the plot ("" for none). Public for tests.

@@ -23,7 +23,7 @@
 #include "core/infer/da_convergence.h"
 #include "core/infer/infer_outputs.h"
 #include "core/report/infer_folder.h"
-#include "ui/controllers/input_guard.h"
+#include "ui/controllers/files_read.h"
 #include "ui/document/studio_document.h"
 #include "ui/plots/trace_plot.h"
 #include "ui/workspaces/inference/acceptance_plot.h"

@@ -236,9 +236,9 @@ bool SynthesisWorkspace::startRun(bool interactive) {
     problem = plan.blocking.join(QStringLiteral("; "));
     if (problem.isEmpty() && !settings.reproducible && !document_->familyDeclared())
       problem =
-          tr("the family was suggested from the data being released; pick it in the Family "
-             "box to declare it (a release must not take it from the confidential values), "
-             "or make the run reproducible for a study");
+          tr("the family is not declared; pick it in the Family box to declare it (a release "
+             "must not take it from the confidential values), or make the run reproducible for "
+             "a study");
   }
   if (!problem.isEmpty()) {
     services_.notifier->message(tr("Cannot run: %1").arg(problem));

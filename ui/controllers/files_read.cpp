@@ -1,4 +1,4 @@
-#include "ui/controllers/input_guard.h"
+#include "ui/controllers/files_read.h"
 
 #include <QObject>
 #include <filesystem>
@@ -23,10 +23,27 @@ QString inputAmong(const QStringList& outputs, const QStringList& inputs, QStrin
 }
 
 QString isAnInputProblem(const QString& output, const QString& input) {
+  const QString what = output == input
+                           ? QObject::tr("%1 is a file the studio reads").arg(output)
+                           : QObject::tr("%1 is %2, which the studio reads").arg(output, input);
   return QObject::tr(
-             "%1 is %2, which the studio reads: refusing to overwrite it. Choose another "
-             "name or folder; nothing was written.")
-      .arg(output, input);
+             "%1: refusing to overwrite it. Choose another name or folder; nothing was "
+             "written.")
+      .arg(what);
+}
+
+namespace {
+FilesReadSource& filesReadSource() {
+  static FilesReadSource source;
+  return source;
+}
+}  // namespace
+
+void setFilesTheStudioReads(FilesReadSource source) { filesReadSource() = std::move(source); }
+
+QStringList filesTheStudioReads() {
+  const FilesReadSource& source = filesReadSource();
+  return source ? source() : QStringList();
 }
 
 }  // namespace dpsynth::ui

@@ -4,6 +4,7 @@
 /// Save session, Export plots and Save release go through the same question here.
 #include <QString>
 #include <QStringList>
+#include <functional>
 
 namespace dpsynth::ui {
 
@@ -14,5 +15,12 @@ QString inputAmong(const QStringList& outputs, const QStringList& inputs, QStrin
 
 /// The sentence an error report gives for `output`, which is the input file `input`.
 QString isAnInputProblem(const QString& output, const QString& input);
+
+/// The files the studio reads now (the data, the weights reference, the open session), for
+/// writers that are not told them, such as a plot's own export. The main window installs the
+/// source; without one the list is empty.
+using FilesReadSource = std::function<QStringList()>;
+void setFilesTheStudioReads(FilesReadSource source);
+QStringList filesTheStudioReads();
 
 }  // namespace dpsynth::ui

@@ -1,4 +1,4 @@
-#include "ui/controllers/input_guard.h"
+#include "ui/controllers/files_read.h"
 
 #include <QDir>
 #include <QFile>
@@ -7,7 +7,7 @@
 
 using dpsynth::ui::inputAmong;
 
-class InputGuardTest : public QObject {
+class FilesReadTest : public QObject {
   Q_OBJECT
 
  private slots:
@@ -33,5 +33,5 @@ class InputGuardTest : public QObject {
   }
 };
 
-QTEST_APPLESS_MAIN(InputGuardTest)
-#include "input_guard_test.moc"
+QTEST_APPLESS_MAIN(FilesReadTest)
+#include "files_read_test.moc"
