@@ -146,18 +146,13 @@ std::string syntheticFileBytes(const std::string& path, const data::Dataset& dat
   return std::move(*bytes);
 }
 
-void checkSyntheticOutput(const std::string& path, const data::Dataset& dataset) {
-  const auto format = data::statFormatOf(path);
-  if (!format) return;
-  if (!data::isWritableStatFormat(*format))
-    throw std::invalid_argument(path +
-                                ": dpsynth writes synthetic data as CSV, SPSS .sav, "
-                                "Stata .dta or SAS .xpt, not as " +
-                                data::statFormatName(*format) + "; choose one of those");
-  // The copied covariates are known before any sampling: the cells that decide each column's
-  // type and width (its longest, and one that is not a number) stand for all of them, so that a
-  // Stata string too wide is refused now, not after the run. The outcome stands as a number.
-  const std::vector<std::string> header = releasedColumns(dataset);
+namespace {
+
+/// The copied covariates are known before any sampling: the cells that decide each released
+/// column's type and width in a statistical file (its longest, and one that is not a number)
+/// stand for all of them, so that a Stata string too wide is refused before the run, not after
+/// it. The outcome stands as a number.
+data::CsvRows decidingCells(const data::Dataset& dataset, const std::vector<std::string>& header) {
   const std::size_t outcome = dataset.source.columnIndex(dataset.outcomeName);
   const data::SourceCells source(dataset);
   std::vector<std::string> longest(header.size()), text(header.size(), "0");
@@ -183,7 +178,32 @@ void checkSyntheticOutput(const std::string& path, const data::Dataset& dataset)
     for (const auto& cell : *row) probe.appendCell(cell);
     probe.endRecord();
   }
+  return probe;
+}
+
+/// checkSyntheticOutput; `cells`: the covariates' cells too (decidingCells), else names and
+/// labels alone.
+void checkOutput(const std::string& path, const data::Dataset& dataset, bool cells) {
+  const auto format = data::statFormatOf(path);
+  if (!format) return;
+  if (!data::isWritableStatFormat(*format))
+    throw std::invalid_argument(path +
+                                ": dpsynth writes synthetic data as CSV, SPSS .sav, "
+                                "Stata .dta or SAS .xpt, not as " +
+                                data::statFormatName(*format) + "; choose one of those");
+  const std::vector<std::string> header = releasedColumns(dataset);
+  if (!cells) {
+    data::checkStatColumns(*format, path, header, releasedColumnInfo(dataset));
+    return;
+  }
+  const data::CsvRows probe = decidingCells(dataset, header);
   data::checkStatColumns(*format, path, header, releasedColumnInfo(dataset), &probe);
+}
+
+}  // namespace
+
+void checkSyntheticOutput(const std::string& path, const data::Dataset& dataset) {
+  checkOutput(path, dataset, true);
 }
 
 SyntheticBundleWriter::SyntheticBundleWriter(const std::string& csvPath,
@@ -193,7 +213,9 @@ SyntheticBundleWriter::SyntheticBundleWriter(const std::string& csvPath,
     : dataset_(dataset), result_(result), seed_(seed), staged_(staged) {
   if (m < 1) throw std::invalid_argument("no synthetic datasets to write");
   if (!result.refusals.empty()) throw std::invalid_argument(refusalMessage(result));
-  checkSyntheticOutput(csvPath, dataset);
+  // Names and labels only: each file's own cells are checked as it is formatted, so the scan of
+  // every covariate cell is not done again after the run.
+  checkOutput(csvPath, dataset, false);
   std::error_code ec;
   if (!dataset.file.empty() && fs::exists(csvPath, ec) &&
       fs::equivalent(csvPath, dataset.file, ec)) {

@@ -37,8 +37,9 @@ std::string syntheticFileBytes(const std::string& path, const data::Dataset& dat
 
 /// Checks before any work that synthetic data can be written at `path`: a statistical
 /// extension dpsynth does not write (.zsav, .por, .sas7bdat) is refused with
-/// std::invalid_argument, and the released columns' names and labels must suit a .sav, .dta or
-/// .xpt file (data::WriteError naming the path otherwise). Nothing to check for CSV.
+/// std::invalid_argument, and the released columns' names, labels and copied covariate values
+/// (a Stata string of at most 2045 bytes) must suit a .sav, .dta or .xpt file (data::WriteError
+/// naming the path otherwise). Nothing to check for CSV.
 void checkSyntheticOutput(const std::string& path, const data::Dataset& dataset);
 
 class SyntheticBundleWriter {
