@@ -70,19 +70,20 @@ std::uint64_t kindStream(const std::string& kind) {
   return h;
 }
 
-/// A stage's stream: its kind and what it samples (weights, clamp, exact or not). Two stages
-/// of one kind in a run (censor-uw at ε = 1 and at ε = 2) drew from one stream, so their
-/// released draws shared their randomness, where composition (ε₁ + ε₂) assumes independent
-/// mechanisms. The same stage asked for twice is one stage (cached), with one stream.
-std::uint64_t stageStream(const std::string& kind, const models::LikelihoodWeights& weights,
-                          bool exact, const std::stop_token& stop) {
+/// What a stage samples: its kind, weights, clamp, exact or not, digested once (the weights
+/// are n numbers) for both its stream and its cache key. Two stages of one kind in a run
+/// (censor-uw at ε = 1 and at ε = 2) drew from one stream, so their released draws shared their
+/// randomness, where composition (ε₁ + ε₂) assumes independent mechanisms. The same stage asked
+/// for twice is one stage (cached), with one stream.
+Hasher samplingDigest(const std::string& kind, const models::LikelihoodWeights& weights, bool exact,
+                      const std::stop_token& stop) {
   Hasher h;
   h.value(kindStream(kind));
   h.doubles(weights.alpha.data(), weights.alpha.size(), stop);
   h.value(weights.lower);
   h.value(weights.upper);
   h.value(exact);
-  return h.word();
+  return h;
 }
 
 /// Forwards sampler events to the pipeline observer with the stage's label.
@@ -154,16 +155,12 @@ std::vector<Eigen::VectorXd> initsFrom(const StageResult& previous, int chains,
   return inits;
 }
 
-std::string StageRunner::cacheKey(const std::string& kind, const models::LikelihoodWeights& weights,
-                                  const mcmc::NutsConfig& nuts, bool exact) const {
+std::string StageRunner::cacheKey(const std::string& kind, const std::string& sampled,
+                                  const mcmc::NutsConfig& nuts) const {
   const auto& inits = nuts.inits;
   Hasher h;
-  h.value(exact);
   h.text(dataFingerprint_);
-  h.text(kind);
-  h.doubles(weights.alpha.data(), weights.alpha.size(), stop_);
-  h.value(weights.lower);
-  h.value(weights.upper);
+  h.text(sampled);
   h.value(nuts.chains);
   h.value(nuts.warmup);
   h.value(nuts.draws);
@@ -192,10 +189,10 @@ StagePtr StageRunner::run(const std::string& mechanism, const std::string& kind,
     weights.lower = clamp->lower;
     weights.upper = clamp->upper;
   }
+  const Hasher sampled = samplingDigest(kind, weights, sampling.exact, stop_);
   mcmc::NutsConfig nuts = settings_.nuts;
   // Every stage has its own random stream, independent of which mechanism asked for it.
-  nuts.seed =
-      random::deriveSeed(settings_.nuts.seed, stageStream(kind, weights, sampling.exact, stop_));
+  nuts.seed = random::deriveSeed(settings_.nuts.seed, sampled.word());
   if (sampling.retry > 0)
     nuts.seed =
         random::deriveSeed(nuts.seed, kRetryStream + static_cast<std::uint64_t>(sampling.retry));
@@ -213,7 +210,7 @@ StagePtr StageRunner::run(const std::string& mechanism, const std::string& kind,
                                 : initsFrom(*previous, nuts.chains);
   }
 
-  const std::string key = cacheKey(kind, weights, nuts, sampling.exact);
+  const std::string key = cacheKey(kind, sampled.hex(), nuts);
   if (cache_) {
     if (StagePtr cached = cache_->find(key)) {
       // A stage of its own (this use's label, marked fromCache) that shares the cached draws.

@@ -59,8 +59,9 @@ class StageRunner {
   const models::SynthesisModel& spaceModel() const;
 
  private:
-  std::string cacheKey(const std::string& kind, const models::LikelihoodWeights& weights,
-                       const mcmc::NutsConfig& nuts, bool exact) const;
+  /// `sampled`: the digest of what the stage samples (kind, weights, clamp, exact or not).
+  std::string cacheKey(const std::string& kind, const std::string& sampled,
+                       const mcmc::NutsConfig& nuts) const;
   /// The exact route of run(): draws, laid out as the sampler's chains; nullopt if cancelled.
   std::optional<mcmc::SampleResult> sampleExactly(const models::LikelihoodWeights& weights,
                                                   const mcmc::NutsConfig& nuts,
