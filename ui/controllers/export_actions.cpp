@@ -389,13 +389,11 @@ void ExportActions::exportPlotsWithDialog(PlotsView* plots, const DataSource& so
   // Twelve fixed names went into the data's folder with no word: a weights.csv loaded as the
   // reference was replaced by the Weights plot's data.
   const QStringList paths = PlotsView::exportPaths(folder, QStringLiteral("png"));
-  if (QString input; !inputAmong(paths, {source.file, sessionPath_, reference}, &input).isEmpty()) {
-    emit errorOccurred({tr("Cannot export plots"),
-                        folder,
-                        0,
-                        {},
-                        isAnInputProblem(inputAmong(paths, {input}), input),
-                        {}});
+  QString input;
+  if (const QString output = inputAmong(paths, {source.file, sessionPath_, reference}, &input);
+      !output.isEmpty()) {
+    emit errorOccurred(
+        {tr("Cannot export plots"), folder, 0, {}, isAnInputProblem(output, input), {}});
     return;
   }
   QStringList existing;
