@@ -3,6 +3,7 @@
 #include <qcustomplot.h>
 
 #include <QComboBox>
+#include <QDir>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QGroupBox>
@@ -23,6 +24,7 @@
 #include "core/infer/da_convergence.h"
 #include "core/infer/infer_outputs.h"
 #include "core/report/infer_folder.h"
+#include "core/report/ownership_manifest.h"
 #include "ui/controllers/files_read.h"
 #include "ui/document/studio_document.h"
 #include "ui/plots/trace_plot.h"
@@ -468,9 +470,24 @@ void AnalyzeWorkspace::endRun(bool ok, const QString& status) {
   emit runEnded(ok);
 }
 
-bool AnalyzeWorkspace::exportRun(const QString& folder) {
+QString AnalyzeWorkspace::exportInputProblem(const QString& folder) const {
+  QStringList paths;
+  for (const auto& name : core::report::inferFileNames())
+    paths << QDir(folder).filePath(QString::fromStdString(name));
+  QStringList inputs = filesTheStudioReads();
+  if (release_) inputs << release_->file;
+  QString input;
+  const QString output = inputAmong(paths, inputs, &input);
+  return output.isEmpty() ? QString() : isAnInputProblem(output, input);
+}
+
+bool AnalyzeWorkspace::exportRun(const QString& folder, bool replaceForeign) {
   if (!output_ || !release_) {
     showError(tr("Nothing to export"), tr("Run the sampler first."));
+    return false;
+  }
+  if (const QString problem = exportInputProblem(folder); !problem.isEmpty()) {
+    showError(tr("Export failed"), problem);
     return false;
   }
   core::infer::InferRunInfo info;
@@ -485,7 +502,8 @@ bool AnalyzeWorkspace::exportRun(const QString& folder) {
   info.convergenceProblems = convergenceProblems_;
   try {
     core::report::writeInferFolder(
-        folder.toStdString(), core::infer::inferOutputs(*release_->model, *output_->result, info));
+        folder.toStdString(), core::infer::inferOutputs(*release_->model, *output_->result, info),
+        !replaceForeign);
   } catch (const std::exception& e) {
     showError(tr("Export failed"), QString::fromStdString(e.what()));
     return false;
@@ -498,7 +516,38 @@ void AnalyzeWorkspace::exportWithDialog() {
   const QString folder =
       exportFolder_ ? exportFolder_({})
                     : QFileDialog::getExistingDirectory(this, tr("Export the analysis into"));
-  if (!folder.isEmpty()) exportRun(folder);
+  if (folder.isEmpty()) return;
+  // The three names are ones a user's own files have too: an earlier export's are replaced as
+  // they are (the folder's manifest lists them), anything else only when the analyst says so.
+  // A file the studio reads is refused outright, not asked about.
+  if (const QString problem = exportInputProblem(folder); !problem.isEmpty()) {
+    showError(tr("Export failed"), problem);
+    return;
+  }
+  std::vector<std::string> foreign;
+  try {
+    foreign = core::report::foreignFiles(folder.toStdString(), core::report::inferFileNames());
+  } catch (const std::exception&) {
+    // Not a readable folder: the export's own error names it.
+  }
+  bool replace = false;
+  if (!foreign.empty()) {
+    QStringList names;
+    for (const auto& f : foreign) names << QString::fromStdString(f);
+    const QString text =
+        tr("%1 holds %2, which dpsynth did not write (or which changed since it wrote them). "
+           "Replace with this analysis?")
+            .arg(QDir::toNativeSeparators(folder), names.join(QStringLiteral(", ")));
+    replace = askReplace_ ? askReplace_(text)
+                          : QMessageBox::question(this, tr("Replace files?"), text,
+                                                  QMessageBox::Yes | QMessageBox::No,
+                                                  QMessageBox::No) == QMessageBox::Yes;
+    if (!replace) {
+      status_->setText(tr("Export cancelled: nothing was written to %1.").arg(folder));
+      return;
+    }
+  }
+  exportRun(folder, replace);
 }
 
 void AnalyzeWorkspace::updateButtons() {

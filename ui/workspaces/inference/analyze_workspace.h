@@ -68,12 +68,18 @@ class AnalyzeWorkspace : public QWidget {
   bool startRun();
   void cancelRun();
   bool isRunning() const { return running_; }
-  /// Writes draws.csv, summary.json and trace.csv of the last run into folder.
-  bool exportRun(const QString& folder);
+  /// Writes draws.csv, summary.json and trace.csv of the last run into folder. Refuses (with a
+  /// message, nothing written) a file the studio reads, and a file of those names that dpsynth
+  /// did not write unless replaceForeign (Export asks the analyst first).
+  bool exportRun(const QString& folder, bool replaceForeign = false);
 
   void setErrorSink(ErrorSink sink) { errors_ = std::move(sink); }
   void setReleasePathChooser(PathChooser chooser) { releasePath_ = std::move(chooser); }
   void setExportFolderChooser(PathChooser chooser) { exportFolder_ = std::move(chooser); }
+  /// Asks whether files dpsynth did not write may be replaced (the text names them); a
+  /// question box without one.
+  using ReplaceQuestion = std::function<bool(const QString& text)>;
+  void setReplaceQuestion(ReplaceQuestion ask) { askReplace_ = std::move(ask); }
 
   const std::optional<AnalysisRelease>& release() const { return release_; }
   const std::optional<InferenceOutput>& lastOutput() const { return output_; }
@@ -88,6 +94,7 @@ class AnalyzeWorkspace : public QWidget {
   QPushButton* runButton() const { return run_; }
   QPushButton* cancelButton() const { return cancel_; }
   QPushButton* makeButton() const { return make_; }
+  QPushButton* exportButton() const { return export_; }
   QProgressBar* progressBar() const { return progress_; }
   QLabel* statusLabel() const { return status_; }
   /// Live batches merged into the views so far in this run (tests count events, not time).
@@ -110,6 +117,8 @@ class AnalyzeWorkspace : public QWidget {
   void endRun(bool ok, const QString& status);
   void updateButtons();
   void showError(const QString& title, const QString& message);
+  /// Why the export into folder would replace a file the studio reads (empty when it would not).
+  QString exportInputProblem(const QString& folder) const;
 
   std::optional<AnalysisRelease> release_;
   std::shared_ptr<const core::data::CsvTable> data_;
@@ -131,6 +140,7 @@ class AnalyzeWorkspace : public QWidget {
   int mergedBatches_ = 0;
   ErrorSink errors_;
   PathChooser releasePath_, exportFolder_;
+  ReplaceQuestion askReplace_;
 
   QLabel* header_ = nullptr;
   QPushButton* open_ = nullptr;

@@ -7,6 +7,7 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMessageBox>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSaveFile>
@@ -16,7 +17,10 @@
 #include <QVBoxLayout>
 
 #include "core/data/csv_writer.h"
+#include "core/report/ownership_manifest.h"
 #include "core/study/study_config.h"
+#include "core/study/study_outputs.h"
+#include "ui/controllers/files_read.h"
 #include "ui/plots/plot_export.h"
 #include "ui/services/study_job.h"
 #include "ui/studio_resources.h"
@@ -285,6 +289,10 @@ bool StudyWorkspace::run() {
               true);
     return false;
   }
+  if (const QString problem = summariesProblem(*config); !problem.isEmpty()) {
+    setStatus(tr("The study was not started: ") + problem, true);
+    return false;
+  }
   rows_.clear();
   shown_ = config;
   markStale();
@@ -452,6 +460,39 @@ void StudyWorkspace::exportCounts() {
     return;
   }
   setStatus(tr("Counts table written to %1.").arg(QDir::toNativeSeparators(path)));
+}
+
+QString StudyWorkspace::summariesProblem(const core::study::StudyConfig& config) {
+  // The summaries have names a user's own files have too (summary.md): an earlier study's are
+  // replaced as they are (the folder's manifest lists them), anything else only when the
+  // analyst says so, and a file the studio reads never.
+  const QString folder = outputFolder();
+  const auto names = core::study::studyOutputNames(config);
+  QStringList paths;
+  for (const auto& name : names) paths << QDir(folder).filePath(QString::fromStdString(name));
+  QString input;
+  if (const QString output = inputAmong(paths, filesTheStudioReads(), &input); !output.isEmpty())
+    return isAnInputProblem(output, input);
+  std::vector<std::string> foreign;
+  try {
+    foreign = core::report::foreignFiles(folder.toStdString(), names);
+  } catch (const std::exception&) {
+    return {};  // not a readable folder: the study's own error names it
+  }
+  if (foreign.empty()) return {};
+  QStringList listed;
+  for (const auto& f : foreign) listed << QString::fromStdString(f);
+  const QString text =
+      tr("%1 holds %2, which dpsynth did not write (or which changed since it wrote them). "
+         "Replace with this study's summaries when it ends?")
+          .arg(QDir::toNativeSeparators(folder), listed.join(QStringLiteral(", ")));
+  const bool replace = askReplace_ ? askReplace_(text)
+                                   : QMessageBox::question(this, tr("Replace files?"), text,
+                                                           QMessageBox::Yes | QMessageBox::No,
+                                                           QMessageBox::No) == QMessageBox::Yes;
+  return replace ? QString()
+                 : tr("%1 holds %2, which dpsynth did not write; choose another folder.")
+                       .arg(QDir::toNativeSeparators(folder), listed.join(QStringLiteral(", ")));
 }
 
 void StudyWorkspace::setStatus(const QString& text, bool error) {

@@ -57,6 +57,10 @@ class StudyWorkspace : public QWidget {
 
   void setOutputFolder(const QString& folder);
   QString outputFolder() const;
+  /// Asks whether summaries dpsynth did not write may be replaced (the text names them); a
+  /// question box without one.
+  using ReplaceQuestion = std::function<bool(const QString& text)>;
+  void setReplaceQuestion(ReplaceQuestion ask) { askReplace_ = std::move(ask); }
   /// Replicates run at a time (0 = every core).
   void setThreads(int threads) { threads_ = threads; }
 
@@ -102,6 +106,9 @@ class StudyWorkspace : public QWidget {
   void chooseFolder();
   void exportCounts();
   void setStatus(const QString& text, bool error = false);
+  /// Why the summaries of `config` may not be written into the output folder (a file the studio
+  /// reads, or the analyst's own file not to be replaced), empty when they may.
+  QString summariesProblem(const core::study::StudyConfig& config);
 
   StudyConfigForm* form_ = nullptr;
   StudyJob* job_ = nullptr;
@@ -123,6 +130,7 @@ class StudyWorkspace : public QWidget {
   std::optional<core::study::StudyConfig> shown_;
   BootstrapProvider bootstrapProvider_;
   SettingsAdopter settingsAdopter_;
+  ReplaceQuestion askReplace_;
   int threads_ = 0;
   int refreshCount_ = 0;
 };

@@ -1,8 +1,11 @@
 #include "ui/workspaces/inference/analyze_workspace.h"
 
 #include <QComboBox>
+#include <QDir>
+#include <QFile>
 #include <QLabel>
 #include <QProgressBar>
+#include <QPushButton>
 #include <QSignalSpy>
 #include <QTabWidget>
 #include <QTableWidget>
@@ -197,6 +200,67 @@ class AnalyzeWorkspaceTest : public QObject {
     // the chains have not converged, as `dpsynth infer` does (and the status did, above).
     QVERIFY(summary.find("\"converged\": false") != std::string::npos);
     QVERIFY(summary.find("bulk-ESS") != std::string::npos);
+  }
+
+  /// Export writes three names a user's own files have too (summary.json): it replaces an
+  /// earlier export's, asks before replacing anything else, and never replaces the release it
+  /// analyses.
+  void anExportNeverReplacesAFileItDidNotWriteUnasked() {
+    QTemporaryDir dir;
+    const QString out = dir.filePath("out");
+    QVERIFY(QDir().mkpath(out));
+    const QString path = writeAnalyzeFile(dir, "tiny.json", infer::releaseToJson(tinyRelease(1.0)));
+    AnalyzeWorkspace w;
+    AnalyzeErrors errors;
+    w.setErrorSink(errors.sink());
+    QVERIFY(w.openRelease(path));
+    shortRun(w, 20, 10, 1, "4");
+    QSignalSpy ended(&w, &AnalyzeWorkspace::runEnded);
+    QVERIFY(w.startRun());
+    QVERIFY(waitForAnalysis(ended));
+    const QString mine = writeAnalyzeFile(dir, "out/summary.json", "the analyst's notes\n");
+    w.setExportFolderChooser([out](const QString&) { return out; });
+    QStringList asked;
+    bool answer = false;
+    w.setReplaceQuestion([&](const QString& text) {
+      asked << text;
+      return answer;
+    });
+    // Asked, answered No: nothing written.
+    w.exportButton()->click();
+    QCOMPARE(asked.size(), qsizetype{1});
+    QVERIFY2(asked.front().contains("summary.json"), qPrintable(asked.front()));
+    QCOMPARE(dpsynth::core::data::readRegularFile(mine.toStdString()),
+             std::string("the analyst's notes\n"));
+    QVERIFY(!QFile::exists(QDir(out).filePath("draws.csv")));
+    // Called without leave, the export refuses the file by name.
+    QVERIFY(!w.exportRun(out));
+    QVERIFY2(errors.messages->back().contains("summary.json"), qPrintable(errors.messages->back()));
+    QVERIFY(!QFile::exists(QDir(out).filePath("draws.csv")));
+    // Answered Yes: written; the next export replaces its own files without a question.
+    answer = true;
+    w.exportButton()->click();
+    QVERIFY(QFile::exists(QDir(out).filePath("draws.csv")));
+    QVERIFY(dpsynth::core::data::readRegularFile(mine.toStdString()).find("min_acceptance") !=
+            std::string::npos);
+    w.exportButton()->click();
+    QCOMPARE(asked.size(), qsizetype{2});
+    // The release under analysis is never an output, asked or not.
+    const QString inside = dir.filePath("inside");
+    QVERIFY(QDir().mkpath(inside));
+    const QString release =
+        writeAnalyzeFile(dir, "inside/summary.json", infer::releaseToJson(tinyRelease(1.0)));
+    const std::string before = dpsynth::core::data::readRegularFile(release.toStdString());
+    QVERIFY(w.openRelease(release));
+    QVERIFY(w.startRun());
+    QVERIFY(waitForAnalysis(ended));
+    w.setExportFolderChooser([inside](const QString&) { return inside; });
+    w.exportButton()->click();
+    QCOMPARE(asked.size(), qsizetype{2});
+    QVERIFY2(errors.messages->back().contains("summary.json"), qPrintable(errors.messages->back()));
+    QVERIFY(!w.exportRun(inside, true));
+    QCOMPARE(dpsynth::core::data::readRegularFile(release.toStdString()), before);
+    QVERIFY(!QFile::exists(QDir(inside).filePath("draws.csv")));
   }
 
   void theConfidentialPosteriorShowsWhenItsDataIsLoaded() {

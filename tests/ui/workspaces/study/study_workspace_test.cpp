@@ -6,6 +6,7 @@
 #include "ui/workspaces/study/study_workspace.h"
 
 #include <QComboBox>
+#include <QFile>
 #include <QGuiApplication>
 #include <QLabel>
 #include <QListWidget>
@@ -207,6 +208,44 @@ class StudyWorkspaceTest : public QObject {
       b[seconds].clear();
       QCOMPARE(a, b);
     }
+  }
+
+  /// A study folder may hold the analyst's own summary.md: the study asks before it would
+  /// replace it, answered No starts nothing, and its own summaries are replaced unasked.
+  void aStudyAsksBeforeReplacingTheAnalystsSummary() {
+    QTemporaryDir dir;
+    const QString mine = dir.filePath("summary.md");
+    {
+      QFile f(mine);
+      QVERIFY(f.open(QIODevice::WriteOnly));
+      f.write("# the analyst's plan\n");
+    }
+    StudyWorkspace workspace;
+    workspace.setThreads(1);
+    workspace.form()->setConfig(tinyStudy(1));
+    workspace.setOutputFolder(dir.path());
+    QStringList asked;
+    bool answer = false;
+    workspace.setReplaceQuestion([&](const QString& text) {
+      asked << text;
+      return answer;
+    });
+    QSignalSpy ended(&workspace, &StudyWorkspace::runEnded);
+    QVERIFY(!workspace.run());
+    QCOMPARE(asked.size(), qsizetype{1});
+    QVERIFY2(asked.front().contains("summary.md"), qPrintable(asked.front()));
+    QVERIFY(workspace.statusLabel()->text().contains("choose another folder"));
+    QVERIFY(!QFileInfo::exists(dir.filePath("replicates.csv")));
+    QCOMPARE(ended.count(), 0);
+    answer = true;
+    QVERIFY(runToEnd(workspace));
+    QCOMPARE(asked.size(), qsizetype{2});
+    QFile f(mine);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    QVERIFY(!f.readAll().contains("the analyst's plan"));
+    // Its own summaries, as written, are replaced without a question.
+    QVERIFY(runToEnd(workspace));
+    QCOMPARE(asked.size(), qsizetype{2});
   }
 
   void badConfigShowsTheMessageAndDoesNotStart() {
