@@ -3,8 +3,10 @@
 #include <QDateTime>
 #include <QFileInfo>
 #include <QUndoStack>
+#include <algorithm>
 
 #include "core/data/data_error.h"
+#include "core/pipeline/mechanism.h"
 #include "ui/dialogs/error_report.h"
 #include "ui/document/field_edit_command.h"
 #include "ui/document/stored_results.h"
@@ -149,11 +151,18 @@ void StudioDocument::applyValues(const Values& values) {
 
 bool StudioDocument::outputMatchesSettings() const {
   if (!lastOutput_ || outputOtherChanges_ != otherChanges_) return false;
+  // The reference counts only for mechanisms that take their weights from it.
+  if (outputReferenceChanges_ != referenceChanges_ && referenceUsed()) return false;
   for (Field f : allFields()) {
     if ((partOf(f) & kSettingsParts) && fieldValue(outputSettings_, f) != fieldValue(settings_, f))
       return false;
   }
   return true;
+}
+
+bool StudioDocument::referenceUsed() const {
+  const auto& mechanisms = settings_.mechanisms;
+  return std::any_of(mechanisms.begin(), mechanisms.end(), core::pipeline::usesReferenceWeights);
 }
 
 void StudioDocument::settingsChanged(Parts parts, bool userEdit, bool fieldEdit) {
@@ -165,7 +174,14 @@ void StudioDocument::settingsChanged(Parts parts, bool userEdit, bool fieldEdit)
   if ((parts & kChoice) || countMatters) rebuildDataset();
   if (countMatters) parts |= kChoice;  // the dataset was rebuilt: its views follow
   if (parts & kSettingsParts) {
-    if (!fieldEdit) ++otherChanges_;
+    // A reference loaded or cleared is counted apart: it changes no result of mechanisms that
+    // take no weights from it (lw, censor-uw, ...), whose results stay current.
+    const bool referenceOnly = (parts & kSettingsParts) == kReference;
+    if (referenceOnly) {
+      ++referenceChanges_;
+    } else if (!fieldEdit) {
+      ++otherChanges_;
+    }
     // Never show a guarantee or utility for settings other than the ones shown; undo back to
     // the run's settings makes its results current again.
     if (lastOutput_) {
@@ -174,7 +190,7 @@ void StudioDocument::settingsChanged(Parts parts, bool userEdit, bool fieldEdit)
         resultsCurrent_ = current;
         parts |= kResults;
       }
-    } else if (resultsCurrent_) {
+    } else if (resultsCurrent_ && (!referenceOnly || referenceUsed())) {
       resultsCurrent_ = false;
       storedChangedSince_ = stored_.has_value();
       parts |= kResults;
@@ -353,6 +369,7 @@ std::shared_ptr<const data::Dataset> StudioDocument::referenceDataset(std::strin
 void StudioDocument::runStarting() {
   runSettings_ = settings_;
   runOtherChanges_ = otherChanges_;
+  runReferenceChanges_ = referenceChanges_;
 }
 
 void StudioDocument::setRunOutput(const RunOutput& output) {
@@ -361,6 +378,7 @@ void StudioDocument::setRunOutput(const RunOutput& output) {
   stored_ = storedResultsOf(output, QDateTime::currentDateTimeUtc());
   outputSettings_ = runSettings_;
   outputOtherChanges_ = runOtherChanges_;
+  outputReferenceChanges_ = runReferenceChanges_;
   resultsCurrent_ = outputMatchesSettings();
   storedChangedSince_ = false;
   setModified();  // results worth keeping in the session

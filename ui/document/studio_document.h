@@ -165,6 +165,8 @@ class StudioDocument : public QObject {
   /// settings), dataset rebuilt when the choice changed. fieldEdit: only fields changed (an
   /// edit, undo or redo), so comparing the fields tells whether the results still hold.
   void settingsChanged(Parts parts, bool userEdit, bool fieldEdit = false);
+  /// True when a checked mechanism takes its weights from the reference (censor-w, ...).
+  bool referenceUsed() const;
   /// True when the last run's results hold for the settings now: the same fields, and no
   /// other settings change (a reference dataset, a session) since the run started.
   bool outputMatchesSettings() const;
@@ -207,6 +209,9 @@ class StudioDocument : public QObject {
   /// whose output lastOutput_ holds.
   StudioSettings runSettings_, outputSettings_;
   quint64 runOtherChanges_ = 0, outputOtherChanges_ = 0;
+  /// The same for the reference loaded or cleared, which matters only to mechanisms that take
+  /// weights from it (outputMatchesSettings).
+  quint64 referenceChanges_ = 0, runReferenceChanges_ = 0, outputReferenceChanges_ = 0;
   quint64 resultsSerial_ = 0;
 
   std::optional<core::pipeline::Mechanism> currentMechanism_;

@@ -232,10 +232,12 @@ class StudioDocumentTest : public QObject {
 
   /// Undo back to the settings a run was made with makes its results current again (they were
   /// shown stale, and Run then took nothing but the cache); a change that is no field edit (a
-  /// reference dataset) outdates them for good.
+  /// reference dataset for a run that takes weights from it) outdates them for good.
   void undoBackToTheRunsSettingsMakesItsResultsCurrent() {
     StudioDocument doc;
     doc.installData(loadedTable(regionsCsv({"north"}, 20), "a.csv", Family::negbin));
+    doc.edit(Field::mechanisms, std::vector<pipeline::Mechanism>{pipeline::Mechanism::lwFinal,
+                                                                 pipeline::Mechanism::censorW});
     doc.runStarting();
     RunOutput output;
     output.source = doc.source();
@@ -257,6 +259,57 @@ class StudioDocumentTest : public QObject {
     QVERIFY(!doc.resultsCurrent());
     doc.clearReference();
     QVERIFY(!doc.resultsCurrent());
+  }
+
+  /// A reference changes only the mechanisms that take weights from it: an lw run stays
+  /// current when one is loaded, and a censor-w run checked again after a new reference is not.
+  void aReferenceOutdatesOnlyTheMechanismsThatUseIt() {
+    using pipeline::Mechanism;
+    StudioDocument doc;
+    doc.installData(loadedTable(regionsCsv({"north"}, 20), "a.csv", Family::negbin));
+    doc.edit(Field::mechanisms, std::vector<Mechanism>{Mechanism::lwFinal});
+    doc.runStarting();
+    RunOutput output;
+    output.source = doc.source();
+    doc.setRunOutput(output);
+    QVERIFY(doc.resultsCurrent());
+    doc.setReference(loadedTable(regionsCsv({"north"}, 20), "ref.csv", Family::negbin), false);
+    QVERIFY(doc.resultsCurrent());
+    doc.clearReference();
+    QVERIFY(doc.resultsCurrent());
+
+    // A run of lw and censor-w with reference A; censor-w unchecked, B loaded, checked again:
+    // its weights would come from B, so the results of A are not current.
+    doc.setReference(loadedTable(regionsCsv({"north"}, 20), "A.csv", Family::negbin), false);
+    doc.edit(Field::mechanisms, std::vector<Mechanism>{Mechanism::lwFinal, Mechanism::censorW});
+    doc.runStarting();
+    doc.setRunOutput(output);
+    QVERIFY(doc.resultsCurrent());
+    doc.edit(Field::mechanisms, std::vector<Mechanism>{Mechanism::lwFinal});
+    QVERIFY(!doc.resultsCurrent());
+    doc.undoStack()->undo();
+    QVERIFY(doc.resultsCurrent());
+    doc.undoStack()->redo();
+    doc.setReference(loadedTable(regionsCsv({"north"}, 20), "B.csv", Family::negbin), false);
+    doc.undoStack()->undo();  // (the reference is no undo step: the mechanisms come back)
+    QCOMPARE(doc.settings().mechanisms,
+             (std::vector<Mechanism>{Mechanism::lwFinal, Mechanism::censorW}));
+    QVERIFY(!doc.resultsCurrent());
+
+    // A reopened session's results of lw alone stay current too.
+    StudioDocument reopened;
+    const LoadedData loaded = loadedTable(regionsCsv({"north"}, 20), "a.csv", Family::negbin);
+    reopened.installData(loaded);
+    reopened.edit(Field::mechanisms, std::vector<Mechanism>{Mechanism::lwFinal});
+    dpsynth::core::session::SessionResults stored;
+    stored.dataSha256 = loaded.source.sha256;
+    stored.createdAt = "2026-11-27T10:00:00Z";
+    stored.rows.resize(2);
+    stored.rows[1].mechanism = "lw-final";
+    reopened.setStoredResults(stored);
+    QVERIFY(reopened.resultsCurrent());
+    reopened.setReference(loadedTable(regionsCsv({"north"}, 20), "ref.csv", Family::negbin), false);
+    QVERIFY(reopened.resultsCurrent());
   }
 };
 
