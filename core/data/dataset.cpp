@@ -682,4 +682,11 @@ models::Family suggestFamily(const CsvTable& table, const std::string& outcome) 
   return Family::normal;
 }
 
+bool holdsANumber(const CsvTable& table, const std::string& column) {
+  const std::size_t c = table.columnIndex(column);
+  for (std::size_t r = 0; r < table.rows.size(); ++r)
+    if (parseNumber(codeText(table, r, c))) return true;
+  return false;
+}
+
 }  // namespace dpsynth::core::data

@@ -253,6 +253,30 @@ class DataPanelTest : public QObject {
     QVERIFY(!panel.document.dataset() || !panel.document.dataProblem().isEmpty());
   }
 
+  /// An outcome with no number in it suggests nothing: the panel says so instead of "the
+  /// data suggest normal" (normal is only the default then).
+  void anOutcomeWithNoNumberSuggestsNoFamily() {
+    QTemporaryDir dir;
+    const QString path = dir.filePath("empty_outcome.csv");
+    {
+      QFile f(path);
+      QVERIFY(f.open(QIODevice::WriteOnly));
+      f.write("y,age\n,31\nNA,45\n,52\n");
+    }
+    DataPanelRig panel;
+    QVERIFY(panel.data.loadFile(path));
+    panel.document.edit(dpsynth::ui::Field::outcome, std::string("y"));
+    auto* suggestion = panel.view.findChild<QLabel*>("familySuggestion");
+    QVERIFY(suggestion);
+    QVERIFY2(suggestion->text().contains("no value of y is a number"),
+             qPrintable(suggestion->text()));
+    QVERIFY(!suggestion->text().contains("the data suggest"));
+    // Another outcome with numbers suggests from them again.
+    panel.document.edit(dpsynth::ui::Field::outcome, std::string("age"));
+    QVERIFY2(suggestion->text().contains("the data suggest") || panel.document.familyDeclared(),
+             qPrintable(suggestion->text()));
+  }
+
   void textOutcomeNamesTheColumn() {
     DataPanelRig panel;
     QSignalSpy errors(&panel.data, &DataService::errorOccurred);

@@ -231,6 +231,7 @@ void StudioDocument::rebuildDataset() {
   if (!settings_.dataset.outcome.empty()) {
     try {
       suggested_ = data::suggestFamily(*table_, settings_.dataset.outcome);
+      suggestedFromValues_ = data::holdsANumber(*table_, settings_.dataset.outcome);
     } catch (const std::exception&) {
       // keeps the last suggestion
     }
@@ -282,6 +283,14 @@ QStringList StudioDocument::installData(const LoadedData& loaded) {
   dataset_ = loaded.dataset;
   dataProblem_.clear();
   suggested_ = loaded.spec.family;
+  suggestedFromValues_ = true;
+  if (table_ && !loaded.spec.outcome.empty()) {
+    try {
+      suggestedFromValues_ = data::holdsANumber(*table_, loaded.spec.outcome);
+    } catch (const std::exception&) {
+      // an outcome not in the table: the data problem says so
+    }
+  }
   releaseSeed_ = core::random::osSeed();  // a new dataset, a new release seed
   QStringList reset;
   // Settings on the old data's scale would silently misfit the new data: the family's

@@ -93,6 +93,8 @@ class StudioDocument : public QObject {
   const std::vector<std::string>& idLikeColumns() const { return idLike_; }
   /// The family the confidential values suggest for the current outcome.
   core::models::Family suggestedFamily() const { return suggested_; }
+  /// False when no value of the outcome is a number: the suggestion is then only a default.
+  bool suggestionFromValues() const { return suggestedFromValues_; }
   /// settings().familyDeclared, or a bundled sample (public data, its family is public too).
   bool familyDeclared() const { return settings_.familyDeclared || !source_.sample.isEmpty(); }
   /// New data: its choices as the loader typed them; the settings on the old data's scale
@@ -196,6 +198,7 @@ class StudioDocument : public QObject {
   std::vector<core::data::CovariateLevels> levels_;
   std::vector<std::string> idLike_;
   core::models::Family suggested_ = core::models::Family::normal;
+  bool suggestedFromValues_ = true;
 
   ReferenceDataset reference_;
 

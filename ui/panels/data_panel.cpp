@@ -338,6 +338,11 @@ void DataPanel::showSummary() {
   } else if (const auto table = document_->table(); table && table->rows.empty()) {
     suggestion_->setText(tr("no records suggest a family: pick one to declare it"));
     suggestion_->setToolTip({});
+  } else if (!document_->suggestionFromValues()) {
+    suggestion_->setText(
+        tr("no value of %1 is a number, so none suggests a family: pick one to declare it")
+            .arg(QString::fromStdString(document_->settings().dataset.outcome)));
+    suggestion_->setToolTip({});
   } else {
     suggestion_->setText(tr("the data suggest %1: pick a family to declare it").arg(suggested));
     suggestion_->setToolTip(

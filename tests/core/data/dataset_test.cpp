@@ -515,6 +515,9 @@ class DatasetTest : public QObject {
     QCOMPARE(suggest("y\n1.5\n3\n"), Family::normal);
     QCOMPARE(suggest("y\nabc\n"), Family::normal);
     QVERIFY_THROWS_EXCEPTION(DataError, suggestFamily(parseCsv("x\n1\n", "s.csv"), "y"));
+    // Missing and text values are no numbers: normal is then a default, not a suggestion.
+    QVERIFY(!dpsynth::core::data::holdsANumber(parseCsv("y,x\n,1\nNA,2\n", "s.csv"), "y"));
+    QVERIFY(dpsynth::core::data::holdsANumber(parseCsv("y,x\n,1\n0.5,2\n", "s.csv"), "y"));
   }
 
   void numericDatasetWithoutText() {
