@@ -1,5 +1,6 @@
 #include <QComboBox>
 #include <QDir>
+#include <QFile>
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
@@ -9,9 +10,11 @@
 #include <QScrollBar>
 #include <QSignalSpy>
 #include <QSpinBox>
+#include <QSplitter>
 #include <QStyle>
 #include <QTabWidget>
 #include <QTableView>
+#include <QTemporaryDir>
 #include <QtTest>
 
 #include "studio_test_helpers.h"
@@ -228,6 +231,50 @@ class StudioLayoutTest : public QObject {
     // The first warning starts on screen (a long one scrolls, never cut sideways).
     QVERIFY(warnings->viewport()->rect().contains(
         warnings->visualItemRect(warnings->item(0)).topLeft()));
+  }
+
+  /// Every wrapped label of the Synthesis workspace gets the height its text needs. In a short
+  /// window with a data problem shown, the prior scale's hint (then a row of the data form)
+  /// was one line short, its text cut at the top and the bottom.
+  void wrappedLabelsAreNotClipped() {
+    QTemporaryDir dir;
+    const QString path = dir.filePath("count.csv");
+    {
+      QFile f(path);
+      QVERIFY(f.open(QIODevice::WriteOnly));
+      f.write("count\n");  // no records: under replace-one the panel says at least 2 are needed
+    }
+    MainWindow window;
+    window.synthesis()->autoRunBox()->setChecked(false);
+    window.resize(1024, 660);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    // Loaded into the window on screen, as an analyst does: the message and the hint come in
+    // after the column was laid out.
+    QVERIFY(window.services().data->loadFile(path));
+    QTest::qWait(50);
+    QCoreApplication::processEvents();
+    // Whether a line is lost depends on where the text breaks: the left column at many widths.
+    auto* splitter = window.synthesis()->findChild<QSplitter*>();
+    QVERIFY(splitter);
+    int checked = 0;
+    for (int width = 330; width <= 480; width += 2) {
+      splitter->setSizes({width, 1024 - width});
+      QCoreApplication::processEvents();
+      for (const QLabel* label : window.synthesis()->findChildren<QLabel*>()) {
+        if (!label->wordWrap() || !label->isVisible() || label->text().isEmpty()) continue;
+        const int needed = label->heightForWidth(label->width());
+        QVERIFY2(label->height() >= needed,
+                 qPrintable(QStringLiteral("%1 (%2 wide): %3 px of %4 for \"%5\"")
+                                .arg(label->objectName())
+                                .arg(label->width())
+                                .arg(label->height())
+                                .arg(needed)
+                                .arg(label->text().left(60))));
+        ++checked;
+      }
+    }
+    QVERIFY(checked >= 3 * 76);
   }
 
   void theWindowFitsItsScreen() {

@@ -131,7 +131,6 @@ DataPanel::DataPanel(StudioDocument* document, QWidget* parent)
   hintRow->setContentsMargins(0, 0, 0, 0);
   hintRow->addWidget(sdScaleHint_, 1);
   hintRow->addWidget(sdScaleFromBounds_);
-  form->addRow(hintRow);
 
   problemLabel_ = new QLabel(this);
   problemLabel_->setObjectName(QStringLiteral("dataProblem"));
@@ -149,6 +148,9 @@ DataPanel::DataPanel(StudioDocument* document, QWidget* parent)
   // Under the data it is about, above the fold: below the roles it was out of sight.
   layout->addWidget(problemLabel_);
   layout->addLayout(form);
+  // Below the form, not a row of it: QFormLayout gave this wrapped text the height of one line
+  // fewer than it needs in a narrow panel (clipped at top and bottom).
+  layout->addLayout(hintRow);
   layout->addWidget(roles_);
   layout->addWidget(summary_);
 
