@@ -351,11 +351,10 @@ std::vector<std::string> diagnosticWarnings(const std::string& stage,
   }
   if (worstEss) {
     // The per-chain figure too: "171 is below 100 per chain" reads as a contradiction.
-    const std::string perChain =
-        std::isfinite(worstEss->essBulk) && chains > 1
-            ? " (" + formatFixed(worstEss->essBulk / chains, 0) + " per chain over " +
-                  formatFixed(chains, 0) + " chains)"
-            : std::string();
+    const std::string perChain = std::isfinite(worstEss->essBulk) && chains > 1
+                                     ? " (" + formatFixed(worstEss->essBulk / chains, 0) +
+                                           " per chain over " + formatFixed(chains, 0) + " chains)"
+                                     : std::string();
     warnings.push_back("stage " + stage + ": bulk-ESS " + formatFixed(worstEss->essBulk, 0) +
                        perChain + " for " + parameterLabel(posterior, labels, essAt) +
                        " is below 100 per chain: too few effective draws for "

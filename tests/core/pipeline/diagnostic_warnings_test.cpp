@@ -49,8 +49,9 @@ class DiagnosticWarningsTest : public QObject {
     QVERIFY(anyMentions(warnings, "strong curvature"));
     QVERIFY(anyMentions(warnings, "beta[1]"));
     // The total and the per-chain figure the bound is about (50 over 2 chains).
-    QVERIFY(anyMentions(warnings, "bulk-ESS 50 (25 per chain over 2 chains) for beta[1] is below "
-                                  "100 per chain"));
+    QVERIFY(anyMentions(warnings,
+                        "bulk-ESS 50 (25 per chain over 2 chains) for beta[1] is below "
+                        "100 per chain"));
   }
 
   void censoredStagesMayNameTheCensoredRegion() {
