@@ -236,12 +236,13 @@ class DataPanelTest : public QObject {
     QVERIFY(panel.document.hasData());
     QVERIFY(panel.document.settings().dataset.outcome.empty());  // two columns could be it
     QVERIFY(panel.document.dataProblem().contains("choose the outcome"));
+    auto* suggestion = panel.view.findChild<QLabel*>("familySuggestion");
+    QVERIFY(suggestion);
+    QCOMPARE(suggestion->text(), QStringLiteral("choose the outcome first"));
     panel.document.edit(dpsynth::ui::Field::outcome, std::string("count"));
     auto* problem = panel.view.findChild<QLabel*>("dataProblem");
     QVERIFY(problem);
     QVERIFY2(problem->text().contains("At least 2"), qPrintable(problem->text()));
-    auto* suggestion = panel.view.findChild<QLabel*>("familySuggestion");
-    QVERIFY(suggestion);
     QVERIFY2(suggestion->text().contains("no records suggest"), qPrintable(suggestion->text()));
     panel.document.edit(dpsynth::ui::Field::neighbours,
                         dpsynth::core::privacy::Neighbours::addRemove);
@@ -271,6 +272,10 @@ class DataPanelTest : public QObject {
     QVERIFY2(suggestion->text().contains("no value of y is a number"),
              qPrintable(suggestion->text()));
     QVERIFY(!suggestion->text().contains("the data suggest"));
+    // Declared, the panel still claims no suggestion the values did not make.
+    panel.document.edit(dpsynth::ui::Field::family, Family::poisson);
+    QVERIFY(panel.document.familyDeclared());
+    QCOMPARE(suggestion->text(), QStringLiteral("declared"));
     // Another outcome with numbers suggests from them again.
     panel.document.edit(dpsynth::ui::Field::outcome, std::string("age"));
     QVERIFY2(suggestion->text().contains("the data suggest") || panel.document.familyDeclared(),

@@ -334,17 +334,25 @@ void DataPanel::showScaleHint() {
 void DataPanel::showSummary() {
   const QString suggested =
       QString::fromStdString(models::familyName(document_->suggestedFamily()));
-  if (!document_->hasData() || document_->familyDeclared()) {
+  const auto table = document_->table();
+  const QString outcome = QString::fromStdString(document_->settings().dataset.outcome);
+  const bool noRecords = table && table->rows.empty();
+  // Only values suggest a family: none without an outcome, records or a number among them
+  // (suggestFamily's normal is then a default, which the panel must not present as the data's).
+  const bool fromValues = !noRecords && !outcome.isEmpty() && document_->suggestionFromValues();
+  suggestion_->setToolTip({});
+  if (!document_->hasData()) {
     suggestion_->setText(tr("suggested: %1").arg(suggested));
-    suggestion_->setToolTip({});
-  } else if (const auto table = document_->table(); table && table->rows.empty()) {
+  } else if (outcome.isEmpty()) {
+    suggestion_->setText(tr("choose the outcome first"));
+  } else if (document_->familyDeclared()) {
+    suggestion_->setText(fromValues ? tr("suggested: %1").arg(suggested) : tr("declared"));
+  } else if (noRecords) {
     suggestion_->setText(tr("no records suggest a family: pick one to declare it"));
-    suggestion_->setToolTip({});
-  } else if (!document_->suggestionFromValues()) {
+  } else if (!fromValues) {
     suggestion_->setText(
         tr("no value of %1 is a number, so none suggests a family: pick one to declare it")
-            .arg(QString::fromStdString(document_->settings().dataset.outcome)));
-    suggestion_->setToolTip({});
+            .arg(outcome));
   } else {
     suggestion_->setText(tr("the data suggest %1: pick a family to declare it").arg(suggested));
     suggestion_->setToolTip(

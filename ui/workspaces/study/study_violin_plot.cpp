@@ -59,7 +59,9 @@ void StudyViolinPlot::rebuild() {
   plot->clearPlottables();
   reference_ = nullptr;
   violins_ = new ViolinPlottable(plot->xAxis, plot->yAxis);
-  violins_->setName(tr("over replicates"));
+  const QString measure = plot->yAxis->label();
+  violins_->setName(measure.isEmpty() ? tr("over replicates")
+                                      : tr("%1 over replicates").arg(measure));
   violins_->setPen(QPen(plot_style::seriesColor(0).darker(130), 1.2));
   violins_->setBrush(plot_style::translucent(plot_style::seriesColor(0), 110));
   auto ticker = plot->xAxis->ticker().dynamicCast<QCPAxisTickerText>();

@@ -403,9 +403,15 @@ void StudyWorkspace::refreshUtility() {
                 .arg(measure_->currentText(),
                      QString::fromStdString(shown_->source.generator->spelling()))
           : tr("generating distribution"));
+  // The caption names what is shown: without a title an empty plot's "No results: press Run."
+  // stood above a plotted study.
+  QString title;
+  if (!groups.empty()) {
+    title = tr("%1 over replicates").arg(measure_->currentText());
+    if (anyMarginal) title += tr(" · † marginal-only mechanism (ignores the covariates)");
+  }
   utility_->setGroups(std::move(groups));
-  utility_->setTitle(anyMarginal ? tr("† marginal-only mechanism (ignores the covariates)")
-                                 : QString());
+  utility_->setTitle(title);
 }
 
 void StudyWorkspace::markStale() {

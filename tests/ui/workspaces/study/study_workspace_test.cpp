@@ -90,6 +90,10 @@ class StudyWorkspaceTest : public QObject {
     const auto& rows = workspace.rows().rows();
     QCOMPARE(rows.size(), std::size_t{3 * 3});  // per replicate: confidential, lw, censor-uw
 
+    // The utility plot's caption names its measure, not "No results: press Run.".
+    QVERIFY2(workspace.utilityPlot()->caption().contains("over replicates"),
+             qPrintable(workspace.utilityPlot()->caption()));
+
     // Lipschitz: one violin per cell with Δ, one point per row; censor-uw's line at ε/2.
     const auto* violins = workspace.lipschitzPlot()->violins();
     QCOMPARE(violins->violinCount(), 2);
