@@ -1,5 +1,6 @@
 #include "ui/controllers/files_read.h"
 
+#include <QDir>
 #include <QObject>
 #include <filesystem>
 #include <system_error>
@@ -44,6 +45,20 @@ void setFilesTheStudioReads(FilesReadSource source) { filesReadSource() = std::m
 QStringList filesTheStudioReads() {
   const FilesReadSource& source = filesReadSource();
   return source ? source() : QStringList();
+}
+
+QString foreignFilesText(const QString& folder, const QStringList& names) {
+  const QString where = QDir::toNativeSeparators(folder);
+  const QString list = names.join(QStringLiteral(", "));
+  return names.size() == 1
+             ? QObject::tr(
+                   "%1 holds %2, which dpsynth did not write (or which changed since it "
+                   "wrote it).")
+                   .arg(where, list)
+             : QObject::tr(
+                   "%1 holds %2, which dpsynth did not write (or which changed since it "
+                   "wrote them).")
+                   .arg(where, list);
 }
 
 }  // namespace dpsynth::ui

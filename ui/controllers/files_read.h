@@ -16,6 +16,10 @@ QString inputAmong(const QStringList& outputs, const QStringList& inputs, QStrin
 /// The sentence an error report gives for `output`, which is the input file `input`.
 QString isAnInputProblem(const QString& output, const QString& input);
 
+/// "FOLDER holds a, b, which dpsynth did not write (or which changed since it wrote them)." for
+/// files of an output's names that its folder's manifest does not vouch for (one file: "it").
+QString foreignFilesText(const QString& folder, const QStringList& names);
+
 /// The files the studio reads now (the data, the weights reference, the open session), for
 /// writers that are not told them, such as a plot's own export. The main window installs the
 /// source; without one the list is empty.

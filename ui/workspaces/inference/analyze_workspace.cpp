@@ -470,6 +470,14 @@ void AnalyzeWorkspace::endRun(bool ok, const QString& status) {
   emit runEnded(ok);
 }
 
+QString AnalyzeWorkspace::convergenceNote() const {
+  if (convergenceProblems_.empty()) return {};
+  QStringList problems;
+  for (const auto& p : convergenceProblems_) problems << QString::fromStdString(p);
+  return tr("\nThe chains have NOT converged (%1): these summaries are not reliable.")
+      .arg(problems.join(QStringLiteral("; ")));
+}
+
 QString AnalyzeWorkspace::exportInputProblem(const QString& folder) const {
   QStringList paths;
   for (const auto& name : core::report::inferFileNames())
@@ -508,7 +516,9 @@ bool AnalyzeWorkspace::exportRun(const QString& folder, bool replaceForeign) {
     showError(tr("Export failed"), QString::fromStdString(e.what()));
     return false;
   }
-  status_->setText(tr("Wrote draws.csv, summary.json and trace.csv to %1.").arg(folder));
+  // The run's warning stays in sight: the status line was its only place.
+  status_->setText(tr("Wrote draws.csv, summary.json and trace.csv to %1.").arg(folder) +
+                   convergenceNote());
   return true;
 }
 
@@ -534,16 +544,14 @@ void AnalyzeWorkspace::exportWithDialog() {
   if (!foreign.empty()) {
     QStringList names;
     for (const auto& f : foreign) names << QString::fromStdString(f);
-    const QString text =
-        tr("%1 holds %2, which dpsynth did not write (or which changed since it wrote them). "
-           "Replace with this analysis?")
-            .arg(QDir::toNativeSeparators(folder), names.join(QStringLiteral(", ")));
+    const QString text = foreignFilesText(folder, names) + tr(" Replace with this analysis?");
     replace = askReplace_ ? askReplace_(text)
                           : QMessageBox::question(this, tr("Replace files?"), text,
                                                   QMessageBox::Yes | QMessageBox::No,
                                                   QMessageBox::No) == QMessageBox::Yes;
     if (!replace) {
-      status_->setText(tr("Export cancelled: nothing was written to %1.").arg(folder));
+      status_->setText(tr("Export cancelled: nothing was written to %1.").arg(folder) +
+                       convergenceNote());
       return;
     }
   }

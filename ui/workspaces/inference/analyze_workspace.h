@@ -119,6 +119,8 @@ class AnalyzeWorkspace : public QWidget {
   void showError(const QString& title, const QString& message);
   /// Why the export into folder would replace a file the studio reads (empty when it would not).
   QString exportInputProblem(const QString& folder) const;
+  /// "\nThe chains have NOT converged (...)" for the last run, or nothing.
+  QString convergenceNote() const;
 
   std::optional<AnalysisRelease> release_;
   std::shared_ptr<const core::data::CsvTable> data_;

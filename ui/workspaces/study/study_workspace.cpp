@@ -489,9 +489,7 @@ QString StudyWorkspace::summariesProblem(const core::study::StudyConfig& config)
   QStringList listed;
   for (const auto& f : foreign) listed << QString::fromStdString(f);
   const QString text =
-      tr("%1 holds %2, which dpsynth did not write (or which changed since it wrote them). "
-         "Replace with this study's summaries when it ends?")
-          .arg(QDir::toNativeSeparators(folder), listed.join(QStringLiteral(", ")));
+      foreignFilesText(folder, listed) + tr(" Replace with this study's summaries when it ends?");
   const bool replace = askReplace_ ? askReplace_(text)
                                    : QMessageBox::question(this, tr("Replace files?"), text,
                                                            QMessageBox::Yes | QMessageBox::No,
