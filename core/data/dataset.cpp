@@ -113,7 +113,10 @@ std::vector<std::size_t> completeRows(const CsvTable& table, const DatasetSpec& 
         table.file, table.lineOfRow[r], table.header[c],
         "missing value (" + shown + "); " + plural(dropped, "record has", "records have") +
             " missing values in the chosen columns",
-        "Fill them in, or drop incomplete records (--drop-missing on the command line).");
+        kept.empty() ? "Fill them in: every record has one, so dropping incomplete records would "
+                       "leave none."
+                     : "Fill them in, or drop incomplete records (--drop-missing on the command "
+                       "line).");
   }
   return kept;
 }
@@ -498,7 +501,8 @@ Dataset build(const CsvTable& table, const DatasetSpec& given, const std::stop_t
   const bool anyCount = (spec.countConfidential || spec.dropMissing) && spec.covariates.empty();
   if (kept.size() < 2 && !anyCount) {
     throw DataError(table.file, 0, spec.outcome,
-                    "only " + plural(kept.size(), "usable record", "usable records"),
+                    kept.empty() ? std::string("no usable records")
+                                 : "only " + plural(kept.size(), "usable record", "usable records"),
                     dropped > 0 ? "At least 2 are needed; " +
                                       plural(dropped, "record was", "records were") +
                                       " dropped for missing values."

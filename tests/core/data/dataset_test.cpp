@@ -384,7 +384,11 @@ class DatasetTest : public QObject {
 
   void rejectsFewerThanTwoRecordsWhereTheirCountIsPublic() {
     DPSYNTH_EXPECT_DATA_ERROR(build("y\n5\n", spec("y")), 0, "y", "only 1 usable record.");
-    DPSYNTH_EXPECT_DATA_ERROR(build("y\n", spec("y")), 0, "y", "only 0 usable records");
+    DPSYNTH_EXPECT_DATA_ERROR(build("y\n", spec("y")), 0, "y", "no usable records");
+    // Every record with a missing value: dropping them is no way out, and the hint says so.
+    DPSYNTH_EXPECT_DATA_ERROR(build("y\n\nNA\n", spec("y")), 2, "y",
+                              "dropping incomplete records would leave none");
+    DPSYNTH_EXPECT_DATA_ERROR(build("y\n\n4\n", spec("y")), 2, "y", "--drop-missing");
     // With covariates the copied covariate rows show the count: still refused.
     DatasetSpec covariate = spec("y", {"x"}, Family::normal, true);
     covariate.countConfidential = true;
