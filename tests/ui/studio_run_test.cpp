@@ -26,6 +26,7 @@
 #include "studio_test_helpers.h"
 #include "support/test_files.h"
 #include "ui/controllers/export_actions.h"
+#include "ui/controllers/run_presenter.h"
 #include "ui/main_window.h"
 #include "ui/models/results_table_model.h"
 #include "ui/panels/data_panel.h"
@@ -433,6 +434,17 @@ class StudioRunTest : public QObject {
     QVERIFY(!window->document()->lastOutput());  // nothing partial kept
     QVERIFY(window->synthesis()->progressPanel()->summary().contains("cancelled"));
     QCOMPARE(errors.count(), std::size_t(0));
+  }
+
+  /// A run's label keeps the time it finished: shown again (undo back to its settings), it took
+  /// the time of the showing.
+  void aRunsLabelKeepsItsTime() {
+    dpsynth::ui::RunOutput output;
+    output.runId = 3;
+    output.finishedAt = QTime(9, 5);
+    output.source.displayName = QStringLiteral("d.csv");
+    QCOMPARE(dpsynth::ui::RunPresenter::runLabelOf(output),
+             QStringLiteral("run 3 · 09:05 · d.csv"));
   }
 
   /// A cancelled run leaves the previous run on screen, its plots beside its table (the plots

@@ -69,7 +69,8 @@ void RunPresenter::runEndedEarly(const QString& label, const QString& why) {
 QString RunPresenter::runLabelOf(const RunOutput& output) {
   return tr("run %1 · %2 · %3")
       .arg(output.runId)
-      .arg(QTime::currentTime().toString(QStringLiteral("HH:mm")),
+      .arg((output.finishedAt.isValid() ? output.finishedAt : QTime::currentTime())
+               .toString(QStringLiteral("HH:mm")),
            output.source.displayName.isEmpty() ? tr("data") : output.source.displayName);
 }
 

@@ -5,6 +5,7 @@
 #include <QMetaType>
 #include <QString>
 #include <QStringList>
+#include <QTime>
 #include <memory>
 #include <optional>
 #include <vector>
@@ -96,6 +97,8 @@ struct RunOutput {
   std::size_t cacheHits = 0, cacheMisses = 0;  ///< stages served from / added to the cache
   QStringList cachedStages;                    ///< labels of the stages served from the cache
   double seconds = 0;
+  /// When the run finished (local time): its label keeps it when the run is shown again.
+  QTime finishedAt;
 };
 
 }  // namespace dpsynth::ui

@@ -163,6 +163,7 @@ void PipelineWorker::run(const RunRequest& request, std::stop_token stop) {
     }
     RunOutput output;
     output.runId = request.runId;
+    output.finishedAt = QTime::currentTime();
     output.dataset = request.dataset;
     output.settings = request.settings;
     output.studio = request.studio;
