@@ -315,6 +315,10 @@ void AnalyzeWorkspace::showRelease() {
   summary_->clear();
   progress_->setValue(0);
   density_->setDraws(names, {});
+  // The release is open: what comes first now is Run.
+  for (PlotWidget* plot :
+       std::initializer_list<PlotWidget*>{trace_, density_, acceptance_, records_})
+    plot->setEmptyText(tr("%1 is open: press Run.").arg(QFileInfo(r.file).fileName()));
   updateReferences();
   updateButtons();
   emit releaseChanged();

@@ -109,6 +109,8 @@ class AnalyzeWorkspaceTest : public QObject {
     QVERIFY2(header.contains("replace-one"), qPrintable(header));
     QVERIFY2(header.contains("feature f (2): x, y"), qPrintable(header));
     QCOMPARE(w.parameterChooser()->count(), 2 + 4);  // p[a], p[b], then 2 × 2 cells
+    // The empty plots say what comes next, no longer "Open a release".
+    QCOMPARE(w.tracePlot()->caption(), QStringLiteral("tiny.json is open: press Run."));
   }
 
   void aShortRunFillsEveryView() {
