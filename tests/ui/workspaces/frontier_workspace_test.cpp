@@ -6,15 +6,19 @@
 #include <QComboBox>
 #include <QLabel>
 #include <QLineEdit>
+#include <QProgressBar>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QStandardItemModel>
 #include <QTabWidget>
+#include <QTemporaryDir>
 #include <QUndoStack>
 #include <QtTest>
 
 #include "core/session/session.h"
 #include "core/study/frontier.h"
+#include "core/study/study_runner.h"
+#include "core/study/study_store.h"
 #include "tests/ui/studio_test_helpers.h"
 #include "ui/main_window.h"
 #include "ui/panels/data_panel.h"
@@ -326,6 +330,30 @@ class FrontierWorkspaceTest : public QObject {
     QCOMPARE(ended.takeFirst().at(0).toBool(), false);
     QVERIFY(!frontier->isRunning());
     QVERIFY(frontier->runButton()->isEnabled());
+  }
+
+  /// A study folder opened shows how complete it is: one replicate of two stored is half, not
+  /// the 0% of a study never started.
+  void anOpenedStudyShowsHowCompleteItIs() {
+    namespace study = dpsynth::core::study;
+    QTemporaryDir dir;
+    study::StudyConfig config;
+    config.source.generator = study::Generator::parse("beta(0.5,3)");
+    config.source.n = 40;
+    config.mechanisms = {dpsynth::core::pipeline::Mechanism::lw};
+    config.epsilon = {4};
+    config.replicates = 2;
+    config.sampler = {1, 40, 40};
+    config.seed = 5;
+    {
+      study::StudyStore store(dir.path().toStdString(), config);
+      study::runStudy(config, {0}, 1, [&](const study::ReplicateRows& r) { store.append(r); });
+    }
+    MainWindow window;
+    FrontierWorkspace* frontier = frontierOf(window);
+    QVERIFY(frontier->openStudyFolder(dir.path()));
+    QCOMPARE(frontier->progressBar()->maximum(), 2);
+    QCOMPARE(frontier->progressBar()->value(), 1);
   }
 
   void noDataNoBootstrap() {

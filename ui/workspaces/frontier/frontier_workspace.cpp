@@ -368,6 +368,9 @@ bool FrontierWorkspace::openStudyFolder(const QString& folder) {
                        .arg(file);
     }
     plot_->setRunLabel(tr("%1 · %2 replicates").arg(what).arg(store.completed().size()));
+    // The bar tells how complete the study shown is (it said 0% beside a finished one).
+    progress_->setRange(0, std::max(config.replicates, 1));
+    progress_->setValue(static_cast<int>(store.completed().size()));
     setStatus(tr("Showing %1 (%2 replicates).").arg(folder).arg(store.completed().size()));
     return true;
   } catch (const std::exception& e) {

@@ -62,6 +62,7 @@ class FrontierWorkspace : public QWidget {
   FrontierRunner* worker() const { return worker_; }
   QPushButton* runButton() const { return run_; }
   QPushButton* cancelButton() const { return cancel_; }
+  QProgressBar* progressBar() const { return progress_; }
   QLabel* banner() const { return banner_; }
   QString statusText() const;
   /// The rows shown came from the confidential data (a frontier on them, or a study folder
