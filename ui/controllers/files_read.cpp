@@ -1,9 +1,12 @@
 #include "ui/controllers/files_read.h"
 
 #include <QDir>
+#include <QMessageBox>
 #include <QObject>
 #include <filesystem>
 #include <system_error>
+
+#include "core/report/ownership_manifest.h"
 
 namespace dpsynth::ui {
 
@@ -59,6 +62,30 @@ QString foreignFilesText(const QString& folder, const QStringList& names) {
                    "%1 holds %2, which dpsynth did not write (or which changed since it "
                    "wrote them).")
                    .arg(where, list);
+}
+
+QStringList pathsIn(const QString& folder, const std::vector<std::string>& names) {
+  QStringList paths;
+  for (const auto& name : names) paths << QDir(folder).filePath(QString::fromStdString(name));
+  return paths;
+}
+
+bool mayReplaceForeignFiles(QWidget* parent, const ReplaceQuestion& ask, const QString& folder,
+                            const std::vector<std::string>& names, const QString& question,
+                            QStringList& foreign) {
+  foreign.clear();
+  try {
+    for (const auto& f : core::report::foreignFiles(folder.toStdString(), names))
+      foreign << QString::fromStdString(f);
+  } catch (const std::exception&) {
+    return true;  // not a readable folder: the writer's own error names it
+  }
+  if (foreign.isEmpty()) return true;
+  const QString text = foreignFilesText(folder, foreign) + QLatin1Char(' ') + question;
+  if (ask) return ask(text);
+  return QMessageBox::question(parent, QObject::tr("Replace files?"), text,
+                               QMessageBox::Yes | QMessageBox::No,
+                               QMessageBox::No) == QMessageBox::Yes;
 }
 
 }  // namespace dpsynth::ui

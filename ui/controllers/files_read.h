@@ -5,6 +5,10 @@
 #include <QString>
 #include <QStringList>
 #include <functional>
+#include <string>
+#include <vector>
+
+class QWidget;
 
 namespace dpsynth::ui {
 
@@ -19,6 +23,21 @@ QString isAnInputProblem(const QString& output, const QString& input);
 /// "FOLDER holds a, b, which dpsynth did not write (or which changed since it wrote them)." for
 /// files of an output's names that its folder's manifest does not vouch for (one file: "it").
 QString foreignFilesText(const QString& folder, const QStringList& names);
+
+/// The files `names` (plain names) in `folder`, as paths.
+QStringList pathsIn(const QString& folder, const std::vector<std::string>& names);
+
+/// Asks whether files dpsynth did not write may be replaced (the text names them).
+using ReplaceQuestion = std::function<bool(const QString& text)>;
+
+/// Of the files `names` that an output writes into `folder`, those dpsynth cannot show it
+/// wrote (core::report::foreignFiles; none when the folder cannot be read: the writer's own
+/// error names it) go into *foreign, and the analyst is asked about them: foreignFilesText,
+/// then `question`, put to `ask` or, without one, to a question box over `parent` (No by
+/// default). True when there are none or the answer is yes.
+bool mayReplaceForeignFiles(QWidget* parent, const ReplaceQuestion& ask, const QString& folder,
+                            const std::vector<std::string>& names, const QString& question,
+                            QStringList& foreign);
 
 /// The files the studio reads now (the data, the weights reference, the open session), for
 /// writers that are not told them, such as a plot's own export. The main window installs the

@@ -3,7 +3,6 @@
 #include <qcustomplot.h>
 
 #include <QComboBox>
-#include <QDir>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QGroupBox>
@@ -24,7 +23,6 @@
 #include "core/infer/da_convergence.h"
 #include "core/infer/infer_outputs.h"
 #include "core/report/infer_folder.h"
-#include "core/report/ownership_manifest.h"
 #include "ui/controllers/files_read.h"
 #include "ui/document/studio_document.h"
 #include "ui/plots/trace_plot.h"
@@ -483,13 +481,11 @@ QString AnalyzeWorkspace::convergenceNote() const {
 }
 
 QString AnalyzeWorkspace::exportInputProblem(const QString& folder) const {
-  QStringList paths;
-  for (const auto& name : core::report::inferFileNames())
-    paths << QDir(folder).filePath(QString::fromStdString(name));
   QStringList inputs = filesTheStudioReads();
   if (release_) inputs << release_->file;
   QString input;
-  const QString output = inputAmong(paths, inputs, &input);
+  const QString output =
+      inputAmong(pathsIn(folder, core::report::inferFileNames()), inputs, &input);
   return output.isEmpty() ? QString() : isAnInputProblem(output, input);
 }
 
@@ -538,28 +534,14 @@ void AnalyzeWorkspace::exportWithDialog() {
     showError(tr("Export failed"), problem);
     return;
   }
-  std::vector<std::string> foreign;
-  try {
-    foreign = core::report::foreignFiles(folder.toStdString(), core::report::inferFileNames());
-  } catch (const std::exception&) {
-    // Not a readable folder: the export's own error names it.
+  QStringList foreign;
+  if (!mayReplaceForeignFiles(this, askReplace_, folder, core::report::inferFileNames(),
+                              tr("Replace with this analysis?"), foreign)) {
+    status_->setText(tr("Export cancelled: nothing was written to %1.").arg(folder) +
+                     convergenceNote());
+    return;
   }
-  bool replace = false;
-  if (!foreign.empty()) {
-    QStringList names;
-    for (const auto& f : foreign) names << QString::fromStdString(f);
-    const QString text = foreignFilesText(folder, names) + tr(" Replace with this analysis?");
-    replace = askReplace_ ? askReplace_(text)
-                          : QMessageBox::question(this, tr("Replace files?"), text,
-                                                  QMessageBox::Yes | QMessageBox::No,
-                                                  QMessageBox::No) == QMessageBox::Yes;
-    if (!replace) {
-      status_->setText(tr("Export cancelled: nothing was written to %1.").arg(folder) +
-                       convergenceNote());
-      return;
-    }
-  }
-  exportRun(folder, replace);
+  exportRun(folder, !foreign.isEmpty());
 }
 
 void AnalyzeWorkspace::updateButtons() {

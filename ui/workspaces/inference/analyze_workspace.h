@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "core/data/csv_table.h"
+#include "ui/controllers/files_read.h"
 #include "ui/services/inference_runner.h"
 #include "ui/services/studio_services.h"
 #include "ui/workspaces/inference/analysis_release.h"
@@ -78,7 +79,7 @@ class AnalyzeWorkspace : public QWidget {
   void setExportFolderChooser(PathChooser chooser) { exportFolder_ = std::move(chooser); }
   /// Asks whether files dpsynth did not write may be replaced (the text names them); a
   /// question box without one.
-  using ReplaceQuestion = std::function<bool(const QString& text)>;
+  using ReplaceQuestion = ui::ReplaceQuestion;
   void setReplaceQuestion(ReplaceQuestion ask) { askReplace_ = std::move(ask); }
 
   const std::optional<AnalysisRelease>& release() const { return release_; }

@@ -7,7 +7,6 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
-#include <QMessageBox>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSaveFile>
@@ -17,7 +16,6 @@
 #include <QVBoxLayout>
 
 #include "core/data/csv_writer.h"
-#include "core/report/ownership_manifest.h"
 #include "core/study/study_config.h"
 #include "core/study/study_outputs.h"
 #include "ui/controllers/files_read.h"
@@ -474,29 +472,16 @@ QString StudyWorkspace::summariesProblem(const core::study::StudyConfig& config)
   // analyst says so, and a file the studio reads never.
   const QString folder = outputFolder();
   const auto names = core::study::studyOutputNames(config);
-  QStringList paths;
-  for (const auto& name : names) paths << QDir(folder).filePath(QString::fromStdString(name));
   QString input;
-  if (const QString output = inputAmong(paths, filesTheStudioReads(), &input); !output.isEmpty())
+  if (const QString output = inputAmong(pathsIn(folder, names), filesTheStudioReads(), &input);
+      !output.isEmpty())
     return isAnInputProblem(output, input);
-  std::vector<std::string> foreign;
-  try {
-    foreign = core::report::foreignFiles(folder.toStdString(), names);
-  } catch (const std::exception&) {
-    return {};  // not a readable folder: the study's own error names it
-  }
-  if (foreign.empty()) return {};
-  QStringList listed;
-  for (const auto& f : foreign) listed << QString::fromStdString(f);
-  const QString text =
-      foreignFilesText(folder, listed) + tr(" Replace with this study's summaries when it ends?");
-  const bool replace = askReplace_ ? askReplace_(text)
-                                   : QMessageBox::question(this, tr("Replace files?"), text,
-                                                           QMessageBox::Yes | QMessageBox::No,
-                                                           QMessageBox::No) == QMessageBox::Yes;
-  return replace ? QString()
-                 : tr("%1 holds %2, which dpsynth did not write; choose another folder.")
-                       .arg(QDir::toNativeSeparators(folder), listed.join(QStringLiteral(", ")));
+  QStringList foreign;
+  if (mayReplaceForeignFiles(this, askReplace_, folder, names,
+                             tr("Replace with this study's summaries when it ends?"), foreign))
+    return {};
+  return tr("%1 holds %2, which dpsynth did not write; choose another folder.")
+      .arg(QDir::toNativeSeparators(folder), foreign.join(QStringLiteral(", ")));
 }
 
 void StudyWorkspace::setStatus(const QString& text, bool error) {

@@ -10,6 +10,7 @@
 #include <optional>
 
 #include "core/study/study_config.h"
+#include "ui/controllers/files_read.h"
 #include "ui/services/studio_services.h"
 #include "ui/workspaces/study/study_rows.h"
 
@@ -59,7 +60,7 @@ class StudyWorkspace : public QWidget {
   QString outputFolder() const;
   /// Asks whether summaries dpsynth did not write may be replaced (the text names them); a
   /// question box without one.
-  using ReplaceQuestion = std::function<bool(const QString& text)>;
+  using ReplaceQuestion = ui::ReplaceQuestion;
   void setReplaceQuestion(ReplaceQuestion ask) { askReplace_ = std::move(ask); }
   /// Replicates run at a time (0 = every core).
   void setThreads(int threads) { threads_ = threads; }
