@@ -670,7 +670,7 @@ std::optional<Dataset> buildDataset(const CsvTable& table, const DatasetSpec& sp
   }
 }
 
-models::Family suggestFamily(const CsvTable& table, const std::string& outcome) {
+std::optional<models::Family> familyFromValues(const CsvTable& table, const std::string& outcome) {
   const std::size_t column = table.columnIndex(outcome);
   bool any = false, allCounts = true, allUnit = true;
   for (std::size_t r = 0; r < table.rows.size(); ++r) {
@@ -680,10 +680,14 @@ models::Family suggestFamily(const CsvTable& table, const std::string& outcome) 
     allCounts = allCounts && *value >= 0.0 && *value == std::floor(*value);
     allUnit = allUnit && *value > 0.0 && *value < 1.0;
   }
-  if (!any) return Family::normal;
+  if (!any) return std::nullopt;
   if (allCounts) return Family::negbin;
   if (allUnit) return Family::beta;
   return Family::normal;
+}
+
+models::Family suggestFamily(const CsvTable& table, const std::string& outcome) {
+  return familyFromValues(table, outcome).value_or(Family::normal);
 }
 
 bool holdsANumber(const CsvTable& table, const std::string& column) {

@@ -110,8 +110,10 @@ Dataset numericDataset(std::string outcomeName, models::Family family, Eigen::Ve
 /// Suggests a family from the outcome column: non-negative integers → negbin, all values in
 /// (0,1) → beta, otherwise normal. Non-numeric values are ignored.
 models::Family suggestFamily(const CsvTable& table, const std::string& outcome);
-/// True when the column holds a number (missing and text values do not count): without one,
-/// suggestFamily's normal is a default, not a suggestion from the values.
+/// The same, or nothing when no value is a number (missing and text values do not count):
+/// suggestFamily's normal is then a default, not a suggestion from the values.
+std::optional<models::Family> familyFromValues(const CsvTable& table, const std::string& outcome);
+/// True when the column holds a number (familyFromValues has something to go on).
 bool holdsANumber(const CsvTable& table, const std::string& column);
 
 }  // namespace dpsynth::core::data

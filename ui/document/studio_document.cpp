@@ -230,8 +230,10 @@ void StudioDocument::rebuildDataset() {
   dataProblem_.clear();
   if (!settings_.dataset.outcome.empty()) {
     try {
-      suggested_ = data::suggestFamily(*table_, settings_.dataset.outcome);
-      suggestedFromValues_ = data::holdsANumber(*table_, settings_.dataset.outcome);
+      // One pass over the outcome: its family, and whether any value suggested it.
+      const auto fromValues = data::familyFromValues(*table_, settings_.dataset.outcome);
+      suggested_ = fromValues.value_or(core::models::Family::normal);
+      suggestedFromValues_ = fromValues.has_value();
     } catch (const std::exception&) {
       // keeps the last suggestion
     }
